@@ -1,0 +1,24 @@
+"""The pure rules core: plain data in, plain data and events out.
+
+Nothing in this package may import the web, database or realtime layers; a test
+(`tests/rules/test_purity.py`) enforces it. Importing the package registers every
+ruleset's actions and hooks.
+"""
+
+from app.rules import generic as _generic  # noqa: F401  (registers generic actions)
+from app.rules.core import Action, Actor, Event, Outcome, Roll, RuleError
+from app.rules.engine import apply_action
+from app.rules.state import BattleState, Clock, Ship
+
+__all__ = [
+    "Action",
+    "Actor",
+    "BattleState",
+    "Clock",
+    "Event",
+    "Outcome",
+    "Roll",
+    "RuleError",
+    "Ship",
+    "apply_action",
+]

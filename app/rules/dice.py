@@ -1,0 +1,139 @@
+"""Dice sources. Rules never call `random`: they ask the source they were given.
+
+* SeededDice: provable play. Roll *i* of action *seq* comes from HMAC-SHA256(seed, battle:seq:i),
+  with rejection sampling so every face is equally likely. The seed's SHA-256 is public from the
+  start and the seed itself is revealed when the battle ends, so anyone can re-derive every roll.
+* ScriptedDice: tests say exactly what comes up.
+* EnteredDice: physical dice; values come with the action in the order the rule asks for them,
+  and a missing one raises NeedRoll naming the roll still needed.
+Every source records each die it produced, so the log keeps them and a rebuild never rolls again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+
+from app.rules.core import NeedRoll, Roll
+
+
+class DiceSource(ABC):
+    def __init__(self) -> None:
+        self.record: list[dict[str, object]] = []
+
+    @abstractmethod
+    def _next(self, sides: int, purpose: str, ship: str | None) -> int:
+        """The next face of a d`sides`."""
+
+    def die(self, sides: int, purpose: str, ship: str | None = None) -> int:
+        value = self._next(sides, purpose, ship)
+        if not 1 <= value <= sides:
+            raise ValueError(f"a d{sides} cannot show {value}")
+        self.record.append({"sides": sides, "value": value, "purpose": purpose, "ship": ship})
+        return value
+
+    def roll(
+        self,
+        count: int,
+        sides: int,
+        purpose: str,
+        *,
+        ship: str | None = None,
+        modifier: int = 0,
+        target: str | None = None,
+    ) -> Roll:
+        """Roll `count`d`sides` + modifier and return it as a log-ready Roll (outcome set by the rule)."""
+        dice = [self.die(sides, purpose, ship) for _ in range(count)]
+        expr = f"{count}d{sides}"
+        if modifier:
+            expr += f"{modifier:+d}".replace("-", " − ").replace("+", " + ")
+        return Roll(
+            expr=expr,
+            dice=dice,
+            modifier=modifier,
+            total=sum(dice) + modifier,
+            purpose=purpose,
+            ship=ship,
+            target=target,
+        )
+
+
+def _uniform(key: bytes, message: str, sides: int) -> int:
+    """An unbiased face from HMAC output: reject values in the uneven tail of 2**64."""
+    limit = (2**64 // sides) * sides
+    attempt = 0
+    while True:
+        digest = hmac.new(key, f"{message}:{attempt}".encode(), hashlib.sha256).digest()
+        for offset in range(0, 32, 8):
+            value = int.from_bytes(digest[offset : offset + 8], "big")
+            if value < limit:
+                return value % sides + 1
+        attempt += 1
+
+
+class SeededDice(DiceSource):
+    def __init__(self, seed: bytes, battle_id: str, seq: int) -> None:
+        super().__init__()
+        self.seed = seed
+        self.battle_id = battle_id
+        self.seq = seq
+        self.index = 0
+
+    def _next(self, sides: int, purpose: str, ship: str | None) -> int:
+        value = _uniform(self.seed, f"{self.battle_id}:{self.seq}:{self.index}:d{sides}", sides)
+        self.index += 1
+        return value
+
+
+def seed_commitment(seed: bytes) -> str:
+    """What players see before the reveal: SHA-256 of the seed, hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def derive_roll(seed: bytes, battle_id: str, seq: int, index: int, sides: int) -> int:
+    """Re-derive one roll after the seed is revealed (the check any player can run)."""
+    return _uniform(seed, f"{battle_id}:{seq}:{index}:d{sides}", sides)
+
+
+class ScriptedDice(DiceSource):
+    def __init__(self, values: Iterable[int]) -> None:
+        super().__init__()
+        self.values = list(values)
+
+    def _next(self, sides: int, purpose: str, ship: str | None) -> int:
+        if not self.values:
+            raise AssertionError(f"scripted dice ran out at {purpose} (d{sides})")
+        return self.values.pop(0)
+
+
+class EnteredDice(DiceSource):
+    """Physical dice: the values the player entered, in the order the rule asks for them."""
+
+    def __init__(self, values: Iterable[int]) -> None:
+        super().__init__()
+        self.values = list(values)
+        self.used = 0
+
+    def _next(self, sides: int, purpose: str, ship: str | None) -> int:
+        if not self.values:
+            raise NeedRoll(sides, purpose, ship, self.used)
+        self.used += 1
+        return self.values.pop(0)
+
+
+class ReplayDice(DiceSource):
+    """Rebuild: hand back exactly the dice the log recorded, checking the rule asks for the same."""
+
+    def __init__(self, recorded: list[dict[str, object]]) -> None:
+        super().__init__()
+        self.recorded = list(recorded)
+
+    def _next(self, sides: int, purpose: str, ship: str | None) -> int:
+        if not self.recorded:
+            raise AssertionError(f"log has no recorded die for {purpose}")
+        entry = self.recorded.pop(0)
+        if entry["sides"] != sides:
+            raise AssertionError(f"log recorded a d{entry['sides']} where the rule asks for d{sides}")
+        return int(entry["value"])  # type: ignore[arg-type]

@@ -1,0 +1,4 @@
+"""Rules every game system shares: the ship sheet and damage (GEN-03, GEN-04), the turn clock
+(GEN-01), referee set-up and overrides."""
+
+from app.rules.generic import actions, damage, sheet  # noqa: F401

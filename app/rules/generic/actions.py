@@ -1,0 +1,173 @@
+"""Actions every battle has: advancing the turn clock, referee set-up and overrides, ending."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from app.rules.clock import SEQUENCES, advance
+from app.rules.core import Actor, Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.registry import action, validate_parts
+from app.rules.state import BattleState, Ship
+
+
+class AdvanceClock(BaseModel):
+    """Move to the next step of the turn sequence; the steps' hooks run (pain checks, regeneration…)."""
+
+    expect_step: str | None = Field(default=None, description="refuse if the clock is not at this step")
+
+
+def _may_advance(state: BattleState, payload: AdvanceClock, actor: Actor) -> None:
+    if actor.is_referee:
+        return
+    if not state.options.get("players_advance_clock", True):
+        raise RuleError("only the referee advances the turn clock in this battle")
+    if not actor.ships:
+        raise RuleError("only the referee or a ship's commander may advance the clock")
+
+
+@action("clock.advance", AdvanceClock, "Advance the turn clock", authorise=_may_advance)
+def advance_clock(state: BattleState, payload: AdvanceClock, actor: Actor, dice: DiceSource) -> list[Event]:
+    if payload.expect_step and payload.expect_step != state.clock.step:
+        raise RuleError(f"the clock is at {state.clock.step}, not {payload.expect_step}", "expect_step")
+    return advance(state, dice)
+
+
+class ShipDefinition(BaseModel):
+    """A ship as the library or a referee's JSON gives it."""
+
+    name: str = Field(min_length=1, max_length=80)
+    klass: str = Field(default="", max_length=80)
+    system: str
+    side: str = Field(default="", max_length=40)
+    sample: bool = False
+    parts: dict[str, Any] = Field(default_factory=dict)
+
+    def model_post_init(self, __context: Any) -> None:
+        if self.system not in SEQUENCES:
+            raise ValueError(f"system must be one of {', '.join(SEQUENCES)}")
+
+
+class AddShip(BaseModel):
+    definition: ShipDefinition
+    owner: str | None = Field(default=None, description="participant id of the commanding player")
+    position: dict[str, Any] | None = None
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "ship"
+
+
+def build_ship(state: BattleState, definition: ShipDefinition, owner: str | None) -> Ship:
+    base = slug(definition.name)
+    ship_id, n = base, 2
+    while ship_id in state.ships:
+        ship_id, n = f"{base}-{n}", n + 1
+    try:
+        parts = validate_parts(definition.parts)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise RuleError(f"{first['msg']} (at {where})", "definition.parts") from None
+    return Ship(
+        id=ship_id,
+        name=definition.name,
+        owner=owner,
+        side=definition.side,
+        system=definition.system,
+        klass=definition.klass,
+        parts=parts,
+    )
+
+
+@action("ship.add", AddShip, "Add a ship", referee_only=True)
+def add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    ship = build_ship(state, payload.definition, payload.owner)
+    ship.position = payload.position
+    state.ships[ship.id] = ship
+    return [Event(kind="ship_added", ship=ship.id, text=f"{ship.name} ({ship.klass or ship.system}) joins the battle.")]
+
+
+class ShipRef(BaseModel):
+    ship: str
+
+
+@action("ship.remove", ShipRef, "Remove a ship", referee_only=True)
+def remove_ship(state: BattleState, payload: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
+    ship = state.ship(payload.ship)
+    del state.ships[ship.id]
+    return [Event(kind="ship_removed", text=f"{ship.name} is removed from the battle.")]
+
+
+class AssignShip(BaseModel):
+    ship: str
+    owner: str | None = Field(description="participant id, or null to leave the ship unassigned")
+
+
+@action("ship.assign", AssignShip, "Assign a ship", referee_only=True)
+def assign_ship(state: BattleState, payload: AssignShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    ship = state.ship(payload.ship)
+    ship.owner = payload.owner
+    return [Event(kind="ship_assigned", ship=ship.id, text=f"{ship.name} changes command.")]
+
+
+class Override(BaseModel):
+    """Set any value of the state; the reason goes in the log (ux §6)."""
+
+    path: str = Field(min_length=1, max_length=200, description="dotted path, e.g. ships.ker.parts.pain.level")
+    value: Any = Field(description="the new value (JSON)")
+    reason: str = Field(min_length=3, max_length=300)
+
+
+def _walk(tree: Any, keys: list[str]) -> tuple[Any, str | int]:
+    node = tree
+    for key in keys[:-1]:
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    last: str | int = int(keys[-1]) if isinstance(node, list) else keys[-1]
+    if isinstance(node, dict) and last not in node:
+        raise KeyError(last)
+    return node, last
+
+
+@action("override.set", Override, "Override a value", referee_only=True)
+def override(state: BattleState, payload: Override, actor: Actor, dice: DiceSource) -> list[Event]:
+    tree = state.model_dump(mode="json")
+    try:
+        node, last = _walk(tree, payload.path.split("."))
+        old = node[last]
+    except (KeyError, IndexError, ValueError, TypeError):
+        raise RuleError(f"no value at {payload.path!r}", "path") from None
+    if isinstance(old, (dict, list)) != isinstance(payload.value, (dict, list)):
+        raise RuleError("the new value must have the same shape as the old one", "value")
+    node[last] = payload.value
+    try:
+        fresh = BattleState.model_validate(tree)
+        for ship in fresh.ships.values():
+            validate_parts(ship.parts)
+    except ValidationError as exc:
+        raise RuleError(f"that value is not allowed: {exc.errors()[0]['msg']}", "value") from None
+    for name in BattleState.model_fields:
+        setattr(state, name, getattr(fresh, name))
+    shown = json.dumps(old), json.dumps(payload.value)
+    return [
+        Event(
+            kind="override",
+            text=f"⚠ OVERRIDE (Referee): {payload.path} {shown[0]}→{shown[1]} — “{payload.reason}”",
+            data={"path": payload.path, "old": old, "new": payload.value, "reason": payload.reason},
+        )
+    ]
+
+
+class EndBattle(BaseModel):
+    reason: str = Field(default="", max_length=200)
+
+
+@action("battle.end", EndBattle, "End the battle", referee_only=True)
+def end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: DiceSource) -> list[Event]:
+    state.finished = True
+    why = f": {payload.reason}" if payload.reason else ""
+    return [Event(kind="battle_end", text=f"The battle ends{why}. The dice seed is revealed.")]

@@ -1,0 +1,210 @@
+"""Entered damage (GEN-03) through the ship's defences onto its sheet, with destruction (GEN-04).
+
+The pipeline: filters (shields, cloaks… registered by rulesets) take their share first, then the
+sheet takes the rest — a section's armour boxes, then the named system's boxes, then structure,
+overflowing to the primary section, then any Excess Damage boxes. Listeners (the Shadow's pain
+accumulator) then see what reached armour and internals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.generic.sheet import Section, Sheet
+from app.rules.registry import action
+from app.rules.state import BattleState, Ship
+
+
+class DamageEntry(BaseModel):
+    """Damage a player enters from the table (amount, who fired, from where, where it landed)."""
+
+    target: str = Field(description="id of the ship hit")
+    amount: int = Field(ge=1, le=10000, description="damage points of this hit")
+    source: str | None = Field(default=None, description="id of the firing ship, if it is in the battle")
+    direction: str | None = Field(default=None, max_length=20, description="arc the fire came from: fore, aft…")
+    section: str | None = Field(default=None, max_length=40, description="section hit (default: by direction)")
+    system: str | None = Field(default=None, max_length=60, description="system hit inside the section")
+    weapon: str = Field(default="", max_length=60)
+    effects: list[str] = Field(default_factory=list, description="weapon traits, e.g. energy_drain, flash")
+
+
+@dataclass
+class DamageContext:
+    state: BattleState
+    target: Ship
+    entry: DamageEntry
+    dice: DiceSource
+    remaining: int
+    events: list[Event] = field(default_factory=list)
+    absorbed: int = 0
+    to_armour: int = 0
+    to_internal: int = 0
+    lost: int = 0
+    sections_hit: list[str] = field(default_factory=list)
+
+
+DamageStep = Callable[[DamageContext], None]
+DAMAGE_FILTERS: list[DamageStep] = []
+DAMAGE_LISTENERS: list[DamageStep] = []
+
+
+def ship_label(state: BattleState, ship_id: str | None) -> str:
+    if ship_id is None:
+        return "An unknown attacker"
+    ship = state.ships.get(ship_id)
+    return ship.name if ship else ship_id
+
+
+def _pick_section(sheet: Sheet, entry: DamageEntry) -> Section:
+    if entry.section:
+        section = sheet.section(entry.section)
+        if section is None:
+            names = ", ".join(s.name for s in sheet.sections)
+            raise RuleError(f"no section {entry.section!r}; this ship has {names}", "section")
+        return section
+    if entry.direction:
+        for section in sheet.sections:
+            if section.arc and section.arc.lower() == entry.direction.lower():
+                return section
+    return sheet.section(sheet.primary or sheet.sections[0].name)  # type: ignore[return-value]
+
+
+def _destroy_section(ctx: DamageContext, section: Section) -> None:
+    for system in section.systems:
+        system.damage = system.boxes
+    ctx.events.append(
+        Event(kind="section_destroyed", ship=ctx.target.id, text=f"{ctx.target.name}'s {section.name} is destroyed.")
+    )
+
+
+def _mark_destroyed(ctx: DamageContext, why: str) -> None:
+    if not ctx.target.destroyed:
+        ctx.target.destroyed = True
+        ctx.events.append(Event(kind="ship_destroyed", ship=ctx.target.id, text=f"{ctx.target.name} is destroyed ({why})."))
+
+
+def allocate_to_sheet(ctx: DamageContext) -> None:
+    """Put ctx.remaining onto the target's sheet; what it does is added to ctx and its events."""
+    raw = ctx.target.part("sheet")
+    if raw is None:
+        raise RuleError(f"{ctx.target.name} has no damage sheet", "target")
+    sheet = Sheet.model_validate(raw)
+    left = ctx.remaining
+    section = _pick_section(sheet, ctx.entry)
+    primary = sheet.section(sheet.primary)  # type: ignore[arg-type]
+    assert primary is not None
+    ctx.sections_hit.append(section.name)
+    taken = min(section.armour or 0, left)
+    section.armour = (section.armour or 0) - taken
+    ctx.to_armour += taken
+    left -= taken
+    if ctx.entry.system and left:
+        system = next((s for s in section.systems if s.name.lower() == ctx.entry.system.lower()), None)
+        if system is None:
+            names = ", ".join(s.name for s in section.systems) or "none"
+            raise RuleError(f"no system {ctx.entry.system!r} in {section.name} (systems: {names})", "system")
+        hit = min(system.remaining, left)
+        system.damage += hit
+        ctx.to_internal += hit
+        left -= hit
+        if system.destroyed and hit:
+            ctx.events.append(
+                Event(kind="system_destroyed", ship=ctx.target.id, text=f"{ctx.target.name}'s {system.name} is destroyed.")
+            )
+    while left > 0 and not ctx.target.destroyed:
+        if section.structure:
+            hit = min(section.structure, left)
+            section.structure -= hit
+            ctx.to_internal += hit
+            left -= hit
+            if section.structure == 0:
+                _destroy_section(ctx, section)
+            continue
+        if section is not primary:
+            section = primary
+            ctx.sections_hit.append(primary.name)
+            continue
+        if sheet.excess_damage is not None:
+            hit = min(sheet.excess_damage, left)
+            sheet.excess_damage -= hit
+            ctx.to_internal += hit
+            left -= hit
+            if left > 0 and sheet.excess_damage == 0:
+                sheet.excess_overflow = True
+                ctx.to_internal += 1
+                left -= 1
+                _mark_destroyed(ctx, "the last Excess Damage box is gone and one more point landed")
+            continue
+        _mark_destroyed(ctx, f"its {primary.name} structure is gone")
+    if primary.structure == 0 and sheet.excess_damage is None:
+        _mark_destroyed(ctx, f"its {primary.name} structure is gone")
+    ctx.lost += left
+    ctx.target.parts["sheet"] = sheet.model_dump(mode="json")
+
+
+def resolve_damage(state: BattleState, entry: DamageEntry, dice: DiceSource) -> list[Event]:
+    target = state.ship(entry.target, "target")
+    if target.destroyed:
+        raise RuleError(f"{target.name} is already destroyed", "target")
+    if entry.source is not None:
+        source = state.ship(entry.source, "source")
+        if source.destroyed:
+            raise RuleError(f"{source.name} is destroyed and takes no further actions (GEN-04)", "source")
+    ctx = DamageContext(state=state, target=target, entry=entry, dice=dice, remaining=entry.amount)
+    for step in DAMAGE_FILTERS:
+        step(ctx)
+        if ctx.remaining <= 0:
+            break
+    if ctx.remaining > 0:
+        allocate_to_sheet(ctx)
+    where = f" ({entry.direction})" if entry.direction else ""
+    weapon = f" with {entry.weapon}" if entry.weapon else ""
+    parts = []
+    if ctx.absorbed:
+        parts.append(f"{ctx.absorbed} absorbed by shields")
+    if ctx.to_armour:
+        parts.append(f"{ctx.to_armour} to armour")
+    if ctx.to_internal:
+        parts.append(f"{ctx.to_internal} to {' → '.join(dict.fromkeys(ctx.sections_hit)) or 'internals'}")
+    if ctx.lost:
+        parts.append(f"{ctx.lost} beyond destruction")
+    summary = Event(
+        kind="damage",
+        ship=target.id,
+        text=f"{ship_label(state, entry.source)} hits {target.name}{weapon} for {entry.amount}{where}: "
+        + (", ".join(parts) or "no effect")
+        + ".",
+        data={
+            "amount": entry.amount,
+            "source": entry.source,
+            "direction": entry.direction,
+            "absorbed": ctx.absorbed,
+            "armour": ctx.to_armour,
+            "internal": ctx.to_internal,
+        },
+    )
+    for listener in DAMAGE_LISTENERS:
+        listener(ctx)
+    return [summary, *ctx.events]
+
+
+def _may_enter_damage(state: BattleState, entry: DamageEntry, actor: Actor) -> None:
+    """The firing ship's commander enters the hit; the target's own commander may mark it too."""
+    if actor.is_referee:
+        return
+    state.ship(entry.target, "target")
+    if entry.source is not None and actor.commands(entry.source):
+        return
+    if actor.commands(entry.target):
+        return
+    raise RuleError("enter damage for a ship you command, or fired by one", "source")
+
+
+@action("damage.apply", DamageEntry, "Enter damage", authorise=_may_enter_damage)
+def apply_damage(state: BattleState, entry: DamageEntry, actor: Actor, dice: DiceSource) -> list[Event]:
+    return resolve_damage(state, entry, dice)

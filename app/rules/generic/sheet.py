@@ -1,0 +1,87 @@
+"""The generic B5 Wars / SFB ship sheet: sections with armour and structure boxes, systems with
+boxes, and optional Excess Damage boxes (the Shadow's second way to die, SH-02)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, model_validator
+
+from app.rules.registry import part_schema
+
+
+class SystemBoxes(BaseModel):
+    name: str = Field(min_length=1, max_length=60)
+    kind: str = ""  # e.g. "weapon", "impulse_thruster", "deflector", "shield_generator", "nacelle"
+    boxes: int = Field(ge=1, le=500)
+    damage: int = Field(default=0, ge=0)
+    called_shot: bool = True  # impulse thrusters cannot be called-shot targets (ST-04)
+
+    @property
+    def destroyed(self) -> bool:
+        return self.damage >= self.boxes
+
+    @property
+    def remaining(self) -> int:
+        return max(self.boxes - self.damage, 0)
+
+    @model_validator(mode="after")
+    def _damage_fits(self) -> SystemBoxes:
+        if self.damage > self.boxes:
+            raise ValueError(f"system {self.name!r} has more damage ({self.damage}) than boxes ({self.boxes})")
+        return self
+
+
+class Section(BaseModel):
+    name: str = Field(min_length=1, max_length=40)
+    arc: str | None = None  # the facing this section covers, e.g. "fore", "aft", "port", "starboard"
+    armour_max: int = Field(default=0, ge=0, le=1000)
+    armour: int | None = Field(default=None, ge=0)
+    structure_max: int = Field(ge=1, le=5000)
+    structure: int | None = Field(default=None, ge=0)
+    systems: list[SystemBoxes] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _fill_defaults(self) -> Section:
+        if self.armour is None:
+            self.armour = self.armour_max
+        if self.structure is None:
+            self.structure = self.structure_max
+        if self.armour > self.armour_max:
+            raise ValueError(f"section {self.name!r}: armour {self.armour} above its maximum {self.armour_max}")
+        if self.structure > self.structure_max:
+            raise ValueError(f"section {self.name!r}: structure above its maximum")
+        return self
+
+    @property
+    def destroyed(self) -> bool:
+        return self.structure == 0
+
+
+@part_schema("sheet")
+class Sheet(BaseModel):
+    sections: list[Section] = Field(min_length=1)
+    primary: str | None = None  # section that takes overflow; the first section by default
+    excess_damage_max: int | None = Field(default=None, ge=1)
+    excess_damage: int | None = Field(default=None, ge=0)
+    excess_overflow: bool = False  # the "+1" past the last Excess Damage box has landed
+
+    @model_validator(mode="after")
+    def _check(self) -> Sheet:
+        names = [s.name for s in self.sections]
+        if len(set(names)) != len(names):
+            raise ValueError("section names must be unique")
+        if self.primary is None:
+            self.primary = names[0]
+        if self.primary not in names:
+            raise ValueError(f"primary section {self.primary!r} is not one of {names}")
+        if self.excess_damage_max is not None and self.excess_damage is None:
+            self.excess_damage = self.excess_damage_max
+        return self
+
+    def section(self, name: str) -> Section | None:
+        for section in self.sections:
+            if section.name.lower() == name.lower():
+                return section
+        return None
+
+    def systems_of_kind(self, kind: str) -> list[SystemBoxes]:
+        return [s for sec in self.sections for s in sec.systems if s.kind == kind]

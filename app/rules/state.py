@@ -1,0 +1,51 @@
+"""The battle state: plain, serialisable data. Each ship carries named parts (pain track, shields,
+warp drive, Traveller sections…) so one battle can mix rule sets; each ruleset owns its parts' shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class Clock(BaseModel):
+    """Where the battle is in its game system's sequence (GEN-01)."""
+
+    turn: int = 1
+    step: str
+    impulse: int | None = None  # SFB impulses 1–32
+
+
+class Ship(BaseModel):
+    id: str
+    name: str
+    owner: str | None = None  # participant id of the commanding player
+    side: str = ""
+    system: str  # the ship's rule family: "sfb", "b5wars", "traveller"
+    klass: str = ""
+    destroyed: bool = False
+    crippled: bool = False
+    position: dict[str, Any] | None = None  # e.g. {"hex": "0405", "facing": 1}; hidden while cloaked
+    parts: dict[str, Any] = Field(default_factory=dict)
+
+    def part(self, name: str) -> dict[str, Any] | None:
+        return self.parts.get(name)
+
+
+class BattleState(BaseModel):
+    system: str  # "sfb", "b5wars", "traveller"
+    clock: Clock
+    ships: dict[str, Ship] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict)
+    finished: bool = False
+
+    def ship(self, ship_id: str, field: str = "ship") -> Ship:
+        from app.rules.core import RuleError
+
+        try:
+            return self.ships[ship_id]
+        except KeyError:
+            raise RuleError(f"no ship {ship_id!r} in this battle", field) from None
+
+    def copy_deep(self) -> BattleState:
+        return self.model_copy(deep=True)
