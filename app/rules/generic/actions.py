@@ -171,3 +171,33 @@ def end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: DiceS
     state.finished = True
     why = f": {payload.reason}" if payload.reason else ""
     return [Event(kind="battle_end", text=f"The battle ends{why}. The dice seed is revealed.")]
+
+
+class MoveShip(BaseModel):
+    """Record where a ship now is (the map lives on the table; the tracker keeps what it needs)."""
+
+    ship: str
+    position: dict[str, Any] = Field(description='e.g. {"hex": "0405", "facing": 2, "speed": 10}')
+
+
+@action("ship.move", MoveShip, "Move a ship", ship_field="ship")
+def move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    from app.rules.views import position_hidden
+
+    ship = state.ship(payload.ship)
+    if ship.destroyed:
+        raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
+    ship.position = payload.position
+    where = ", ".join(f"{k} {v}" for k, v in payload.position.items())
+    if position_hidden(ship):
+        return [
+            Event(
+                kind="move",
+                ship=ship.id,
+                visibility="owner",
+                text=f"{ship.name} (cloaked) moves: {where}.",
+                hidden_text="A cloaked ship moves.",
+                data={"position": payload.position},
+            )
+        ]
+    return [Event(kind="move", ship=ship.id, text=f"{ship.name} moves: {where}.", data={"position": payload.position})]

@@ -1,0 +1,1 @@
+"""The Shadow living ship: pain track and reactions (SH-01 … SH-17)."""
