@@ -78,7 +78,9 @@ def on_step(key: str) -> Callable[[StepHook], StepHook]:
     return register
 
 
-def part_schema(name: str, public_view: Callable[[dict[str, Any], Ship], dict[str, Any] | None] | None = None):
+def part_schema(
+    name: str, public_view: Callable[[dict[str, Any], Ship], dict[str, Any] | None] | None = None
+):
     """Register the model that validates a ship part, and optionally what non-commanders see of it."""
 
     def register(model: type[BaseModel]) -> type[BaseModel]:
@@ -96,6 +98,8 @@ def validate_parts(parts: dict[str, Any]) -> dict[str, Any]:
     for name, data in parts.items():
         model = PART_SCHEMAS.get(name)
         if model is None:
-            raise RuleError(f"unknown ship part {name!r}; known: {', '.join(sorted(PART_SCHEMAS))}", f"parts.{name}")
+            raise RuleError(
+                f"unknown ship part {name!r}; known: {', '.join(sorted(PART_SCHEMAS))}", f"parts.{name}"
+            )
         clean[name] = model.model_validate(data).model_dump(mode="json")
     return clean

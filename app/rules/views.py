@@ -62,7 +62,9 @@ def battle_view(state: BattleState, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def event_for(event: Event, owner_of_ship: str | None, viewer: Viewer, finished: bool = False) -> Event | None:
+def event_for(
+    event: Event, owner_of_ship: str | None, viewer: Viewer, finished: bool = False
+) -> Event | None:
     """The event as this viewer may read it: whole, replaced by its hidden_text, or not at all.
 
     Hidden events stay hidden after the end too, except to the referee, unless the rule opened them

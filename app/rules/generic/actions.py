@@ -89,7 +89,13 @@ def add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSourc
     ship = build_ship(state, payload.definition, payload.owner)
     ship.position = payload.position
     state.ships[ship.id] = ship
-    return [Event(kind="ship_added", ship=ship.id, text=f"{ship.name} ({ship.klass or ship.system}) joins the battle.")]
+    return [
+        Event(
+            kind="ship_added",
+            ship=ship.id,
+            text=f"{ship.name} ({ship.klass or ship.system}) joins the battle.",
+        )
+    ]
 
 
 class ShipRef(BaseModel):
@@ -118,7 +124,9 @@ def assign_ship(state: BattleState, payload: AssignShip, actor: Actor, dice: Dic
 class Override(BaseModel):
     """Set any value of the state; the reason goes in the log (ux §6)."""
 
-    path: str = Field(min_length=1, max_length=200, description="dotted path, e.g. ships.ker.parts.pain.level")
+    path: str = Field(
+        min_length=1, max_length=200, description="dotted path, e.g. ships.ker.parts.pain.level"
+    )
     value: Any = Field(description="the new value (JSON)")
     reason: str = Field(min_length=3, max_length=300)
 
@@ -200,4 +208,11 @@ def move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSou
                 data={"position": payload.position},
             )
         ]
-    return [Event(kind="move", ship=ship.id, text=f"{ship.name} moves: {where}.", data={"position": payload.position})]
+    return [
+        Event(
+            kind="move",
+            ship=ship.id,
+            text=f"{ship.name} moves: {where}.",
+            data={"position": payload.position},
+        )
+    ]

@@ -26,8 +26,12 @@ class DamageEntry(BaseModel):
     target: str = Field(description="id of the ship hit")
     amount: int = Field(ge=1, le=10000, description="damage points of this hit")
     source: str | None = Field(default=None, description="id of the firing ship, if it is in the battle")
-    direction: str | None = Field(default=None, max_length=20, description="arc the fire came from: fore, aft…")
-    section: str | None = Field(default=None, max_length=40, description="section hit (default: by direction)")
+    direction: str | None = Field(
+        default=None, max_length=20, description="arc the fire came from: fore, aft…"
+    )
+    section: str | None = Field(
+        default=None, max_length=40, description="section hit (default: by direction)"
+    )
     system: str | None = Field(default=None, max_length=60, description="system hit inside the section")
     weapon: str = Field(default="", max_length=60)
     effects: list[str] = Field(default_factory=list, description="weapon traits, e.g. energy_drain, flash")
@@ -78,14 +82,20 @@ def _destroy_section(ctx: DamageContext, section: Section) -> None:
     for system in section.systems:
         system.damage = system.boxes
     ctx.events.append(
-        Event(kind="section_destroyed", ship=ctx.target.id, text=f"{ctx.target.name}'s {section.name} is destroyed.")
+        Event(
+            kind="section_destroyed",
+            ship=ctx.target.id,
+            text=f"{ctx.target.name}'s {section.name} is destroyed.",
+        )
     )
 
 
 def _mark_destroyed(ctx: DamageContext, why: str) -> None:
     if not ctx.target.destroyed:
         ctx.target.destroyed = True
-        ctx.events.append(Event(kind="ship_destroyed", ship=ctx.target.id, text=f"{ctx.target.name} is destroyed ({why})."))
+        ctx.events.append(
+            Event(kind="ship_destroyed", ship=ctx.target.id, text=f"{ctx.target.name} is destroyed ({why}).")
+        )
 
 
 def allocate_to_sheet(ctx: DamageContext) -> None:
@@ -114,7 +124,11 @@ def allocate_to_sheet(ctx: DamageContext) -> None:
         left -= hit
         if system.destroyed and hit:
             ctx.events.append(
-                Event(kind="system_destroyed", ship=ctx.target.id, text=f"{ctx.target.name}'s {system.name} is destroyed.")
+                Event(
+                    kind="system_destroyed",
+                    ship=ctx.target.id,
+                    text=f"{ctx.target.name}'s {system.name} is destroyed.",
+                )
             )
     while left > 0 and not ctx.target.destroyed:
         if section.structure:

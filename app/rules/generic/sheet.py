@@ -26,7 +26,9 @@ class SystemBoxes(BaseModel):
     @model_validator(mode="after")
     def _damage_fits(self) -> SystemBoxes:
         if self.damage > self.boxes:
-            raise ValueError(f"system {self.name!r} has more damage ({self.damage}) than boxes ({self.boxes})")
+            raise ValueError(
+                f"system {self.name!r} has more damage ({self.damage}) than boxes ({self.boxes})"
+            )
         return self
 
 
@@ -46,7 +48,9 @@ class Section(BaseModel):
         if self.structure is None:
             self.structure = self.structure_max
         if self.armour > self.armour_max:
-            raise ValueError(f"section {self.name!r}: armour {self.armour} above its maximum {self.armour_max}")
+            raise ValueError(
+                f"section {self.name!r}: armour {self.armour} above its maximum {self.armour_max}"
+            )
         if self.structure > self.structure_max:
             raise ValueError(f"section {self.name!r}: structure above its maximum")
         return self

@@ -1,0 +1,81 @@
+"""Engine and sessions. One async engine per process; SQLite gets WAL and a busy timeout so the
+embedded default copes with a few concurrent writers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy import JSON, MetaData, event
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+def json_column_type() -> JSON:
+    """A fresh JSON type per column: JSONB on PostgreSQL, JSON text elsewhere."""
+    return JSON().with_variant(JSONB(), "postgresql")
+
+
+def async_url(url: str) -> str:
+    """Accept plain postgresql:// and sqlite:// URLs and pick the async drivers."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+asyncpg://" + url.split("://", 1)[1]
+    if url.startswith("sqlite://"):
+        return "sqlite+aiosqlite://" + url.split("://", 1)[1]
+    return url
+
+
+def make_engine(url: str) -> AsyncEngine:
+    url = async_url(url)
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+class Database:
+    """The engine and a session factory; `transaction()` is the unit of work."""
+
+    def __init__(self, url: str) -> None:
+        self.url = async_url(url)
+        self.engine = make_engine(url)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.startswith("sqlite")
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    @asynccontextmanager
+    async def reader(self) -> AsyncIterator[AsyncSession]:
+        async with self.sessions() as session:
+            yield session
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()

@@ -1,0 +1,133 @@
+"""Creating battles, seats (participants) and who is who."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Battle, Participant, Snapshot
+from app.rules.battle import SYSTEM_NAMES, new_battle
+from app.rules.core import Actor, RuleError
+from app.rules.dice import seed_commitment
+from app.rules.state import BattleState
+from app.services.errors import Forbidden, Invalid, NotFound
+from app.services.tokens import hash_token, new_id, new_token
+
+ROLES = ("referee", "player", "spectator", "bot")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A participant with the token that was just made for them (shown once)."""
+
+    participant: Participant
+    token: str
+
+
+async def create_battle(
+    session: AsyncSession,
+    name: str,
+    system: str,
+    *,
+    dice_mode: str = "seeded",
+    options: dict | None = None,
+    referee_name: str = "Referee",
+) -> tuple[Battle, Seat]:
+    name = name.strip()
+    if not 1 <= len(name) <= 120:
+        raise Invalid("a battle needs a name of 1 to 120 characters", "name")
+    if system not in SYSTEM_NAMES:
+        raise Invalid(f"game system must be one of {', '.join(SYSTEM_NAMES)}", "system")
+    if dice_mode not in ("seeded", "physical"):
+        raise Invalid("dice must be 'seeded' (server rolls) or 'physical' (players enter them)", "dice_mode")
+    try:
+        state = new_battle(system, options)
+    except RuleError as exc:
+        raise Invalid(exc.message, exc.field) from None
+    seed = secrets.token_bytes(32)
+    battle = Battle(
+        id=new_id(),
+        name=name,
+        system=system,
+        dice_mode=dice_mode,
+        seed=seed.hex(),
+        seed_hash=seed_commitment(seed),
+        options=state.options,
+        turn=state.clock.turn,
+        step=state.clock.step,
+        seq=0,
+        status="active",
+    )
+    session.add(battle)
+    session.add(Snapshot(battle_id=battle.id, seq=0, state=state.model_dump(mode="json")))
+    await session.flush()
+    seat = await add_participant(session, battle, referee_name, "referee")
+    return battle, seat
+
+
+async def add_participant(session: AsyncSession, battle: Battle, name: str, role: str) -> Seat:
+    name = name.strip()
+    if not 1 <= len(name) <= 80:
+        raise Invalid("a participant needs a name of 1 to 80 characters", "name")
+    if role not in ROLES:
+        raise Invalid(f"role must be one of {', '.join(ROLES)}", "role")
+    token = new_token()
+    participant = Participant(
+        id=new_id(), battle_id=battle.id, name=name, role=role, token_hash=hash_token(token)
+    )
+    session.add(participant)
+    await session.flush()
+    return Seat(participant, token)
+
+
+async def get_battle(session: AsyncSession, battle_id: str) -> Battle:
+    battle = await session.get(Battle, battle_id)
+    if battle is None:
+        raise NotFound("no such battle", "battle")
+    return battle
+
+
+async def participant_by_token(session: AsyncSession, token: str) -> Participant:
+    row = await session.scalar(select(Participant).where(Participant.token_hash == hash_token(token)))
+    if row is None or not row.active:
+        raise Forbidden("that link or token is not valid")
+    return row
+
+
+async def get_participant(session: AsyncSession, battle_id: str, participant_id: str | None) -> Participant:
+    if participant_id is None:
+        raise Forbidden("join this battle first")
+    row = await session.get(Participant, participant_id)
+    if row is None or row.battle_id != battle_id or not row.active:
+        raise Forbidden("you are not part of this battle")
+    return row
+
+
+async def participants(session: AsyncSession, battle_id: str) -> list[Participant]:
+    rows = await session.scalars(
+        select(Participant).where(Participant.battle_id == battle_id).order_by(Participant.created_at)
+    )
+    return list(rows)
+
+
+async def remove_participant(session: AsyncSession, battle_id: str, participant_id: str) -> Participant:
+    row = await get_participant(session, battle_id, participant_id)
+    if row.role == "referee":
+        raise Invalid("the referee's seat cannot be removed", "participant")
+    row.active = False
+    return row
+
+
+async def load_state(session: AsyncSession, battle_id: str) -> tuple[BattleState, int]:
+    snap = await session.get(Snapshot, battle_id)
+    if snap is None:
+        raise NotFound("no such battle", "battle")
+    return BattleState.model_validate(snap.state), snap.seq
+
+
+def actor_for(participant: Participant, state: BattleState) -> Actor:
+    ships = frozenset(sid for sid, ship in state.ships.items() if ship.owner == participant.id)
+    return Actor(participant.id, participant.role, ships)  # type: ignore[arg-type]

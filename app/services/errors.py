@@ -1,0 +1,48 @@
+"""Service errors each door turns into its own answer (HTTP status, page message, ws frame)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    status = 400
+
+    def __init__(self, message: str, field: str | None = None, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.extra = extra
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"error": type(self).__name__, "field": self.field, "reason": self.message, **self.extra}
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class Invalid(ServiceError):
+    """The input or the rules refuse it: nothing changed."""
+
+    status = 422
+
+
+class RollNeeded(ServiceError):
+    """Physical dice: the rule needs a value the player has not entered yet."""
+
+    status = 422
+
+
+class Stale(ServiceError):
+    """The action was made against an older seq; the state has moved on."""
+
+    status = 409
+
+
+class Conflict(ServiceError):
+    status = 409
