@@ -1,0 +1,230 @@
+"""What a Shadow commander does with the pain track: the SH-14 reduction roll, plotting speed,
+reporting the range for FIVE's phase-out (SH-12), resolving that phase-out, and marking an
+immediate obligation as carried out. Each refuses with a reason a player can act on."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.generic.boarding import BOARDING_REFUSALS, KIND_WORDS
+from app.rules.registry import action
+from app.rules.shadow.reactions import end, expire, shift_down
+from app.rules.shadow.track import (
+    DOABLE,
+    PHASE_OUT_RANGE,
+    SPEED_MAX,
+    Obligation,
+    PainTrack,
+    load,
+    now,
+    save,
+)
+from app.rules.state import BattleState, Ship
+
+# The step standing for the SFB Energy Allocation Phase in each system (SH-03, SH-14).
+ALLOCATION_STEPS: dict[str, str] = {"sfb": "energy_allocation", "b5wars": "ship_power"}
+ALLOCATION_NAMES: dict[str, str] = {"sfb": "Energy Allocation", "b5wars": "Ship Power"}
+
+
+def living_track(state: BattleState, ship_id: str) -> tuple[Ship, PainTrack]:
+    ship = state.ship(ship_id)
+    track = load(ship)
+    if track is None:
+        raise RuleError(f"{ship.name} is not a living ship: it has no pain track", "ship")
+    if track.dead or ship.destroyed:
+        raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
+    return ship, track
+
+
+def in_allocation(state: BattleState) -> bool:
+    return state.clock.step == ALLOCATION_STEPS.get(state.system)
+
+
+def allocation_name(state: BattleState) -> str:
+    return ALLOCATION_NAMES.get(state.system, "Energy Allocation")
+
+
+class ShipOnly(BaseModel):
+    ship: str
+
+
+def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -> Event:
+    """SH-14 roll (1d6, floor 0, public) and the SH-15 shift that follows."""
+    when = now(state)
+    expire(state, track, when, "check")
+    roll = dice.roll(1, 6, "pain reduction", ship=ship.id)
+    old_level, old_reaction = track.level, track.reaction
+    track.level = max(track.level - roll.total, 0)
+    track.reduced_turn = when.turn
+    roll.outcome = f"pain {old_level} → {track.level}"
+    steps = shift_down(state, ship, track, when)
+    if steps:
+        shifted = f"; reaction {old_reaction} → {track.reaction} (" + "; ".join(steps) + ")"
+    else:
+        shifted = f"; reaction stays {track.reaction}"
+    save(ship, track)
+    return Event(
+        kind="pain_reduction",
+        ship=ship.id,
+        text=f"{ship.name} rolls pain reduction: pain {old_level} → {track.level}{shifted}.",
+        rolls=[roll],
+        data={"old": old_level, "new": track.level, "reaction": track.reaction},
+    )
+
+
+@action("shadow.reduce_pain", ShipOnly, "Roll pain reduction", ship_field="ship", systems={"sfb", "b5wars"})
+def reduce_pain(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> list[Event]:
+    ship, track = living_track(state, p.ship)
+    if not in_allocation(state):
+        raise RuleError(f"pain reduction is rolled during {allocation_name(state)} (SH-14)", "ship")
+    if track.reduced_turn == state.clock.turn:
+        raise RuleError(f"{ship.name} has already rolled pain reduction this turn (SH-14)", "ship")
+    if track.level == 0:
+        raise RuleError(f"{ship.name} feels no pain: there is nothing to reduce", "ship")
+    return [reduce(state, ship, track, dice)]
+
+
+class PlotSpeed(BaseModel):
+    ship: str
+    speed: int = Field(ge=0, le=SPEED_MAX, description="speed plotted for this turn (maximum 50)")
+
+
+@action(
+    "shadow.plot_speed", PlotSpeed, "Record the ship's speed", ship_field="ship", systems={"sfb", "b5wars"}
+)
+def plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The tracker keeps the speed so FOUR/FIVE can raise it (cap 50) and DEATH can cut it (SH-11…13)."""
+    ship, track = living_track(state, p.ship)
+    if not in_allocation(state) and not actor.is_referee:
+        raise RuleError(f"speed is plotted during {allocation_name(state)}", "speed")
+    track.speed = p.speed
+    save(ship, track)
+    return [Event(kind="pain_speed", ship=ship.id, text=f"{ship.name} is plotted at speed {p.speed}.")]
+
+
+class ReportRange(BaseModel):
+    ship: str
+    range: int = Field(ge=0, le=1000, description="hexes to the nearest enemy ship")
+
+
+@action("shadow.report_range", ReportRange, "Report the range to the nearest enemy", ship_field="ship")
+def report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSource) -> list[Event]:
+    """SH-12: a panicked ship 10+ hexes from the nearest enemy must try to phase out."""
+    ship, track = living_track(state, p.ship)
+    if track.reaction != "FIVE":
+        raise RuleError(
+            f"{ship.name} is not panicked (reaction {track.reaction}); the range matters only at FIVE"
+        )
+    if any(o.kind in ("phase_out", "plot_phase_out") for o in track.active()):
+        raise RuleError(f"{ship.name} already has to phase out", "ship")
+    if p.range < PHASE_OUT_RANGE:
+        text = f"{ship.name} is {p.range} hexes from the nearest enemy: under {PHASE_OUT_RANGE}, it keeps evading."
+        return [Event(kind="pain_range", ship=ship.id, text=text, data={"range": p.range})]
+    track.add(
+        Obligation(
+            kind="phase_out",
+            level="FIVE",
+            text=f"must attempt to phase out now ({p.range} hexes from the nearest enemy)",
+            since=now(state),
+            until="met",
+        )
+    )
+    save(ship, track)
+    text = f"{ship.name} is {p.range} hexes from the nearest enemy and must attempt to phase out (SH-12)."
+    return [Event(kind="pain_phase_out", ship=ship.id, text=text, data={"range": p.range})]
+
+
+class PhaseOut(BaseModel):
+    ship: str
+    result: Literal["phased_out", "impossible"] = Field(description="what happened at the table")
+
+
+def _phase_duty(track: PainTrack) -> Obligation | None:
+    return next((o for o in track.active() if o.kind in ("phase_out", "plot_phase_out")), None)
+
+
+@action("shadow.phase_out", PhaseOut, "Resolve the phase-out attempt", ship_field="ship")
+def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -> list[Event]:
+    """SH-12: phase out now; if impossible, plot it at the next Energy Allocation; if that is still
+    impossible through damage, the ship makes its normal reduction roll and plays on."""
+    ship, track = living_track(state, p.ship)
+    duty = _phase_duty(track)
+    if duty is None:
+        raise RuleError(f"{ship.name} has no phase-out to resolve", "ship")
+    when = now(state)
+    if p.result == "phased_out":
+        end(duty, f"met: phased out ({when.label()})")
+        track.phased_out = True
+        save(ship, track)
+        return [
+            Event(kind="pain_phase_out", ship=ship.id, text=f"{ship.name} phases out and leaves the battle.")
+        ]
+    if duty.kind == "phase_out":
+        end(duty, "phasing out was not possible")
+        track.add(
+            Obligation(
+                kind="plot_phase_out",
+                level="FIVE",
+                text=f"must plot phasing out at the next {allocation_name(state)}",
+                since=when,
+                until="met",
+            )
+        )
+        save(ship, track)
+        text = f"{ship.name} cannot phase out now and must plot it at the next {allocation_name(state)}."
+        return [Event(kind="pain_phase_out", ship=ship.id, text=text)]
+    if not in_allocation(state):
+        raise RuleError(f"phasing out is plotted during {allocation_name(state)}", "result")
+    end(duty, "still impossible through damage")
+    events = [
+        Event(
+            kind="pain_phase_out",
+            ship=ship.id,
+            text=f"{ship.name} still cannot phase out through damage; it rolls pain reduction and plays on.",
+        )
+    ]
+    if track.reduced_turn != when.turn and track.level > 0:
+        events.append(reduce(state, ship, track, dice))
+    else:
+        save(ship, track)
+    return events
+
+
+class ObligationDone(BaseModel):
+    ship: str
+    obligation: int = Field(ge=0, description="the obligation's id on the pain track")
+
+
+@action("shadow.obligation_done", ObligationDone, "Mark a reaction's move or attack done", ship_field="ship")
+def obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: DiceSource) -> list[Event]:
+    ship, track = living_track(state, p.ship)
+    duty = track.find(p.obligation)
+    if duty is None:
+        raise RuleError(f"{ship.name} has no obligation number {p.obligation}", "obligation")
+    if duty.expired:
+        raise RuleError(f"that obligation has already ended ({duty.ended})", "obligation")
+    if duty.kind not in DOABLE:
+        raise RuleError(
+            "that obligation is a restriction that ends by itself, not a deed to mark done", "obligation"
+        )
+    end(duty, f"done ({now(state).label()})")
+    save(ship, track)
+    return [
+        Event(
+            kind="pain_obligation_done", ship=ship.id, text=f"{ship.name} has done what it must: {duty.text}."
+        )
+    ]
+
+
+def _living_ship_refusal(target: Ship, kind: str) -> str | None:
+    """SH-17: the ship is alive and merged with its pilot; nobody boards or raids it, in any battle."""
+    if "pain" not in target.parts:
+        return None
+    return f"{target.name} is a Shadow living ship: {KIND_WORDS[kind]} against it is not possible (SH-17)"
+
+
+BOARDING_REFUSALS.append(_living_ship_refusal)
