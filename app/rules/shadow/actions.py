@@ -157,14 +157,14 @@ def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -
         raise RuleError(f"{ship.name} has no phase-out to resolve", "ship")
     when = now(state)
     if p.result == "phased_out":
-        end(duty, f"met: phased out ({when.label()})")
+        end(duty, f"met: phased out ({when.label()})", when.turn)
         track.phased_out = True
         save(ship, track)
         return [
             Event(kind="pain_phase_out", ship=ship.id, text=f"{ship.name} phases out and leaves the battle.")
         ]
     if duty.kind == "phase_out":
-        end(duty, "phasing out was not possible")
+        end(duty, "phasing out was not possible", when.turn)
         track.add(
             Obligation(
                 kind="plot_phase_out",
@@ -179,7 +179,7 @@ def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -
         return [Event(kind="pain_phase_out", ship=ship.id, text=text)]
     if not in_allocation(state):
         raise RuleError(f"phasing out is plotted during {allocation_name(state)}", "result")
-    end(duty, "still impossible through damage")
+    end(duty, "still impossible through damage", when.turn)
     events = [
         Event(
             kind="pain_phase_out",
@@ -211,7 +211,7 @@ def obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: D
         raise RuleError(
             "that obligation is a restriction that ends by itself, not a deed to mark done", "obligation"
         )
-    end(duty, f"done ({now(state).label()})")
+    end(duty, f"done ({now(state).label()})", state.clock.turn)
     save(ship, track)
     return [
         Event(

@@ -39,7 +39,7 @@ def _expire_all(state: BattleState, moment: str) -> list[Event]:
 def _forget_old(track: PainTrack, turn: int) -> None:
     """Keep ended obligations for the sheet only while they are recent (this turn and the last)."""
     track.obligations = [
-        o for o in track.obligations if not o.expired or o.since.turn >= turn - KEEP_ENDED_TURNS
+        o for o in track.obligations if not o.expired or (o.ended_turn or turn) >= turn - KEEP_ENDED_TURNS
     ]
 
 

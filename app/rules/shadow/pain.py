@@ -40,7 +40,7 @@ def accumulate(ctx: DamageContext) -> None:
             track.damage_by_source[source] = track.damage_by_source.get(source, 0) + hurt
             track.damage_by_direction[direction] = track.damage_by_direction.get(direction, 0) + hurt
         if ctx.target.destroyed:
-            lift(track, "the ship is destroyed", keep=frozenset())
+            lift(track, "the ship is destroyed", ctx.state.clock.turn, keep=frozenset())
         save(ctx.target, track)
     if ctx.target.destroyed:
         release_targets(ctx.state)
@@ -78,9 +78,9 @@ def _rise(dice: DiceSource, ship: Ship, track: PainTrack, band: Band) -> Roll:
     roll = dice.roll(1, 6, "rise amount", ship=ship.id, modifier=band.modifier)
     amount = max(roll.total, 1)
     track.level = min(track.level + amount, PAIN_MAX)
-    floor = ", at least 1" if roll.total < 1 else ""
+    floor = "at least 1 → " if roll.total < 1 else ""
     cap = " (the maximum)" if track.level == PAIN_MAX else ""
-    roll.outcome = f"rises {amount}{floor} → pain {track.level}{cap}"
+    roll.outcome = f"{floor}pain {track.level}{cap}"
     return roll
 
 

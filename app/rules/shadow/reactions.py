@@ -26,18 +26,20 @@ from app.rules.state import BattleState, Ship
 
 SFB_DIRECTIONS = "ABCDEF"  # 1d6 → hex direction for FIVE's random HET (SH-12)
 LASTING = frozenset({"phase_out", "plot_phase_out"})
+OWED = frozenset({"cutter_attack"})
 
 
-def end(obligation: Obligation, why: str) -> None:
+def end(obligation: Obligation, why: str, turn: int) -> None:
     obligation.expired = True
     obligation.ended = why
+    obligation.ended_turn = turn
 
 
-def lift(track: PainTrack, why: str, keep: frozenset[str] = LASTING) -> None:
+def lift(track: PainTrack, why: str, turn: int, keep: frozenset[str] = LASTING) -> None:
     """End every standing obligation except the kinds in `keep`."""
     for obligation in track.active():
         if obligation.kind not in keep:
-            end(obligation, why)
+            end(obligation, why, turn)
 
 
 def _away(direction: str | None) -> str:
@@ -149,7 +151,7 @@ def die_of_shock(ship: Ship, track: PainTrack, when: When) -> Event:
     track.reaction = "DEATH"
     track.reaction_since = when
     track.dead = True
-    lift(track, "the ship is dead", keep=frozenset())
+    lift(track, "the ship is dead", when.turn, keep=frozenset())
     if track.speed is None or track.speed > 1:
         track.speed = 1
     ship.destroyed = True
@@ -165,7 +167,7 @@ def take_effect(
     state: BattleState, ship: Ship, track: PainTrack, level: Reaction, when: When, dice: DiceSource
 ) -> Event:
     """A reaction that took effect: supersede older obligations and impose the new ones."""
-    lift(track, f"superseded by {level} ({when.label()})")
+    lift(track, f"superseded by {level} ({when.label()})", when.turn)
     new, effects, rolls = obligations_for(state, track, level, when, dice, ship)
     for obligation in new:
         track.add(obligation)
@@ -214,7 +216,7 @@ REACTION_BELOW: dict[Reaction, Reaction] = {
 
 def _step_down(state: BattleState, track: PainTrack, leaving: Reaction, when: When) -> str:
     if leaving == "FIVE":
-        lift(track, "reaction fell from FIVE to FOUR", keep=frozenset())
+        lift(track, "reaction fell from FIVE to FOUR", when.turn, keep=frozenset())
         track.add(_evasion("FOUR", when))
         return "FIVE → FOUR: FOUR's restrictions apply (evasion plotting this turn; it may fire)"
     if leaving == "THREE":
@@ -223,7 +225,7 @@ def _step_down(state: BattleState, track: PainTrack, leaving: Reaction, when: Wh
             for o in track.active()
             if o.kind == "target" and o.level == "THREE" and o.target and _alive(state, o.target)
         ]
-        lift(track, "reaction fell from THREE to TWO", keep=frozenset())
+        lift(track, "reaction fell from THREE to TWO", when.turn, keep=frozenset())
         if standing:
             victim = standing[0].target
             track.add(
@@ -238,7 +240,8 @@ def _step_down(state: BattleState, track: PainTrack, leaving: Reaction, when: Wh
             )
             return f"THREE → TWO: {ship_name(state, victim)} is still alive and is owed one more Shadow Cutter attack"
         return "THREE → TWO: no restrictions"
-    lift(track, f"reaction fell from {leaving} to {REACTION_BELOW[leaving]}", keep=frozenset())
+    # The Shadow Cutter attack owed on leaving THREE survives further steps down: it is owed, not a restriction.
+    lift(track, f"reaction fell from {leaving} to {REACTION_BELOW[leaving]}", when.turn, keep=OWED)
     return f"{leaving} → {REACTION_BELOW[leaving]}: no restrictions"
 
 
@@ -254,7 +257,7 @@ def expire(state: BattleState, track: PainTrack, when: When, moment: str) -> lis
     for obligation in track.active():
         why = _due(state, obligation, when, moment)
         if why:
-            end(obligation, why)
+            end(obligation, why, when.turn)
             ended.append(obligation.text)
     return ended
 

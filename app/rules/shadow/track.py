@@ -126,6 +126,7 @@ class Obligation(BaseModel):
     until_turn: int | None = Field(default=None, ge=1)  # last turn it applies, for end_of_turn
     expired: bool = False
     ended: str | None = Field(default=None, max_length=200)  # why it stopped, in plain words
+    ended_turn: int | None = Field(default=None, ge=1)
 
 
 class LastCheck(BaseModel):
