@@ -1,0 +1,76 @@
+"""create_app(): the FastAPI application with its routers, lifespan, static files and middleware."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.sessions import SessionMiddleware
+
+from app.config import Settings, get_settings
+from app.db import Database
+from app.realtime.broker import make_broker
+from app.realtime.hub import Hub
+from app.services.platform import Platform
+from app.web import api, pages, ws
+from app.web.errors import install_error_handlers
+from app.web.render import ROOT
+from app.web.security import BodyLimit
+
+API_DESCRIPTION = """
+The Starboard REST API for bots and tools. Every participant has a bearer token (the token in
+their join link). Read the battle as that participant sees it, list log events since a `seq`,
+and submit actions — the same actions the pages offer, with the same rights. Errors are JSON:
+`{"detail": {"field": …, "reason": …}}`. Each action carries a client-made `action_id`: a
+repeat returns the first result. Send `seq` (the seq you acted on) to be refused with 409 if
+the battle has moved on. In physical-dice battles send the dice values in `dice`, in the order
+the rule asks for them; a missing one is answered 422 with `needed` naming the roll.
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        platform = Platform(
+            settings=settings, db=Database(settings.database_url), broker=make_broker(settings.broadcast_url)
+        )
+        hub = Hub()
+        platform.broker.subscribe(hub.wake)
+        await platform.broker.start()
+        app.state.platform = platform
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await platform.broker.stop()
+            await platform.db.dispose()
+
+    app = FastAPI(
+        title="Starboard",
+        version="0.1.0",
+        description=API_DESCRIPTION,
+        lifespan=lifespan,
+        openapi_url="/openapi.json",
+        docs_url="/docs",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.secret_key,
+        session_cookie="starboard_session",
+        same_site="lax",
+        https_only=settings.secure_cookies,
+        max_age=60 * 60 * 24 * 30,
+    )
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    install_error_handlers(app)
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    app.include_router(pages.router)
+    return app

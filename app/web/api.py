@@ -1,0 +1,265 @@
+"""REST API for bots under /api/v1: the same service calls the pages make, with bearer tokens."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
+
+from app.models import Participant
+from app.rules.registry import ACTIONS
+from app.services import actions as action_service
+from app.services.battles import (
+    add_participant,
+    create_battle,
+    get_battle,
+    load_state,
+    participant_by_token,
+    remove_participant,
+)
+from app.services.errors import Forbidden
+from app.services.library import ships_for
+from app.services.views import battle_for, viewer_of, visible_events, visible_log
+from app.web.deps import PlatformDep
+
+router = APIRouter(prefix="/api/v1", tags=["api"])
+bearer = HTTPBearer(auto_error=False, description="the participant's token from their join link")
+
+
+class ErrorBody(BaseModel):
+    error: str
+    field: str | None
+    reason: str
+
+
+class ErrorResponse(BaseModel):
+    detail: ErrorBody
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"model": ErrorResponse, "description": "not allowed"},
+    404: {"model": ErrorResponse, "description": "no such battle"},
+    409: {"model": ErrorResponse, "description": "stale seq or reused action id"},
+    422: {"model": ErrorResponse, "description": "invalid input, refused by the rules, or a roll is needed"},
+}
+
+
+async def _participant(
+    platform: PlatformDep, battle_id: str, creds: HTTPAuthorizationCredentials | None
+) -> Participant:
+    if creds is None:
+        raise Forbidden("send Authorization: Bearer <your token>")
+    async with platform.db.reader() as session:
+        participant = await participant_by_token(session, creds.credentials)
+    if participant.battle_id != battle_id:
+        raise Forbidden("that token belongs to another battle")
+    return participant
+
+
+Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+class NewBattle(BaseModel):
+    name: str = Field(min_length=1, max_length=120)
+    system: Literal["sfb", "b5wars", "traveller"]
+    dice_mode: Literal["seeded", "physical"] = "seeded"
+    options: dict[str, Any] = Field(default_factory=dict)
+    referee_name: str = Field(default="Referee", min_length=1, max_length=80)
+
+
+class SeatOut(BaseModel):
+    participant_id: str
+    name: str
+    role: str
+    token: str = Field(description="shown once; the server keeps only its hash")
+    join_url: str
+
+
+class BattleCreated(BaseModel):
+    battle_id: str
+    seed_sha256: str
+    referee: SeatOut
+
+
+def _seat_out(request: Request, seat: Any) -> SeatOut:
+    p = seat.participant
+    return SeatOut(
+        participant_id=p.id,
+        name=p.name,
+        role=p.role,
+        token=seat.token,
+        join_url=str(request.url_for("join", token=seat.token)),
+    )
+
+
+@router.post("/battles", status_code=201, response_model=BattleCreated, responses=ERRORS)
+async def new_battle(body: NewBattle, request: Request, platform: PlatformDep) -> BattleCreated:
+    """Create a battle; the caller gets the referee's token."""
+    async with platform.db.transaction() as session:
+        battle, seat = await create_battle(
+            session,
+            body.name,
+            body.system,
+            dice_mode=body.dice_mode,
+            options=body.options,
+            referee_name=body.referee_name,
+        )
+    return BattleCreated(battle_id=battle.id, seed_sha256=battle.seed_hash, referee=_seat_out(request, seat))
+
+
+@router.get("/library")
+async def library(system: Literal["sfb", "b5wars", "traveller"] = "b5wars") -> dict[str, Any]:
+    """Sample ship definitions usable in a battle of this system (add one with the `ship.add` action)."""
+    return {"ships": ships_for(system)}
+
+
+@router.get("/actions")
+async def action_catalogue() -> dict[str, Any]:
+    """Every action type with its summary, who may submit it, and the JSON schema of its payload."""
+    out = {
+        name: {
+            "summary": spec.summary,
+            "referee_only": spec.referee_only,
+            "ship_field": spec.ship_field,
+            "systems": sorted(spec.systems) if spec.systems else None,
+            "payload_schema": spec.payload.model_json_schema(),
+        }
+        for name, spec in sorted(ACTIONS.items())
+    }
+    out[action_service.REWIND] = {
+        "summary": action_service.SERVICE_ACTIONS[action_service.REWIND],
+        "referee_only": True,
+        "payload_schema": action_service.RewindPayload.model_json_schema(),
+    }
+    out[action_service.UNDO] = {
+        "summary": action_service.SERVICE_ACTIONS[action_service.UNDO],
+        "referee_only": True,
+        "payload_schema": action_service.UndoPayload.model_json_schema(),
+    }
+    return {"actions": out}
+
+
+@router.get("/battles/{battle_id}", responses=ERRORS)
+async def read_battle(
+    battle_id: str,
+    platform: PlatformDep,
+    creds: Creds,
+    response: Response,
+    if_none_match: Annotated[str | None, Header()] = None,
+) -> Any:
+    """The battle as this participant sees it, with its `seq` (also as the ETag)."""
+    participant = await _participant(platform, battle_id, creds)
+    async with platform.db.reader() as session:
+        battle = await get_battle(session, battle_id)
+        etag = f'"{battle.id}-{battle.seq}-{participant.id}"'
+        if if_none_match == etag:
+            return Response(status_code=304, headers={"ETag": etag})
+        data = await battle_for(session, battle, participant)
+    response.headers["ETag"] = etag
+    return data
+
+
+@router.get("/battles/{battle_id}/events", responses=ERRORS)
+async def events_since(
+    battle_id: str, platform: PlatformDep, creds: Creds, since: Annotated[int, Query(ge=0)] = 0
+) -> dict[str, Any]:
+    """Log entries after `since`, each with only the events this participant may read."""
+    participant = await _participant(platform, battle_id, creds)
+    async with platform.db.reader() as session:
+        battle = await get_battle(session, battle_id)
+        state, seq = await load_state(session, battle_id)
+        entries = await visible_log(session, battle, viewer_of(participant, state), since=since)
+    return {
+        "seq": seq,
+        "entries": [
+            {
+                "seq": e.seq,
+                "actor": e.actor,
+                "action_type": e.action_type,
+                "at": e.at.isoformat(),
+                "events": e.events,
+                **({"payload": e.payload} if e.payload is not None else {}),
+            }
+            for e in entries
+        ],
+    }
+
+
+class ActionIn(BaseModel):
+    type: str = Field(description="an action type from GET /api/v1/actions", examples=["damage.apply"])
+    payload: dict[str, Any] = Field(default_factory=dict)
+    action_id: str = Field(
+        min_length=1, max_length=64, description="made by the client; a repeat applies nothing"
+    )
+    seq: int | None = Field(default=None, description="the seq this action was made against (409 if stale)")
+    dice: list[int] | None = Field(
+        default=None, description="physical dice, in the order the rule asks for them"
+    )
+
+
+class ActionOut(BaseModel):
+    seq: int
+    duplicate: bool
+    events: list[dict[str, Any]]
+
+
+@router.post("/battles/{battle_id}/actions", response_model=ActionOut, responses=ERRORS)
+async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, creds: Creds) -> ActionOut:
+    """Submit one action as this participant."""
+    participant = await _participant(platform, battle_id, creds)
+    result = await action_service.submit(
+        platform, battle_id, participant.id, body.type, body.payload, body.action_id, body.seq, body.dice
+    )
+    async with platform.db.reader() as session:
+        battle = await get_battle(session, battle_id)
+        state, _ = await load_state(session, battle_id)
+        shown = visible_events(result.events, viewer_of(participant, state), battle.status == "finished")
+    return ActionOut(seq=result.seq, duplicate=result.duplicate, events=shown)
+
+
+class NewSeat(BaseModel):
+    name: str = Field(min_length=1, max_length=80)
+    role: Literal["player", "spectator", "bot", "referee"] = "player"
+
+
+async def _referee(platform: PlatformDep, battle_id: str, creds: Creds) -> Participant:
+    participant = await _participant(platform, battle_id, creds)
+    if participant.role != "referee":
+        raise Forbidden("only the referee may manage participants")
+    return participant
+
+
+@router.post("/battles/{battle_id}/participants", status_code=201, response_model=SeatOut, responses=ERRORS)
+async def new_seat(
+    battle_id: str, body: NewSeat, request: Request, platform: PlatformDep, creds: Creds
+) -> SeatOut:
+    """Referee: add a participant; their token is returned once."""
+    await _referee(platform, battle_id, creds)
+    async with platform.db.transaction() as session:
+        battle = await get_battle(session, battle_id)
+        seat = await add_participant(session, battle, body.name, body.role)
+    return _seat_out(request, seat)
+
+
+@router.delete("/battles/{battle_id}/participants/{participant_id}", status_code=204, responses=ERRORS)
+async def drop_seat(battle_id: str, participant_id: str, platform: PlatformDep, creds: Creds) -> Response:
+    """Referee: remove a participant (their token stops working)."""
+    await _referee(platform, battle_id, creds)
+    async with platform.db.transaction() as session:
+        await remove_participant(session, battle_id, participant_id)
+    return Response(status_code=204)
+
+
+@router.get("/battles/{battle_id}/audit", responses=ERRORS)
+async def audit(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
+    """Referee: rebuild the state from the log and compare it with the stored snapshot."""
+    await _referee(platform, battle_id, creds)
+    rebuilt = await action_service.rebuild(platform, battle_id)
+    async with platform.db.reader() as session:
+        state, seq = await load_state(session, battle_id)
+    return {
+        "seq": seq,
+        "snapshot_matches_log": rebuilt.model_dump(mode="json") == state.model_dump(mode="json"),
+    }

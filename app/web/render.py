@@ -1,0 +1,85 @@
+"""Templates and the per-viewer fragments pushed over the websocket."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from markupsafe import Markup
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Battle, Participant
+from app.rules.clock import STEP_LABELS
+from app.rules.registry import ACTIONS
+from app.services.library import ships_for
+from app.services.views import read_battle, visible_log
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+templates = Jinja2Templates(directory=str(ROOT / "templates"))
+env = templates.env
+env.globals["STEP_LABELS"] = STEP_LABELS
+env.globals["ACTIONS"] = ACTIONS
+
+
+@pass_context
+def _part_template(ctx: Any, name: str) -> str | None:
+    path = f"parts/{name}.html"
+    return path if (ROOT / "templates" / path).exists() else None
+
+
+def _pct(value: float, total: float) -> float:
+    return 0.0 if not total else max(0.0, min(100.0, 100.0 * value / total))
+
+
+def _sentence_case(text: str) -> Markup | str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+env.globals["part_template"] = _part_template
+env.filters["pct"] = _pct
+env.filters["sentence"] = _sentence_case
+
+
+async def page_context(
+    session: AsyncSession, battle: Battle, participant: Participant, csrf: str, log_limit: int | None = 200
+) -> dict[str, Any]:
+    """What every battle template needs, for this viewer only."""
+    data, viewer, people = await read_battle(session, battle, participant)
+    state = data["state"]
+    names = {p.id: p.name for p in people}
+    log = await visible_log(session, battle, viewer, limit=log_limit, names=names)
+    return {
+        "battle": {
+            "id": battle.id,
+            "name": battle.name,
+            "system": battle.system,
+            "clock": state["clock"],
+            "status": battle.status,
+            "dice_mode": battle.dice_mode,
+        },
+        "data": data,
+        "state": state,
+        "viewer": viewer,
+        "me": participant,
+        "seq": data["seq"],
+        "csrf_token": csrf,
+        "log": log,
+        "people": [p for p in people if p.active],
+        "names": names,
+        "library": ships_for(battle.system) if participant.role == "referee" else {},
+    }
+
+
+def render(name: str, context: dict[str, Any]) -> str:
+    return env.get_template(name).render(context)
+
+
+async def live_fragments(
+    session: AsyncSession, battle: Battle, participant: Participant, since: int, csrf: str
+) -> tuple[str, int]:
+    """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer."""
+    context = await page_context(session, battle, participant, csrf, log_limit=None)
+    context["log"] = [e for e in context["log"] if e.seq > since]
+    return render("partials/live_update.html", context), context["seq"]

@@ -1,0 +1,114 @@
+"""The battle websocket: pushes per-viewer fragments after each commit and accepts actions.
+
+Client → server frames (JSON): {"type": "hello", "seq": N} to (re)start from seq N;
+{"type": "action", "action_type", "payload", "action_id", "seen_seq", "dice"} to act.
+Server → client: {"content": "<hx-partial …>…", "seq": N} (htmx swaps it), and
+{"type": "result", …} / {"type": "error", …} answers to actions.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.realtime.hub import Viewer
+from app.services import actions as action_service
+from app.services.battles import get_battle, get_participant
+from app.services.errors import ServiceError
+from app.web.render import live_fragments, render
+from app.web.security import csrf_token, origin_allowed, seat_in
+
+router = APIRouter()
+log = logging.getLogger(__name__)
+
+POLICY_VIOLATION = 1008
+TOO_BIG = 1009
+
+
+@router.websocket("/battles/{battle_id}/ws")
+async def battle_socket(websocket: WebSocket, battle_id: str) -> None:
+    app = websocket.app
+    platform, hub, settings = app.state.platform, app.state.hub, app.state.settings
+    if not origin_allowed(websocket, settings):
+        await websocket.close(code=POLICY_VIOLATION, reason="origin not allowed")
+        return
+    participant_id = seat_in(websocket, battle_id)
+    try:
+        async with platform.db.reader() as session:
+            participant = await get_participant(session, battle_id, participant_id)
+            await get_battle(session, battle_id)
+    except ServiceError:
+        await websocket.close(code=POLICY_VIOLATION, reason="join the battle first")
+        return
+    csrf = csrf_token(websocket)
+    await websocket.accept()
+
+    async def render_since(since: int) -> tuple[str, int]:
+        async with platform.db.reader() as session:
+            battle = await get_battle(session, battle_id)
+            me = await get_participant(session, battle_id, participant.id)
+            return await live_fragments(session, battle, me, since, csrf)
+
+    viewer = Viewer(battle_id, participant.id, websocket.send_text, render_since)
+    hub.join(viewer)
+    try:
+        while True:
+            raw = await websocket.receive_text()
+            if len(raw.encode()) > settings.max_ws_frame_bytes:
+                await websocket.close(code=TOO_BIG, reason="frame too large")
+                return
+            await _handle(websocket, viewer, platform, participant.id, raw)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.leave(viewer)
+
+
+async def _handle(websocket: WebSocket, viewer: Viewer, platform: Any, participant_id: str, raw: str) -> None:
+    try:
+        message = json.loads(raw)
+        kind = message.get("type")
+    except (ValueError, AttributeError):
+        await websocket.send_text(
+            json.dumps({"type": "error", "field": None, "reason": "frames must be JSON objects"})
+        )
+        return
+    if kind == "hello":
+        seq = message.get("seq")
+        viewer.last_seq = seq if isinstance(seq, int) and seq >= 0 else 0
+        await viewer.catch_up()
+        return
+    if kind == "action":
+        try:
+            result = await action_service.submit(
+                platform,
+                viewer.battle_id,
+                participant_id,
+                str(message.get("action_type", "")),
+                message.get("payload") or {},
+                str(message.get("action_id", "")),
+                message.get("seen_seq"),
+                message.get("dice"),
+            )
+        except ServiceError as exc:
+            flash = render("partials/flash.html", {"message": exc.message, "level": "error"})
+            await websocket.send_text(
+                json.dumps(
+                    {
+                        "type": "error",
+                        **exc.as_dict(),
+                        "content": f'<hx-partial hx-target="#flash" hx-swap="innerHTML">{flash}</hx-partial>',
+                    }
+                )
+            )
+            return
+        await websocket.send_text(
+            json.dumps({"type": "result", "seq": result.seq, "duplicate": result.duplicate})
+        )
+        return
+    await websocket.send_text(
+        json.dumps({"type": "error", "field": "type", "reason": f"unknown frame type {kind!r}"})
+    )
