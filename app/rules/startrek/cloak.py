@@ -1,0 +1,375 @@
+"""Cloaking devices (ST-21 … ST-24).
+
+A ship cloaks or decloaks at the end of a turn (the Adjust Ship Systems segment). While cloaked it
+may not fire and its shields absorb nothing (ST-21) unless its data says otherwise (ST-21a), and its
+position is known only to its commander and the referee (ST-22): a POSITION_HIDER hides it from
+every view, and the generic `ship.move` then logs its moves for the owner only. At decloak only the
+current position becomes public. Other ships may try to detect it (ST-23): the attempt is recorded
+with a suggested outcome and the referee rules; a detected ship may be fired at with its shields
+down (ST-23a). Flash or shredder collateral reveals it without making it a target (ST-24).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.registry import POSITION_HIDERS, action, on_step, part_schema
+from app.rules.startrek.common import (
+    need_part,
+    read_part,
+    require_active,
+    require_step,
+    save_part,
+    system_destroyed,
+    systems_of_kind,
+)
+from app.rules.state import BattleState, Ship
+
+PART = "cloak"
+REVEALING_EFFECTS = ("flash", "shredder")
+
+
+class DetectionAttempt(BaseModel):
+    """One try at finding the cloaked ship, as the detector declared it (ST-23)."""
+
+    index: int
+    turn: int
+    detector: str
+    ew: int
+    range: int
+    signature: int | None
+    suggested: bool | None = Field(description="EW > range + signature, when the signature is set")
+    ruling: bool | None = None
+
+
+def _hide_position_while_cloaked(part: dict[str, Any], ship: Ship) -> dict[str, Any] | None:
+    """What other players see of a cloak: whether it is up, and only what they have learned."""
+    shown: dict[str, Any] = {
+        "cloaked": bool(part.get("cloaked")),
+        "detected": bool(part.get("detected")),
+        "revealed": bool(part.get("revealed")),
+        "may_fire": bool(part.get("may_fire")),
+        "keeps_shields": bool(part.get("keeps_shields")),
+    }
+    if part.get("last_known") is not None:
+        shown["last_known"] = part["last_known"]
+    return shown
+
+
+@part_schema(PART, public_view=_hide_position_while_cloaked)
+class Cloak(BaseModel):
+    """A cloaking device: its sheet system, whether it is up, and what others have found out.
+
+    `may_fire` and `keeps_shields` are the ship data's overrides of the cloak conditions (ST-21a).
+    `detected` (ST-23) and `revealed` (ST-24) last for the turn they happen in; `last_known` is the
+    position others learned then (or at decloak), which stays public."""
+
+    device: str | None = Field(default=None, description="sheet system name; default the cloaking_device")
+    cloaked: bool = False
+    cloaked_turn: int | None = None
+    decloaked_turn: int | None = None
+    may_fire: bool = False
+    keeps_shields: bool = False
+    signature: int | None = Field(default=None, ge=0, le=100, description="set by the referee (ST-23)")
+    detected: bool = False
+    revealed: bool = False
+    last_known: dict[str, Any] | None = None
+    attempts: list[DetectionAttempt] = Field(default_factory=list)
+
+
+def cloak_of(ship: Ship) -> Cloak | None:
+    return read_part(ship, PART, Cloak)
+
+
+def is_cloaked(ship: Ship) -> bool:
+    cloak = cloak_of(ship)
+    return bool(cloak and cloak.cloaked)
+
+
+def _position_hidden(ship: Ship) -> bool:
+    """ST-22: a cloaked ship's position is secret unless it was detected or revealed this turn."""
+    raw = ship.part(PART)
+    if not raw or not raw.get("cloaked"):
+        return False
+    return not (raw.get("detected") or raw.get("revealed"))
+
+
+POSITION_HIDERS.append(_position_hidden)
+
+
+def shields_down_by_cloak(state: BattleState, ship: Ship) -> str | None:
+    """Why the cloak keeps this ship's shields from absorbing, or None (ST-21, ST-21a, ST-22, ST-23a)."""
+    cloak = cloak_of(ship)
+    if cloak is None:
+        return None
+    if cloak.cloaked and cloak.detected:
+        return "it is a detected cloaked ship (ST-23a)"
+    if cloak.keeps_shields:
+        return None
+    if cloak.cloaked:
+        return "it is cloaked (ST-21)"
+    if cloak.decloaked_turn == state.clock.turn:
+        return "it decloaked this turn; shields return next turn (ST-22)"
+    return None
+
+
+def fire_blocked_by_cloak(state: BattleState, ship: Ship) -> str | None:
+    """Why the cloak stops this ship firing now, or None (ST-21, ST-21a)."""
+    cloak = cloak_of(ship)
+    if cloak is None or cloak.may_fire:
+        return None
+    if cloak.cloaked:
+        return f"{ship.name} is cloaked and may not fire (ST-21)"
+    if cloak.decloaked_turn == state.clock.turn:
+        return f"{ship.name} decloaked this turn; its weapons return next turn (ST-22)"
+    return None
+
+
+def device_name(ship: Ship, cloak: Cloak) -> str | None:
+    if cloak.device:
+        return cloak.device
+    devices = systems_of_kind(ship, "cloaking_device")
+    return devices[0].name if devices else None
+
+
+def _where(position: dict[str, Any] | None) -> str:
+    if not position:
+        return "an unrecorded position"
+    return ", ".join(f"{k} {v}" for k, v in position.items())
+
+
+class ShipOnly(BaseModel):
+    ship: str
+
+
+@action("startrek.cloak", ShipOnly, "Cloak", ship_field="ship", systems={"b5wars"})
+def engage(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-21: at the end of a turn, a ship with an intact device cloaks at once."""
+    ship = state.ship(p.ship)
+    require_active(ship)
+    require_step(state, "adjust_systems", "Cloaking")
+    cloak = need_part(ship, PART, Cloak, "cloaking device")
+    if cloak.cloaked:
+        raise RuleError(f"{ship.name} is already cloaked", "ship")
+    device = device_name(ship, cloak)
+    if system_destroyed(ship, device):
+        raise RuleError(f"{ship.name}'s cloaking device is destroyed", "ship")
+    cloak.cloaked = True
+    cloak.cloaked_turn = state.clock.turn
+    cloak.detected = False
+    cloak.revealed = False
+    save_part(ship, PART, cloak)
+    conditions = []
+    if not cloak.may_fire:
+        conditions.append("it may not fire")
+    if not cloak.keeps_shields:
+        conditions.append("its shields absorb nothing")
+    tail = f"; {' and '.join(conditions)} while cloaked" if conditions else ""
+    return [
+        Event(
+            kind="cloak",
+            ship=ship.id,
+            text=f"{ship.name} cloaks and leaves the board{tail} (ST-21, ST-22).",
+        )
+    ]
+
+
+@action("startrek.decloak", ShipOnly, "Decloak", ship_field="ship", systems={"b5wars"})
+def disengage(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-22: decloaking at the end of a turn makes only the current position public."""
+    ship = state.ship(p.ship)
+    require_active(ship)
+    require_step(state, "adjust_systems", "Decloaking")
+    cloak = need_part(ship, PART, Cloak, "cloaking device")
+    if not cloak.cloaked:
+        raise RuleError(f"{ship.name} is not cloaked", "ship")
+    cloak.cloaked = False
+    cloak.decloaked_turn = state.clock.turn
+    cloak.detected = False
+    cloak.revealed = False
+    cloak.last_known = ship.position
+    save_part(ship, PART, cloak)
+    return [
+        Event(
+            kind="decloak",
+            ship=ship.id,
+            text=f"{ship.name} decloaks at {_where(ship.position)}; its weapons and shields return next turn "
+            "(ST-22).",
+            data={"position": ship.position},
+        )
+    ]
+
+
+class SetSignature(BaseModel):
+    ship: str
+    signature: int = Field(ge=0, le=100)
+
+
+@action(
+    "startrek.set_signature", SetSignature, "Set a cloak signature", referee_only=True, systems={"b5wars"}
+)
+def set_signature(state: BattleState, p: SetSignature, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-23: the seed's signature table is missing, so the referee sets each ship's value."""
+    ship = state.ship(p.ship)
+    cloak = need_part(ship, PART, Cloak, "cloaking device")
+    cloak.signature = p.signature
+    save_part(ship, PART, cloak)
+    return [
+        Event(
+            kind="cloak_signature",
+            ship=ship.id,
+            visibility="referee",
+            text=f"The referee sets {ship.name}'s cloak signature to {p.signature} (ST-23).",
+        )
+    ]
+
+
+class Detect(BaseModel):
+    detector: str = Field(description="the ship putting EW on cloak detection")
+    target: str = Field(description="the cloaked ship it looks for")
+    ew: int = Field(ge=0, le=50, description="EW placed on cloak detection")
+    range: int = Field(ge=0, le=200, description="range in hexes to the cloaked ship")
+
+
+def suggestion(ew: int, rng: int, signature: int | None) -> bool | None:
+    """The suggested outcome: detected when EW > range + signature (how one implementation reads mines)."""
+    if signature is None:
+        return None
+    return ew > rng + signature
+
+
+@action(
+    "startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship_field="detector", systems={"b5wars"}
+)
+def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-23: record the attempt and a suggestion; the referee rules the outcome (GEN-03)."""
+    detector = state.ship(p.detector, "detector")
+    require_active(detector)
+    target = state.ship(p.target, "target")
+    cloak = need_part(target, PART, Cloak, "cloaking device")
+    if not cloak.cloaked:
+        raise RuleError(f"{target.name} is not cloaked", "target")
+    if detector.id == target.id:
+        raise RuleError("a ship cannot look for itself", "target")
+    hint = suggestion(p.ew, p.range, cloak.signature)
+    attempt = DetectionAttempt(
+        index=len(cloak.attempts),
+        turn=state.clock.turn,
+        detector=detector.id,
+        ew=p.ew,
+        range=p.range,
+        signature=cloak.signature,
+        suggested=hint,
+    )
+    cloak.attempts.append(attempt)
+    save_part(target, PART, cloak)
+    if hint is None:
+        advice = "the referee has not set its signature yet"
+    else:
+        verdict = "detected" if hint else "not detected"
+        advice = f"suggested: EW {p.ew} vs range {p.range} + signature {cloak.signature} → {verdict}"
+    return [
+        Event(
+            kind="cloak_detection_attempt",
+            ship=detector.id,
+            visibility="owner",
+            text=f"{detector.name} puts {p.ew} EW on detecting {target.name} at range {p.range}; {advice}. "
+            "The referee rules (ST-23).",
+            hidden_text=f"{detector.name} searches for a cloaked ship.",
+            data={"target": target.id, "attempt": attempt.index},
+        )
+    ]
+
+
+class RuleDetection(BaseModel):
+    target: str
+    attempt: int = Field(ge=0, description="index of the detection attempt")
+    detected: bool
+
+
+@action(
+    "startrek.rule_detection",
+    RuleDetection,
+    "Rule a detection attempt",
+    referee_only=True,
+    systems={"b5wars"},
+)
+def rule_detection(state: BattleState, p: RuleDetection, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-23/23a: the referee's ruling; a detected ship's position is public and it may be fired at."""
+    target = state.ship(p.target, "target")
+    cloak = need_part(target, PART, Cloak, "cloaking device")
+    if p.attempt >= len(cloak.attempts):
+        raise RuleError(f"no detection attempt {p.attempt} on {target.name}", "attempt")
+    attempt = cloak.attempts[p.attempt]
+    if attempt.ruling is not None:
+        raise RuleError("that attempt has already been ruled", "attempt")
+    attempt.ruling = p.detected
+    detector = state.ships.get(attempt.detector)
+    who = detector.name if detector else attempt.detector
+    if not p.detected:
+        save_part(target, PART, cloak)
+        return [
+            Event(
+                kind="cloak_detection",
+                ship=detector.id if detector else None,
+                visibility="owner",
+                text=f"{who} does not find {target.name} (referee's ruling, ST-23).",
+                hidden_text=f"{who} finds nothing.",
+            )
+        ]
+    if not cloak.cloaked:
+        raise RuleError(f"{target.name} is no longer cloaked", "target")
+    cloak.detected = True
+    cloak.last_known = target.position
+    save_part(target, PART, cloak)
+    return [
+        Event(
+            kind="cloak_detection",
+            ship=target.id,
+            text=f"{who} detects the cloaked {target.name} at {_where(target.position)}: it may be fired at "
+            "this turn with its shields down; fire outcomes are entered (ST-23, ST-23a).",
+        )
+    ]
+
+
+def reveal_by_collateral(state: BattleState, ship: Ship, effect: str) -> Event | None:
+    """ST-24: flash or shredder collateral reveals a cloaked ship's position (it was not a target)."""
+    cloak = cloak_of(ship)
+    if cloak is None or not cloak.cloaked or cloak.revealed:
+        return None
+    cloak.revealed = True
+    cloak.last_known = ship.position
+    save_part(ship, PART, cloak)
+    return Event(
+        kind="cloak_revealed",
+        ship=ship.id,
+        text=f"Collateral {effect} damage reveals the cloaked {ship.name} at {_where(ship.position)}; "
+        "it could not be the target of that fire (ST-24).",
+    )
+
+
+@on_step("b5wars:enter:turn")
+def forget_sightings(state: BattleState, dice: DiceSource) -> list[Event]:
+    """A detection or reveal opens one turn; next turn the ship is hidden again (its last known
+    position stays public)."""
+    events: list[Event] = []
+    for ship in state.ships.values():
+        cloak = cloak_of(ship)
+        if cloak is None or not (cloak.detected or cloak.revealed):
+            continue
+        cloak.detected = False
+        cloak.revealed = False
+        save_part(ship, PART, cloak)
+        if cloak.cloaked:
+            events.append(
+                Event(
+                    kind="cloak_hidden",
+                    ship=ship.id,
+                    text=f"The cloaked {ship.name} is lost from sight again.",
+                )
+            )
+    return events

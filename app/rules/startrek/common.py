@@ -1,0 +1,88 @@
+"""Small helpers every Star Trek module shares: reading the ship sheet, checking the turn step,
+and writing parts back. Kept here so each rule module reads as its rule and nothing else."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from app.rules.clock import STEP_LABELS
+from app.rules.core import RuleError
+from app.rules.generic.sheet import Sheet, SystemBoxes
+from app.rules.state import BattleState, Ship
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_part(ship: Ship, name: str, model: type[M]) -> M | None:
+    """The ship's part as its model, or None when the ship does not have it."""
+    raw = ship.part(name)
+    return None if raw is None else model.model_validate(raw)
+
+
+def need_part(ship: Ship, name: str, model: type[M], what: str) -> M:
+    """The part, or a RuleError that says which ship lacks which equipment."""
+    part = read_part(ship, name, model)
+    if part is None:
+        raise RuleError(f"{ship.name} has no {what}", "ship")
+    return part
+
+
+def save_part(ship: Ship, name: str, part: BaseModel) -> None:
+    ship.parts[name] = part.model_dump(mode="json")
+
+
+def sheet_of(ship: Ship) -> Sheet | None:
+    raw = ship.part("sheet")
+    return None if raw is None else Sheet.model_validate(raw)
+
+
+def sheet_system(ship: Ship, name: str | None) -> SystemBoxes | None:
+    """The sheet system with this name (case-insensitive), or None."""
+    sheet = sheet_of(ship)
+    if sheet is None or not name:
+        return None
+    for section in sheet.sections:
+        for system in section.systems:
+            if system.name.lower() == name.lower():
+                return system
+    return None
+
+
+def system_destroyed(ship: Ship, name: str | None) -> bool:
+    """A named system counts as destroyed when its boxes are all gone, or its section is."""
+    sheet = sheet_of(ship)
+    if sheet is None or not name:
+        return False
+    for section in sheet.sections:
+        for system in section.systems:
+            if system.name.lower() == name.lower():
+                return system.destroyed or section.destroyed
+    return False
+
+
+def systems_of_kind(ship: Ship, kind: str) -> list[SystemBoxes]:
+    sheet = sheet_of(ship)
+    return [] if sheet is None else sheet.systems_of_kind(kind)
+
+
+def require_step(state: BattleState, step: str, what: str) -> None:
+    """Refuse an action outside the step of the turn where the rule puts it."""
+    if state.clock.step != step:
+        now = STEP_LABELS.get(state.clock.step, state.clock.step)
+        label = STEP_LABELS.get(step, step)
+        raise RuleError(f"{what} happens in the {label} segment; it is now {now}")
+
+
+def require_active(ship: Ship) -> None:
+    """A destroyed ship takes no further actions (GEN-04); a ship gone to warp has left."""
+    if ship.destroyed:
+        raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
+    warp = ship.part("warp")
+    if warp is not None and warp.get("departed"):
+        raise RuleError(f"{ship.name} has gone to warp and left the battle", "ship")
+
+
+def ratio(current: int, rating: int) -> str:
+    return f"{current}/{rating}"

@@ -1,0 +1,192 @@
+"""Impulse drives (ST-01 … ST-04).
+
+Free thrust may go through the impulse drive into any manoeuvre, up to the total; more may be bought
+and the thrusters over-thrusted, which calls for a critical check as for standard thrusters (ST-01;
+that check is a Babylon 5 Wars rule the seed does not give, so it is flagged for entry, GEN-03).
+Impulse ships count as having gravitic drives (ST-02). Once every impulse thruster is lost, every
+thrust cost doubles and initiative is −10 for the rest of the scenario (ST-03, a sticky flag).
+Impulse thrusters cannot be called-shot targets (ST-04): such a damage entry is refused.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.generic.damage import DAMAGE_FILTERS, DAMAGE_LISTENERS, DamageContext
+from app.rules.registry import action, on_step, part_schema
+from app.rules.startrek.common import (
+    read_part,
+    require_active,
+    require_step,
+    save_part,
+    sheet_of,
+    system_destroyed,
+    systems_of_kind,
+)
+from app.rules.state import BattleState, Ship
+
+PART = "impulse"
+THRUSTER = "impulse_thruster"
+LOST_INITIATIVE = -10
+
+Manoeuvre = Literal["accel", "decel", "turn", "pivot", "roll"]
+
+
+@part_schema(PART)
+class Impulse(BaseModel):
+    """Thrust costs as the ship's data lists them; `turn_cost` is a multiple of speed (1 → speed 6 costs 6)."""
+
+    free_thrust: int = Field(ge=0, le=100, description="thrust the impulse drive gives each turn")
+    accel_decel: int = Field(ge=0, le=50)
+    turn_cost: float = Field(default=1.0, ge=0, le=10, description="× speed, rounded up")
+    turn_delay: float = Field(default=1.0, ge=0, le=10)
+    pivot: int = Field(default=0, ge=0, le=50)
+    roll: int = Field(default=0, ge=0, le=50)
+    initiative: int = 0
+    gravitic: bool = Field(default=True, description="ST-02: impulse ships count as gravitic")
+    all_thrusters_lost: bool = False
+    lost_turn: int | None = None
+    thrust_used: int = 0
+    thrust_turn: int | None = None
+
+    @property
+    def factor(self) -> int:
+        return 2 if self.all_thrusters_lost else 1
+
+    @property
+    def effective_initiative(self) -> int:
+        return self.initiative + (LOST_INITIATIVE if self.all_thrusters_lost else 0)
+
+
+def thrust_cost(impulse: Impulse, manoeuvre: Manoeuvre, speed: int = 0) -> int:
+    """ST-03: what one manoeuvre costs now, doubled once every impulse thruster is lost."""
+    if manoeuvre in ("accel", "decel"):
+        base = impulse.accel_decel
+    elif manoeuvre == "turn":
+        base = math.ceil(speed * impulse.turn_cost)
+    elif manoeuvre == "pivot":
+        base = impulse.pivot
+    else:
+        base = impulse.roll
+    return base * impulse.factor
+
+
+def thrusters_lost(ship: Ship) -> bool:
+    thrusters = systems_of_kind(ship, THRUSTER)
+    return bool(thrusters) and all(system_destroyed(ship, t.name) for t in thrusters)
+
+
+def check_thrusters(state: BattleState, ship: Ship) -> list[Event]:
+    """ST-03: flag the ship the first time it has no impulse thruster left; the flag never clears."""
+    impulse = read_part(ship, PART, Impulse)
+    if impulse is None or impulse.all_thrusters_lost or not thrusters_lost(ship):
+        return []
+    impulse.all_thrusters_lost = True
+    impulse.lost_turn = state.clock.turn
+    save_part(ship, PART, impulse)
+    return [
+        Event(
+            kind="impulse_lost",
+            ship=ship.id,
+            text=f"{ship.name} has lost every impulse thruster: all thrust costs double and initiative is "
+            f"{LOST_INITIATIVE} for the rest of the scenario (ST-03).",
+        )
+    ]
+
+
+def refuse_called_shot(ctx: DamageContext) -> None:
+    """ST-04: impulse thrusters (and any system marked called_shot: false) are not called-shot targets."""
+    if "called_shot" not in {e.lower() for e in ctx.entry.effects} or not ctx.entry.system:
+        return
+    sheet = sheet_of(ctx.target)
+    if sheet is None:
+        return
+    for section in sheet.sections:
+        for system in section.systems:
+            if system.name.lower() == ctx.entry.system.lower() and (
+                system.kind == THRUSTER or not system.called_shot
+            ):
+                raise RuleError(f"{system.name} cannot be the target of a called shot (ST-04)", "system")
+
+
+def thruster_listener(ctx: DamageContext) -> None:
+    ctx.events.extend(check_thrusters(ctx.state, ctx.target))
+
+
+DAMAGE_FILTERS.append(refuse_called_shot)
+DAMAGE_LISTENERS.append(thruster_listener)
+
+
+@on_step("b5wars:enter:turn")
+def new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
+    """Thrust used resets each turn; thruster losses from referee overrides are caught here too."""
+    events: list[Event] = []
+    for ship in state.ships.values():
+        impulse = read_part(ship, PART, Impulse)
+        if impulse is None:
+            continue
+        impulse.thrust_used = 0
+        impulse.thrust_turn = state.clock.turn
+        save_part(ship, PART, impulse)
+        events.extend(check_thrusters(state, ship))
+    return events
+
+
+class Thrust(BaseModel):
+    ship: str
+    manoeuvre: Manoeuvre
+    speed: int = Field(default=0, ge=0, le=50, description="current speed (turn cost depends on it)")
+    times: int = Field(default=1, ge=1, le=20)
+
+
+@action("startrek.thrust", Thrust, "Spend impulse thrust", ship_field="ship", systems={"b5wars"})
+def thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-01/ST-03: charge a manoeuvre to this turn's thrust; beyond the free thrust is over-thrust."""
+    from app.rules.views import position_hidden
+
+    ship = state.ship(p.ship)
+    require_active(ship)
+    require_step(state, "movement", "Thrusting")
+    impulse = read_part(ship, PART, Impulse)
+    if impulse is None:
+        raise RuleError(f"{ship.name} has no impulse drive", "ship")
+    events = check_thrusters(state, ship)
+    impulse = read_part(ship, PART, Impulse)
+    assert impulse is not None
+    if impulse.thrust_turn != state.clock.turn:
+        impulse.thrust_used, impulse.thrust_turn = 0, state.clock.turn
+    each = thrust_cost(impulse, p.manoeuvre, p.speed)
+    cost = each * p.times
+    before = impulse.thrust_used
+    impulse.thrust_used += cost
+    save_part(ship, PART, impulse)
+    doubled = " (doubled: no impulse thrusters, ST-03)" if impulse.all_thrusters_lost else ""
+    what = f"{p.manoeuvre} ×{p.times}" if p.times > 1 else p.manoeuvre
+    speed = f" at speed {p.speed}" if p.manoeuvre == "turn" else ""
+    text = (
+        f"{ship.name} spends {cost} thrust to {what}{speed}{doubled}: "
+        f"{impulse.thrust_used} of {impulse.free_thrust} free thrust used."
+    )
+    over = impulse.thrust_used - max(impulse.free_thrust, before)
+    if over > 0:
+        text += (
+            f" {over} is bought over-thrust: a critical check is due as for standard thrusters (B5 Wars; "
+            "the referee enters it, ST-01)."
+        )
+    hidden = position_hidden(ship)
+    events.append(
+        Event(
+            kind="thrust",
+            ship=ship.id,
+            visibility="owner" if hidden else "public",
+            text=text,
+            hidden_text="A cloaked ship manoeuvres." if hidden else None,
+            data={"cost": cost, "each": each, "used": impulse.thrust_used, "over": max(over, 0)},
+        )
+    )
+    return events

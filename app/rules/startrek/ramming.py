@@ -1,0 +1,49 @@
+"""Ramming with shields (ST-09): the in-arc projection's current value adds to the ramming factor,
+whether the ship rams or is rammed. Ramming happens in the Movement step (GEN-01)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event
+from app.rules.dice import DiceSource
+from app.rules.registry import action
+from app.rules.startrek.common import read_part, require_active, require_step
+from app.rules.startrek.shields import PART, Shields, projection_for, shields_down
+from app.rules.state import BattleState, Ship
+
+
+def ramming_factor(state: BattleState, ship: Ship, direction: str | None, base: int) -> tuple[int, str]:
+    """(factor with shields, how it reads): base + the in-arc projection's current value (ST-09)."""
+    shields = read_part(ship, PART, Shields)
+    if shields is None:
+        return base, f"{ship.name}'s ramming factor is {base} (no shields)"
+    down = shields_down(state, ship, shields)
+    if down:
+        return base, f"{ship.name}'s ramming factor is {base}: its shields add nothing ({down})"
+    projection = projection_for(shields, direction)
+    total = base + projection.value
+    return total, (
+        f"{ship.name}'s ramming factor is {base} + {projection.name} shield {projection.value} = {total} (ST-09)"
+    )
+
+
+class Ram(BaseModel):
+    ship: str = Field(description="the rammer or the rammed ship")
+    factor: int = Field(ge=0, le=100000, description="its ramming factor before shields")
+    direction: str | None = Field(default=None, description="arc of the collision, or a spline pick")
+
+
+@action(
+    "startrek.ramming_factor",
+    Ram,
+    "Work out a ramming factor with shields",
+    ship_field="ship",
+    systems={"b5wars"},
+)
+def ram(state: BattleState, p: Ram, actor: Actor, dice: DiceSource) -> list[Event]:
+    ship = state.ship(p.ship)
+    require_active(ship)
+    require_step(state, "movement", "Ramming")
+    total, text = ramming_factor(state, ship, p.direction, p.factor)
+    return [Event(kind="ramming_factor", ship=ship.id, text=text + ".", data={"factor": total})]

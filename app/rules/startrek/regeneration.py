@@ -1,0 +1,188 @@
+"""Shield regeneration in the Ship Power segment (ST-07, ST-15).
+
+When the segment opens, every working deflector gives its current value free to the projection in
+its arc with the most room (a collapsed projection starts again from 0, ST-15); free points past the
+rating are lost. Extra regeneration, up to twice the deflector's current value per turn, costs 1
+power per point and applies at once; a purchase that would not fit under the rating is refused, so
+no power is spent for nothing (ST-07 Decision). If the deflector's arcs or value change during the
+segment (arc extension, switching off) its free regeneration is taken back and given again.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.registry import action, on_step
+from app.rules.startrek import power as budget
+from app.rules.startrek.common import ratio, read_part, require_active, require_step, save_part
+from app.rules.startrek.shields import (
+    PART,
+    Deflector,
+    Projection,
+    Shields,
+    covered,
+    current_value,
+    deflector_working,
+    generator_check,
+    generator_down,
+    guarded,
+)
+from app.rules.state import BattleState, Ship
+
+
+def best_target(shields: Shields, deflector: Deflector, prefer: str | None = None) -> Projection:
+    """The covered projection with the most room; ties go to `prefer`, then to the data's order."""
+    names = covered(shields, deflector)
+    options = [shields.projection(n) for n in names]
+    return max(options, key=lambda p: (p.room, p.name == prefer, -names.index(p.name)))
+
+
+def give_free(state: BattleState, shields: Shields, deflector: Deflector, prefer: str | None = None) -> str:
+    """Give the deflector's free regeneration; returns how it reads in the log."""
+    target = best_target(shields, deflector, prefer)
+    value = max(current_value(shields, deflector), 0)
+    given = min(value, target.room)
+    target.current = target.value + given
+    target.collapsed = False
+    deflector.regen_turn = state.clock.turn
+    deflector.regen_to = target.name
+    deflector.regen_given = given
+    lost = f" ({value - given} lost at the rating)" if given < value else ""
+    return f"{deflector.name} +{given} → {target.name} {ratio(target.value, target.rating)}{lost}"
+
+
+def take_back(state: BattleState, ship: Ship, shields: Shields, deflector: Deflector) -> None:
+    """Undo this segment's free regeneration from a deflector whose arcs or value change."""
+    if deflector.regen_turn != state.clock.turn or deflector.regen_to is None:
+        return
+    target = shields.projection(deflector.regen_to)
+    target.current = target.value - min(deflector.regen_given, target.value)
+    deflector.regen_given = 0
+    deflector.regen_to = None
+    if target.down_at_open and target.value == 0 and not guarded(ship, shields, target):
+        target.collapsed = True
+
+
+def rework_free(
+    state: BattleState, ship: Ship, shields: Shields, deflector: Deflector, prefer: str | None = None
+) -> str:
+    """Take back and give again after a change in the Ship Power segment; returns a log note."""
+    if state.clock.step != "ship_power":
+        return ""
+    take_back(state, ship, shields, deflector)
+    if not deflector_working(ship, shields, deflector):
+        return f"; {deflector.name} gives no regeneration now"
+    return f"; free regeneration now {give_free(state, shields, deflector, prefer)}"
+
+
+@on_step("b5wars:enter:ship_power")
+def open_ship_power(state: BattleState, dice: DiceSource) -> list[Event]:
+    """ST-07/ST-15: free regeneration from every working deflector, then the segment's transfer base."""
+    events: list[Event] = []
+    for ship in state.ships.values():
+        if ship.destroyed or ship.part(PART) is None or (ship.part("warp") or {}).get("departed"):
+            continue
+        events.extend(generator_check(state, ship))
+        shields = read_part(ship, PART, Shields)
+        assert shields is not None
+        for projection in shields.projections:
+            projection.down_at_open = projection.collapsed
+        notes = []
+        for deflector in shields.deflectors:
+            deflector.extra_bought = 0
+            deflector.regen_given = 0
+            deflector.regen_to = None
+            if deflector_working(ship, shields, deflector):
+                notes.append(give_free(state, shields, deflector))
+        for projection in shields.projections:
+            projection.segment_base = projection.value
+            projection.given = 0
+        save_part(ship, PART, shields)
+        if notes:
+            events.append(
+                Event(
+                    kind="shield_regeneration",
+                    ship=ship.id,
+                    text=f"{ship.name}'s deflectors regenerate its shields: {'; '.join(notes)} (ST-07).",
+                )
+            )
+        elif generator_down(ship, shields):
+            events.append(
+                Event(
+                    kind="shield_regeneration",
+                    ship=ship.id,
+                    text=f"{ship.name} has no shield generator: no regeneration.",
+                )
+            )
+    return events
+
+
+class BuyRegeneration(BaseModel):
+    ship: str
+    deflector: str
+    points: int = Field(ge=1, le=200)
+    projection: str | None = Field(
+        default=None, description="default: the projection its free points went to"
+    )
+
+
+@action(
+    "startrek.buy_regeneration",
+    BuyRegeneration,
+    "Buy shield regeneration",
+    ship_field="ship",
+    systems={"b5wars"},
+)
+def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-07: up to 2× the deflector's current value, 1 power a point, applied at once."""
+    ship = state.ship(p.ship)
+    require_active(ship)
+    require_step(state, "ship_power", "Buying shield regeneration")
+    shields = read_part(ship, PART, Shields)
+    if shields is None:
+        raise RuleError(f"{ship.name} has no shields", "ship")
+    deflector = shields.deflector(p.deflector)
+    if not deflector_working(ship, shields, deflector):
+        raise RuleError(f"{deflector.name} is not working (off, destroyed, or no generator)", "deflector")
+    if p.projection:
+        target = shields.projection(p.projection)
+    else:
+        target = (
+            shields.projection(deflector.regen_to) if deflector.regen_to else best_target(shields, deflector)
+        )
+    if target.name not in covered(shields, deflector):
+        raise RuleError(f"{target.name} is not in {deflector.name}'s arc", "projection")
+    value = current_value(shields, deflector)
+    cap = 2 * value
+    if deflector.extra_bought + p.points > cap:
+        left = cap - deflector.extra_bought
+        raise RuleError(
+            f"{deflector.name} (value {value}) may add at most {cap} extra a turn; {left} left (ST-07)",
+            "points",
+        )
+    if p.points > target.room:
+        raise RuleError(
+            f"{target.name} shield is at {ratio(target.value, target.rating)}: only {target.room} more fit under its "
+            "rating, so no power is spent (ST-07)",
+            "points",
+        )
+    left = budget.spend(ship, f"{deflector.name} regeneration", p.points, shields)
+    before = target.value
+    target.current = before + p.points
+    target.collapsed = False
+    deflector.extra_bought += p.points
+    save_part(ship, PART, shields)
+    change = f"{target.name} shield {ratio(before, target.rating)} → {ratio(target.value, target.rating)}"
+    return [
+        Event(
+            kind="shield_purchase",
+            ship=ship.id,
+            visibility="owner",
+            text=f"{ship.name} buys {p.points} regeneration through {deflector.name} for {p.points} power: {change} "
+            f"({left} power left; {cap - deflector.extra_bought} more may be bought from it this turn).",
+            hidden_text=f"{ship.name} reinforces its shields: {change}.",
+            data={"projection": target.name, "before": before, "after": target.value, "power": p.points},
+        )
+    ]

@@ -1,0 +1,417 @@
+"""Star Trek shields: projections that absorb damage, deflectors that feed them (ST-05 … ST-16).
+
+This module holds the data (projections, deflectors, generator), the geometry (which projection an
+attack falls on, which projections are adjacent, what a deflector covers after arc extensions) and
+what happens to damage: the in-arc projection fills first (ST-06), First One fire counts double
+(ST-16), energy drain scores 10× and can bleed through (ST-13), a spline pick names one projection
+(ST-10), and shields are down while the generator is gone (ST-11) or the ship is cloaked (ST-21,
+ST-23a). Projections with no working deflector collapse when Adjust Ship Systems ends (ST-12).
+
+Regeneration, purchases and arc extensions are in `regeneration.py`; transfers in `transfers.py`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import BaseModel, Field, model_validator
+
+from app.rules.core import Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.generic.damage import DAMAGE_FILTERS, DAMAGE_LISTENERS, DamageContext, ship_label
+from app.rules.registry import on_step, part_schema
+from app.rules.startrek.cloak import shields_down_by_cloak
+from app.rules.startrek.common import ratio, read_part, save_part, system_destroyed
+from app.rules.state import BattleState, Ship
+
+PART = "shields"
+ALL = "all"
+EXTENSION_POWER_FACTOR = 3  # "increases the power requirement by two times the current": p → 3p
+
+
+@part_schema("first_one")
+class FirstOne(BaseModel):
+    """Marks a First One ship: its fire counts double against shields (ST-16)."""
+
+
+class Projection(BaseModel):
+    """One shield projection: the directions it covers, its rating and what it still holds."""
+
+    name: str = Field(min_length=1, max_length=30)
+    arcs: list[str] = Field(default_factory=lambda: [ALL], description='directions covered, or ["all"]')
+    rating: int = Field(ge=0, le=1000)
+    current: int | None = Field(default=None, ge=0)
+    collapsed: bool = False
+    collapsed_turn: int | None = None
+    adjacent: list[str] | None = Field(default=None, description="neighbours; default the ring order")
+    down_at_open: bool = False  # collapsed when this Ship Power segment opened (ST-15a)
+    segment_base: int = 0  # value when the current transfer segment opened (ST-08)
+    given: int = 0  # what it has given in this segment
+
+    @model_validator(mode="after")
+    def _fill(self) -> Projection:
+        if self.current is None:
+            self.current = self.rating
+        if self.current > self.rating:
+            raise ValueError(
+                f"projection {self.name!r}: current {self.current} above its rating {self.rating}"
+            )
+        self.arcs = [a.lower() for a in self.arcs]
+        return self
+
+    @property
+    def value(self) -> int:
+        return self.current or 0
+
+    @property
+    def room(self) -> int:
+        return self.rating - self.value
+
+    def label(self) -> str:
+        return f"{self.name} shield ({ratio(self.value, self.rating)})"
+
+
+class Deflector(BaseModel):
+    """A deflector shield: free regeneration `value` into a projection it covers (ST-07)."""
+
+    name: str = Field(min_length=1, max_length=40)
+    value: int = Field(ge=0, le=100, description="listed regeneration")
+    covers: list[str] = Field(min_length=1, description="projections in its arc before any extension")
+    power: int = Field(default=0, ge=0, le=100, description="power requirement before extensions")
+    system: str | None = Field(default=None, description="sheet system; default its name")
+    extended_to: list[str] = Field(default_factory=list, description="projections added by arc extension")
+    shut_down: bool = False
+    regen_turn: int | None = None
+    regen_to: str | None = None
+    regen_given: int = 0
+    extra_bought: int = 0
+
+
+@part_schema(PART)
+class Shields(BaseModel):
+    projections: list[Projection] = Field(min_length=1)
+    deflectors: list[Deflector] = Field(default_factory=list)
+    generator: str | None = Field(default=None, description="sheet system of the shield generator")
+    generator_down: bool = False
+
+    @model_validator(mode="after")
+    def _check(self) -> Shields:
+        names = [p.name.lower() for p in self.projections]
+        if len(set(names)) != len(names):
+            raise ValueError("projection names must be unique")
+        for deflector in self.deflectors:
+            for name in [*deflector.covers, *deflector.extended_to]:
+                if name.lower() not in names:
+                    raise ValueError(f"deflector {deflector.name!r} covers unknown projection {name!r}")
+        return self
+
+    def projection(self, name: str, field: str = "projection") -> Projection:
+        for projection in self.projections:
+            if projection.name.lower() == name.lower():
+                return projection
+        known = ", ".join(p.name for p in self.projections)
+        raise RuleError(f"no shield projection {name!r} (projections: {known})", field)
+
+    def deflector(self, name: str, field: str = "deflector") -> Deflector:
+        for deflector in self.deflectors:
+            if deflector.name.lower() == name.lower():
+                return deflector
+        known = ", ".join(d.name for d in self.deflectors) or "none"
+        raise RuleError(f"no deflector {name!r} (deflectors: {known})", field)
+
+
+# --- geometry -------------------------------------------------------------------------------------
+
+
+def adjacent(shields: Shields, name: str) -> list[str]:
+    """Consecutive projections: the data's list, else the neighbours in ring order (ST-08)."""
+    projection = shields.projection(name)
+    if projection.adjacent is not None:
+        return [shields.projection(n).name for n in projection.adjacent]
+    ring = [p.name for p in shields.projections]
+    if len(ring) < 2:
+        return []
+    i = ring.index(projection.name)
+    return list(dict.fromkeys(n for n in (ring[i - 1], ring[(i + 1) % len(ring)]) if n != projection.name))
+
+
+def steps_per_projection(shields: Shields) -> int:
+    """90° steps to reach one adjacent projection: 1 for quadrants, 2 for halves (ST-14)."""
+    return max(1, math.ceil(360 / len(shields.projections) / 90))
+
+
+def extension_steps(shields: Shields, deflector: Deflector) -> int:
+    return steps_per_projection(shields) * len(deflector.extended_to)
+
+
+def current_value(shields: Shields, deflector: Deflector) -> int:
+    """Listed value minus 1 per 90° of extension (ST-14); below 0 the deflector shuts down."""
+    return deflector.value - extension_steps(shields, deflector)
+
+
+def power_requirement(shields: Shields, deflector: Deflector) -> int:
+    """Power × 3 per 90° step, compounding (ST-14 Decision); nothing while switched off."""
+    if deflector.shut_down or current_value(shields, deflector) < 0:
+        return 0
+    return deflector.power * EXTENSION_POWER_FACTOR ** extension_steps(shields, deflector)
+
+
+def covered(shields: Shields, deflector: Deflector) -> list[str]:
+    names = [*deflector.covers, *deflector.extended_to]
+    return [shields.projection(n).name for n in names]
+
+
+def generator_down(ship: Ship, shields: Shields) -> bool:
+    return shields.generator_down or system_destroyed(ship, shields.generator)
+
+
+def deflector_working(ship: Ship, shields: Shields, deflector: Deflector) -> bool:
+    """On, intact, value not below 0, and a generator to feed."""
+    if deflector.shut_down or current_value(shields, deflector) < 0 or generator_down(ship, shields):
+        return False
+    return not system_destroyed(ship, deflector.system or deflector.name)
+
+
+def guarded(ship: Ship, shields: Shields, projection: Projection) -> bool:
+    """Has a working deflector in arc (ST-12)."""
+    return any(
+        projection.name in covered(shields, d)
+        for d in shields.deflectors
+        if deflector_working(ship, shields, d)
+    )
+
+
+def shields_down(state: BattleState, ship: Ship, shields: Shields) -> str | None:
+    """Why this ship's shields absorb nothing right now, or None."""
+    if generator_down(ship, shields):
+        return "its shield generator is gone (ST-11)"
+    return shields_down_by_cloak(state, ship)
+
+
+def projection_for(shields: Shields, direction: str | None) -> Projection:
+    """ST-06/ST-10: the one projection an attack falls on.
+
+    The direction may name a projection (a spline pick), or a direction its arcs list. A direction
+    two projections share is a spline: the defender must name one projection."""
+    if direction:
+        wanted = direction.strip().lower()
+        for projection in shields.projections:
+            if projection.name.lower() == wanted:
+                return projection
+        parts = [w.strip() for w in wanted.replace("/", ",").split(",") if w.strip()]
+        hits = [p for p in shields.projections if any(w in p.arcs for w in parts)]
+        hits = list({p.name: p for p in hits}.values())
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            names = " or ".join(p.name for p in hits)
+            raise RuleError(
+                f"fire from {direction!r} is on a shield spline: the defender names one projection ({names}) as "
+                "the direction; one unit's fire is never split (ST-10)",
+                "direction",
+            )
+    whole = [p for p in shields.projections if ALL in p.arcs]
+    if len(whole) == 1:
+        return whole[0]
+    if len(shields.projections) == 1:
+        return shields.projections[0]
+    arcs = sorted({a for p in shields.projections for a in p.arcs})
+    if not direction:
+        raise RuleError(
+            f"say which arc the fire came from ({', '.join(arcs)}): shields need it (ST-06)", "direction"
+        )
+    raise RuleError(f"no shield projection covers {direction!r} (arcs: {', '.join(arcs)})", "direction")
+
+
+# --- damage ---------------------------------------------------------------------------------------
+
+
+def is_first_one_fire(ctx: DamageContext) -> bool:
+    """ST-16: a First One ship (the source carries the first_one part, or the entry says so), not fighters."""
+    effects = {e.lower() for e in ctx.entry.effects}
+    if "fighter" in effects:
+        return False
+    if "first_one" in effects:
+        return True
+    source = ctx.state.ships.get(ctx.entry.source) if ctx.entry.source else None
+    return source is not None and source.part("first_one") is not None
+
+
+def absorb(capacity: int, amount: int, multiplier: int) -> tuple[int, int]:
+    """(damage absorbed, shield points used) for `amount` scored `multiplier`× against `capacity`.
+
+    The damage needed to fill the shield rounds up (ST-16 Decision): 25 left vs double damage needs 13."""
+    needed = math.ceil(capacity / multiplier)
+    if amount >= needed:
+        return needed, capacity
+    return amount, amount * multiplier
+
+
+def _lead(ctx: DamageContext) -> str:
+    where = f" ({ctx.entry.direction})" if ctx.entry.direction else ""
+    weapon = f" with {ctx.entry.weapon}" if ctx.entry.weapon else ""
+    return f"{ship_label(ctx.state, ctx.entry.source)} hits {ctx.target.name}{weapon} for {ctx.entry.amount}{where}"
+
+
+def _drain(ctx: DamageContext, shields: Shields, projection: Projection, multiplier: int) -> None:
+    """ST-13: the drain scores 10× on the shield; more than it holds bleeds through for a free to-hit."""
+    before = projection.value
+    scored = ctx.remaining * 10 * multiplier
+    overkill = scored > before
+    projection.current = max(before - scored, 0)
+    ctx.absorbed += ctx.remaining
+    drained = ctx.remaining
+    ctx.remaining = 0
+    state_text = f"{projection.name} shield ({ratio(before, projection.rating)} → {ratio(projection.value, projection.rating)})"
+    doubled = " (doubled: First One fire)" if multiplier == 2 else ""
+    if overkill:
+        tail = f"{scored} overkills {state_text}: the weapon bleeds through and may roll to hit again, a free shot (ST-13)."
+    else:
+        tail = f"{scored} scored on {state_text}; no bleed-through (ST-13)."
+    ctx.events.append(
+        Event(
+            kind="shield_drain",
+            ship=ctx.target.id,
+            text=f"{_lead(ctx)}: energy drain scores 10×{doubled} on shields — {tail}",
+            data={
+                "projection": projection.name,
+                "before": before,
+                "after": projection.value,
+                "drain": drained,
+                "scored": scored,
+                "free_to_hit": overkill,
+                "source": ctx.entry.source,
+            },
+        )
+    )
+
+
+def shield_filter(ctx: DamageContext) -> None:
+    """Fill the in-arc projection first (ST-06); only the overflow reaches the ship."""
+    shields = read_part(ctx.target, PART, Shields)
+    if shields is None:
+        return
+    down = shields_down(ctx.state, ctx.target, shields)
+    if down:
+        ctx.events.append(
+            Event(
+                kind="shields_down",
+                ship=ctx.target.id,
+                text=f"{ctx.target.name}'s shields absorb nothing: {down}.",
+            )
+        )
+        return
+    projection = projection_for(shields, ctx.entry.direction)
+    multiplier = 2 if is_first_one_fire(ctx) else 1
+    if "energy_drain" in {e.lower() for e in ctx.entry.effects}:
+        _drain(ctx, shields, projection, multiplier)
+        save_part(ctx.target, PART, shields)
+        return
+    before = projection.value
+    if before == 0:
+        state_text = "is DOWN" if projection.collapsed else "is empty"
+        ctx.events.append(
+            Event(
+                kind="shield_empty",
+                ship=ctx.target.id,
+                text=f"{ctx.target.name}'s {projection.name} shield {state_text}: all {ctx.remaining} reach the ship.",
+            )
+        )
+        return
+    taken, used = absorb(before, ctx.remaining, multiplier)
+    projection.current = before - used
+    ctx.absorbed += taken
+    ctx.remaining -= taken
+    save_part(ctx.target, PART, shields)
+    change = f"({ratio(before, projection.rating)} → {ratio(projection.value, projection.rating)})"
+    if ctx.remaining:
+        body = f"{taken} fill {projection.name} shield {change}, {ctx.remaining} reach the ship."
+    elif multiplier == 2:
+        body = f"{projection.name} shield takes {used} {change}; nothing reaches the ship."
+    else:
+        body = f"{projection.name} shield absorbs all {taken} {change}; nothing reaches the ship."
+    prefix = "First One fire counts double on shields — " if multiplier == 2 else ""
+    ctx.events.append(
+        Event(
+            kind="shield_absorb",
+            ship=ctx.target.id,
+            text=f"{_lead(ctx)}: {prefix}{body}",
+            data={
+                "projection": projection.name,
+                "before": before,
+                "after": projection.value,
+                "absorbed": taken,
+                "through": ctx.remaining,
+                "multiplier": multiplier,
+            },
+        )
+    )
+
+
+def drop_all(ship: Ship, shields: Shields, turn: int, why: str) -> Event | None:
+    """Every projection falls at once (ST-11)."""
+    if shields.generator_down:
+        return None
+    shields.generator_down = True
+    for projection in shields.projections:
+        projection.current = 0
+        projection.collapsed = True
+        projection.collapsed_turn = turn
+    save_part(ship, PART, shields)
+    return Event(
+        kind="shields_fall", ship=ship.id, text=f"{ship.name}'s {why}: every shield projection falls (ST-11)."
+    )
+
+
+def generator_check(state: BattleState, ship: Ship) -> list[Event]:
+    shields = read_part(ship, PART, Shields)
+    if shields is None or shields.generator_down or not system_destroyed(ship, shields.generator):
+        return []
+    event = drop_all(ship, shields, state.clock.turn, f"shield generator ({shields.generator}) is destroyed")
+    return [event] if event else []
+
+
+def generator_listener(ctx: DamageContext) -> None:
+    """ST-11 after the sheet took its share: a destroyed generator drops every projection at once."""
+    ctx.events.extend(generator_check(ctx.state, ctx.target))
+
+
+DAMAGE_LISTENERS.append(generator_listener)
+
+
+def register_filter() -> None:
+    """Called by the package after the fire checks, so illegal fire is refused before shields act."""
+    if shield_filter not in DAMAGE_FILTERS:
+        DAMAGE_FILTERS.append(shield_filter)
+
+
+@on_step("b5wars:leave:adjust_systems")
+def collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
+    """ST-12: a projection with no working deflector in arc collapses as Adjust Ship Systems ends."""
+    events: list[Event] = []
+    for ship in state.ships.values():
+        shields = read_part(ship, PART, Shields)
+        if shields is None or ship.destroyed:
+            continue
+        events.extend(generator_check(state, ship))
+        shields = read_part(ship, PART, Shields)
+        assert shields is not None
+        fallen = []
+        for projection in shields.projections:
+            if projection.collapsed or guarded(ship, shields, projection):
+                continue
+            projection.current = 0
+            projection.collapsed = True
+            projection.collapsed_turn = state.clock.turn
+            fallen.append(projection.name)
+        if fallen:
+            save_part(ship, PART, shields)
+            names = ", ".join(fallen)
+            events.append(
+                Event(
+                    kind="shield_collapse",
+                    ship=ship.id,
+                    text=f"{ship.name}'s {names} shield collapses: no working deflector in arc (ST-12).",
+                )
+            )
+    return events

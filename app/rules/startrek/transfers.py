@@ -1,0 +1,100 @@
+"""Moving shield strength between consecutive projections (ST-08, ST-15a).
+
+In the Adjust Ship Systems segment (end of turn) a projection may give up to half (rounded down) of
+what it held when the segment opened, to adjacent projections, split as the player likes; a
+transfer the recipient cannot hold under its rating is refused. In the Ship Power segment the same
+transfer may shore up only a projection that had collapsed (ST-15a).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.registry import action, on_step
+from app.rules.startrek.common import ratio, read_part, require_active, save_part
+from app.rules.startrek.shields import PART, Shields, adjacent, generator_down
+from app.rules.state import BattleState
+
+
+@on_step("b5wars:enter:adjust_systems")
+def open_adjust_systems(state: BattleState, dice: DiceSource) -> list[Event]:
+    """ST-08 Decision: the 50% bound is taken of each donor's value when the segment opens."""
+    for ship in state.ships.values():
+        shields = read_part(ship, PART, Shields)
+        if shields is None:
+            continue
+        for projection in shields.projections:
+            projection.segment_base = projection.value
+            projection.given = 0
+        save_part(ship, PART, shields)
+    return []
+
+
+class Transfer(BaseModel):
+    ship: str
+    source: str = Field(description="projection giving strength")
+    target: str = Field(description="adjacent projection receiving it")
+    points: int = Field(ge=1, le=1000)
+
+
+@action(
+    "startrek.transfer_shields", Transfer, "Transfer shield strength", ship_field="ship", systems={"b5wars"}
+)
+def transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) -> list[Event]:
+    ship = state.ship(p.ship)
+    require_active(ship)
+    shields = read_part(ship, PART, Shields)
+    if shields is None:
+        raise RuleError(f"{ship.name} has no shields", "ship")
+    source = shields.projection(p.source, "source")
+    target = shields.projection(p.target, "target")
+    step = state.clock.step
+    if step == "ship_power":
+        if not target.down_at_open:
+            raise RuleError(
+                f"in the Ship Power segment strength may only go to a projection that collapsed; {target.name} did not "
+                "(ST-15a)",
+                "target",
+            )
+    elif step != "adjust_systems":
+        raise RuleError(
+            "shield strength moves in the Adjust Ship Systems segment (or, to a collapsed projection, in "
+            "Ship Power)"
+        )
+    if generator_down(ship, shields):
+        raise RuleError(f"{ship.name}'s shield generator is gone: its shields are down (ST-11)", "ship")
+    if target.name not in adjacent(shields, source.name):
+        raise RuleError(f"{target.name} is not next to {source.name} (ST-08)", "target")
+    bound = source.segment_base // 2
+    if source.given + p.points > bound:
+        raise RuleError(
+            f"{source.name} held {source.segment_base} when the segment opened: it may give {bound} in all, "
+            f"{bound - source.given} more (ST-08)",
+            "points",
+        )
+    if p.points > source.value:
+        raise RuleError(f"{source.name} holds only {source.value}", "points")
+    if p.points > target.room:
+        raise RuleError(
+            f"{target.name} is at {ratio(target.value, target.rating)}: only {target.room} more fit (ST-08)",
+            "points",
+        )
+    before = (source.value, target.value)
+    source.current = source.value - p.points
+    source.given += p.points
+    target.current = target.value + p.points
+    target.collapsed = False
+    save_part(ship, PART, shields)
+    rule = "ST-15a" if step == "ship_power" else "ST-08"
+    return [
+        Event(
+            kind="shield_transfer",
+            ship=ship.id,
+            text=f"{ship.name} moves {p.points} shield strength from {source.name} to {target.name}: {source.name} "
+            f"{ratio(before[0], source.rating)} → {ratio(source.value, source.rating)}, {target.name} "
+            f"{ratio(before[1], target.rating)} → {ratio(target.value, target.rating)} ({rule}).",
+            data={"source": source.name, "target": target.name, "points": p.points},
+        )
+    ]
