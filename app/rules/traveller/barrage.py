@@ -1,0 +1,383 @@
+"""Barrages (TR-05 … TR-09, TR-07a, TR-02, TR-02a, TR-15 … TR-19, TR-21, TR-25).
+
+A barrage is every mount of one weapon type aimed at one target, rolled as one 2D attack. Armour
+and other defences do not soak damage: they are subtracted from the per-mount dice to give a DM
+(TR-07). The net roll reads the Barrage Damage table; damage lands on the rolled section and one
+adjacent section the attacker chose, 50/50; a net 8+ also rolls on each struck section's Section
+Hit Table. Small craft and flights take the barrage differently (TR-09, TR-25).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, Roll, RuleError
+from app.rules.dice import DiceSource
+from app.rules.registry import action
+from app.rules.state import BattleState, Ship
+from app.rules.traveller import tables as T
+from app.rules.traveller.checks import DM, signed
+from app.rules.traveller.crew import can_act
+from app.rules.traveller.damage import Resolution, choose_adjacent, damage_section, roll_location, system_roll
+from app.rules.traveller.flights import FLIGHT_BARRAGE_DM, Flight, craft_lost
+from app.rules.traveller.loop import require_turn
+from app.rules.traveller.radiation import apply_radiation
+from app.rules.traveller.ship import Battery, Combatant, HgShip
+from app.rules.traveller.units import load_unit, save_unit
+
+SYSTEM_HIT_ROLL = 8
+
+
+class BarrageOrder(BaseModel):
+    """One barrage: which battery, how many mounts, at whom, at what range, split toward where."""
+
+    ship: str = Field(description="the firing ship or flight")
+    battery: str = Field(description="battery id: one weapon type")
+    mounts: int = Field(ge=1, le=10000)
+    target: str
+    range: str = Field(description="range band: adjacent, close, short, medium, long, very_long, distant…")
+    adjacent: str | None = Field(default="fore", description='"fore", "aft" or a section name (TR-16)')
+    dodge_dm: int = Field(default=0, ge=-3, le=0, description="entered dodge outcome (GEN-03), e.g. −2")
+    target_section: str | None = Field(default=None, description="with Target That Section*")
+
+
+def _fire_limits(state: BattleState, shooter: Combatant, battery: Battery) -> tuple[int, int, list[str]]:
+    """(mounts that may fire at this target now, mounts of the type, reasons for the cap)."""
+    turn = state.clock.turn
+    total = shooter.mounts_of(battery)
+    fired_now = battery.fired.get(str(turn), 0)
+    limits: list[tuple[int, str]] = []
+    every = T.crew_step(shooter.crew_strength).fire_every or 1
+    window = sum(n for r, n in battery.fired.items() if turn - every < int(r) <= turn)
+    limits.append(
+        (total - window, f"crew {T.crew_step(shooter.crew_strength).name}: once per {every} rounds")
+    )
+    if shooter.round.has("maximum_speed"):
+        limits.append((total // 2 - fired_now, "Maximum Speed: half the turrets and bays"))
+    if isinstance(shooter, HgShip):
+        percent = T.CONFIGURATION_BEARING[shooter.configuration]
+        percent += 10 * shooter.round.count("angle_max_effect") - 20 * shooter.round.count(
+            "defensive_posture"
+        )
+        limits.append((total * percent // 100, f"configuration {percent}%"))
+    allowed = min(n for n, _ in limits)
+    why = [text for n, text in limits if n == allowed]
+    return max(allowed, 0), total, why
+
+
+def _check_shooter(state: BattleState, ship: Ship, unit: Combatant, battery: Battery, band: str) -> None:
+    if ship.destroyed:
+        raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
+    if not can_act(unit):
+        raise RuleError(f"{ship.name}'s crew is dead and cannot act (TR-23)", "ship")
+    if isinstance(unit, HgShip) and unit.disabled:
+        raise RuleError(f"{ship.name} is disabled (power plant out)", "ship")
+    if unit.round.has("run_silent"):
+        raise RuleError(f"{ship.name} runs silent this round and may not fire", "ship")
+    forced = battery.one_more_shot == state.clock.turn
+    if battery.hits >= 3 and not forced:
+        raise RuleError(f"{battery.label} can no longer fire (third hit)", "battery")
+    if isinstance(unit, HgShip) and battery.sections:
+        offline = [
+            s for s in battery.sections if (sec := unit.section(s)) and sec.offline_round == state.clock.turn
+        ]
+        if len(offline) == len(battery.sections):
+            raise RuleError(f"{battery.label} sits in offline sections this round (power failure)", "battery")
+    if isinstance(unit, HgShip) and unit.systems.computer >= 3 and T.band_index(band) > T.band_index("close"):
+        raise RuleError("the computer is disabled: no fire beyond Close", "range")
+    if battery.max_range and T.band_index(band) > T.band_index(battery.max_range):
+        raise RuleError(
+            f"{battery.label} reaches no further than {T.RANGE_LABELS[battery.max_range]} (TR-02a)", "range"
+        )
+
+
+def small_craft_shooting(unit: Combatant) -> bool:
+    return isinstance(unit, Flight) or (isinstance(unit, HgShip) and unit.kind != "capital")
+
+
+def attack_dms(
+    state: BattleState,
+    shooter: Combatant,
+    target: Combatant,
+    target_ship: Ship,
+    battery: Battery,
+    p: BarrageOrder,
+    dice: DiceSource,
+    rolls: list[Roll],
+) -> list[DM]:
+    """Every DM but the defence bracket, named as the log prints them (TR-06, TR-27)."""
+    fire = battery.fire
+    dm = T.range_dm(fire.range_row, p.range, small_craft_shooting(shooter))
+    assert dm is not None
+    dms: list[DM] = [
+        ("range", dm),
+        ("FC", shooter.fire_control),
+        ("Gunner", T.CREW_SKILL_DM[shooter.crew_skill]),
+    ]
+    step = T.crew_step(shooter.crew_strength)
+    if step.dm:
+        dms.append((f"crew {step.name}", step.dm))
+    if fire.attack_dm:
+        dms.append(("weapon", fire.attack_dm))
+    if p.dodge_dm:
+        dms.append(("dodge", p.dodge_dm))
+    if isinstance(target, Flight):
+        dms.append(("flight", FLIGHT_BARRAGE_DM))
+    if battery.hits in (1, 2) and battery.one_more_shot != state.clock.turn:
+        roll = dice.roll(1, 6, f"{battery.label} damage DM", ship=None)
+        penalty = roll.total + (1 if battery.hits == 2 else 0)
+        roll.outcome = f"−{penalty}"
+        rolls.append(roll)
+        dms.append((f"{T.WEAPONS[battery.weapon].mount} hits", -penalty))
+    if isinstance(shooter, HgShip) and shooter.systems.computer == 1:
+        dms.append(("computer", -1))
+    elif isinstance(shooter, HgShip) and shooter.systems.computer == 2:
+        roll = dice.roll(1, 6, "computer damage DM")
+        roll.outcome = f"−{roll.total}"
+        rolls.append(roll)
+        dms.append(("computer", -roll.total))
+    if shooter.round.has("focused_fire"):
+        dms.append(("Focused Fire", 1))
+    if shooter.round.has("damn_torpedoes"):
+        dms.append(("Damn the Torpedoes", 1))
+    if target.round.has("damn_torpedoes"):
+        dms.append(("target Damn the Torpedoes", 1))
+    if target.round.has("defensive_posture"):
+        dms.append(("Defensive Posture", -2))
+    close = p.range in ("adjacent", "close")
+    if close and isinstance(shooter, Flight) and shooter.round.has("fast_strafing_run"):
+        dms.append(("Fast Strafing Run", 2))
+    if close and isinstance(target, Flight) and target.round.has("fast_strafing_run"):
+        dms.append(("target Fast Strafing Run", -2))
+    if p.target_section and target.round.has("roll_ship"):
+        dms.append(("Roll The Ship!", -2))
+    return dms
+
+
+def defences(
+    target: Combatant, battery: Battery, p: BarrageOrder, dice: DiceSource, rolls: list[Roll]
+) -> list[DM]:
+    """TR-07/TR-07a: the protection subtracted from the per-mount dice."""
+    fire = battery.fire
+    if not isinstance(target, HgShip):
+        return [("armour", 0)]
+    if p.target_section and (section := target.section(p.target_section)) is not None:
+        armour = section.armour or 0
+    else:
+        armour = target.defence_armour()
+    found: list[DM] = [("armour", armour)]
+    incoming = p.mounts * fire.launches
+    gunner3 = T.GUNNER_3_DM if target.crew_skill >= 3 else 0
+    bomb = fire.kind == "bomb_pumped"
+    sand_works = fire.kind == "laser" or bomb
+    sand_works |= fire.kind in T.MISSILE_KINDS and T.band_index(p.range) >= T.band_index("medium")
+    if target.sandcasters and sand_works:
+        roll = dice.roll(1, 6, "sand", ship=None)
+        value = roll.total + T.SAND_RATIO_DM[T.ratio_row(target.sandcasters, incoming)] + gunner3
+        value += T.SAND_BOMB_PUMPED_DM if bomb else 0
+        roll.outcome = f"sand {max(value, 0)}"
+        rolls.append(roll)
+        found.append(("sand", max(value, 0)))
+    if fire.kind in T.DAMPER_KINDS and target.screen_points("nuclear_damper"):
+        found.append(("screens", target.screen_points("nuclear_damper")))
+    if fire.kind == "meson":
+        if target.screen_points("meson"):
+            found.append(("screens", target.screen_points("meson")))
+        found.append(("configuration", T.MESON_CONFIGURATION_DM[target.configuration]))
+    if target.point_defence and fire.kind in T.MISSILE_KINDS:
+        roll = dice.roll(1, 6, "point defence", ship=None)
+        value = roll.total + T.PD_RATIO_DM[T.ratio_row(target.point_defence, incoming)] + gunner3 + fire.pd_dm
+        value += T.PD_BOMB_PUMPED_DM if bomb else 0
+        roll.outcome = f"point defence {max(value, 0)}"
+        rolls.append(roll)
+        found.append(("point defence", max(value, 0)))
+    return found
+
+
+def _defence_text(dice_per_mount: int, found: list[DM]) -> str:
+    return f"({dice_per_mount}" + "".join(f" − {label} {value}" for label, value in found) + ")"
+
+
+@action("traveller.barrage", BarrageOrder, "Fire a barrage", ship_field="ship", systems={"traveller"})
+def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
+    if p.range not in T.RANGE_BANDS:
+        raise RuleError(f"range must be one of {', '.join(T.RANGE_BANDS)}", "range")
+    ship = state.ship(p.ship)
+    target_ship = state.ship(p.target, "target")
+    if target_ship.id == ship.id:
+        raise RuleError("a ship cannot fire on itself", "target")
+    if target_ship.destroyed:
+        raise RuleError(f"{target_ship.name} is already destroyed", "target")
+    shooter = load_unit(state, ship)
+    target = load_unit(state, target_ship, "target")
+    battery = shooter.battery(p.battery)
+    if battery is None:
+        raise RuleError(f"{ship.name} has no battery {p.battery!r}", "battery")
+    fire = battery.fire
+    _check_shooter(state, ship, shooter, battery, p.range)
+    require_turn(state, ship, shooter)
+    if T.range_dm(fire.range_row, p.range, small_craft_shooting(shooter)) is None:
+        raise RuleError(f"{fire.name} cannot engage at {T.RANGE_LABELS[p.range]} range (TR-02)", "range")
+    if target_ship.id in shooter.round.barrages.get(battery.id, []):
+        raise RuleError(
+            f"{battery.label} already fired at {target_ship.name}: combine them into one barrage (TR-05)",
+            "target",
+        )
+    focus = shooter.round.target_of("focused_fire") or (
+        shooter.round.targets[0] if shooter.round.targets else None
+    )
+    if shooter.round.has("focused_fire") and focus and focus != target_ship.id:
+        raise RuleError(
+            f"Focused Fire: {ship.name} may fire only at {state.ships[focus].name} this round", "target"
+        )
+    allowed, total, why = _fire_limits(state, shooter, battery)
+    if p.mounts > allowed:
+        raise RuleError(
+            f"only {allowed} of {total} {battery.label} mounts may fire at this target ({'; '.join(why)})",
+            "mounts",
+        )
+    minimum = min(10, total, allowed)
+    if p.mounts < minimum:
+        raise RuleError(
+            f"a barrage needs at least {minimum} mounts: ten, or all of the type if fewer (TR-05)", "mounts"
+        )
+    if p.target_section:
+        if not isinstance(target, HgShip) or target.section(p.target_section) is None:
+            raise RuleError(f"{target_ship.name} has no section {p.target_section!r}", "target_section")
+        if shooter.round.count("target_section") <= shooter.round.target_section_used:
+            raise RuleError(
+                "aiming at one section needs a Target That Section order this round", "target_section"
+            )
+        shooter.round.target_section_used += 1
+
+    rolls: list[Roll] = []
+    dms = attack_dms(state, shooter, target, target_ship, battery, p, dice, rolls)
+    found = defences(target, battery, p, dice, rolls)
+    defence_dm = fire.dice - sum(v for _, v in found)
+    attack = dice.roll(2, 6, "barrage attack", ship=ship.id, modifier=sum(v for _, v in dms) + defence_dm)
+    rolls.append(attack)
+    natural = sum(attack.dice)
+    net = attack.total
+    percent = T.barrage_percent(net)
+    damage = T.barrage_damage(p.mounts, net, bool(state.options.get("printed_cells", False)))
+    attack.outcome = f"{percent}% → {damage} damage"
+    parts = (
+        [f"2D {natural}"] + [f"{label} {signed(v)}" for label, v in dms] + [_defence_text(fire.dice, found)]
+    )
+    line = (
+        f"barrage {p.mounts}–{fire.name}–{T.RANGE_LABELS[p.range]}–{fire.dice} at {target_ship.name}: "
+        + " + ".join(parts)
+        + f" = {net} → {percent}% → {damage} damage"
+    )
+    _record_fire(state, shooter, battery, p, target_ship)
+    save_unit(ship, shooter)
+    data = {"mounts": p.mounts, "battery": battery.id, "net": net, "percent": percent, "damage": damage}
+    if isinstance(target, Flight):
+        return _on_flight(target_ship, target, battery, p, line, rolls, damage, data)
+    assert isinstance(target, HgShip)
+    if target.kind != "capital":
+        return _on_small_craft(target_ship, target, line, rolls, damage, data)
+    res = Resolution(state, target_ship, target, dice, barrage_damage=damage, meson=fire.kind == "meson")
+    struck = _land(res, p, damage, rolls, data)
+    events = [Event(kind="barrage", ship=ship.id, text=line + struck, rolls=rolls, data=data)]
+    if net >= SYSTEM_HIT_ROLL and damage > 0:
+        for name in data["struck"]:
+            section = target.section(name)
+            if section is not None and not section.destroyed:
+                system_roll(res, section)
+    rad = p.mounts * fire.radiation * percent // 100
+    if rad:
+        cut = target.screen_points("meson") if fire.kind == "meson" else target.defence_armour()
+        label = "screens" if fire.kind == "meson" else "armour"
+        apply_radiation(res, rad, cut, label, fire.kind, target.defence_armour())
+    save_unit(target_ship, target)
+    return events + res.events
+
+
+def _record_fire(
+    state: BattleState, shooter: Combatant, battery: Battery, p: BarrageOrder, target: Ship
+) -> None:
+    turn = str(state.clock.turn)
+    battery.fired[turn] = battery.fired.get(turn, 0) + p.mounts
+    shooter.round.barrages.setdefault(battery.id, []).append(target.id)
+    if target.id not in shooter.round.targets:
+        shooter.round.targets.append(target.id)
+    energy = battery.fire.kind in T.ENERGY_KINDS
+    if shooter.round.has("all_hands") and energy:
+        if not shooter.round.energy_action:
+            shooter.round.actions += 1
+            shooter.round.energy_action = True
+    else:
+        shooter.round.actions += 1
+
+
+def _land(res: Resolution, p: BarrageOrder, damage: int, rolls: list[Roll], data: dict) -> str:
+    """Location, then the 50/50 split with the attacker's adjacent section (TR-15, TR-16)."""
+    model = res.model
+    if p.target_section:
+        hit = model.section(p.target_section).name  # type: ignore[union-attr]
+        text = f" → location {hit} (Target That Section)"
+    else:
+        hit, roll = roll_location(res)
+        rolls.append(roll)
+        text = f" → location 1d6 {roll.total}: {hit}"
+    data["location"] = hit
+    adjacent = choose_adjacent(model, hit, p.adjacent)
+    first, second = damage - damage // 2, damage // 2
+    data["struck"] = []
+    pieces: list[str] = []
+    for name, amount in ((hit, first), (adjacent, second)):
+        if amount <= 0:
+            continue
+        section = model.section(name)
+        assert section is not None
+        pieces.append(f"{amount} to {damage_section(res, section, amount, structure_only=res.meson)}")
+        data["struck"].append(name)
+    return text + ("; " + "; ".join(pieces) if pieces else "")
+
+
+def _on_flight(
+    ship: Ship,
+    flight: Flight,
+    battery: Battery,
+    p: BarrageOrder,
+    line: str,
+    rolls: list[Roll],
+    total: int,
+    data: dict,
+) -> list[Event]:
+    """TR-25: the flight loses craft whose Hull + Structure add to the barrage total, capped."""
+    lost, cap, excess = craft_lost(flight, total, p.mounts, battery.gunners)
+    flight.lost += lost
+    if flight.remaining == 0:
+        ship.destroyed = True
+    ship.parts["flight"] = flight.model_dump(mode="json")
+    text = (
+        f"{line} → {ship.name} loses {lost} craft ({flight.craft_points} Hull+Structure each, at most {cap}); "
+        f"{flight.remaining} of {flight.craft} left"
+    )
+    if excess:
+        text += f"; {excess} excess damage to resolve as normal hits (GEN-03)"
+    data.update({"craft_lost": lost, "excess": excess})
+    events = [Event(kind="barrage", ship=ship.id, text=text, rolls=rolls, data=data)]
+    if ship.destroyed:
+        events.append(Event(kind="ship_destroyed", ship=ship.id, text=f"Flight {ship.name} is wiped out."))
+    return events
+
+
+def _on_small_craft(
+    ship: Ship, model: HgShip, line: str, rolls: list[Roll], total: int, data: dict
+) -> list[Event]:
+    """TR-09: annihilated when the barrage total beats Hull + Structure left; else ×3 as core hits."""
+    remaining = model.hull_and_structure()
+    if total > remaining:
+        ship.destroyed = True
+        for section in model.sections:
+            section.hull, section.structure, section.destroyed = 0, 0, True
+        ship.parts["hg_ship"] = model.model_dump(mode="json")
+        text = f"{line} > {remaining} Hull+Structure left → {ship.name} is annihilated (TR-09)"
+        data["annihilated"] = True
+    else:
+        text = f"{line} × 3 = {total * 3} damage to resolve as hits by the core rules (GEN-03)"
+        data["core_damage"] = total * 3
+    return [Event(kind="barrage", ship=ship.id, text=text, rolls=rolls, data=data)]

@@ -1,0 +1,113 @@
+"""Crew Skill, crew strength steps and the frozen watch (TR-23, TR-24, GEN-05).
+
+A capital ship has one Crew Skill for every check; crew hits walk the strength ladder down one
+step at a time, and each step carries a skill DM and a fire limit. The frozen watch climbs it
+back up, but only six rounds after the thaw begins.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from app.rules.core import Actor, Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.registry import action, on_step
+from app.rules.state import BattleState
+from app.rules.traveller import tables as T
+from app.rules.traveller.checks import DM
+from app.rules.traveller.ship import Combatant, HgShip, load, save
+
+FROZEN_WATCH_ROUNDS = 6
+
+
+def strength_dm(unit: Combatant) -> int:
+    """The step's skill DM; a dead crew cannot act, which the caller refuses first."""
+    return T.crew_step(unit.crew_strength).dm or 0
+
+
+def crew_dms(unit: Combatant, label: str = "Crew Skill") -> list[DM]:
+    """Crew Skill DM then the strength DM (only when it is not +0), as GEN-05 adds them."""
+    dms: list[DM] = [(label, T.CREW_SKILL_DM[unit.crew_skill])]
+    step = T.crew_step(unit.crew_strength)
+    if step.dm:
+        dms.append((f"crew {step.name}", step.dm))
+    return dms
+
+
+def can_act(unit: Combatant) -> bool:
+    return T.crew_step(unit.crew_strength).dm is not None
+
+
+def step_down(unit: Combatant) -> tuple[str, str]:
+    """One crew hit: one step down the ladder; Dead stays Dead (TR-23)."""
+    old = unit.crew_strength
+    index = T.CREW_STEP_KEYS.index(old)
+    unit.crew_strength = T.CREW_STEP_KEYS[max(index - 1, 0)]
+    return T.crew_step(old).name, T.crew_step(unit.crew_strength).name
+
+
+def step_up(unit: Combatant, steps: int) -> tuple[str, str]:
+    old = unit.crew_strength
+    index = T.CREW_STEP_KEYS.index(old)
+    unit.crew_strength = T.CREW_STEP_KEYS[min(index + steps, len(T.CREW_STEP_KEYS) - 1)]
+    return T.crew_step(old).name, T.crew_step(unit.crew_strength).name
+
+
+class ReviveFrozenWatch(BaseModel):
+    ship: str
+
+
+@action(
+    "traveller.revive_frozen_watch",
+    ReviveFrozenWatch,
+    "Revive the frozen watch",
+    ship_field="ship",
+    systems={"traveller"},
+)
+def revive_frozen_watch(
+    state: BattleState, p: ReviveFrozenWatch, actor: Actor, dice: DiceSource
+) -> list[Event]:
+    """TR-24: any time; the thawed crew count from the start of the round six rounds on."""
+    ship = state.ship(p.ship)
+    if "hg_ship" not in ship.parts:
+        raise RuleError(f"{ship.name} is not a High Guard ship", "ship")
+    model = load(ship)
+    if model.frozen_watch_steps <= 0:
+        raise RuleError(f"{ship.name} carries no frozen watch", "ship")
+    if model.frozen_watch_ready is not None:
+        raise RuleError(f"{ship.name}'s frozen watch is already thawing or awake", "ship")
+    if model.crew_strength == "dead":
+        raise RuleError(f"{ship.name}'s crew is dead; nobody can thaw the watch", "ship")
+    ready = state.clock.turn + FROZEN_WATCH_ROUNDS
+    model.frozen_watch_ready = ready
+    save(ship, model)
+    return [
+        Event(
+            kind="frozen_watch",
+            ship=ship.id,
+            text=f"{ship.name} begins reviving its frozen watch: it joins the crew in round {ready} (TR-24).",
+        )
+    ]
+
+
+@on_step("traveller:enter:turn")
+def frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
+    events: list[Event] = []
+    for ship in state.ships.values():
+        if "hg_ship" not in ship.parts or ship.destroyed:
+            continue
+        model = HgShip.model_validate(ship.parts["hg_ship"])
+        if model.frozen_watch_ready is None or model.frozen_watch_ready != state.clock.turn:
+            continue
+        if model.crew_strength == "dead":
+            continue
+        old, new = step_up(model, model.frozen_watch_steps)
+        save(ship, model)
+        events.append(
+            Event(
+                kind="frozen_watch",
+                ship=ship.id,
+                text=f"{ship.name}'s frozen watch takes its posts: crew {old} → {new} (TR-24).",
+            )
+        )
+    return events

@@ -1,0 +1,47 @@
+"""The combat-action loop (TR-04, TR-26c): who acts next.
+
+Ships act one combat action at a time in descending current initiative (after this round's order
+costs), looping until each has passed. Opportunity Fire! ships wait until every other ship has
+passed; among them the highest initiative goes first. The loop only binds once initiative has
+been rolled, so a referee can run a quick skirmish without it.
+"""
+
+from __future__ import annotations
+
+from app.rules.core import RuleError
+from app.rules.state import BattleState, Ship
+from app.rules.traveller.ship import Combatant
+from app.rules.traveller.units import units
+
+
+def _key(pair: tuple[Ship, Combatant]) -> tuple[int, int, int, str]:
+    ship, unit = pair
+    return (unit.round.actions, -(unit.current_initiative() or 0), -(unit.initiative_base or 0), ship.name)
+
+
+def loop_order(state: BattleState) -> list[tuple[Ship, Combatant]]:
+    """Units still acting this round, next actor first."""
+    active = [(s, u) for s, u in units(state) if u.initiative_base is not None and not u.round.passed]
+    waiting = [(s, u) for s, u in active if u.round.has("opportunity_fire")]
+    others = [(s, u) for s, u in active if not u.round.has("opportunity_fire")]
+    if others:
+        return sorted(others, key=_key) + sorted(waiting, key=_key)
+    return sorted(waiting, key=_key)
+
+
+def next_actor(state: BattleState) -> Ship | None:
+    order = loop_order(state)
+    return order[0][0] if order else None
+
+
+def require_turn(state: BattleState, ship: Ship, unit: Combatant) -> None:
+    """Refuse a combat action out of the loop's order (once initiative exists)."""
+    if state.clock.step != "combat":
+        raise RuleError("combat actions happen in the combat step", "ship")
+    if unit.round.passed:
+        raise RuleError(f"{ship.name} has finished its combat actions this round", "ship")
+    if unit.initiative_base is None or not state.options.get("enforce_loop", True):
+        return
+    actor = next_actor(state)
+    if actor is not None and actor.id != ship.id:
+        raise RuleError(f"it is {actor.name}'s combat action now (TR-04)", "ship")

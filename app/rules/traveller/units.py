@@ -1,0 +1,65 @@
+"""Reading and writing a Traveller unit — a High Guard ship or a flight — with its round fresh.
+
+Round state (orders, reactions, fire this round) belongs to one round only. Rather than trust
+that a hook reset it, every load checks the round number and starts a clean round when the clock
+has moved on; round 1 (which no "enter turn" hook ever announces) works the same way.
+"""
+
+from __future__ import annotations
+
+from app.rules.core import RuleError
+from app.rules.state import BattleState, Ship
+from app.rules.traveller.flights import Flight
+from app.rules.traveller.ship import Combatant, HgShip, RoundState
+
+UNIT_PARTS = ("hg_ship", "flight")
+FIRE_HISTORY = 5  # rounds of fire kept for crew fire limits (Survivors fire once per 5 rounds)
+
+
+def unit_part(ship: Ship) -> str | None:
+    return next((name for name in UNIT_PARTS if name in ship.parts), None)
+
+
+def fresh_round(unit: Combatant, turn: int) -> None:
+    if unit.round.turn == turn:
+        return
+    unit.round = RoundState(turn=turn, initiative=unit.initiative_base)
+    for battery in unit.batteries:
+        battery.fired = {r: n for r, n in battery.fired.items() if int(r) > turn - FIRE_HISTORY}
+
+
+def load_unit(state: BattleState, ship: Ship, field: str = "ship") -> Combatant:
+    name = unit_part(ship)
+    if name is None:
+        raise RuleError(f"{ship.name} is not a High Guard ship or flight", field)
+    model: Combatant = (
+        HgShip.model_validate(ship.parts[name])
+        if name == "hg_ship"
+        else Flight.model_validate(ship.parts[name])
+    )
+    fresh_round(model, state.clock.turn)
+    return model
+
+
+def save_unit(ship: Ship, unit: Combatant) -> None:
+    name = "flight" if isinstance(unit, Flight) else "hg_ship"
+    ship.parts[name] = unit.model_dump(mode="json")
+
+
+def units(state: BattleState) -> list[tuple[Ship, Combatant]]:
+    """Every unit still in the fight, fresh for this round."""
+    found: list[tuple[Ship, Combatant]] = []
+    for ship in state.ships.values():
+        if ship.destroyed or unit_part(ship) is None:
+            continue
+        found.append((ship, load_unit(state, ship)))
+    return found
+
+
+def orders_on(state: BattleState) -> bool:
+    """TR-26a: orders are an optional module; on unless the battle turns them off."""
+    return bool(state.options.get("orders", True))
+
+
+def is_hg(unit: Combatant) -> bool:
+    return isinstance(unit, HgShip)
