@@ -21,7 +21,7 @@ from app.rules.dice import DiceSource
 from app.rules.generic.damage import DAMAGE_FILTERS, DAMAGE_LISTENERS, DamageContext, ship_label
 from app.rules.registry import on_step, part_schema
 from app.rules.startrek.cloak import shields_down_by_cloak
-from app.rules.startrek.common import ratio, read_part, save_part, system_destroyed
+from app.rules.startrek.common import ratio, read_part, save_part, sheet_of, system_destroyed
 from app.rules.state import BattleState, Ship
 
 PART = "shields"
@@ -247,6 +247,15 @@ def absorb(capacity: int, amount: int, multiplier: int) -> tuple[int, int]:
     return amount, amount * multiplier
 
 
+def attack_direction(ctx: DamageContext) -> str | None:
+    """The entry's direction, or else the arc of the section it names."""
+    if ctx.entry.direction or not ctx.entry.section:
+        return ctx.entry.direction
+    sheet = sheet_of(ctx.target)
+    section = sheet.section(ctx.entry.section) if sheet else None
+    return section.arc if section else None
+
+
 def _lead(ctx: DamageContext) -> str:
     where = f" ({ctx.entry.direction})" if ctx.entry.direction else ""
     weapon = f" with {ctx.entry.weapon}" if ctx.entry.weapon else ""
@@ -301,7 +310,7 @@ def shield_filter(ctx: DamageContext) -> None:
             )
         )
         return
-    projection = projection_for(shields, ctx.entry.direction)
+    projection = projection_for(shields, attack_direction(ctx))
     multiplier = 2 if is_first_one_fire(ctx) else 1
     if "energy_drain" in {e.lower() for e in ctx.entry.effects}:
         _drain(ctx, shields, projection, multiplier)
