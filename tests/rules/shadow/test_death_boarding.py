@@ -166,4 +166,5 @@ def test_samples_validate_and_are_marked() -> None:
         assert definition.system == "sfb"
         validate_parts(definition.parts)
     assert library("shadow-cruiser")["parts"]["sheet"]["excess_damage_max"] == 20
+    assert sorted(library("shadow-cruiser")["parts"]) == ["first_one", "pain", "sheet"]
     assert "pain" not in library("federation-heavy-cruiser")["parts"]
