@@ -173,3 +173,19 @@ def test_SH_07_phase_out_duty_outlasts_a_newer_reaction() -> None:
     state, _ = hit(state, 25)
     state, _ = end_impulse(state, [1, 5, 1])  # pain 15, FIVE does not override FIVE this turn
     assert ("phase_out", "FIVE") in active(state)
+
+
+def test_SH_03_SH_07_b5wars_flinch_is_made_in_the_next_movement_step() -> None:
+    state = at_impulse("b5wars", level=3)
+    state, _ = hit(state, 250, direction="aft")
+    state, events = end_impulse(state, [6, 1, 6])  # leaves combat: pain 5, ONE
+    assert (state.clock.step, pain(state).reaction, active(state)) == (
+        "adjust_systems",
+        "ONE",
+        [("flinch", "ONE")],
+    )
+    state = until_step(state, "movement")
+    assert (state.clock.turn, active(state)) == (2, [("flinch", "ONE")])
+    state, events = advance(state)
+    assert (state.clock.step, active(state)) == ("combat", [])
+    assert pain(state).obligations[0].ended == "due in the movement after turn 1"
