@@ -23,6 +23,10 @@ class RuleError(Exception):
         return {"field": self.field, "reason": self.message}
 
 
+class NotAllowed(RuleError):
+    """The actor may not do this (not their ship, not their role): doors answer 403."""
+
+
 class NeedRoll(Exception):
     """Raised by entered dice when the rule needs a value the player has not given yet."""
 

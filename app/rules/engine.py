@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from app.rules.core import Action, Outcome, RuleError
+from app.rules.core import Action, NotAllowed, Outcome, RuleError
 from app.rules.dice import DiceSource
 from app.rules.registry import ACTIONS, ActionSpec
 from app.rules.state import BattleState
@@ -26,16 +26,16 @@ def parse_payload(spec: ActionSpec, raw: dict) -> object:
 def authorise(spec: ActionSpec, state: BattleState, payload: object, action: Action) -> None:
     actor = action.actor
     if actor.role == "spectator":
-        raise RuleError("spectators cannot act")
+        raise NotAllowed("spectators cannot act")
     if spec.referee_only and not actor.is_referee:
-        raise RuleError(f"only the referee may {spec.summary.lower()}")
+        raise NotAllowed(f"only the referee may {spec.summary.lower()}")
     if spec.systems is not None and state.system not in spec.systems:
         raise RuleError(f"{spec.name} is not part of a {state.system} battle")
     if spec.ship_field:
         ship_id = getattr(payload, spec.ship_field)
         state.ship(ship_id, spec.ship_field)
         if not actor.commands(ship_id):
-            raise RuleError("you do not command that ship", spec.ship_field)
+            raise NotAllowed("you do not command that ship", spec.ship_field)
     if spec.authorise:
         spec.authorise(state, payload, actor)
 

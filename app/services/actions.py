@@ -21,7 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.models import ActionLog, Battle, ShipRow, Snapshot
 from app.rules import apply_action
 from app.rules.battle import new_battle
-from app.rules.core import Action, Actor, Event, NeedRoll, RuleError
+from app.rules.core import Action, Actor, Event, NeedRoll, NotAllowed, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice
 from app.rules.registry import ACTIONS
 from app.rules.state import BattleState
@@ -64,7 +64,9 @@ def _dice_for(battle: Battle, seq: int, entered: list[int] | None) -> DiceSource
     return SeededDice(bytes.fromhex(battle.seed), battle.id, seq)
 
 
-def _rule_error(exc: RuleError) -> Invalid:
+def _rule_error(exc: RuleError) -> Invalid | Forbidden:
+    if isinstance(exc, NotAllowed):
+        return Forbidden(exc.message, exc.field)
     return Invalid(exc.message, exc.field)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from app.rules.clock import SEQUENCES, advance
-from app.rules.core import Actor, Event, RuleError
+from app.rules.core import Actor, Event, NotAllowed, RuleError
 from app.rules.dice import DiceSource
 from app.rules.registry import action, validate_parts
 from app.rules.state import BattleState, Ship
@@ -25,9 +25,9 @@ def _may_advance(state: BattleState, payload: AdvanceClock, actor: Actor) -> Non
     if actor.is_referee:
         return
     if not state.options.get("players_advance_clock", True):
-        raise RuleError("only the referee advances the turn clock in this battle")
+        raise NotAllowed("only the referee advances the turn clock in this battle")
     if not actor.ships:
-        raise RuleError("only the referee or a ship's commander may advance the clock")
+        raise NotAllowed("only the referee or a ship's commander may advance the clock")
 
 
 @action("clock.advance", AdvanceClock, "Advance the turn clock", authorise=_may_advance)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
-from app.rules.core import Actor, Event, RuleError
+from app.rules.core import Actor, Event, NotAllowed, RuleError
 from app.rules.dice import DiceSource
 from app.rules.generic.sheet import Section, Sheet
 from app.rules.registry import action
@@ -216,7 +216,7 @@ def _may_enter_damage(state: BattleState, entry: DamageEntry, actor: Actor) -> N
         return
     if actor.commands(entry.target):
         return
-    raise RuleError("enter damage for a ship you command, or fired by one", "source")
+    raise NotAllowed("enter damage for a ship you command, or fired by one", "source")
 
 
 @action("damage.apply", DamageEntry, "Enter damage", authorise=_may_enter_damage)

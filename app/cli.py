@@ -1,0 +1,92 @@
+"""Command line: `python -m app.cli serve` migrates, loads the demo once, prints the links and serves.
+
+    python -m app.cli migrate      # alembic upgrade head on DATABASE_URL
+    python -m app.cli demo         # create the demo battles (again) and print their links
+    python -m app.cli serve [--host 127.0.0.1] [--port 8000] [--workers 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import subprocess
+import sys
+
+from app.config import ROOT, get_settings
+
+
+def migrate() -> None:
+    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, check=True)
+
+
+async def _demo(base_url: str) -> list[dict]:
+    from app.db import Database
+    from app.demo import create_demos
+    from app.realtime.broker import Broker
+    from app.services.platform import Platform
+
+    settings = get_settings()
+    platform = Platform(settings=settings, db=Database(settings.database_url), broker=Broker())
+    try:
+        return await create_demos(platform, base_url)
+    finally:
+        await platform.db.dispose()
+
+
+def demo(base_url: str, *, fresh: bool) -> list[dict]:
+    from app.demo import save_links, saved_links
+
+    links = None if fresh else saved_links()
+    if links is None:
+        links = asyncio.run(_demo(base_url))
+        save_links(links)
+    return links
+
+
+def print_links(links: list[dict]) -> None:
+    print("\n=== Starboard demo battles ===")
+    for battle in links:
+        print(f"\n{battle['battle']}")
+        for who, url in battle["links"].items():
+            print(f"  {who:<10} {url}")
+    print("\nOpen a link in a browser (use a private window per player). API docs: /docs\n", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="starboard")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("migrate")
+    demo_cmd = sub.add_parser("demo")
+    demo_cmd.add_argument("--base-url", default="http://127.0.0.1:8000")
+    serve = sub.add_parser("serve")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument("--no-demo", action="store_true")
+    args = parser.parse_args(argv)
+
+    if args.command == "migrate":
+        migrate()
+    elif args.command == "demo":
+        migrate()
+        print_links(demo(args.base_url, fresh=True))
+    else:
+        migrate()
+        if not args.no_demo:
+            print_links(demo(f"http://{args.host}:{args.port}", fresh=False))
+        import uvicorn
+
+        settings = get_settings()
+        uvicorn.run(
+            "app.main:create_app",
+            factory=True,
+            host=args.host,
+            port=args.port,
+            workers=args.workers,
+            ws_max_size=settings.max_ws_frame_bytes,
+            proxy_headers=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""Shared fixtures: real SQLite and PostgreSQL databases (migrated with Alembic), real Redis,
+in-process app clients, and real uvicorn server processes for websocket and browser tests."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.config import Settings
+from app.db import Database
+from app.main import create_app
+from app.realtime.broker import Broker
+from app.services.platform import Platform
+
+ROOT = Path(__file__).resolve().parent.parent
+PG_ADMIN = os.environ.get("STARBOARD_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("STARBOARD_TEST_REDIS", "redis://127.0.0.1:6379/0")
+SECRET = "test-secret-key-for-starboard-tests"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Browser tests last: they are the slowest and need the most set-up."""
+    items.sort(key=lambda item: 1 if "browser" in item.keywords else 0)
+
+
+def migrate(url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": url}
+    subprocess.run(
+        [sys.executable, "-m", "alembic", "upgrade", "head"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+
+
+def _pg_url(name: str) -> str:
+    base = PG_ADMIN.rsplit("/", 1)[0]
+    return f"{base}/{name}"
+
+
+async def _pg_admin(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(PG_ADMIN)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    name = f"starboard_test_{os.getpid()}"
+    asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
+    url = _pg_url(name)
+    migrate(url)
+    yield url
+    asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'starboard.db'}"
+    migrate(url)
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest) -> str:
+    """Every test that takes it runs twice: on SQLite and on PostgreSQL."""
+    return request.getfixturevalue(f"{request.param}_url")
+
+
+def settings_for(db: str, broadcast: str = "memory://") -> Settings:
+    return Settings(database_url=db, broadcast_url=broadcast, secret_key=SECRET, allowed_origins=[])
+
+
+@pytest.fixture
+async def platform(db_url: str) -> AsyncIterator[Platform]:
+    settings = settings_for(db_url)
+    db = Database(db_url)
+    yield Platform(settings=settings, db=db, broker=Broker())
+    await db.dispose()
+
+
+@pytest.fixture
+async def client(db_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    """An in-process app (lifespan run) behind httpx, on the parametrised database."""
+    app = create_app(settings_for(db_url))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+            c.app = app  # type: ignore[attr-defined]
+            yield c
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A real uvicorn process serving the app."""
+
+    def __init__(self, db: str, broadcast: str = "memory://") -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {
+            **os.environ,
+            "DATABASE_URL": db,
+            "BROADCAST_URL": broadcast,
+            "SECRET_KEY": SECRET,
+            "ALLOWED_ORIGINS": "",
+        }
+        self.log = open(ROOT / "var" / f"test-server-{self.port}.log", "w")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "app.main:create_app",
+                "--factory",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+                "--ws-max-size",
+                "16384",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                if httpx.get(f"{self.url}/openapi.json", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"server on {self.port} did not start; see var/test-server-{self.port}.log")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+(ROOT / "var").mkdir(exist_ok=True)
+
+
+@pytest.fixture(scope="session")
+def server(sqlite_url: str) -> Iterator[Server]:
+    """One server process on SQLite with the in-process broker."""
+    srv = Server(sqlite_url)
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    client.ping()
+    client.close()
+    return REDIS_URL
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
