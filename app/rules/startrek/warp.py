@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
+from app.rules.generic.damage import DAMAGE_LISTENERS, DamageContext
 from app.rules.registry import action, on_step, part_schema
 from app.rules.startrek.common import (
     need_part,
@@ -101,6 +102,13 @@ def count_destroyed_nacelles(ship: Ship) -> list[Event]:
     if events:
         save_part(ship, PART, warp)
     return events
+
+
+def nacelle_listener(ctx: DamageContext) -> None:
+    ctx.events.extend(count_destroyed_nacelles(ctx.target))
+
+
+DAMAGE_LISTENERS.append(nacelle_listener)
 
 
 def _nacelle_check(ship: Ship, name: str, dice: DiceSource) -> tuple[bool, Roll | None, str]:
@@ -235,11 +243,14 @@ def leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
 
 @on_step("b5wars:leave:turn")
 def count_down(state: BattleState, dice: DiceSource) -> list[Event]:
-    """ST-17: one turn of the delay passes at each turn's end (not the turn of a reset)."""
+    """ST-17: one turn of the delay passes at each turn's end (not the turn of a reset); nacelles
+    destroyed by a referee's override are counted here too (ST-19)."""
+    events: list[Event] = []
     for ship in state.ships.values():
+        events.extend(count_destroyed_nacelles(ship))
         warp = read_part(ship, PART, Warp)
         if warp is None or warp.counter == 0 or warp.reset_turn == state.clock.turn:
             continue
         warp.counter -= 1
         save_part(ship, PART, warp)
-    return []
+    return events
