@@ -1,0 +1,154 @@
+"""REST API for bots (httpx against the app, on SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import uuid
+
+import httpx
+
+from tests.helpers import act, set_table, simple_ship
+
+
+async def test_bot_reads_acts_and_lists_events(client: httpx.AsyncClient) -> None:
+    table = await set_table(
+        client, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+    r = await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))
+    assert r.status_code == 200 and r.json()["seq"] == 2
+    etag = r.headers["etag"]
+    assert (
+        await client.get(
+            f"/api/v1/battles/{table.battle_id}", headers={**table.auth("ann"), "If-None-Match": etag}
+        )
+    ).status_code == 304
+    r = await act(
+        client,
+        table,
+        "ann",
+        "damage.apply",
+        {"target": "crow", "source": "hawk", "amount": 9, "direction": "fore"},
+    )
+    assert r.status_code == 200, r.text
+    assert (
+        r.json()["seq"] == 3
+        and r.json()["events"][0]["text"] == "Hawk hits Crow for 9 (fore): 4 to armour, 5 to Fore."
+    )
+    r = await client.get(
+        f"/api/v1/battles/{table.battle_id}/events", params={"since": 2}, headers=table.auth("bob")
+    )
+    assert [e["seq"] for e in r.json()["entries"]] == [3]
+    assert "payload" not in r.json()["entries"][0]
+    r = await client.get(
+        f"/api/v1/battles/{table.battle_id}/events", params={"since": 2}, headers=table.auth("ref")
+    )
+    assert r.json()["entries"][0]["payload"]["amount"] == 9
+    state = (await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("bob"))).json()
+    assert state["state"]["ships"]["crow"]["parts"]["sheet"]["sections"][1]["structure"] == 15
+
+
+async def test_errors_are_json_with_field_and_reason_and_change_nothing(client: httpx.AsyncClient) -> None:
+    table = await set_table(
+        client, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+    r = await act(client, table, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": -3})
+    assert r.status_code == 422 and r.json()["detail"]["field"] == "amount"
+    r = await act(client, table, "ann", "damage.apply", {"target": "crow", "source": "crow", "amount": 3})
+    assert r.status_code == 403 and r.json()["detail"]["field"] == "source"  # not Ann's ship, nor at Ann's
+    r = await act(
+        client, table, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": 3}, seq=1
+    )
+    assert r.status_code == 409 and r.json()["detail"]["seq"] == 2
+    r = await client.post(
+        f"/api/v1/battles/{table.battle_id}/actions",
+        json={"type": "clock.advance"},
+        headers=table.auth("ann"),
+    )
+    assert r.status_code == 422 and r.json()["detail"]["field"] == "action_id"
+    r = await act(client, table, "watcher", "clock.advance", {})
+    assert r.status_code == 403
+    assert (
+        await client.get(f"/api/v1/battles/{table.battle_id}", headers={"Authorization": "Bearer nope"})
+    ).status_code == 403
+    assert (await client.get(f"/api/v1/battles/{table.battle_id}")).status_code == 403
+    r = await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))
+    assert r.json()["seq"] == 2
+
+
+async def test_duplicate_action_id_returns_first_result(client: httpx.AsyncClient) -> None:
+    table = await set_table(
+        client, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+    key = uuid.uuid4().hex
+    first = await act(
+        client, table, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": 3}, action_id=key
+    )
+    second = await act(
+        client, table, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": 3}, action_id=key
+    )
+    assert first.json()["seq"] == second.json()["seq"] == 3 and second.json()["duplicate"] is True
+
+
+async def test_referee_set_up_and_overrides_over_rest(client: httpx.AsyncClient) -> None:
+    table = await set_table(client)
+    r = await act(
+        client,
+        table,
+        "ref",
+        "ship.add",
+        {"definition": {"name": "Broken", "system": "b5wars", "parts": {"sheet": {"sections": []}}}},
+    )
+    assert r.status_code == 422 and "sections" in r.json()["detail"]["reason"]
+    r = await act(
+        client, table, "ref", "ship.add", {"definition": simple_ship("Hawk"), "owner": table.ids["ann"]}
+    )
+    assert r.status_code == 200
+    r = await act(
+        client,
+        table,
+        "ref",
+        "override.set",
+        {"path": "ships.hawk.parts.sheet.sections.0.structure", "value": 12, "reason": "scenario start"},
+    )
+    assert r.status_code == 200 and "⚠ OVERRIDE" in r.json()["events"][0]["text"]
+    r = await act(client, table, "ref", "clock.advance", {"expect_step": "ship_power"})
+    assert r.status_code == 200
+    r = await act(client, table, "ref", "ship.assign", {"ship": "hawk", "owner": table.ids["bob"]})
+    assert r.status_code == 200
+    me = (await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("bob"))).json()["me"]
+    assert me["ships"] == ["hawk"]
+    r = await client.delete(
+        f"/api/v1/battles/{table.battle_id}/participants/{table.ids['ann']}", headers=table.auth("ref")
+    )
+    assert r.status_code == 204
+    assert (
+        await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))
+    ).status_code == 403
+    audit = (await client.get(f"/api/v1/battles/{table.battle_id}/audit", headers=table.auth("ref"))).json()
+    assert audit == {"seq": 4, "snapshot_matches_log": True}
+    assert (
+        await client.get(f"/api/v1/battles/{table.battle_id}/audit", headers=table.auth("bob"))
+    ).status_code == 403
+
+
+async def test_openapi_documents_the_doors(client: httpx.AsyncClient) -> None:
+    spec = (await client.get("/openapi.json")).json()
+    assert "/api/v1/battles/{battle_id}/actions" in spec["paths"]
+    assert "/api/v1/battles/{battle_id}/events" in spec["paths"]
+    catalogue = (await client.get("/api/v1/actions")).json()["actions"]
+    assert {
+        "damage.apply",
+        "clock.advance",
+        "override.set",
+        "ship.add",
+        "battle.undo",
+        "battle.rewind",
+    } <= set(catalogue)
+    assert catalogue["damage.apply"]["payload_schema"]["properties"]["amount"]["type"] == "integer"
+    assert (await client.get("/docs")).status_code == 200
+
+
+async def test_request_size_limit(client: httpx.AsyncClient) -> None:
+    r = await client.post(
+        "/api/v1/battles", content=b"{" + b" " * 70000 + b"}", headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 413

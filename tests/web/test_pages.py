@@ -1,0 +1,155 @@
+"""Pages without JavaScript: forms POST, redirect and GET; CSRF; escaping; page messages."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from tests.helpers import set_table, simple_ship
+
+
+def csrf(html: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+async def join(client: httpx.AsyncClient, token: str) -> httpx.Response:
+    return await client.get(f"/join/{token}", follow_redirects=True)
+
+
+async def test_create_battle_from_home_page_and_show_links_once(client: httpx.AsyncClient) -> None:
+    home = await client.get("/")
+    assert home.status_code == 200 and "Create a battle" in home.text
+    r = await client.post(
+        "/battles",
+        data={
+            "csrf_token": csrf(home.text),
+            "name": "Night action",
+            "system": "sfb",
+            "dice_mode": "seeded",
+            "players": "Ann\nBob",
+            "ships": ["shadow-cruiser", "federation-heavy-cruiser"],
+        },
+        follow_redirects=True,
+    )
+    assert r.status_code == 200 and "Referee dashboard" in r.text
+    assert r.text.count("/join/") == 3 and "Shadow Cruiser" in r.text and "Federation Heavy Cruiser" in r.text
+    again = await client.get(str(r.url))
+    assert "/join/" not in again.text  # shown once
+
+
+async def test_form_post_redirect_get_and_errors_as_page_messages(client: httpx.AsyncClient) -> None:
+    table = await set_table(
+        client, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+    page = await join(client, table.tokens["ann"])
+    assert page.status_code == 200 and "My ships" in page.text
+    token = csrf(page.text)
+    base = {"csrf_token": token, "action_type": "damage.apply", "action_id": "a1", "seen_seq": "2"}
+    r = await client.post(
+        f"/battles/{table.battle_id}/actions",
+        data={**base, "p.target": "crow", "p.source": "hawk", "p.amount": "6", "p.direction": "fore"},
+    )
+    assert r.status_code == 303
+    page = await client.get(r.headers["location"])
+    assert "Hawk hits Crow for 6 (fore): 4 to armour, 2 to Fore." in page.text
+    assert 'data-structure="18"' in page.text
+    r = await client.post(
+        f"/battles/{table.battle_id}/actions",
+        data={
+            **base,
+            "action_id": "a2",
+            "seen_seq": "3",
+            "p.target": "crow",
+            "p.source": "hawk",
+            "p.amount": "zero",
+        },
+        follow_redirects=True,
+    )
+    assert "Input should be a valid integer" in r.text and 'class="flash flash-error"' in r.text
+    r = await client.post(
+        f"/battles/{table.battle_id}/actions",
+        data={
+            **base,
+            "action_id": "a3",
+            "seen_seq": "1",
+            "p.target": "crow",
+            "p.source": "hawk",
+            "p.amount": "2",
+        },
+        follow_redirects=True,
+    )
+    assert "look again and retry" in r.text
+    r = await client.post(
+        f"/battles/{table.battle_id}/actions",
+        data={
+            **base,
+            "action_id": "a4",
+            "seen_seq": "3",
+            "p.target": "crow",
+            "p.source": "hawk",
+            "p.amount": "2",
+        },
+        headers={"HX-Request": "true"},
+    )
+    assert (
+        r.status_code == 200
+        and r.text.strip().startswith('<p class="flash flash-info"')
+        and "Hawk hits Crow for 2" in r.text
+    )
+
+
+async def test_csrf_is_required(client: httpx.AsyncClient) -> None:
+    table = await set_table(client, ships={"hawk": (simple_ship("Hawk"), "ann")})
+    await join(client, table.tokens["ann"])
+    r = await client.post(
+        f"/battles/{table.battle_id}/actions",
+        data={"csrf_token": "forged", "action_type": "clock.advance", "action_id": "x"},
+        headers={"HX-Request": "true"},
+    )
+    assert r.status_code == 403 and "expired or came from another site" in r.text
+    api = await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))
+    assert api.json()["seq"] == 1
+
+
+async def test_names_are_escaped_everywhere(client: httpx.AsyncClient) -> None:
+    evil = "<script>alert(1)</script>"
+    table = await set_table(client, ships={"evil": (simple_ship(evil), "ann")})
+    page = await join(client, table.tokens["bob"])
+    assert evil not in page.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+
+
+async def test_session_cookie_is_httponly_and_samesite(client: httpx.AsyncClient) -> None:
+    table = await set_table(client)
+    r = await client.get(f"/join/{table.tokens['ann']}", follow_redirects=False)
+    cookie = r.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie
+
+
+async def test_referee_adds_ship_from_json_with_clear_errors(client: httpx.AsyncClient) -> None:
+    table = await set_table(client)
+    page = await join(client, table.tokens["ref"])
+    token = csrf(page.text)
+    r = await client.post(
+        f"/battles/{table.battle_id}/ships",
+        data={"csrf_token": token, "definition_json": "{not json"},
+        follow_redirects=True,
+    )
+    assert "not valid JSON" in r.text
+    r = await client.post(
+        f"/battles/{table.battle_id}/ships",
+        data={
+            "csrf_token": token,
+            "definition_json": '{"name": "X", "system": "b5wars", "parts": {"sheet": {"sections": [{"name": "P", "structure_max": -1}]}}}',
+        },
+        follow_redirects=True,
+    )
+    assert "greater than or equal to 1" in r.text
+    r = await client.post(
+        f"/battles/{table.battle_id}/ships",
+        data={"csrf_token": token, "library": "federation-heavy-cruiser", "owner": table.ids["ann"]},
+        follow_redirects=True,
+    )
+    assert "Federation Heavy Cruiser (Federation Heavy Cruiser (sample data)) joins the battle." in r.text
+    player = await join(client, table.tokens["ann"])
+    assert "My ships" in player.text
