@@ -10,4 +10,5 @@ from app.rules.traveller import (  # noqa: F401  (each import registers its rule
     criticals,
     flights,
     ship,
+    spinal,
 )

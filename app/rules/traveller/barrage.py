@@ -136,6 +136,14 @@ def attack_dms(
         roll.outcome = f"−{roll.total}"
         rolls.append(roll)
         dms.append(("computer", -roll.total))
+    dms.extend(order_dms(shooter, target, p.range, bool(p.target_section)))
+    return dms
+
+
+def order_dms(shooter: Combatant, target: Combatant, band: str, aimed: bool) -> list[DM]:
+    """DMs from this round's orders on either side (TR-27): Focused Fire, Damn the Torpedoes!,
+    Defensive Posture, Fast Strafing Run (within Close), Roll The Ship! against aimed attacks."""
+    dms: list[DM] = []
     if shooter.round.has("focused_fire"):
         dms.append(("Focused Fire", 1))
     if shooter.round.has("damn_torpedoes"):
@@ -144,14 +152,26 @@ def attack_dms(
         dms.append(("target Damn the Torpedoes", 1))
     if target.round.has("defensive_posture"):
         dms.append(("Defensive Posture", -2))
-    close = p.range in ("adjacent", "close")
+    close = band in ("adjacent", "close")
     if close and isinstance(shooter, Flight) and shooter.round.has("fast_strafing_run"):
         dms.append(("Fast Strafing Run", 2))
     if close and isinstance(target, Flight) and target.round.has("fast_strafing_run"):
         dms.append(("target Fast Strafing Run", -2))
-    if p.target_section and target.round.has("roll_ship"):
+    if aimed and target.round.has("roll_ship"):
         dms.append(("Roll The Ship!", -2))
     return dms
+
+
+def check_focus(state: BattleState, ship: Ship, shooter: Combatant, target: Ship) -> None:
+    """Focused Fire: one target this round — the order's named ship, or the first one fired on."""
+    if not shooter.round.has("focused_fire"):
+        return
+    rnd = shooter.round
+    focus = rnd.target_of("focused_fire") or (rnd.targets[0] if rnd.targets else None)
+    if focus and focus != target.id:
+        raise RuleError(
+            f"Focused Fire: {ship.name} may fire only at {state.ships[focus].name} this round", "target"
+        )
 
 
 def defences(
@@ -223,13 +243,7 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
             f"{battery.label} already fired at {target_ship.name}: combine them into one barrage (TR-05)",
             "target",
         )
-    focus = shooter.round.target_of("focused_fire") or (
-        shooter.round.targets[0] if shooter.round.targets else None
-    )
-    if shooter.round.has("focused_fire") and focus and focus != target_ship.id:
-        raise RuleError(
-            f"Focused Fire: {ship.name} may fire only at {state.ships[focus].name} this round", "target"
-        )
+    check_focus(state, ship, shooter, target_ship)
     allowed, total, why = _fire_limits(state, shooter, battery)
     if p.mounts > allowed:
         raise RuleError(

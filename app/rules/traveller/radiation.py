@@ -41,9 +41,9 @@ def apply_radiation(
         return
     raw = T.radiation_band(damage)
     band = raw - band_cut
-    cut = f" − {cut_label} {band_cut}" if band_cut else ""
+    cut = f" − {cut_label} {band_cut} = {raw - band_cut}" if band_cut else ""
     if band <= 0:
-        res.say("radiation", f"{res.ship.name} radiation {damage}: band {raw}{cut} = {band} → no effect.")
+        res.say("radiation", f"{res.ship.name} radiation {damage}: band {raw}{cut} → no effect.")
         return
     row = T.radiation_row(band)
     assert row is not None
@@ -71,7 +71,7 @@ def apply_radiation(
             results.append(f"sensors {shown}: {ship_system_hit(res, 'sensors')}")
     res.say(
         "radiation",
-        f"{res.ship.name} radiation {damage}: band {raw}{cut} = {band}; " + "; ".join(results) + ".",
+        f"{res.ship.name} radiation {damage}: band {raw}{cut}; " + "; ".join(results) + ".",
         rolls,
         band=band,
     )
