@@ -116,6 +116,7 @@ class Server:
     """A real uvicorn process serving the app."""
 
     def __init__(self, db: str, broadcast: str = "memory://") -> None:
+        self.db = db
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {

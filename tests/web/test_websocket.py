@@ -1,0 +1,174 @@
+"""Websocket door against a real uvicorn process: several viewers get their own fragments after
+each commit; nobody receives what they may not see; reconnect catches up by seq; origin and size
+limits hold; actions can be sent over the socket too."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import httpx
+import pytest
+import websockets
+from sqlalchemy import select
+
+from app.db import Database
+from app.models import Battle
+from tests.conftest import Server
+from tests.helpers import act, set_table, ship_def, simple_ship
+from tests.web.wsclient import WsViewer, cookie_for
+
+
+async def battle_seed(server: Server, battle_id: str) -> str:
+    """Read the secret seed straight from the database (the test's eyes only)."""
+    db = Database(server.db)
+    async with db.reader() as session:
+        seed = await session.scalar(select(Battle.seed).where(Battle.id == battle_id))
+    await db.dispose()
+    return seed
+
+
+async def table_on(server: Server, **kw):  # type: ignore[no-untyped-def]
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        return await set_table(c, **kw)
+
+
+async def test_every_viewer_gets_fragments_and_no_one_gets_hidden_things(server: Server) -> None:
+    table = await table_on(
+        server,
+        system="sfb",
+        ships={"hawk": (simple_ship("Hawk", "sfb"), "ann"), "ker": (ship_def("shadow-cruiser"), "bob")},
+    )
+    cookies = {
+        who: await cookie_for(server.url, table.tokens[who]) for who in ("ann", "bob", "watcher", "ref")
+    }
+    viewers = {who: WsViewer(server.url, table.battle_id, cookie) for who, cookie in cookies.items()}
+    for v in viewers.values():
+        await v.__aenter__()
+        await v.hello(2)
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as c:
+            r = await act(
+                c,
+                table,
+                "ann",
+                "damage.apply",
+                {
+                    "target": "shadow-cruiser",
+                    "source": "hawk",
+                    "amount": 7,
+                    "direction": "fore",
+                    "weapon": "Phaser-1",
+                },
+            )
+            assert r.status_code == 200, r.text
+            for v in viewers.values():
+                frame = await v.frame_with_seq(3)
+                assert frame["seq"] == 3
+                assert (
+                    'hx-target="#ships"' in frame["content"]
+                    and "Hawk hits Shadow Cruiser with Phaser-1 for 7 (fore)" in frame["content"]
+                )
+            # The pain-reduction reminder at Energy Allocation is for the Shadow's commander (and referee) only.
+            r = await act(
+                c,
+                table,
+                "ref",
+                "override.set",
+                {"path": "ships.shadow-cruiser.parts.pain.level", "value": 5, "reason": "scenario"},
+            )
+            assert r.status_code == 200, r.text
+            await act(c, table, "ref", "clock.advance", {})  # → impulse 1
+            for _ in range(32):
+                await act(c, table, "ref", "clock.advance", {})
+            r = await act(c, table, "ref", "clock.advance", {})  # end of turn → energy allocation of turn 2
+            seq = r.json()["seq"]
+        for v in viewers.values():
+            await v.frame_with_seq(seq)
+        everything = {who: "".join(v.raw) for who, v in viewers.items()}
+        reminder = "may roll pain reduction"
+        assert reminder in everything["bob"] and reminder in everything["ref"]
+        assert reminder not in everything["ann"] and reminder not in everything["watcher"]
+        for who in ("ann", "bob", "watcher"):
+            assert (
+                '"amount": 7' not in everything[who] and "&#34;amount&#34;: 7" not in everything[who]
+            )  # raw payloads are the referee's
+        async with httpx.AsyncClient(base_url=server.url) as c:
+            seed_info = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()
+        assert seed_info["seed"] is None
+        seed_hex = await battle_seed(server, table.battle_id)
+        for who in viewers:
+            assert seed_hex not in everything[who]
+    finally:
+        for v in viewers.values():
+            await v.__aexit__(None, None, None)
+
+
+async def test_reconnect_catches_up_from_last_seq(server: Server) -> None:
+    table = await table_on(
+        server, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+    cookie = await cookie_for(server.url, table.tokens["bob"])
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        for amount in (1, 2, 3):
+            await act(c, table, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": amount})
+    async with WsViewer(server.url, table.battle_id, cookie) as v:
+        await v.hello(3)  # we saw seq 3; 4 and 5 happened while we were away
+        frame = await v.frame_with_seq(5)
+        assert frame["seq"] == 5
+        assert (
+            'id="log-4"' in frame["content"]
+            and 'id="log-5"' in frame["content"]
+            and 'id="log-3"' not in frame["content"]
+        )
+        assert await v.quiet() == []  # up to date: nothing more
+
+
+async def test_actions_over_the_socket_use_the_service(server: Server) -> None:
+    table = await table_on(
+        server, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+    cookie = await cookie_for(server.url, table.tokens["ann"])
+    async with WsViewer(server.url, table.battle_id, cookie) as v:
+        await v.hello(2)
+        key = uuid.uuid4().hex
+        msg = {
+            "type": "action",
+            "action_type": "damage.apply",
+            "payload": {"target": "crow", "source": "hawk", "amount": 4},
+            "action_id": key,
+            "seen_seq": 2,
+        }
+        await v.socket.send(json.dumps(msg))
+        frames = [await v.next_frame(), await v.next_frame()]
+        assert {"type": "result", "seq": 3, "duplicate": False} in frames
+        await v.socket.send(json.dumps(msg))
+        assert (await v.next_frame()) == {"type": "result", "seq": 3, "duplicate": True}
+        await v.socket.send(
+            json.dumps(
+                {
+                    **msg,
+                    "action_id": "other",
+                    "payload": {"target": "crow", "source": "crow", "amount": 1},
+                    "seen_seq": 3,
+                }
+            )
+        )
+        error = await v.next_frame()
+        assert error["type"] == "error" and error["field"] == "source" and "#flash" in error["content"]
+
+
+async def test_origin_and_frame_size_are_checked(server: Server) -> None:
+    table = await table_on(server, ships={"hawk": (simple_ship("Hawk"), "ann")})
+    cookie = await cookie_for(server.url, table.tokens["ann"])
+    with pytest.raises(websockets.exceptions.InvalidStatus):
+        async with WsViewer(server.url, table.battle_id, cookie, origin="http://evil.example"):
+            pass
+    with pytest.raises(websockets.exceptions.InvalidStatus):
+        async with WsViewer(server.url, table.battle_id, "not-a-session"):
+            pass
+    async with WsViewer(server.url, table.battle_id, cookie) as v:
+        await v.socket.send("x" * 20000)
+        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+            await v.next_frame()
+        assert closed.value.rcvd.code == 1009

@@ -1,0 +1,57 @@
+"""A websocket viewer for tests: joins with a session cookie, says hello, collects frames."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import websockets
+
+
+class WsViewer:
+    def __init__(self, base: str, battle_id: str, cookie: str, origin: str | None = None) -> None:
+        self.url = base.replace("http://", "ws://") + f"/battles/{battle_id}/ws"
+        self.headers = {"Cookie": f"starboard_session={cookie}", "Origin": origin or base}
+        self.frames: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.socket: Any = None
+
+    async def __aenter__(self) -> WsViewer:
+        self.socket = await websockets.connect(self.url, additional_headers=self.headers, max_size=2**22)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.socket.close()
+
+    async def hello(self, seq: int) -> None:
+        await self.socket.send(json.dumps({"type": "hello", "seq": seq}))
+
+    async def next_frame(self, timeout: float = 5.0) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.socket.recv(), timeout)
+        self.raw.append(raw)
+        frame = json.loads(raw)
+        self.frames.append(frame)
+        return frame
+
+    async def frame_with_seq(self, seq: int, timeout: float = 5.0) -> dict[str, Any]:
+        while True:
+            frame = await self.next_frame(timeout)
+            if frame.get("seq", -1) >= seq:
+                return frame
+
+    async def quiet(self, seconds: float = 0.3) -> list[str]:
+        """Collect whatever arrives in the next moment (to prove nothing hidden came)."""
+        got = []
+        try:
+            while True:
+                got.append(await asyncio.wait_for(self.socket.recv(), seconds))
+        except TimeoutError:
+            return got
+
+
+async def cookie_for(base: str, token: str) -> str:
+    async with httpx.AsyncClient(base_url=base) as c:
+        r = await c.get(f"/join/{token}", follow_redirects=False)
+        return r.cookies["starboard_session"]
