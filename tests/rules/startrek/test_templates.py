@@ -1,0 +1,161 @@
+"""The Star Trek part partials render from the viewer's view of the rules state (ux §2b, §8)."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from app.rules.views import Viewer, battle_view
+from tests.rules.startrek.helpers import KER, act, advance_to, battle, definition, hit, player, set_value
+
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+ENV = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]))
+
+
+class Elements(HTMLParser):
+    """Every start tag's attributes, by id, and the forms' action types."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_id: dict[str, dict[str, Any]] = {}
+        self.actions: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if "id" in found:
+            self.by_id[found["id"]] = {"tag": tag, **found}
+        if tag == "input" and found.get("name") == "action_type":
+            self.actions.append(found.get("value") or "")
+
+
+def render(state, ship_id: str, part: str, viewer: Viewer) -> tuple[str, Elements]:
+    view = battle_view(state, viewer)
+    ship = view["ships"][ship_id]
+    html = ENV.get_template(f"parts/{part}.html").render(
+        ship=ship,
+        part=ship["parts"][part],
+        viewer=viewer,
+        battle=SimpleNamespace(id="b1", system="b5wars", clock=view["clock"], dice_mode="server"),
+        state=view,
+        seq=7,
+        csrf_token="tok",
+    )
+    parsed = Elements()
+    parsed.feed(html)
+    return html, parsed
+
+
+def commander(ship_id: str) -> Viewer:
+    return Viewer(f"p-{ship_id}", "player", frozenset({ship_id}))
+
+
+STRANGER = Viewer("p-x", "player", frozenset({"raider"}))
+
+
+def test_ST_05_shields_partial_draws_each_projection_with_id_and_current():
+    state = battle("excelsior")
+    state, _ = hit(state, "excelsior", 8, direction="fore")
+    html, found = render(state, "excelsior", "shields", commander("excelsior"))
+    fore = found.by_id["shield-excelsior-fore"]
+    assert (fore["data-current"], fore["data-rating"]) == ("32", "40")
+    assert fore["aria-label"] == "Fore shield, 32 of 40"
+    assert [found.by_id[f"shield-excelsior-{n}"]["data-current"] for n in ("starboard", "aft", "port")] == [
+        "30",
+        "30",
+        "30",
+    ]
+    assert "32/40" in html and 'viewBox="0 0 240 200"' in html and 'width="100%"' in html
+    assert "<title" in html
+
+
+def test_ST_12_collapsed_projection_is_dashed_and_labelled_down():
+    state = battle("excelsior")
+    state = set_value(state, "ships.excelsior.parts.shields.projections.3.collapsed", True)
+    state = set_value(state, "ships.excelsior.parts.shields.projections.3.current", 0)
+    html, found = render(state, "excelsior", "shields", STRANGER)
+    assert found.by_id["shield-excelsior-port"]["aria-label"] == "Port shield, 0 of 30, DOWN"
+    assert 'class="st-arc-down"' in html and ">DOWN<" in html
+
+
+def test_ST_07_forms_only_for_the_commander_and_in_the_right_step():
+    state = battle("excelsior")
+    _, mine = render(state, "excelsior", "shields", commander("excelsior"))
+    assert mine.actions == [
+        "startrek.buy_regeneration",
+        "startrek.extend_arc",
+        "startrek.switch_system",
+    ]
+    _, theirs = render(state, "excelsior", "shields", STRANGER)
+    assert theirs.actions == []
+    state = advance_to(state, "adjust_systems")
+    _, mine = render(state, "excelsior", "shields", commander("excelsior"))
+    assert mine.actions == ["startrek.transfer_shields"]
+
+
+def test_ST_05_single_projection_ring_and_medium_halves():
+    state = battle("klingon-bird-of-prey", "new-orleans")
+    _, found = render(state, "kor-vaq", "shields", STRANGER)
+    assert found.by_id["shield-kor-vaq-shield"]["data-current"] == "20"
+    _, found = render(state, "thomas-paine", "shields", STRANGER)
+    assert {"shield-thomas-paine-fore", "shield-thomas-paine-aft"} <= set(found.by_id)
+
+
+def test_ST_16_first_one_badge_and_names_are_escaped():
+    data = {**KER, "name": "Ker <b>"}
+    state = battle(data)
+    html, _ = render(state, "ker-b", "first_one", STRANGER)
+    assert "First One" in html
+    evil = definition("excelsior")
+    evil["name"] = "<script>x</script>"
+    state = battle(evil)
+    html, _ = render(state, "script-x-script", "shields", STRANGER)
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_power_partial_is_only_for_the_commander():
+    state = battle("excelsior")
+    html, found = render(state, "excelsior", "power", commander("excelsior"))
+    assert found.by_id["power-excelsior-left"]["data-left"] == "8"
+    assert "startrek.switch_system" in found.actions
+    assert "power" not in battle_view(state, STRANGER)["ships"]["excelsior"]["parts"]
+
+
+def test_ST_03_impulse_partial_shows_doubled_costs():
+    state = battle("excelsior")
+    state = set_value(state, "ships.excelsior.parts.impulse.all_thrusters_lost", True)
+    html, _ = render(state, "excelsior", "impulse", STRANGER)
+    assert "Acc/Dec 6" in html and "Ini -8" in html and "initiative −10" in html
+
+
+def test_ST_18_warp_partial_shows_nacelle_failure_chance():
+    state = set_value(battle("excelsior"), "ships.excelsior.parts.sheet.sections.1.systems.0.damage", 18)
+    html, found = render(state, "excelsior", "warp", commander("excelsior"))
+    assert found.by_id["warp-excelsior-port-nacelle"]["data-chance"] == "18"
+    assert found.actions == ["startrek.declare_warp"]
+
+
+def test_ST_22_cloak_partial_for_others_hides_the_position():
+    from app.rules.battle import new_battle
+    from tests.rules.startrek.helpers import add
+
+    state = new_battle("b5wars")
+    state = add(state, definition("excelsior"))
+    state = add(state, definition("klingon-bird-of-prey"), {"hex": "0917"})
+    state = advance_to(state, "adjust_systems")
+    state, _ = act(state, "startrek.cloak", {"ship": "kor-vaq"}, player("kor-vaq"))
+    html, found = render(state, "kor-vaq", "cloak", commander("excelsior"))
+    assert found.by_id["cloak-kor-vaq-state"]["data-cloaked"] == "true"
+    assert "0917" not in html
+    assert found.actions == ["startrek.detect_cloak"]
+
+
+def test_ST_25_photon_partial_shows_pips_and_volley_penalties():
+    state = advance_to(battle("new-orleans", "excelsior"), "combat")
+    html, found = render(state, "thomas-paine", "photon_launcher", commander("thomas-paine"))
+    assert found.by_id["photon-thomas-paine-advanced-photon-launcher"]["data-loaded"] == "3"
+    assert "●●●" in html and "3 (−2 each)" in html
+    assert found.actions == ["startrek.fire_torpedoes"]
