@@ -43,13 +43,18 @@ env.filters["sentence"] = _sentence_case
 
 
 async def page_context(
-    session: AsyncSession, battle: Battle, participant: Participant, csrf: str, log_limit: int | None = 200
+    session: AsyncSession,
+    battle: Battle,
+    participant: Participant,
+    csrf: str,
+    log_limit: int | None = 200,
+    log_since: int = 0,
 ) -> dict[str, Any]:
     """What every battle template needs, for this viewer only."""
     data, viewer, people = await read_battle(session, battle, participant)
     state = data["state"]
     names = {p.id: p.name for p in people}
-    log = await visible_log(session, battle, viewer, limit=log_limit, names=names)
+    log = await visible_log(session, battle, viewer, since=log_since, limit=log_limit, names=names)
     return {
         "battle": {
             "id": battle.id,
@@ -80,6 +85,5 @@ async def live_fragments(
     session: AsyncSession, battle: Battle, participant: Participant, since: int, csrf: str
 ) -> tuple[str, int]:
     """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer."""
-    context = await page_context(session, battle, participant, csrf, log_limit=None)
-    context["log"] = [e for e in context["log"] if e.seq > since]
+    context = await page_context(session, battle, participant, csrf, log_limit=None, log_since=since)
     return render("partials/live_update.html", context), context["seq"]
