@@ -8,7 +8,11 @@ from app.rules.traveller import (  # noqa: F401  (each import registers its rule
     barrage,
     crew,
     criticals,
+    damage,
     flights,
+    initiative,
+    orders,
+    repairs,
     ship,
     spinal,
 )

@@ -9,10 +9,13 @@ Internal otherwise (mesons always Internal) — and each result applies its effe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from app.rules.core import Event, Roll
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
+from app.rules.registry import action
 from app.rules.state import BattleState, Ship
 from app.rules.traveller import tables as T
 from app.rules.traveller.crew import step_down
@@ -288,3 +291,67 @@ def roll_location(res: Resolution) -> tuple[str, Roll]:
 
 def system_hit_column(model: HgShip) -> dict[str, str]:
     return {s.name: s.column for s in model.sections}
+
+
+# --- Entered hits and the referee's ruling ---------------------------------------------------------
+
+
+class EnteredHit(BaseModel):
+    """A hit resolved at the table by the core rules (GEN-03): a starship or small craft attacking
+    a capital ship (TR-14), or any effect the referee enters."""
+
+    target: str
+    section: str
+    hull_damage: int = Field(default=0, ge=0, le=100000)
+    system: str | None = Field(default=None, description="slot kind: m_drive, power_plant, sensors, command…")
+    source: str | None = None
+    core_rules: bool = Field(default=True, description="TR-14: no third drive/power/sensor/bridge hit")
+
+
+def _may_enter(state: BattleState, p: EnteredHit, actor: Actor) -> None:
+    if actor.is_referee or (p.source and actor.commands(p.source)):
+        return
+    raise RuleError("enter hits for a ship you command, or as referee", "source")
+
+
+@action("traveller.entered_hit", EnteredHit, "Enter a hit", authorise=_may_enter, systems={"traveller"})
+def entered_hit(state: BattleState, p: EnteredHit, actor: Actor, dice: DiceSource) -> list[Event]:
+    target = state.ship(p.target, "target")
+    if "hg_ship" not in target.parts:
+        raise RuleError(f"{target.name} is not a High Guard ship", "target")
+    model = HgShip.model_validate(target.parts["hg_ship"])
+    section = model.section(p.section)
+    if section is None:
+        raise RuleError(f"{target.name} has no section {p.section!r}", "section")
+    res = Resolution(state, target, model, dice, core_rules=p.core_rules, barrage_damage=p.hull_damage)
+    pieces = []
+    if p.hull_damage:
+        pieces.append(damage_section(res, section, p.hull_damage))
+    if p.system:
+        if p.system not in _ENTERABLE:
+            raise RuleError(f"system must be one of {', '.join(_ENTERABLE)}", "system")
+        pieces.append(ship_system_hit(res, p.system))
+    target.parts["hg_ship"] = model.model_dump(mode="json")
+    who = state.ships[p.source].name if p.source in state.ships else "An attacker"
+    text = f"{who} hits {target.name} ({section.name}): " + ("; ".join(pieces) or "no effect") + "."
+    return [Event(kind="entered_hit", ship=target.id, text=text), *res.events]
+
+
+_ENTERABLE = ("m_drive", "j_drive", "power_plant", "sensors", "computer", "command")
+
+
+class Ruling(BaseModel):
+    ship: str
+    outcome: Literal["crippled", "destroyed"]
+
+
+@action("traveller.rule_ship", Ruling, "Rule a crippled ship", referee_only=True, systems={"traveller"})
+def rule_ship(state: BattleState, p: Ruling, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-17 Decision: a section at 0 Structure leaves the ship crippled until the referee rules."""
+    ship = state.ship(p.ship)
+    model = HgShip.model_validate(ship.parts["hg_ship"])
+    model.referee_ruling = p.outcome
+    ship.crippled = True
+    ship.destroyed = p.outcome == "destroyed"
+    ship.parts["hg_ship"] = model.model_dump(mode="json")
+    return [Event(kind="ruling", ship=ship.id, text=f"The referee rules {ship.name} {p.outcome} (TR-17).")]

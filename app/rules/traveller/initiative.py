@@ -1,0 +1,146 @@
+"""Initiative, once per engagement (TR-03, TR-03a), and the combat-action loop's moves (TR-04).
+
+Capital ships roll 1d6 + Crew Skill; other craft roll 2D (+1 for the faster); the fleet
+commander's Tactics Effect adds to the whole side — or, with the chained roll, becomes a DM on
+each captain's own Tactics check, whose Effect is added instead. Orders then lower each round's
+initiative (TR-26c); the loop itself is in loop.py.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.registry import action
+from app.rules.state import BattleState, Ship
+from app.rules.traveller import tables as T
+from app.rules.traveller.checks import DM, dm_text, standard_check
+from app.rules.traveller.loop import loop_order, require_turn
+from app.rules.traveller.ship import Combatant, HgShip
+from app.rules.traveller.units import load_unit, save_unit, units
+
+
+class RollInitiative(BaseModel):
+    fleet_tactics: dict[str, int] = Field(
+        default_factory=dict, description="side → the fleet commander's Tactics (naval) DM; a check is rolled"
+    )
+    chained: bool = Field(default=False, description="TR-03 optional chained roll")
+    captain_tactics: dict[str, int] = Field(
+        default_factory=dict,
+        description="ship → captain's Tactics DM for the chained roll (default: Crew Skill)",
+    )
+
+
+def _faster(unit: Combatant, ship: Ship, others: list[tuple[Ship, Combatant]]) -> bool:
+    """TR-03a Decision: +1 when its Thrust beats every opposing unit's Thrust."""
+    rivals = [u.thrust for s, u in others if s.side != ship.side]
+    return bool(rivals) and unit.thrust > max(rivals)
+
+
+@action(
+    "traveller.initiative",
+    RollInitiative,
+    "Roll initiative for the engagement",
+    referee_only=True,
+    systems={"traveller"},
+)
+def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: DiceSource) -> list[Event]:
+    everyone = units(state)
+    pending = [(s, u) for s, u in everyone if u.initiative_base is None]
+    if not pending:
+        raise RuleError("initiative is rolled once per engagement, and every ship has it (TR-03)")
+    events: list[Event] = []
+    effects: dict[str, int] = {}
+    for side, dm in sorted(p.fleet_tactics.items()):
+        check = standard_check(dice, f"fleet Tactics ({side or 'no side'})", [("Tactics", dm)])
+        effects[side] = check.effect
+        events.append(
+            Event(
+                kind="initiative",
+                text=f"Fleet commander ({side or 'no side'}) Tactics: {check.sentence()}.",
+                rolls=[check.roll],
+            )
+        )
+    for ship, unit in sorted(pending, key=lambda pair: pair[0].id):
+        capital = isinstance(unit, HgShip) and unit.is_capital
+        roll = dice.roll(1 if capital else 2, 6, "initiative", ship=ship.id)
+        dms: list[DM] = [("Crew Skill", T.CREW_SKILL_DM[unit.crew_skill])] if capital else []
+        if not capital and _faster(unit, ship, everyone):
+            dms.append(("faster", 1))
+        rolls = [roll]
+        fleet = effects.get(ship.side)
+        if fleet is not None and p.chained:
+            captain = p.captain_tactics.get(ship.id, T.CREW_SKILL_DM[unit.crew_skill])
+            check = standard_check(
+                dice,
+                f"captain Tactics ({ship.name})",
+                [("Tactics", captain), ("chain", T.task_chain_dm(fleet))],
+                ship=ship.id,
+            )
+            rolls.append(check.roll)
+            dms.append(("captain Tactics", check.effect))
+        elif fleet is not None:
+            dms.append(("fleet Tactics", fleet))
+        total = roll.total + sum(v for _, v in dms)
+        roll.outcome = f"initiative {total}"
+        unit.initiative_base = total
+        unit.round.initiative = total
+        save_unit(ship, unit)
+        events.append(
+            Event(
+                kind="initiative",
+                ship=ship.id,
+                text=f"{ship.name} initiative: {len(roll.dice)}D {roll.total}{dm_text(dms)} = {total}"
+                f" → reactions {T.reactions(total)}.",
+                rolls=rolls,
+                data={"initiative": total},
+            )
+        )
+    return events
+
+
+class ShipOnly(BaseModel):
+    ship: str
+
+
+@action(
+    "traveller.pass", ShipOnly, "Finish combat actions this round", ship_field="ship", systems={"traveller"}
+)
+def pass_turn(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-04: a ship that has done all it wishes leaves the loop for this round."""
+    ship = state.ship(p.ship)
+    unit = load_unit(state, ship)
+    if state.clock.step != "combat":
+        raise RuleError("ships pass in the combat step", "ship")
+    unit.round.passed = True
+    save_unit(ship, unit)
+    after = [s.name for s, _ in loop_order(state)]
+    nxt = f" Next: {after[0]}." if after else " Every ship has finished."
+    return [
+        Event(kind="loop", ship=ship.id, text=f"{ship.name} has finished its combat actions this round.{nxt}")
+    ]
+
+
+class OtherAction(BaseModel):
+    ship: str
+    description: str = Field(
+        min_length=3, max_length=200, description="boarding, moving… (outcome entered, GEN-03)"
+    )
+
+
+@action(
+    "traveller.combat_action",
+    OtherAction,
+    "Take another combat action",
+    ship_field="ship",
+    systems={"traveller"},
+)
+def other_action(state: BattleState, p: OtherAction, actor: Actor, dice: DiceSource) -> list[Event]:
+    """A combat action the tracker does not resolve (boarding, moving): it takes the ship's turn."""
+    ship = state.ship(p.ship)
+    unit = load_unit(state, ship)
+    require_turn(state, ship, unit)
+    unit.round.actions += 1
+    save_unit(ship, unit)
+    return [Event(kind="combat_action", ship=ship.id, text=f"{ship.name}: {p.description}.")]

@@ -1,0 +1,253 @@
+"""Orders (TR-26, TR-26a…c, TR-27): written secretly, revealed together, paid in initiative.
+
+Each captain saves drafts and commits in the orders step. Drafts and committed orders live in the
+ship's part; the part's public view strips them (ship.strip_orders), and the commit event is
+owner-only with a hidden_text, so no other player can read them before the reveal. The reveal is
+one public event, made when the last captain commits or when the referee forces it (or moves the
+clock on). Emergency orders (!) come later, as reactions, one per ship per round.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.registry import action, on_step
+from app.rules.state import BattleState, Ship
+from app.rules.traveller import tables as T
+from app.rules.traveller.flights import Flight
+from app.rules.traveller.ship import Combatant, HgShip, OrderChoice
+from app.rules.traveller.units import load_unit, orders_on, save_unit, units
+
+
+def order_text(choice: OrderChoice, state: BattleState) -> str:
+    name = choice.spec.name
+    if choice.target:
+        ship = state.ships.get(choice.target)
+        name += f" → {ship.name if ship else choice.target}"
+    return name
+
+
+def _cost(choices: list[OrderChoice]) -> int:
+    return sum(c.spec.cost for c in choices)
+
+
+def _check_choice(state: BattleState, ship: Ship, unit: Combatant, choice: OrderChoice) -> None:
+    """TR-26b: requirements (Crew Skill N+, spinal fitted, small craft only) and targets."""
+    spec = choice.spec
+    if unit.crew_skill < spec.crew_skill:
+        raise RuleError(f"{spec.name} needs Crew Skill {spec.crew_skill}+", "orders")
+    if spec.needs_spinal and not (isinstance(unit, HgShip) and unit.spinal is not None):
+        raise RuleError(f"{spec.name} needs a spinal mount", "orders")
+    small = isinstance(unit, Flight) or (isinstance(unit, HgShip) and unit.kind == "small_craft")
+    if spec.small_craft_only and not small:
+        raise RuleError(f"{spec.name} is only undertaken by small craft", "orders")
+    if spec.needs_target:
+        if not choice.target or choice.target not in state.ships or choice.target == ship.id:
+            raise RuleError(f"{spec.name} needs another ship as its target", "orders")
+        friendly = state.ships[choice.target].side == ship.side
+        if choice.order in ("escort_defence", "fighter_screen") and not friendly:
+            raise RuleError(f"{spec.name} protects a friendly ship", "orders")
+    if choice.order == "one_more_shot":
+        _check_one_more_shot(unit, choice)
+
+
+def _check_one_more_shot(unit: Combatant, choice: OrderChoice) -> None:
+    if choice.target == "spinal" and isinstance(unit, HgShip) and unit.spinal and unit.spinal.hits:
+        return
+    battery = unit.battery(choice.target or "")
+    if battery is None or battery.hits == 0:
+        raise RuleError("I Only Need One More Shot names a damaged battery id, or 'spinal'", "orders")
+
+
+def _check_set(
+    state: BattleState, ship: Ship, unit: Combatant, choices: list[OrderChoice], budget: int
+) -> None:
+    seen: set[str] = set()
+    for choice in choices:
+        _check_choice(state, ship, unit, choice)
+        if choice.order in seen and not choice.spec.repeatable:
+            raise RuleError(f"{choice.spec.name} may be given once per round", "orders")
+        seen.add(choice.order)
+    cost = _cost(choices)
+    if cost > budget:
+        raise RuleError(
+            f"these orders cost {cost} initiative; {ship.name} has {budget} (never below 0)", "orders"
+        )
+
+
+class GiveOrders(BaseModel):
+    ship: str
+    orders: list[OrderChoice] = Field(default_factory=list, max_length=30)
+    commit: bool = Field(default=False, description="lock the orders; otherwise they are saved as a draft")
+
+
+@action("traveller.orders", GiveOrders, "Write orders", ship_field="ship", systems={"traveller"})
+def give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSource) -> list[Event]:
+    if not orders_on(state):
+        raise RuleError("orders are not used in this battle (TR-26a)", "orders")
+    if state.clock.step != "orders":
+        raise RuleError("orders are written in the orders step; emergency orders come as reactions", "orders")
+    ship = state.ship(p.ship)
+    unit = load_unit(state, ship)
+    if ship.destroyed:
+        raise RuleError(f"{ship.name} is destroyed (GEN-04)", "ship")
+    if unit.initiative_base is None:
+        raise RuleError("roll initiative for the engagement first (TR-03)", "orders")
+    if unit.round.committed or unit.round.revealed:
+        raise RuleError(f"{ship.name}'s orders are already committed this round", "orders")
+    _check_set(state, ship, unit, p.orders, max(unit.initiative_base, 0))
+    unit.round.drafts = list(p.orders)
+    listed = ", ".join(order_text(c, state) for c in p.orders) or "no orders"
+    if not p.commit:
+        save_unit(ship, unit)
+        return [
+            Event(
+                kind="orders_draft",
+                ship=ship.id,
+                visibility="owner",
+                text=f"{ship.name} saves its draft: {listed}.",
+            )
+        ]
+    unit.round.orders = list(p.orders)
+    unit.round.committed = True
+    save_unit(ship, unit)
+    events = [
+        Event(
+            kind="orders_committed",
+            ship=ship.id,
+            visibility="owner",
+            text=f"{ship.name} commits its orders: {listed} (cost {_cost(p.orders)}).",
+            hidden_text=f"{ship.name} has committed its orders.",
+        )
+    ]
+    if all(u.round.committed for _, u in units(state)):
+        events.append(reveal(state, forced=False))
+    return events
+
+
+def reveal(state: BattleState, forced: bool) -> Event:
+    """All orders at once, one public event; uncommitted ships give none. Costs lower this round's
+    initiative (TR-26c); I Only Need One More Shot arms its system for the round."""
+    lines: list[str] = []
+    for ship, unit in units(state):
+        chosen = unit.round.orders if unit.round.committed else []
+        unit.round.orders = list(chosen)
+        unit.round.drafts = []
+        unit.round.revealed = True
+        base = unit.initiative_base or 0
+        unit.round.initiative = base - _cost(chosen)
+        for choice in chosen:
+            _arm(state, unit, choice)
+        save_unit(ship, unit)
+        listed = ", ".join(order_text(c, state) for c in chosen) or "no orders"
+        late = "" if unit.round.committed else " (not committed)"
+        lines.append(f"{ship.name}{late}: {listed} — initiative {base} → {unit.round.initiative}")
+    head = "The referee reveals the orders" if forced else "Every captain has committed; orders revealed"
+    return Event(kind="orders_revealed", text=f"{head}: " + "; ".join(lines) + ".")
+
+
+def _arm(state: BattleState, unit: Combatant, choice: OrderChoice) -> None:
+    if choice.order != "one_more_shot":
+        return
+    if choice.target == "spinal" and isinstance(unit, HgShip) and unit.spinal is not None:
+        unit.spinal.one_more_shot = state.clock.turn
+        return
+    battery = unit.battery(choice.target or "")
+    if battery is not None:
+        battery.one_more_shot = state.clock.turn
+
+
+class Reveal(BaseModel):
+    """The referee forces the reveal: captains who have not committed give no orders this round."""
+
+
+@action("traveller.reveal_orders", Reveal, "Reveal the orders", referee_only=True, systems={"traveller"})
+def force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource) -> list[Event]:
+    if not orders_on(state):
+        raise RuleError("orders are not used in this battle (TR-26a)")
+    if state.clock.step != "orders":
+        raise RuleError("orders are revealed in the orders step")
+    if all(u.round.revealed for _, u in units(state)):
+        raise RuleError("the orders are already revealed")
+    return [reveal(state, forced=True)]
+
+
+@on_step("traveller:leave:orders")
+def reveal_on_leaving(state: BattleState, dice: DiceSource) -> list[Event]:
+    """Moving the clock on forces the reveal, so no round is fought with orders still hidden."""
+    if not orders_on(state) or all(u.round.revealed for _, u in units(state)):
+        return []
+    return [reveal(state, forced=True)]
+
+
+class EmergencyOrder(BaseModel):
+    ship: str
+    order: OrderChoice
+
+
+@action(
+    "traveller.emergency_order",
+    EmergencyOrder,
+    "Give an emergency order",
+    ship_field="ship",
+    systems={"traveller"},
+)
+def emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-26: a (!) order as a reaction to an attack, one per ship per round; it costs initiative
+    (never below 0) and a reaction from those the current initiative allows."""
+    if not orders_on(state):
+        raise RuleError("orders are not used in this battle (TR-26a)", "order")
+    if state.clock.step == "orders":
+        raise RuleError("in the orders step, write it with the other orders", "order")
+    ship = state.ship(p.ship)
+    unit = load_unit(state, ship)
+    choice = p.order.model_copy(update={"emergency": True})
+    spec = choice.spec
+    if not spec.emergency:
+        raise RuleError(f"{spec.name} is not an emergency order (!)", "order")
+    if unit.round.emergency_used:
+        raise RuleError(f"{ship.name} has already given its emergency order this round", "order")
+    if unit.round.has(choice.order) and not spec.repeatable:
+        raise RuleError(f"{spec.name} was already given this round", "order")
+    current = unit.current_initiative() or 0
+    allowed = T.reactions(current)
+    if unit.round.reactions_used >= allowed:
+        raise RuleError(f"{ship.name} has no reaction left ({allowed} this round)", "order")
+    _check_set(state, ship, unit, [choice], max(current, 0))
+    unit.round.orders.append(choice)
+    unit.round.initiative = current - spec.cost
+    unit.round.reactions_used += 1
+    unit.round.emergency_used = True
+    _arm(state, unit, choice)
+    save_unit(ship, unit)
+    return [
+        Event(
+            kind="emergency_order",
+            ship=ship.id,
+            text=f"{ship.name} gives an emergency order: {order_text(choice, state)} — initiative {current} →"
+            f" {unit.round.initiative}, reaction {unit.round.reactions_used} of {allowed}.",
+        )
+    ]
+
+
+@on_step("traveller:leave:turn")
+def one_more_shot_ends(state: BattleState, dice: DiceSource) -> list[Event]:
+    """I Only Need One More Shot: the system fired at full strength; at the round's end it fails."""
+    events: list[Event] = []
+    turn = state.clock.turn
+    for ship, unit in units(state):
+        changed = False
+        for battery in unit.batteries:
+            if battery.one_more_shot == turn:
+                battery.hits, battery.one_more_shot, changed = 3, None, True
+                events.append(
+                    Event(kind="system", ship=ship.id, text=f"{ship.name}'s {battery.label} gives out.")
+                )
+        if isinstance(unit, HgShip) and unit.spinal is not None and unit.spinal.one_more_shot == turn:
+            unit.spinal.hits, unit.spinal.one_more_shot, changed = 2, None, True
+            events.append(Event(kind="system", ship=ship.id, text=f"{ship.name}'s spinal mount gives out."))
+        if changed:
+            save_unit(ship, unit)
+    return events

@@ -1,0 +1,152 @@
+"""Repairs in the ship action step (TR-22, GEN-05).
+
+One attempt per section per Ship Action phase (two more in Engineering per *Get Those Engines Back
+On-Line*); a system that spans several sections may be tried in each. An attempt is a standard
+check with the crew DMs; success takes one hit off the system and gives back what that hit took.
+A hull breach stops repairs in its section for the round unless the hull is self-sealing. Hull,
+Structure, armour, fuel and crew losses are not repaired in battle.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, RuleError
+from app.rules.dice import DiceSource
+from app.rules.registry import action
+from app.rules.state import BattleState
+from app.rules.traveller.checks import DM, standard_check
+from app.rules.traveller.crew import can_act, crew_dms
+from app.rules.traveller.ship import HgSection, HgShip
+from app.rules.traveller.units import load_unit, save_unit
+
+SHIP_SYSTEMS = ("m_drive", "j_drive", "power_plant", "sensors", "computer")
+NAMES = {
+    "m_drive": "M-Drive",
+    "j_drive": "J-Drive",
+    "power_plant": "power plant",
+    "sensors": "sensors",
+    "computer": "computer",
+    "spinal": "spinal mount",
+}
+
+
+class Repair(BaseModel):
+    ship: str
+    section: str
+    system: str = Field(
+        description="m_drive, j_drive, power_plant, sensors, computer, spinal, or a battery/screen id"
+    )
+
+
+def _in_section(section: HgSection, system: str) -> bool:
+    """Does the system sit in this section (has a slot in its Section Hit Table)?"""
+    table = section.hit_table
+    if table is None:
+        return False
+    return any(slot.kind == system or slot.ref == system for slot in table.external + table.internal)
+
+
+def _hits(model: HgShip, system: str) -> int:
+    if system in SHIP_SYSTEMS:
+        return getattr(model.systems, system)
+    if system == "spinal":
+        return model.spinal.hits if model.spinal else 0
+    battery = model.battery(system)
+    if battery is not None:
+        return battery.hits
+    screen = next((s for s in model.screens if s.id == system), None)
+    if screen is not None:
+        return screen.hits
+    raise RuleError(f"no repairable system {system!r}", "system")
+
+
+def _undo(model: HgShip, system: str) -> str:
+    """Take one hit off and give back what it took; returns the sentence's tail."""
+    hits = model.systems
+    if system == "m_drive":
+        hits.m_drive -= 1
+        model.thrust = min(model.thrust + 1, model.thrust_max or model.thrust + 1)
+        return f"M-Drive hits {hits.m_drive}, Thrust {model.thrust}"
+    if system == "j_drive":
+        hits.j_drive -= 1
+        if hits.j_drive == 0:
+            hits.jump_dm = 0
+        return f"J-Drive hits {hits.j_drive}"
+    if system == "power_plant":
+        before = hits.power_plant
+        hits.power_plant -= 1
+        if before == 3:
+            model.disabled = False
+        else:
+            model.power = min(model.power + (2 if before == 2 else 1), model.power_max or model.power)
+        return f"power plant hits {hits.power_plant}, Power {model.power}"
+    if system == "sensors":
+        hits.sensors -= 1
+        if hits.sensors == 0:
+            hits.sensors_dm = 0
+        return f"sensors hits {hits.sensors}"
+    if system == "computer":
+        hits.computer -= 1
+        return f"computer hits {hits.computer}"
+    if system == "spinal":
+        assert model.spinal is not None
+        model.spinal.hits -= 1
+        return f"spinal mount hits {model.spinal.hits}"
+    battery = model.battery(system)
+    if battery is not None:
+        battery.hits -= 1
+        return f"{battery.label} hits {battery.hits}"
+    screen = next(s for s in model.screens if s.id == system)
+    screen.hits -= 1
+    return f"{screen.label} hits {screen.hits}"
+
+
+@action("traveller.repair", Repair, "Attempt a repair", ship_field="ship", systems={"traveller"})
+def repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> list[Event]:
+    if state.clock.step != "ship_action":
+        raise RuleError("repairs happen in the ship action step (TR-22)", "system")
+    ship = state.ship(p.ship)
+    model = load_unit(state, ship)
+    if not isinstance(model, HgShip):
+        raise RuleError("flights are not repaired in battle", "ship")
+    if ship.destroyed or not can_act(model):
+        raise RuleError(f"{ship.name} cannot make repairs", "ship")
+    section = model.section(p.section)
+    if section is None or section.destroyed:
+        raise RuleError(f"{ship.name} has no working section {p.section!r}", "section")
+    if section.breach_round == state.clock.turn and not model.self_sealing:
+        raise RuleError(f"a hull breach stops repairs in {section.name} this round (TR-20)", "section")
+    allowed = 1 + (2 * model.round.count("engines_back_online") if section.name == "Engineering" else 0)
+    used = model.round.repairs.get(section.name, 0)
+    if used >= allowed:
+        raise RuleError(f"{section.name} has had its repair attempt this round (TR-22)", "section")
+    if not _in_section(section, p.system):
+        raise RuleError(f"{p.system} is not in {section.name}", "system")
+    if _hits(model, p.system) == 0:
+        raise RuleError(f"{p.system} is not damaged", "system")
+    dms: list[DM] = crew_dms(model)
+    if model.round.has("command_discipline"):
+        dms.append(("Command Discipline", 1))
+    if model.systems.computer == 1:
+        dms.append(("computer", -1))
+    rolls = []
+    if model.systems.computer == 2:
+        roll = dice.roll(1, 6, "computer damage DM", ship=ship.id)
+        roll.outcome = f"−{roll.total}"
+        rolls.append(roll)
+        dms.append(("computer", -roll.total))
+    label = NAMES.get(p.system) or p.system
+    check = standard_check(dice, f"repair {label} in {section.name}", dms, ship=ship.id)
+    rolls.append(check.roll)
+    model.round.repairs[section.name] = used + 1
+    result = _undo(model, p.system) if check.success else "no progress"
+    save_unit(ship, model)
+    return [
+        Event(
+            kind="repair",
+            ship=ship.id,
+            text=f"{ship.name} repairs {label} in {section.name}: {check.sentence()}: {result}.",
+            rolls=rolls,
+        )
+    ]
