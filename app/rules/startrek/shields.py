@@ -13,6 +13,7 @@ Regeneration, purchases and arc extensions are in `regeneration.py`; transfers i
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -87,7 +88,19 @@ class Deflector(BaseModel):
     extra_bought: int = 0
 
 
-@part_schema(PART)
+PRIVATE_DEFLECTOR_FIELDS = ("regen_turn", "regen_to", "regen_given", "extra_bought")
+
+
+def _public_shields(part: dict[str, Any], ship: Ship) -> dict[str, Any]:
+    """Shield values are public (ux §0); what was bought with power this turn is not."""
+    shown = dict(part)
+    shown["deflectors"] = [
+        {k: v for k, v in d.items() if k not in PRIVATE_DEFLECTOR_FIELDS} for d in part.get("deflectors", [])
+    ]
+    return shown
+
+
+@part_schema(PART, public_view=_public_shields)
 class Shields(BaseModel):
     projections: list[Projection] = Field(min_length=1)
     deflectors: list[Deflector] = Field(default_factory=list)
@@ -416,11 +429,12 @@ def collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
         if fallen:
             save_part(ship, PART, shields)
             names = ", ".join(fallen)
+            verb = "shield collapses" if len(fallen) == 1 else "shields collapse"
             events.append(
                 Event(
                     kind="shield_collapse",
                     ship=ship.id,
-                    text=f"{ship.name}'s {names} shield collapses: no working deflector in arc (ST-12).",
+                    text=f"{ship.name}'s {names} {verb}: no working deflector in arc (ST-12).",
                 )
             )
     return events

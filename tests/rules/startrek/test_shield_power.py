@@ -303,3 +303,33 @@ def test_ST_15_extended_deflector_regenerates_a_collapsed_projection_from_zero()
     state, events = advance(state)
     assert not of_kind(events, "shield_collapse")
     assert values(state, "excelsior")["Port"] == 10  # next turn: +3 free from the extended deflector
+
+
+def test_ST_07_others_see_shield_values_but_not_what_power_bought():
+    from app.rules.views import Viewer, battle_view
+
+    state = battle("excelsior")
+    state = set_value(state, f"{EX}.projections.0.current", 10)
+    state, _ = act(
+        state,
+        "startrek.buy_regeneration",
+        {"ship": "excelsior", "deflector": "Fore Deflector", "points": 5},
+        ME,
+    )
+    other = battle_view(state, Viewer("p-x", "player", frozenset()))["ships"]["excelsior"]["parts"]
+    assert other["shields"]["projections"][0]["current"] == 15
+    assert "extra_bought" not in other["shields"]["deflectors"][0]
+    assert "power" not in other
+    mine = battle_view(state, Viewer("p-excelsior", "player", frozenset({"excelsior"})))["ships"]["excelsior"]
+    assert mine["parts"]["shields"]["deflectors"][0]["extra_bought"] == 5
+
+
+def test_ST_12_two_projections_collapse_together():
+    state = battle("excelsior")
+    state, _ = hit(state, "excelsior", 40, direction="port", system="Port Deflector")
+    state, _ = hit(state, "excelsior", 40, direction="aft", system="Aft Deflector")
+    state = advance_to(state, "adjust_systems")
+    state, events = advance(state)
+    assert of_kind(events, "shield_collapse")[0].text == (
+        "Excelsior's Aft, Port shields collapse: no working deflector in arc (ST-12)."
+    )

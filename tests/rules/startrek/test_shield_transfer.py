@@ -129,3 +129,41 @@ def test_ST_06_ST_16_property_projections_stay_in_bounds_and_damage_is_conserved
             assert reached <= amount - summary["absorbed"]
         else:
             assert summary["absorbed"] + reached == amount
+
+
+ops = st.lists(
+    st.tuples(
+        st.sampled_from(["hit", "buy", "transfer", "extend", "advance"]),
+        st.sampled_from(["Fore", "Starboard", "Aft", "Port"]),
+        st.sampled_from(["Fore", "Starboard", "Aft", "Port"]),
+        st.integers(min_value=1, max_value=45),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops=ops)
+def test_ST_07_ST_08_property_regeneration_and_transfers_keep_projections_within_their_ratings(ops):
+    state = battle("excelsior")
+    state = set_value(state, "ships.excelsior.parts.power.output", 60)
+    for op, a, b, n in ops:
+        try:
+            if op == "hit":
+                state, _ = hit(state, "excelsior", n, direction=a)
+            elif op == "buy":
+                payload = {"ship": "excelsior", "deflector": f"{a} Deflector", "points": n, "projection": b}
+                state, _ = act(state, "startrek.buy_regeneration", payload, ME)
+            elif op == "transfer":
+                state, _ = transfer(state, a, b, n)
+            elif op == "extend":
+                payload = {"ship": "excelsior", "deflector": f"{a} Deflector", "projection": b}
+                state, _ = act(state, "startrek.extend_arc", payload, ME)
+            else:
+                state, _ = act(state, "clock.advance", {})
+        except RuleError:
+            continue
+        for projection in shields(state, "excelsior").projections:
+            assert 0 <= projection.value <= projection.rating
+            assert projection.given <= projection.segment_base // 2
