@@ -70,7 +70,7 @@ def advance_to(state: BattleState, step: str, turn: int | None = None, dice: lis
     source = ScriptedDice(dice)
     events: list[Event] = []
     want = turn if turn is not None else state.clock.turn
-    for _ in range(40):
+    for _ in range(80):
         if state.clock.step == step and state.clock.turn == want:
             break
         outcome = apply_action(state, Action("clock.advance", {}, REFEREE), source)
