@@ -205,7 +205,7 @@ def move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSou
                 visibility="owner",
                 text=f"{ship.name} (cloaked) moves: {where}.",
                 hidden_text="A cloaked ship moves.",
-                data={"position": payload.position},
+                data={"position": payload.position, "reveal_at_end": True},
             )
         ]
     return [

@@ -44,6 +44,7 @@ class DamageContext:
     entry: DamageEntry
     dice: DiceSource
     remaining: int
+    actor: Actor | None = None  # who entered the hit (the referee may enter what players may not)
     events: list[Event] = field(default_factory=list)
     absorbed: int = 0
     to_armour: int = 0
@@ -161,7 +162,9 @@ def allocate_to_sheet(ctx: DamageContext) -> None:
     ctx.target.parts["sheet"] = sheet.model_dump(mode="json")
 
 
-def resolve_damage(state: BattleState, entry: DamageEntry, dice: DiceSource) -> list[Event]:
+def resolve_damage(
+    state: BattleState, entry: DamageEntry, dice: DiceSource, actor: Actor | None = None
+) -> list[Event]:
     target = state.ship(entry.target, "target")
     if target.destroyed:
         raise RuleError(f"{target.name} is already destroyed", "target")
@@ -169,7 +172,9 @@ def resolve_damage(state: BattleState, entry: DamageEntry, dice: DiceSource) -> 
         source = state.ship(entry.source, "source")
         if source.destroyed:
             raise RuleError(f"{source.name} is destroyed and takes no further actions (GEN-04)", "source")
-    ctx = DamageContext(state=state, target=target, entry=entry, dice=dice, remaining=entry.amount)
+    ctx = DamageContext(
+        state=state, target=target, entry=entry, dice=dice, remaining=entry.amount, actor=actor
+    )
     for step in DAMAGE_FILTERS:
         step(ctx)
         if ctx.remaining <= 0:
@@ -221,4 +226,4 @@ def _may_enter_damage(state: BattleState, entry: DamageEntry, actor: Actor) -> N
 
 @action("damage.apply", DamageEntry, "Enter damage", authorise=_may_enter_damage)
 def apply_damage(state: BattleState, entry: DamageEntry, actor: Actor, dice: DiceSource) -> list[Event]:
-    return resolve_damage(state, entry, dice)
+    return resolve_damage(state, entry, dice, actor)
