@@ -9,7 +9,9 @@ clock on). Emergency orders (!) come later, as reactions, one per ship per round
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field, field_validator
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
@@ -78,9 +80,17 @@ def _check_set(
 
 
 class GiveOrders(BaseModel):
+    catalogue: ClassVar[dict[str, T.Order]] = T.ORDERS  # for the orders form
+
     ship: str
     orders: list[OrderChoice] = Field(default_factory=list, max_length=30)
     commit: bool = Field(default=False, description="lock the orders; otherwise they are saved as a draft")
+
+    @field_validator("orders", mode="before")
+    @classmethod
+    def _one_is_a_list(cls, value: Any) -> Any:
+        """A form with one order ticked sends one object, not a list."""
+        return [value] if isinstance(value, dict) else value
 
 
 @action("traveller.orders", GiveOrders, "Write orders", ship_field="ship", systems={"traveller"})

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, computed_field, model_validator
 
 from app.rules.registry import part_schema
 from app.rules.state import Ship
@@ -81,10 +81,12 @@ class HgSection(BaseModel):
             raise ValueError(f"section {self.name!r}: damage values above their maximum")
         return self
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def slug(self) -> str:
         return self.name.lower().replace(" ", "-")
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def column(self) -> str:
         """Which Section Hit column the next system roll reads (TR-18)."""
@@ -123,10 +125,18 @@ class Battery(BaseModel):
     def fire(self) -> T.Firing:
         return T.firing(self.weapon, self.ammo)
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def label(self) -> str:
         mount = T.WEAPONS[self.weapon].mount
         return f"{mount.title()}: {self.fire.name}"
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def notation(self) -> str:
+        """Weapon name, range row and dice per mount, for the barrage builder."""
+        fire = self.fire
+        return f"{fire.name} ({T.WEAPONS[self.weapon].mount}, {fire.dice}D per mount)"
 
 
 class Spinal(BaseModel):
@@ -137,6 +147,7 @@ class Spinal(BaseModel):
     hits: int = Field(default=0, ge=0, le=2)
     one_more_shot: int | None = None
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def rating(self) -> str | None:
         return T.meson_rating(self.damage) if self.type == "meson" else None
@@ -150,6 +161,7 @@ class Screen(BaseModel):
     sections: list[str] = Field(default_factory=list)
     hits: int = Field(default=0, ge=0)
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def label(self) -> str:
         return "Screen: " + ("Meson Screen" if self.kind == "meson" else "Nuclear Damper")
@@ -271,6 +283,12 @@ class Combatant(BaseModel):
 
     def current_initiative(self) -> int | None:
         return self.round.initiative if self.round.initiative is not None else self.initiative_base
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def reactions_allowed(self) -> int:
+        """Reactions this round from the current initiative (TR-26)."""
+        return T.reactions(self.current_initiative() or 0)
 
 
 @part_schema("hg_ship", public_view=lambda part, ship: public_view(part, ship))

@@ -1,0 +1,147 @@
+"""The hg_ship and flight partials render from each viewer's view; the tr- sample ships load."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from app.rules.generic.actions import ShipDefinition
+from app.rules.registry import ACTIONS
+from app.rules.views import Viewer, battle_view
+from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, capital
+
+ROOT = Path(__file__).resolve().parents[3]
+ENV = Environment(loader=FileSystemLoader(str(ROOT / "templates")), autoescape=select_autoescape(["html"]))
+LIBRARY = ROOT / "app" / "shipdata" / "library"
+SAMPLES = sorted(p.stem for p in LIBRARY.glob("tr-*.json"))
+KESTREL = Viewer("p-kestrel", "player", frozenset({"kestrel"}))
+STRANGER = Viewer("p-tigress", "player", frozenset({"tigress"}))
+
+
+class Elements(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_id: dict[str, dict[str, Any]] = {}
+        self.actions: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if "id" in found:
+            self.by_id[found["id"]] = {"tag": tag, **found}
+        if tag == "input" and found.get("name") == "action_type":
+            self.actions.append(found.get("value") or "")
+
+
+def render(state, ship_id: str, part: str, viewer: Viewer) -> tuple[str, Elements]:
+    view = battle_view(state, viewer)
+    ship = view["ships"][ship_id]
+    html = ENV.get_template(f"parts/{part}.html").render(
+        ship=ship,
+        part=ship["parts"][part],
+        viewer=viewer,
+        battle=SimpleNamespace(id="b1", system="traveller", clock=view["clock"], dice_mode="server"),
+        state=view,
+        seq=3,
+        csrf_token="tok",
+        ACTIONS=ACTIONS,
+    )
+    parsed = Elements()
+    parsed.feed(html)
+    return html, parsed
+
+
+def two_ships():
+    return battle(capital("Kestrel"), capital("Tigress"), owners=("p-kestrel", "p-tigress"))
+
+
+def test_TR_17_TR_18_section_bars_carry_hull_and_structure_and_next_column() -> None:
+    state = advance_to(two_ships(), "combat").state
+    state = act(
+        state,
+        "traveller.barrage",
+        {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "tigress", "range": "medium"},
+        KESTREL_ACTOR,
+        [3, 4, 4],
+    ).state
+    html, parsed = render(state, "tigress", "hg_ship", STRANGER)
+    main = parsed.by_id["tr-tigress-main"]
+    assert (main["tag"], main["data-hull"], main["data-structure"]) == ("svg", "58", "66")
+    assert main["viewbox"] == "0 0 304 18" and main["width"] == "100%"
+    assert main["aria-label"] == "Main: Hull 58 of 66, Structure 66 of 66, armour 6"
+    assert parsed.by_id["tr-tigress-forward"]["data-hull"] == "59"
+    assert "next roll: External" in html
+    assert "<title>Main: Hull 58 of 66, Structure 66 of 66, armour 6</title>" in html
+
+
+def test_TR_26_partial_shows_orders_only_to_their_commander_before_the_reveal() -> None:
+    state = act(two_ships(), "traveller.initiative", {}, dice=[6, 1]).state
+    orders = {"ship": "kestrel", "orders": [{"order": "focused_fire", "target": "tigress"}], "commit": True}
+    state = act(state, "traveller.orders", orders, KESTREL_ACTOR).state
+    html, parsed = render(state, "kestrel", "hg_ship", STRANGER)
+    assert "Committed ✓" in html
+    assert "Focused Fire" not in html and "focused_fire" not in html
+    assert parsed.actions == []
+    own, own_parsed = render(state, "kestrel", "hg_ship", KESTREL)
+    assert "Focused Fire → tigress" in own
+    # Kestrel has committed: no orders form; Tigress's captain gets the orders form for Tigress.
+    assert own_parsed.actions == []
+    _, tig = render(state, "tigress", "hg_ship", STRANGER)
+    assert tig.actions == ["traveller.orders"]
+
+
+def test_TR_23_crew_ladder_and_combat_forms_for_the_commander() -> None:
+    state = two_ships()
+    state.ships["kestrel"].parts["hg_ship"]["crew_strength"] = "half"
+    state = advance_to(state, "combat").state
+    html, parsed = render(state, "kestrel", "hg_ship", KESTREL)
+    assert "<strong>[Half −1, fire 1/2]</strong>" in html
+    assert parsed.actions == ["traveller.barrage", "traveller.emergency_order", "traveller.pass"]
+    assert 'name="p.adjacent"' in html and 'name="p.range"' in html
+
+
+def test_TR_25_flight_partial_draws_one_tile_per_craft() -> None:
+    data = json.loads((LIBRARY / "tr-red-flight.json").read_text())
+    state = battle(capital("Kestrel"), data, owners=("p-kestrel",))
+    state.ships["red-flight"].parts["flight"]["lost"] = 3
+    html, parsed = render(state, "red-flight", "flight", KESTREL)
+    craft = parsed.by_id["tr-red-flight-craft"]
+    assert craft["data-craft"] == "9" and craft["aria-label"] == "Red Flight: 9 of 12 craft left"
+    assert html.count('class="tr-craft-lost"') == 3 and html.count('class="tr-craft-ok"') == 9
+
+
+@pytest.mark.parametrize("slug", SAMPLES)
+def test_TR_18_sample_ships_are_labelled_and_load_through_ship_add(slug: str) -> None:
+    data = json.loads((LIBRARY / f"{slug}.json").read_text())
+    ShipDefinition.model_validate(data)
+    assert (
+        data["sample"] is True and data["system"] == "traveller" and data["klass"].endswith("(sample data)")
+    )
+    state = battle(data)
+    ship = next(iter(state.ships.values()))
+    assert ship.parts
+
+
+def test_TR_18_samples_cover_every_section_count_turrets_bays_spinals_screens_and_a_flight() -> None:
+    parts = [json.loads((LIBRARY / f"{slug}.json").read_text())["parts"] for slug in SAMPLES]
+    ships = [battle({"name": "x", "system": "traveller", "parts": p}) for p in parts if "hg_ship" in p]
+    loaded = [next(iter(s.ships.values())).parts["hg_ship"] for s in ships]
+    assert sorted(len(p["sections"]) for p in loaded) == [2, 3, 4, 5, 6]
+    assert sorted(p["spinal"]["type"] for p in loaded if p.get("spinal")) == ["meson", "particle"]
+    mounts = {b["label"].split(":")[0] for p in loaded for b in p["batteries"]}
+    assert {"Turret", "Barbette", "Bay"} <= mounts
+    assert any(p["screens"] for p in loaded)
+    assert any("flight" in p for p in parts)
+    # Every battery got at least one Section Hit slot by the design rules.
+    for p in loaded:
+        refs = {
+            slot["ref"]
+            for s in p["sections"]
+            for slot in s["hit_table"]["external"] + s["hit_table"]["internal"]
+        }
+        assert {b["id"] for b in p["batteries"]} <= refs
