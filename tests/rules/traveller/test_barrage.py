@@ -273,3 +273,22 @@ def test_TR_25_flight_fires_with_all_its_craft_as_mounts() -> None:
     )
     with pytest.raises(RuleError, match="already fired at Tigress: combine them"):
         act(done.state, "traveller.barrage", body, actor, [])
+
+
+def test_TR_08_battle_option_printed_cells_reads_the_printed_column() -> None:
+    state = battle(
+        capital("Kestrel"),
+        capital("Tigress"),
+        owners=("p-kestrel", "p-tigress"),
+        orders=False,
+        printed_cells=True,
+    )
+    state = advance_to(state, "combat").state
+    # net 4 (2D 5): 20 dice at 25% prints 6 where ⌊20 × 25%⌋ = 5
+    done = fire(state, [2, 3, 1])
+    assert done.texts[0].startswith(
+        "barrage 20–Beam Laser–Medium–1 at Tigress: 2D 5 + range 0 + FC +2 + Gunner +2 + (1 − armour 6) = 4"
+        " → 25% → 6 damage → location 1d6 1: Engineering; 3 to Engineering Hull 66→63; 3 to Main Hull 66→63"
+    )
+    default = fire(two_ships(), [2, 3, 1])
+    assert "= 4 → 25% → 5 damage" in default.texts[0]

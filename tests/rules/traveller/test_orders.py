@@ -311,3 +311,52 @@ def test_TR_26_emergency_order_as_reaction_once_per_round() -> None:
             {"ship": "tigress", "order": {"order": "prepare_impact"}},
             TIGRESS_ACTOR,
         )
+
+
+def test_TR_27_one_more_shot_fires_a_dead_battery_then_it_gives_out() -> None:
+    state = fleet()
+    state.ships["kestrel"].parts["hg_ship"]["batteries"][0]["hits"] = 3
+    orders = {"ship": "kestrel", "orders": [{"order": "one_more_shot", "target": "beam"}], "commit": True}
+    state = act(state, "traveller.orders", orders, KESTREL_ACTOR).state
+    state = act(
+        state, "traveller.orders", {"ship": "tigress", "orders": [], "commit": True}, TIGRESS_ACTOR
+    ).state
+    assert hg(state, "kestrel")["batteries"][0]["one_more_shot"] == 1
+    state = advance_to(state, "combat").state
+    body = {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "tigress", "range": "medium"}
+    done = act(state, "traveller.barrage", body, KESTREL_ACTOR, [3, 4, 4])
+    assert "2D 7 + range 0 + FC +2 + Gunner +3 + (1 − armour 6) = 7" in done.texts[0]  # no damage DM
+    later = advance_to(done.state, "orders", turn=2)
+    assert "Kestrel's Turret: Beam Laser gives out." in later.texts
+    assert hg(later.state, "kestrel")["batteries"][0]["hits"] == 3
+
+
+def test_TR_27_all_hands_makes_energy_barrages_one_action() -> None:
+    state = battle(
+        capital(
+            "Kestrel",
+            crew_skill=3,
+            batteries=[
+                {"id": "beam", "weapon": "beam_laser", "mounts": 25, "sections": ["Main"]},
+                {"id": "pulse", "weapon": "pulse_laser", "mounts": 25, "sections": ["Forward"]},
+            ],
+        ),
+        capital("Tigress"),
+        owners=("p-kestrel", "p-tigress"),
+    )
+    state = act(state, "traveller.initiative", {}, dice=[6, 1]).state  # Kestrel 9, Tigress 3
+    orders = {"ship": "kestrel", "orders": [{"order": "all_hands"}], "commit": True}
+    state = act(state, "traveller.orders", orders, KESTREL_ACTOR).state
+    state = act(
+        state, "traveller.orders", {"ship": "tigress", "orders": [], "commit": True}, TIGRESS_ACTOR
+    ).state
+    state = advance_to(state, "combat").state
+    # Kestrel 9 − 8 = 1 < Tigress 3: Tigress acts first, and passes.
+    state = act(state, "traveller.pass", {"ship": "tigress"}, TIGRESS_ACTOR).state
+    body = {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "tigress", "range": "medium"}
+    state = act(state, "traveller.barrage", body, KESTREL_ACTOR, [1, 1, 1]).state
+    state = act(
+        state, "traveller.barrage", {**body, "battery": "pulse", "range": "short"}, KESTREL_ACTOR, [1, 1, 1]
+    ).state
+    assert hg(state, "kestrel")["round"]["actions"] == 1
+    assert hg(state, "kestrel")["round"]["energy_action"] is True
