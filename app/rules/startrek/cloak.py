@@ -136,10 +136,19 @@ def device_name(ship: Ship, cloak: Cloak) -> str | None:
     return devices[0].name if devices else None
 
 
+POSITION_ORDER = ("hex", "x", "y", "facing", "heading", "speed")
+
+
 def _where(position: dict[str, Any] | None) -> str:
+    """The position as a sentence, in a fixed key order: PostgreSQL's JSONB does not keep the order
+    the player wrote, and the log must read the same on every database."""
     if not position:
         return "an unrecorded position"
-    return ", ".join(f"{k} {v}" for k, v in position.items())
+
+    def rank(key: str) -> tuple[int, str]:
+        return (POSITION_ORDER.index(key), key) if key in POSITION_ORDER else (len(POSITION_ORDER), key)
+
+    return ", ".join(f"{k} {position[k]}" for k in sorted(position, key=rank))
 
 
 class ShipOnly(BaseModel):

@@ -119,7 +119,7 @@ def fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Ev
     save_part(ship, PART, launchers)
     modifier = to_hit_modifier(p.count)
     noun = "torpedo" if p.count == 1 else "torpedoes"
-    penalty = "no penalty" if modifier == 0 else f"each {modifier} to hit"
+    penalty = "no penalty" if modifier == 0 else f"each −{-modifier} to hit"
     return [
         Event(
             kind="torpedo_fire",

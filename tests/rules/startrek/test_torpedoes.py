@@ -31,7 +31,7 @@ def test_ST_25_three_torpedoes_read_as_a_sentence():
     state = advance_to(battle("new-orleans", "excelsior"), "combat")
     state, events = fire(state, 3, target="excelsior")
     assert events[0].text == (
-        "Thomas Paine fires 3 photon torpedoes from Advanced Photon Launcher at Excelsior: each -2 to hit (ST-25); "
+        "Thomas Paine fires 3 photon torpedoes from Advanced Photon Launcher at Excelsior: each −2 to hit (ST-25); "
         "0 left loaded."
     )
 
