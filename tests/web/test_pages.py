@@ -153,3 +153,35 @@ async def test_referee_adds_ship_from_json_with_clear_errors(client: httpx.Async
     assert "Federation Heavy Cruiser (Federation Heavy Cruiser (sample data)) joins the battle." in r.text
     player = await join(client, table.tokens["ann"])
     assert "My ships" in player.text
+
+
+async def test_page_door_refuses_acting_for_another_players_ship(client: httpx.AsyncClient) -> None:
+    table = await set_table(
+        client, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+    page = await join(client, table.tokens["bob"])
+    r = await client.post(
+        f"/battles/{table.battle_id}/actions",
+        data={
+            "csrf_token": csrf(page.text),
+            "action_type": "damage.apply",
+            "action_id": "x1",
+            "p.target": "hawk",
+            "p.source": "hawk",
+            "p.amount": "5",
+        },
+        headers={"HX-Request": "true"},
+    )
+    assert r.status_code == 403 and "enter damage for a ship you command" in r.text
+    state = (await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))).json()
+    assert (
+        state["seq"] == 2
+        and state["state"]["ships"]["hawk"]["parts"]["sheet"]["sections"][0]["structure"] == 40
+    )
+
+
+async def test_spectator_view_has_no_controls(client: httpx.AsyncClient) -> None:
+    table = await set_table(client, ships={"hawk": (simple_ship("Hawk"), "ann")})
+    page = await join(client, table.tokens["watcher"])
+    assert page.status_code == 200 and "You are watching." in page.text
+    assert "damage-form" not in page.text and "advance-clock" not in page.text and "Hawk" in page.text

@@ -158,6 +158,23 @@ async def test_actions_over_the_socket_use_the_service(server: Server) -> None:
         assert error["type"] == "error" and error["field"] == "source" and "#flash" in error["content"]
 
 
+async def test_hostile_names_arrive_escaped_in_frames(server: Server) -> None:
+    evil = "<script>alert(1)</script>"
+    table = await table_on(
+        server, ships={"hawk": (simple_ship("Hawk"), "ann"), "evil": (simple_ship(evil), "bob")}
+    )
+    cookie = await cookie_for(server.url, table.tokens["ann"])
+    async with (
+        WsViewer(server.url, table.battle_id, cookie) as v,
+        httpx.AsyncClient(base_url=server.url) as c,
+    ):
+        await v.hello(2)
+        evil_id = table.ships["evil"]
+        await act(c, table, "ann", "damage.apply", {"target": evil_id, "source": "hawk", "amount": 1})
+        frame = await v.frame_with_seq(3)
+        assert evil not in frame["content"] and "&lt;script&gt;alert(1)&lt;/script&gt;" in frame["content"]
+
+
 async def test_origin_and_frame_size_are_checked(server: Server) -> None:
     table = await table_on(server, ships={"hawk": (simple_ship("Hawk"), "ann")})
     cookie = await cookie_for(server.url, table.tokens["ann"])
