@@ -16,6 +16,7 @@ from app.rules.state import BattleState
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import DM
 from app.rules.traveller.ship import Combatant, HgShip, load, save
+from app.rules.traveller.units import ships_by_id
 
 FROZEN_WATCH_ROUNDS = 6
 
@@ -93,7 +94,7 @@ def revive_frozen_watch(
 @on_step("traveller:enter:turn")
 def frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
-    for ship in state.ships.values():
+    for ship in ships_by_id(state):
         if "hg_ship" not in ship.parts or ship.destroyed:
             continue
         model = HgShip.model_validate(ship.parts["hg_ship"])

@@ -23,6 +23,7 @@ from app.rules.traveller.damage import (
     system_roll,
 )
 from app.rules.traveller.ship import Fire, HgSection, HgShip, save
+from app.rules.traveller.units import ships_by_id
 
 
 def fire_start(section: HgSection) -> int:
@@ -87,7 +88,7 @@ def fight_fires(state: BattleState, dice: DiceSource) -> list[Event]:
     """Every fire older than this round: Discipline check; failure means another section hit,
     +1 to the target, and at 12+ the fire spreads to a neighbour (1d6: 1–3 aft, 4–6 fore)."""
     events: list[Event] = []
-    for ship in state.ships.values():
+    for ship in ships_by_id(state):
         if ship.destroyed or "hg_ship" not in ship.parts:
             continue
         model = HgShip.model_validate(ship.parts["hg_ship"])

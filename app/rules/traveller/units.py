@@ -47,13 +47,21 @@ def save_unit(ship: Ship, unit: Combatant) -> None:
 
 
 def units(state: BattleState) -> list[tuple[Ship, Combatant]]:
-    """Every unit still in the fight, fresh for this round."""
+    """Every unit still in the fight, fresh for this round, by ship id.
+
+    The order is the ship ids' and never the dict's: a snapshot stored as PostgreSQL JSONB comes
+    back with its keys reordered (shortest first), and the reveal, the loop's ties and the hooks'
+    dice must read the same on every database and in a rebuild."""
     found: list[tuple[Ship, Combatant]] = []
-    for ship in state.ships.values():
+    for ship in ships_by_id(state):
         if ship.destroyed or unit_part(ship) is None:
             continue
         found.append((ship, load_unit(state, ship)))
     return found
+
+
+def ships_by_id(state: BattleState) -> list[Ship]:
+    return [state.ships[sid] for sid in sorted(state.ships)]
 
 
 def orders_on(state: BattleState) -> bool:

@@ -1,0 +1,327 @@
+"""Traveller High Guard through the service door (`actions.submit`) on SQLite and PostgreSQL.
+
+Every battle here uses physical dice, so each roll is the one the test enters and every number in
+the log can be checked by hand. The demo's ships are used: Arbellatra (CF 10,000 t, 3 sections),
+Dauntless (CM 50,000 t, 4 sections), Tigress (CS 300,000 t, meson spinal) and Leviathan
+(CX 800,000 t, dispersed, 9 meson screens).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import pytest
+
+from app.services import actions
+from app.services.battles import add_participant, create_battle, load_state
+from app.services.errors import Invalid
+from app.services.platform import Platform
+from app.services.views import battle_for
+from tests.helpers import ship_def
+
+
+def aid() -> str:
+    return uuid.uuid4().hex
+
+
+class Fleet:
+    """A physical-dice Traveller battle: referee, Ann, Bob and a spectator, with library ships."""
+
+    def __init__(self, platform: Platform, battle_id: str, ids: dict[str, str]) -> None:
+        self.platform = platform
+        self.battle_id = battle_id
+        self.ids = ids
+
+    async def act(self, who: str, kind: str, payload: dict[str, Any], dice: list[int] = ()) -> list[str]:
+        result = await actions.submit(
+            self.platform, self.battle_id, self.ids[who], kind, payload, aid(), dice=list(dice)
+        )
+        return [e["text"] for e in result.events]
+
+    async def advance(self, times: int = 1) -> None:
+        for _ in range(times):
+            await self.act("ref", "clock.advance", {})
+
+    async def state(self):  # type: ignore[no-untyped-def]
+        async with self.platform.db.reader() as session:
+            state, _ = await load_state(session, self.battle_id)
+        return state
+
+    async def hg(self, ship: str) -> dict[str, Any]:
+        return (await self.state()).ships[ship].parts["hg_ship"]
+
+    async def section(self, ship: str, name: str) -> dict[str, Any]:
+        return next(s for s in (await self.hg(ship))["sections"] if s["name"] == name)
+
+    async def seen_by(self, who: str) -> str:
+        """The whole battle as this participant reads it (the data every door renders from)."""
+        from app.models import Battle, Participant
+
+        async with self.platform.db.reader() as session:
+            battle = await session.get(Battle, self.battle_id)
+            me = await session.get(Participant, self.ids[who])
+            return json.dumps(await battle_for(session, battle, me))
+
+
+async def fleet(platform: Platform, ships: dict[str, str], **options: Any) -> Fleet:
+    async with platform.db.transaction() as session:
+        battle, ref = await create_battle(
+            session, "Traveller service test", "traveller", dice_mode="physical", options=options
+        )
+        ann = await add_participant(session, battle, "Ann", "player")
+        bob = await add_participant(session, battle, "Bob", "player")
+        watcher = await add_participant(session, battle, "Watcher", "spectator")
+    ids = {
+        "ref": ref.participant.id,
+        "ann": ann.participant.id,
+        "bob": bob.participant.id,
+        "watcher": watcher.participant.id,
+    }
+    f = Fleet(platform, battle.id, ids)
+    for slug, owner in ships.items():
+        await f.act("ref", "ship.add", {"definition": ship_def(slug), "owner": ids[owner]})
+    return f
+
+
+async def test_TR_05_TR_06_TR_07_TR_08_TR_15_TR_16_TR_17_TR_18_barrage_number_by_number(
+    platform: Platform,
+) -> None:
+    """Dauntless (Bob) fires its pulse-laser turrets at Arbellatra (Ann), which throws sand."""
+    f = await fleet(
+        platform, {"tr-arbellatra-cruiser": "ann", "tr-dauntless-battlecruiser": "bob"}, orders=False
+    )
+    await f.advance(2)  # orders → manoeuvre → combat
+    shot = {
+        "ship": "dauntless",
+        "battery": "pulse-lasers",
+        "target": "arbellatra",
+        "range": "short",
+        "adjacent": "fore",
+    }
+    # TR-05: a cone hull bears 70% of its 100 pulse-laser turrets on one target; at least 10 fire.
+    with pytest.raises(Invalid) as err:
+        await f.act("bob", "traveller.barrage", {**shot, "mounts": 71})
+    assert err.value.field == "mounts"
+    assert err.value.message == (
+        "only 70 of 100 Turret: Pulse Laser mounts may fire at this target (configuration 70%)"
+    )
+    with pytest.raises(Invalid, match=r"at least 10 mounts: ten, or all of the type if fewer \(TR-05\)"):
+        await f.act("bob", "traveller.barrage", {**shot, "mounts": 9})
+    # Ann cannot fire Bob's ship.
+    with pytest.raises(Exception, match="command"):
+        await f.act("ann", "traveller.barrage", {**shot, "mounts": 70})
+
+    # Dice in the order the rule asks: sand 1d6 = 4; attack 2D 6+5; location 1d6 = 3;
+    # Main External 2D 4+5 = 9; Forward External 2D 3+3 = 6.
+    texts = await f.act("bob", "traveller.barrage", {**shot, "mounts": 70}, dice=[4, 6, 5, 3, 4, 5, 3, 3])
+    # TR-06: 2D 11 + range (Short row, Short band) 0 + FC +4 + Gunner (Crew Skill 3) +3 + pulse laser −2.
+    # TR-07: sand 1d6 4 − 2 (40 sandcasters ≤ 90% of 70 lasers) = 2; (2 per mount − armour 6 − sand 2) = −6.
+    # Net 10 → 175% (TR-08) → floor(70 × 1.75) = 122. TR-15: CF column, 3 → Main. TR-16: 61 / 61 with
+    # Forward (the attacker chose fore). TR-18: net 8+ → one roll per struck section, External (Hull left).
+    assert texts == [
+        "barrage 70–Pulse Laser–Short–2 at Arbellatra: 2D 11 + range 0 + FC +4 + Gunner +3 + weapon −2"
+        " + (2 − armour 6 − sand 2) = 10 → 175% → 122 damage → location 1d6 3: Main; 61 to Main Hull 66→5;"
+        " 61 to Forward Hull 66→5",
+        "Arbellatra Main section hit (External, 2D 9): Turret: Beam Laser — Turret: Beam Laser hit 1: −1d6 DM.",
+        # TR-17/TR-19: a Hull result adds half the barrage (61); past 0 Hull it goes on into Structure.
+        "Arbellatra Forward section hit (External, 2D 6): Hull — +61 Hull damage: Forward Hull 5→0,"
+        " Structure 66→10.",
+    ]
+    main, forward, engineering = (
+        await f.section("arbellatra", "Main"),
+        await f.section("arbellatra", "Forward"),
+        await f.section("arbellatra", "Engineering"),
+    )
+    assert (main["hull"], main["structure"]) == (5, 66)
+    assert (forward["hull"], forward["structure"]) == (0, 10)
+    assert (engineering["hull"], engineering["structure"]) == (66, 66)
+    arbellatra = await f.hg("arbellatra")
+    assert [b["hits"] for b in arbellatra["batteries"]] == [0, 0, 1]  # beam lasers hit once
+    dauntless = await f.hg("dauntless")
+    assert dauntless["batteries"][2]["fired"] == {"1": 70}
+    # TR-18: Forward has no Hull left, so its next system roll reads the Internal column.
+    assert (main["column"], forward["column"]) == ("external", "internal")
+    # TR-05: the same type at the same target combines into one barrage.
+    with pytest.raises(Invalid, match="combine them into one barrage"):
+        await f.act("bob", "traveller.barrage", {**shot, "mounts": 10})
+    # The recorded dice rebuild exactly this state.
+    rebuilt = await actions.rebuild(platform, f.battle_id)
+    assert rebuilt.model_dump(mode="json") == (await f.state()).model_dump(mode="json")
+
+
+async def test_TR_10_TR_11_TR_13_TR_18_meson_spinal_hit(platform: Platform) -> None:
+    """Tigress (Ann) fires its meson spinal (460, rating V) at Leviathan (Bob): 18 screen points."""
+    f = await fleet(
+        platform,
+        {"tr-tigress-dreadnought": "ann", "tr-leviathan-superdreadnought": "bob"},
+        orders=False,
+    )
+    await f.advance(2)
+    # Attack 2D 5+4; location 1d6 5 (CW–CZ: Main); penetration 2D 3+3; nine Internal rolls (460 ÷ 50);
+    # radiation throws: crew 2D 1+1, computer 2D 2+1, sensors 2D 3+2.
+    system_dice = [3, 3, 2, 2, 3, 4, 1, 1, 1, 2, 2, 3, 5, 6, 4, 5, 4, 6]
+    dice = [5, 4, 5, 3, 3, *system_dice, 1, 1, 2, 1, 3, 2]
+    texts = await f.act(
+        "ann", "traveller.spinal", {"ship": "tigress", "target": "leviathan", "range": "long"}, dice=dice
+    )
+    # TR-10: 2D 9 − 6 (Formidable) + FC 5 + Gunner (Crew Skill 3) +3 + range (Long) 0 + size (800,000 t) 0.
+    # TR-11: dispersed, 9 screens × 2 = 18 points, rating V → 5+; 2D 6 penetrates. Mesons strike Structure.
+    assert texts[0] == (
+        "spinal Meson Spinal Mount at Leviathan: 2D 9 + Formidable −6 + FC +5 + Gunner +3 + range 0 + size 0"
+        " = 11 vs 8+ → success (Effect +3) → hit → location 1d6 5: Main; penetration V vs 18 screen points:"
+        " 2D 6 vs 5+ → 460 damage: Main Structure 2666→2206"
+    )
+    # TR-18: one roll per full 50 (nine), always Internal for mesons; Structure results add half (230).
+    assert texts[1:10] == [
+        "Leviathan Main section hit (Internal, 2D 6): Structure — +230 Structure damage: Main Structure 2206→1976.",
+        "Leviathan Main section hit (Internal, 2D 4): Computer — computer hit 1: −1 DM to all rolls.",
+        "Leviathan Main section hit (Internal, 2D 7): Hold — Hold capacity destroyed.",
+        "Leviathan Main section hit (Internal, 2D 2): Crew — crew Full → Weakened.",
+        "Leviathan Main section hit (Internal, 2D 3): Troop Deck — Troop Deck capacity destroyed.",
+        "Leviathan Main section hit (Internal, 2D 5): Bay: Meson Gun Bay — Bay: Meson Gun Bay hit 1: −1d6 DM.",
+        "Leviathan Main section hit (Internal, 2D 11): Screen: Nuclear Damper — Screen: Nuclear Damper −2"
+        " protection (hits 1).",
+        "Leviathan Main section hit (Internal, 2D 9): Structure — +230 Structure damage: Main Structure 1976→1746.",
+        "Leviathan Main section hit (Internal, 2D 10): Structure — +230 Structure damage: Main Structure 1746→1516.",
+    ]
+    # TR-13: 460 ÷ 6 = 76, halved by radiation shielding = 38 → band 5 (31–40), not lowered (TR-13a);
+    # crew 2+, computer 4+, sensors 6+.
+    assert texts[10:] == [
+        "Leviathan radiation 38: band 5; crew 2D 2 vs 2+: crew Weakened → Half; computer 2D 3 vs 4+: no hit;"
+        " sensors 2D 5 vs 6+: no hit."
+    ]
+    leviathan = await f.hg("leviathan")
+    main = next(s for s in leviathan["sections"] if s["name"] == "Main")
+    assert (main["hull"], main["structure"], main["lost"]) == (2666, 1516, ["Hold", "Troop Deck"])
+    assert leviathan["crew_strength"] == "half"
+    assert leviathan["systems"]["computer"] == 1
+    assert [b["hits"] for b in leviathan["batteries"]] == [1, 0, 0, 0]
+    assert [s["hits"] for s in leviathan["screens"]] == [0, 1]
+    rebuilt = await actions.rebuild(platform, f.battle_id)
+    assert rebuilt.model_dump(mode="json") == (await f.state()).model_dump(mode="json")
+
+
+async def test_TR_03_TR_04_TR_26_TR_26c_initiative_orders_and_the_loop(platform: Platform) -> None:
+    """Initiative once per engagement; secret orders revealed together lower it for the round and
+    reorder the combat loop; a ship may act only on its turn; the log rebuilds the snapshot."""
+    f = await fleet(platform, {"tr-arbellatra-cruiser": "ann", "tr-dauntless-battlecruiser": "bob"})
+    # TR-03: fleet Tactics 2D 4+4 + 1 = 9 → Effect +1 for the side; then 1d6 per ship, by ship id.
+    texts = await f.act("ref", "traveller.initiative", {"fleet_tactics": {"Imperial": 1}}, dice=[4, 4, 6, 4])
+    assert texts == [
+        "Fleet commander (Imperial) Tactics: 2D 8 + Tactics +1 = 9 vs 8+ → success (Effect +1).",
+        "Arbellatra initiative: 1D 6 + Crew Skill +2 + fleet Tactics +1 = 9 → reactions 3.",
+        "Dauntless initiative: 1D 4 + Crew Skill +3 + fleet Tactics +1 = 8 → reactions 2.",
+    ]
+    with pytest.raises(Invalid, match=r"once per engagement"):
+        await f.act("ref", "traveller.initiative", {}, dice=[1, 1])
+
+    # TR-26: costs may not take initiative below 0 (Arbellatra has 9).
+    too_dear = [{"order": "screens_full"}, {"order": "focused_fire", "target": "dauntless"}]
+    with pytest.raises(Invalid, match="these orders cost 10 initiative; Arbellatra has 9"):
+        await f.act("ann", "traveller.orders", {"ship": "arbellatra", "orders": too_dear, "commit": True})
+    ann_orders = [{"order": "screens_full"}, {"order": "angle_max_effect"}]
+    texts = await f.act(
+        "ann", "traveller.orders", {"ship": "arbellatra", "orders": ann_orders, "commit": True}
+    )
+    assert texts == ["Arbellatra commits its orders: Screens to Full!, Angle for Maximum Effect (cost 6)."]
+    # Secret until the reveal: Bob, the spectator and the log they read carry no order name.
+    for who in ("bob", "watcher"):
+        seen = await f.seen_by(who)
+        assert "Screens to Full" not in seen and "screens_full" not in seen and "angle_max_effect" not in seen
+    assert "screens_full" in await f.seen_by("ann") and "screens_full" in await f.seen_by("ref")
+
+    texts = await f.act(
+        "bob",
+        "traveller.orders",
+        {"ship": "dauntless", "orders": [{"order": "line_up_spinal"}], "commit": True},
+    )
+    # Both revealed in one public event; TR-26c: 9 − 6 = 3 and 8 − 2 = 6.
+    assert texts == [
+        "Dauntless commits its orders: Line up Spinal Mount! (cost 2).",
+        "Every captain has committed; orders revealed: Arbellatra: Screens to Full!, Angle for Maximum Effect"
+        " — initiative 9 → 3; Dauntless: Line up Spinal Mount! — initiative 8 → 6.",
+    ]
+    assert "screens_full" in await f.seen_by("bob")
+    await f.advance(2)  # → manoeuvre → combat
+
+    # TR-04/TR-26c: Dauntless (6) acts before Arbellatra (3), although Arbellatra rolled higher.
+    barrage = {"ship": "arbellatra", "battery": "beam-lasers", "target": "dauntless", "range": "medium"}
+    with pytest.raises(Invalid, match=r"it is Dauntless's combat action now \(TR-04\)") as err:
+        await f.act("ann", "traveller.barrage", {**barrage, "mounts": 10})
+    assert err.value.field == "ship"
+    # The spinal may fire: Line up Spinal Mount! was ordered. 2D 1+1 − 6 + FC 4 + Gunner 3 + size 0 misses.
+    texts = await f.act(
+        "bob", "traveller.spinal", {"ship": "dauntless", "target": "arbellatra", "range": "long"}, dice=[1, 1]
+    )
+    assert texts == [
+        "spinal Particle Accelerator Spinal at Arbellatra: 2D 2 + Formidable −6 + FC +4 + Gunner +3 + range 0"
+        " + size 0 = 3 vs 8+ → failure (Effect −5) → miss"
+    ]
+    # TR-27 Angle for Maximum Effect: standard 80% + 10 = 90% of 40 beam lasers.
+    with pytest.raises(Invalid, match=r"only 36 of 40 .* \(configuration 90%\)"):
+        await f.act("ann", "traveller.barrage", {**barrage, "mounts": 37})
+    texts = await f.act(
+        "ann", "traveller.combat_action", {"ship": "arbellatra", "description": "closes to Short"}
+    )
+    assert texts == ["Arbellatra: closes to Short."]
+    # Back round the loop: Dauntless again, then Arbellatra once Dauntless has finished.
+    with pytest.raises(Invalid, match="it is Dauntless's combat action now"):
+        await f.act("ann", "traveller.combat_action", {"ship": "arbellatra", "description": "fires again"})
+    assert await f.act("bob", "traveller.pass", {"ship": "dauntless"}) == [
+        "Dauntless has finished its combat actions this round. Next: Arbellatra."
+    ]
+    assert await f.act("ann", "traveller.pass", {"ship": "arbellatra"}) == [
+        "Arbellatra has finished its combat actions this round. Every ship has finished."
+    ]
+
+    # Round 2: initiative is not rolled again; the orders' costs are gone with the round.
+    await f.advance(3)  # → ship action → end of round → orders of round 2
+    state = await f.state()
+    assert (state.clock.turn, state.clock.step) == (2, "orders")
+    ann = await f.hg("arbellatra")
+    # The stored round is still round 1's; it is refreshed when the unit is next loaded.
+    assert ann["initiative_base"] == 9
+    texts = await f.act("ann", "traveller.orders", {"ship": "arbellatra", "orders": [], "commit": True})
+    assert texts == ["Arbellatra commits its orders: no orders (cost 0)."]
+    texts = await f.act("bob", "traveller.orders", {"ship": "dauntless", "orders": [], "commit": True})
+    assert texts[-1] == (
+        "Every captain has committed; orders revealed: Arbellatra: no orders — initiative 9 → 9;"
+        " Dauntless: no orders — initiative 8 → 8."
+    )
+    await f.advance(2)
+    # Now Arbellatra (9) leads the loop.
+    with pytest.raises(Invalid, match="it is Arbellatra's combat action now"):
+        await f.act("bob", "traveller.combat_action", {"ship": "dauntless", "description": "moves"})
+
+    rebuilt = await actions.rebuild(platform, f.battle_id)
+    assert rebuilt.model_dump(mode="json") == (await f.state()).model_dump(mode="json")
+
+
+async def test_TR_26_referee_forces_the_reveal_and_drafts_stay_private(platform: Platform) -> None:
+    """A draft is the owner's alone; moving the clock on reveals whatever was committed."""
+    f = await fleet(platform, {"tr-arbellatra-cruiser": "ann", "tr-dauntless-battlecruiser": "bob"})
+    await f.act("ref", "traveller.initiative", {}, dice=[3, 3])  # 3 + 2 = 5; 3 + 3 = 6
+    draft = await f.act(
+        "bob",
+        "traveller.orders",
+        {"ship": "dauntless", "orders": [{"order": "defensive_posture"}]},
+    )
+    assert draft == ["Dauntless saves its draft: Defensive Posture."]
+    assert "defensive_posture" not in await f.seen_by("ann")
+    assert "defensive_posture" in await f.seen_by("bob")
+    await f.act(
+        "ann",
+        "traveller.orders",
+        {"ship": "arbellatra", "orders": [{"order": "screens_full"}], "commit": True},
+    )
+    assert "screens_full" not in await f.seen_by("bob")
+    result = await actions.submit(platform, f.battle_id, f.ids["ref"], "clock.advance", {}, aid())
+    reveal = [e["text"] for e in result.events if e["kind"] == "orders_revealed"]
+    assert reveal == [
+        "The referee reveals the orders: Arbellatra: Screens to Full! — initiative 5 → 1;"
+        " Dauntless (not committed): no orders — initiative 6 → 6."
+    ]
+    seen = await f.seen_by("bob")
+    assert "screens_full" in seen and "defensive_posture" not in seen
