@@ -13,7 +13,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(eq=False)
-class Viewer:
+class Subscriber:
     """One open websocket: who is watching which battle, and the last seq they have."""
 
     battle_id: str
@@ -37,12 +37,12 @@ class Viewer:
 
 class Hub:
     def __init__(self) -> None:
-        self.viewers: dict[str, set[Viewer]] = {}
+        self.viewers: dict[str, set[Subscriber]] = {}
 
-    def join(self, viewer: Viewer) -> None:
+    def join(self, viewer: Subscriber) -> None:
         self.viewers.setdefault(viewer.battle_id, set()).add(viewer)
 
-    def leave(self, viewer: Viewer) -> None:
+    def leave(self, viewer: Subscriber) -> None:
         group = self.viewers.get(viewer.battle_id)
         if group:
             group.discard(viewer)

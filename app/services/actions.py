@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -304,10 +304,3 @@ async def _resolve_rewind(session, battle: Battle, action_type: str, payload: di
         text = f"⚠ REWIND (Referee): back to action {target} — “{body.reason}”"
         stored = {"to_seq": target, "reason": body.reason}
     return state, [Event(kind="rewind", text=text, data={"to_seq": target})], stored
-
-
-async def purge_battle(platform: Platform, battle_id: str) -> None:
-    """Tests and admin only: remove a battle and everything under it."""
-    async with platform.db.transaction() as session:
-        for table in (ActionLog, ShipRow, Snapshot):
-            await session.execute(delete(table).where(table.battle_id == battle_id))

@@ -6,8 +6,6 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
-from jinja2 import pass_context
-from markupsafe import Markup
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant
@@ -23,23 +21,20 @@ env.globals["STEP_LABELS"] = STEP_LABELS
 env.globals["ACTIONS"] = ACTIONS
 
 
-@pass_context
-def _part_template(ctx: Any, name: str) -> str | None:
-    path = f"parts/{name}.html"
-    return path if (ROOT / "templates" / path).exists() else None
+PART_TEMPLATES = {path.stem for path in (ROOT / "templates" / "parts").glob("*.html")}
+
+
+def _part_template(name: str) -> str | None:
+    """The partial that draws a ship part, if that part has one (templates/parts/<name>.html)."""
+    return f"parts/{name}.html" if name in PART_TEMPLATES else None
 
 
 def _pct(value: float, total: float) -> float:
     return 0.0 if not total else max(0.0, min(100.0, 100.0 * value / total))
 
 
-def _sentence_case(text: str) -> Markup | str:
-    return text[:1].upper() + text[1:] if text else text
-
-
 env.globals["part_template"] = _part_template
 env.filters["pct"] = _pct
-env.filters["sentence"] = _sentence_case
 
 
 async def page_context(

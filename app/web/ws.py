@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.realtime.hub import Viewer
+from app.realtime.hub import Subscriber
 from app.services import actions as action_service
 from app.services.battles import get_battle, get_participant
 from app.services.errors import ServiceError
@@ -52,7 +52,7 @@ async def battle_socket(websocket: WebSocket, battle_id: str) -> None:
             me = await get_participant(session, battle_id, participant.id)
             return await live_fragments(session, battle, me, since, csrf)
 
-    viewer = Viewer(battle_id, participant.id, websocket.send_text, render_since)
+    viewer = Subscriber(battle_id, participant.id, websocket.send_text, render_since)
     hub.join(viewer)
     try:
         while True:
@@ -67,7 +67,9 @@ async def battle_socket(websocket: WebSocket, battle_id: str) -> None:
         hub.leave(viewer)
 
 
-async def _handle(websocket: WebSocket, viewer: Viewer, platform: Any, participant_id: str, raw: str) -> None:
+async def _handle(
+    websocket: WebSocket, viewer: Subscriber, platform: Any, participant_id: str, raw: str
+) -> None:
     try:
         message = json.loads(raw)
         kind = message.get("type")
