@@ -11,7 +11,7 @@ Impulse thrusters cannot be called-shot targets (ST-04): such a damage entry is 
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -37,7 +37,22 @@ LOST_INITIATIVE = -10
 Manoeuvre = Literal["accel", "decel", "turn", "pivot", "roll"]
 
 
-@part_schema(PART)
+def _public_impulse(part: dict[str, Any], ship: Ship) -> dict[str, Any]:
+    """Thrust spent while cloaked is movement, which only the commander and referee know (ST-22):
+    others do not see this turn's thrust while the ship is hidden, nor after it decloaks at the end
+    of the turn it spent that thrust in."""
+    from app.rules.views import position_hidden
+
+    cloak = ship.part("cloak") or {}
+    decloaked_now = cloak.get("decloaked_turn") is not None and cloak.get("decloaked_turn") == part.get(
+        "thrust_turn"
+    )
+    if not (position_hidden(ship) or decloaked_now):
+        return part
+    return {**part, "thrust_used": None, "thrust_hidden": True}
+
+
+@part_schema(PART, public_view=_public_impulse)
 class Impulse(BaseModel):
     """Thrust costs as the ship's data lists them; `turn_cost` is a multiple of speed (1 → speed 6 costs 6)."""
 

@@ -153,6 +153,39 @@ def test_ST_22_cloak_partial_for_others_hides_the_position():
     assert found.actions == ["startrek.detect_cloak"]
 
 
+def test_ST_22_thrust_spent_cloaked_is_hidden_from_others_until_the_next_turn():
+    from app.rules.battle import new_battle
+    from tests.rules.startrek.helpers import add
+
+    bird = player("kor-vaq")
+    state = new_battle("b5wars")
+    state = add(state, definition("excelsior"))
+    state = add(state, definition("klingon-bird-of-prey"), {"hex": "0917"})
+    state = advance_to(state, "adjust_systems")
+    state, _ = act(state, "startrek.cloak", {"ship": "kor-vaq"}, bird)
+    state = advance_to(state, "movement", turn=2)
+    state, _ = act(state, "startrek.thrust", {"ship": "kor-vaq", "manoeuvre": "pivot"}, bird)
+    html, found = render(state, "kor-vaq", "impulse", commander("excelsior"))
+    assert (
+        battle_view(state, commander("excelsior"))["ships"]["kor-vaq"]["parts"]["impulse"]["thrust_used"]
+        is None
+    )
+    assert found.by_id["impulse-kor-vaq"]["data-value"] == "hidden/1"
+    assert "Used this turn: unknown (it manoeuvred cloaked)" in html
+    mine, found = render(state, "kor-vaq", "impulse", commander("kor-vaq"))
+    assert found.by_id["impulse-kor-vaq"]["data-value"] == "2/1" and "Used this turn: 2 of 8" in mine
+    # Decloaking at the end of that turn does not open what it spent while cloaked ...
+    state = advance_to(state, "adjust_systems", turn=2)
+    state, _ = act(state, "startrek.decloak", {"ship": "kor-vaq"}, bird)
+    _, found = render(state, "kor-vaq", "impulse", commander("excelsior"))
+    assert found.by_id["impulse-kor-vaq"]["data-value"] == "hidden/1"
+    # ... and the next turn's thrust, spent visibly, is public again.
+    state = advance_to(state, "movement", turn=3)
+    state, _ = act(state, "startrek.thrust", {"ship": "kor-vaq", "manoeuvre": "pivot"}, bird)
+    html, found = render(state, "kor-vaq", "impulse", commander("excelsior"))
+    assert found.by_id["impulse-kor-vaq"]["data-value"] == "2/1" and "Used this turn: 2 of 8" in html
+
+
 def test_ST_25_photon_partial_shows_pips_and_volley_penalties():
     state = advance_to(battle("new-orleans", "excelsior"), "combat")
     html, found = render(state, "thomas-paine", "photon_launcher", commander("thomas-paine"))
