@@ -146,14 +146,17 @@ def reveal(state: BattleState, forced: bool) -> Event:
         unit.round.orders = list(chosen)
         unit.round.drafts = []
         unit.round.revealed = True
-        base = unit.initiative_base or 0
-        unit.round.initiative = base - _cost(chosen)
+        base = unit.initiative_base
+        # Orders need initiative (give_orders refuses them before it), so a ship without it
+        # reveals none and keeps no initiative: it is not 0, it is not rolled yet.
+        unit.round.initiative = None if base is None else base - _cost(chosen)
         for choice in chosen:
             _arm(state, unit, choice)
         save_unit(ship, unit)
         listed = ", ".join(order_text(c, state) for c in chosen) or "no orders"
         late = "" if unit.round.committed else " (not committed)"
-        lines.append(f"{ship.name}{late}: {listed} — initiative {base} → {unit.round.initiative}")
+        change = "initiative not rolled" if base is None else f"initiative {base} → {unit.round.initiative}"
+        lines.append(f"{ship.name}{late}: {listed} — {change}")
     head = "The referee reveals the orders" if forced else "Every captain has committed; orders revealed"
     return Event(kind="orders_revealed", text=f"{head}: " + "; ".join(lines) + ".")
 

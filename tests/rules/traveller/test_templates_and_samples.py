@@ -72,7 +72,7 @@ def test_TR_17_TR_18_section_bars_carry_hull_and_structure_and_next_column() -> 
     html, parsed = render(state, "tigress", "hg_ship", STRANGER)
     main = parsed.by_id["tr-tigress-main"]
     assert (main["tag"], main["data-hull"], main["data-structure"]) == ("svg", "58", "66")
-    assert main["viewbox"] == "0 0 304 18" and main["width"] == "100%"
+    assert main["viewbox"] == "0 0 304 20" and main["width"] == "100%"
     assert main["aria-label"] == "Main: Hull 58 of 66, Structure 66 of 66, armour 6"
     assert parsed.by_id["tr-tigress-forward"]["data-hull"] == "59"
     assert "next roll: External" in html
@@ -88,7 +88,7 @@ def test_TR_26_partial_shows_orders_only_to_their_commander_before_the_reveal() 
     assert "Focused Fire" not in html and "focused_fire" not in html
     assert parsed.actions == []
     own, own_parsed = render(state, "kestrel", "hg_ship", KESTREL)
-    assert "Focused Fire → tigress" in own
+    assert "Focused Fire → Tigress" in own
     # Kestrel has committed: no orders form; Tigress's captain gets the orders form for Tigress.
     assert own_parsed.actions == []
     _, tig = render(state, "tigress", "hg_ship", STRANGER)
