@@ -5,6 +5,7 @@ REST events, action responses or the HTML page, until the battle ends (ST-22).""
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
@@ -12,13 +13,26 @@ import httpx
 from tests.helpers import Table, act, set_table, ship_def
 
 SECRET = "0912"  # the hex the cloaked Haakona moves to
+FORM_SECRET = "0811"  # moved to with the page's form
 LATER = "1013"  # where it decloaks
 PLAYERS = ("kirk", "kosh", "tomalak")
 
 
 def leaks(text: str, hex_: str = SECRET) -> bool:
     """The hex as a value of its own (not inside an id, token or hash that happens to hold its digits)."""
-    return re.search(rf"(?<![0-9A-Za-z_-]){hex_}(?![0-9A-Za-z_-])", text) is not None
+    return found(text, hex_) is not None
+
+
+def found(text: str, hex_: str) -> str | None:
+    """Where the hex shows in the text (with some context for the failure message), or None."""
+    m = re.search(rf"(?<![0-9A-Za-z_-]){hex_}(?![0-9A-Za-z_-])", text)
+    return None if m is None else text[max(0, m.start() - 200) : m.end() + 60]
+
+
+def no_cloaked_hex(who: str, door: str, text: str) -> None:
+    for hex_ in (SECRET, FORM_SECRET):
+        context = found(text, hex_)
+        assert context is None, f"{who} sees cloaked hex {hex_} through {door}: …{context}…"
 
 
 async def demo_table(c: httpx.AsyncClient) -> Table:
@@ -201,6 +215,21 @@ async def test_LEAK_a_cloaked_path_reaches_no_other_player_through_rest_or_page(
     await ok(
         client, table, "tomalak", "startrek.thrust", {"ship": "haakona", "manoeuvre": "turn", "speed": 6}
     )
+    # The page door: Tomalak records a further move with his ship's Movement form (no JavaScript).
+    client.cookies.clear()
+    page = await client.get(f"/join/{table.tokens['tomalak']}", follow_redirects=True)
+    assert (
+        'id="move-haakona"' in page.text and "cloaked: only you and the referee see it (ST-22)" in page.text
+    )
+    form = {
+        "csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1),
+        "action_type": "ship.move",
+        "action_id": "page-move",
+        "p.ship": "haakona",
+        "p.position:json": json.dumps({"hex": FORM_SECRET, "facing": 1, "speed": 6}),
+    }
+    r = await client.post(f"/battles/{table.battle_id}/actions", data=form, follow_redirects=True)
+    assert "Haakona (cloaked) moves: hex 0811, facing 1, speed 6." in r.text
     others = ("kirk", "kosh", "watcher")
     # An action answer to another player carries no trace either.
     answer = await act(client, table, "kirk", "ship.move", {"ship": "excelsior", "position": {"hex": "0303"}})
@@ -216,8 +245,10 @@ async def test_LEAK_a_cloaked_path_reaches_no_other_player_through_rest_or_page(
         return {"battle": battle.text, "events": events.text, "page": page.text}
 
     for who in others:
-        for door, text in (await doors(who)).items():
-            assert not leaks(text), f"{who} sees the cloaked hex through {door}"
+        seen = await doors(who)
+        for door, text in seen.items():
+            no_cloaked_hex(who, door, text)
+        assert 'id="move-haakona"' not in seen["page"]
     kirk = await doors("kirk")
     assert "A cloaked ship moves." in kirk["events"] and "A cloaked ship moves." in kirk["page"]
     assert "CLOAKED" in kirk["page"]
@@ -225,8 +256,10 @@ async def test_LEAK_a_cloaked_path_reaches_no_other_player_through_rest_or_page(
     assert haakona["position"] is None and haakona["position_hidden"] is True
     assert haakona["parts"]["impulse"]["thrust_used"] is None  # its manoeuvres are movement too
     for who in ("tomalak", "ref"):
-        for door, text in (await doors(who)).items():
-            assert leaks(text), f"{who} should see the hex through {door}"
+        seen = await doors(who)
+        assert leaks(seen["events"]) and leaks(seen["page"]), who  # the path, in the log
+        for door, text in seen.items():
+            assert leaks(text, FORM_SECRET), f"{who} should see the current hex through {door}"
     # Decloak at the end of turn 2 from another hex: only the current position becomes public.
     await advance(client, table, 2)  # → Adjust Ship Systems
     await ok(
@@ -242,7 +275,7 @@ async def test_LEAK_a_cloaked_path_reaches_no_other_player_through_rest_or_page(
     assert "Haakona decloaks at hex 1013, facing 2, speed 6" in kirk["events"]
     for who in others:
         for door, text in (await doors(who)).items():
-            assert not leaks(text), f"{who} sees the cloaked path through {door} after decloak"
+            no_cloaked_hex(who, f"{door} after decloak", text)
     # Moves after decloak are public.
     await advance(client, table, 2)  # → turn 3 Movement
     await ok(client, table, "tomalak", "ship.move", {"ship": "haakona", "position": {"hex": "1114"}})
@@ -253,3 +286,4 @@ async def test_LEAK_a_cloaked_path_reaches_no_other_player_through_rest_or_page(
         seen = await doors(who)
         assert "Haakona (cloaked) moves: hex 0912, facing 2, speed 6." in seen["events"], who
         assert "Haakona (cloaked) moves: hex 0912, facing 2, speed 6." in seen["page"], who
+        assert "Haakona (cloaked) moves: hex 0811, facing 1, speed 6." in seen["events"], who
