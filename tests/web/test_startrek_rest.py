@@ -9,6 +9,7 @@ import json
 import re
 
 import httpx
+import pytest
 
 from tests.helpers import Table, act, set_table, ship_def
 
@@ -287,3 +288,29 @@ async def test_LEAK_a_cloaked_path_reaches_no_other_player_through_rest_or_page(
         assert "Haakona (cloaked) moves: hex 0912, facing 2, speed 6." in seen["events"], who
         assert "Haakona (cloaked) moves: hex 0912, facing 2, speed 6." in seen["page"], who
         assert "Haakona (cloaked) moves: hex 0811, facing 1, speed 6." in seen["events"], who
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="LEAK outside the Star Trek files: app/rules/generic/actions.py override_value logs every "
+    "override as a public event with the old and new values, so a referee correcting a cloaked ship's "
+    "position publishes the hidden hex to every seat (ST-22)",
+)
+async def test_LEAK_a_referee_correction_of_a_cloaked_position_stays_hidden(
+    client: httpx.AsyncClient,
+) -> None:
+    table = await demo_table(client)
+    await advance(client, table, 3)
+    await ok(client, table, "tomalak", "startrek.cloak", {"ship": "haakona"})
+    await advance(client, table, 2)
+    await ok(client, table, "tomalak", "ship.move", {"ship": "haakona", "position": {"hex": SECRET}})
+    await ok(
+        client,
+        table,
+        "ref",
+        "override.set",
+        {"path": "ships.haakona.position.hex", "value": FORM_SECRET, "reason": "marked the wrong hex"},
+    )
+    for who in ("kirk", "kosh", "watcher"):
+        r = await client.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth(who))
+        no_cloaked_hex(who, "events after a referee override", r.text)
