@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from app.rules.core import Actor
 from app.rules.generic.actions import ShipDefinition
 from app.rules.registry import ACTIONS
 from app.rules.views import Viewer, battle_view
@@ -22,6 +23,9 @@ LIBRARY = ROOT / "app" / "shipdata" / "library"
 SAMPLES = sorted(p.stem for p in LIBRARY.glob("tr-*.json"))
 KESTREL = Viewer("p-kestrel", "player", frozenset({"kestrel"}))
 STRANGER = Viewer("p-tigress", "player", frozenset({"tigress"}))
+REFEREE_VIEW = Viewer("p-ref", "referee", frozenset())
+FLIGHT_VIEW = Viewer("p-kestrel", "player", frozenset({"red-flight"}))
+FLIGHT_ACTOR = Actor("p-kestrel", "player", frozenset({"red-flight"}))
 
 
 class Elements(HTMLParser):
@@ -101,8 +105,43 @@ def test_TR_23_crew_ladder_and_combat_forms_for_the_commander() -> None:
     state = advance_to(state, "combat").state
     html, parsed = render(state, "kestrel", "hg_ship", KESTREL)
     assert "<strong>[Half −1, fire 1/2]</strong>" in html
-    assert parsed.actions == ["traveller.barrage", "traveller.emergency_order", "traveller.pass"]
+    assert parsed.actions == [
+        "traveller.barrage",
+        "traveller.combat_action",
+        "traveller.pass",
+        "traveller.emergency_order",
+        "traveller.entered_hit",
+    ]
     assert 'name="p.adjacent"' in html and 'name="p.range"' in html
+    # Forms post in place with htmx and without JavaScript alike; attributes are not escaped away.
+    assert html.count('hx-post="/battles/b1/actions" hx-target="#flash"') == 5
+    # A stranger (another captain) gets no forms for Kestrel at all.
+    assert render(state, "kestrel", "hg_ship", STRANGER)[1].actions == []
+
+
+def test_TR_03_TR_17_TR_24_referee_controls_on_the_sheet() -> None:
+    """The referee rolls initiative and reveals orders from the first sheet (by ship id) only; rules a
+    crippled ship from its own sheet; the commander begins the frozen watch's thaw."""
+    state = battle(
+        capital("Kestrel", frozen_watch_steps=1), capital("Tigress"), owners=("p-kestrel", "p-tigress")
+    )
+    _, kestrel = render(state, "kestrel", "hg_ship", REFEREE_VIEW)
+    _, tigress = render(state, "tigress", "hg_ship", REFEREE_VIEW)
+    assert kestrel.actions == [
+        "traveller.initiative",
+        "traveller.reveal_orders",
+        "traveller.orders",
+        "traveller.revive_frozen_watch",
+    ]
+    assert tigress.actions == ["traveller.orders"]
+    state = act(state, "traveller.initiative", {}, dice=[3, 3]).state
+    state.ships["tigress"].parts["hg_ship"]["referee_ruling"] = "pending"
+    _, kestrel = render(state, "kestrel", "hg_ship", REFEREE_VIEW)
+    _, tigress = render(state, "tigress", "hg_ship", REFEREE_VIEW)
+    assert "traveller.initiative" not in kestrel.actions
+    assert tigress.actions == ["traveller.rule_ship", "traveller.orders"]
+    _, own = render(state, "kestrel", "hg_ship", KESTREL)
+    assert own.actions == ["traveller.orders", "traveller.revive_frozen_watch"]
 
 
 def test_TR_25_flight_partial_draws_one_tile_per_craft() -> None:
@@ -113,6 +152,35 @@ def test_TR_25_flight_partial_draws_one_tile_per_craft() -> None:
     craft = parsed.by_id["tr-red-flight-craft"]
     assert craft["data-craft"] == "9" and craft["aria-label"] == "Red Flight: 9 of 12 craft left"
     assert html.count('class="tr-craft-lost"') == 3 and html.count('class="tr-craft-ok"') == 9
+
+
+def test_TR_26b_flight_commander_writes_small_craft_orders_on_the_flight_sheet() -> None:
+    """A flight is a unit: its commander must be able to commit orders, or the reveal never comes."""
+    data = json.loads((LIBRARY / "tr-red-flight.json").read_text())
+    state = battle(capital("Tigress"), data, owners=("p-tigress", "p-kestrel"))
+    state = act(state, "traveller.initiative", {}, dice=[3, 4, 4]).state  # 2D 7; 1d6 4 + 2
+    html, parsed = render(state, "red-flight", "flight", FLIGHT_VIEW)
+    assert parsed.actions == ["traveller.orders"]
+    assert "Fast Strafing Run (4)" in html and "Fighter Screen (4)" in html
+    assert "Line up Spinal Mount!" not in html and "I Only Need One More Shot" not in html
+    assert render(state, "red-flight", "flight", STRANGER)[1].actions == []
+    state = act(
+        state,
+        "traveller.orders",
+        {"ship": "red-flight", "orders": [{"order": "fast_strafing_run"}], "commit": True},
+        FLIGHT_ACTOR,
+    ).state
+    html, parsed = render(state, "red-flight", "flight", FLIGHT_VIEW)
+    assert parsed.actions == [] and "<li>Fast Strafing Run</li>" in html
+    assert "Fast Strafing Run" not in render(state, "red-flight", "flight", STRANGER)[0]
+    state = advance_to(state, "combat").state
+    _, parsed = render(state, "red-flight", "flight", FLIGHT_VIEW)
+    assert parsed.actions == [
+        "traveller.barrage",
+        "traveller.combat_action",
+        "traveller.pass",
+        "traveller.emergency_order",
+    ]
 
 
 @pytest.mark.parametrize("slug", SAMPLES)
