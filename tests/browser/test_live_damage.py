@@ -25,8 +25,15 @@ new MutationObserver(() => {
 async def open_as(browser: Browser, server: Server, token: str, width: int = 1280):  # type: ignore[no-untyped-def]
     context = await browser.new_context(viewport={"width": width, "height": 900})
     page = await context.new_page()
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(f"console {m.type}: {m.text}"))
+    page.on("pageerror", lambda e: seen.append(f"pageerror: {e}"))
+    page.on("websocket", lambda ws: seen.append(f"websocket opened {ws.url}"))
     await page.goto(f"{server.url}/join/{token}")
-    await page.wait_for_function("document.documentElement.dataset.live === 'connected'")
+    try:
+        await page.wait_for_function("document.documentElement.dataset.live === 'connected'", timeout=10000)
+    except Exception as exc:
+        raise AssertionError(f"page never connected live: {seen}; state {await page.evaluate('document.documentElement.dataset.live || document.visibilityState')}") from exc
     return context, page
 
 
