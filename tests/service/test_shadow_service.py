@@ -240,6 +240,49 @@ async def test_SH_09_reaction_TWO_targets_the_most_damaging_ship_for_everyone(pl
     await b.assert_rebuilds()
 
 
+async def test_SH_09_SH_10_referee_rules_which_ship_the_shadow_must_target(platform: Platform) -> None:
+    """SH-09 decision: the referee may override the most-damaging ship. The obligation's target, its
+    words on the sheet and the recorded ship change together, with the reason logged for all; SH-10:
+    when the new target is destroyed the obligation ends at once."""
+    b = await shadow_battle(platform, pain=5)
+    await angered(b)
+    with pytest.raises(Forbidden, match="only the referee"):
+        await b.act("kosh", "shadow.set_target", {"ship": SHADOW, "target": HAWK, "reason": "it hurt more"})
+    with pytest.raises(Invalid) as refused:
+        await b.act("ref", "shadow.set_target", {"ship": SHADOW, "target": SHADOW, "reason": "confused"})
+    assert (refused.value.message, refused.value.field) == (
+        "a ship cannot be obliged to target itself",
+        "target",
+    )
+    result = await b.act(
+        "ref", "shadow.set_target", {"ship": SHADOW, "target": HAWK, "reason": "the Hawk's hit came first"}
+    )
+    line = (
+        "⚠ OVERRIDE (Referee): Shadow Cruiser must now target Hawk instead of Federation Heavy Cruiser"
+        " — “the Hawk's hit came first”"
+    )
+    assert [e["text"] for e in result.events] == [line]
+    for who in ("kirk", "kosh", "watcher"):
+        assert line in await b.log_texts(who), who
+    pain = await b.pain()
+    [duty] = pain["obligations"]
+    assert (duty["target"], duty["text"], duty["until_turn"], duty["expired"]) == (
+        HAWK,
+        "must target Hawk next turn (turn 2)",
+        2,
+        False,
+    )
+    assert (pain["most_damage"], pain["most_damage_amount"], pain["reaction"]) == (HAWK, 0, "TWO")
+    # SH-10: the Shadow's lightning cannons destroy the Hawk (40 structure in its primary section).
+    result = await b.act("kosh", "damage.apply", {"target": HAWK, "source": SHADOW, "amount": 40})
+    assert "Hawk is destroyed (its Primary structure is gone)." in [e["text"] for e in result.events]
+    [duty] = (await b.pain())["obligations"]
+    assert (duty["expired"], duty["ended"]) == (True, "Hawk is destroyed")
+    with pytest.raises(Invalid, match="has no targeting obligation to change"):
+        await b.act("ref", "shadow.set_target", {"ship": SHADOW, "target": FED, "reason": "again"})
+    await b.assert_rebuilds()
+
+
 async def to_next_energy_allocation(b: Battle) -> list[dict[str, Any]]:
     """Advance (no damage pending, so no dice) until Energy Allocation of the next turn."""
     events: list[dict[str, Any]] = []

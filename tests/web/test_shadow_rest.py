@@ -7,6 +7,7 @@ door: the Shadow's commander acts over the socket and every viewer is pushed the
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from typing import Any
 
@@ -14,7 +15,7 @@ import httpx
 
 from app.rules.core import Roll
 from tests.conftest import Server
-from tests.helpers import Table, act, set_table, ship_def
+from tests.helpers import Table, act, set_table, ship_def, simple_ship
 from tests.web.wsclient import WsViewer, cookie_for
 
 SHADOW = "shadow-cruiser"
@@ -36,9 +37,14 @@ SEED_SENTENCES = [
 
 
 async def shadow_table(c: httpx.AsyncClient) -> Table:
-    """Referee, Kirk (player), the Shadow's bot seat and a spectator; the Shadow is the bot's."""
+    """Referee, Kirk (player) with the Federation Heavy Cruiser and the Hawk escort, the Shadow's bot
+    seat and a spectator; the Shadow is the bot's."""
     table = await set_table(
-        c, system="sfb", dice_mode="physical", players=("kirk",), ships={"fed": (ship_def(FED), "kirk")}
+        c,
+        system="sfb",
+        dice_mode="physical",
+        players=("kirk",),
+        ships={"fed": (ship_def(FED), "kirk"), "hawk": (simple_ship("Hawk", "sfb"), "kirk")},
     )
     r = await c.post(
         f"/api/v1/battles/{table.battle_id}/participants",
@@ -280,6 +286,54 @@ async def test_SH_01_referee_override_and_undo_over_rest(client: httpx.AsyncClie
     body = await ok(await act(c, table, "kosh", "clock.advance", {}, dice=[2]))
     assert sentences(body["events"]) == ["pain rise chance, band 25–49: 1d6 = 2, needs ≤ 1 → no rise"]
     assert (await pain_of(c, table, "kirk"))["level"] == 6
+
+
+async def test_SH_09_referee_rules_the_target_over_rest_and_the_page(client: httpx.AsyncClient) -> None:
+    """SH-09 decision through REST and the no-JS page: the reaction TWO targets the Federation
+    cruiser; only the referee's page offers to change it; the form post and the REST read agree."""
+    c, table = client, await shadow_table(client)
+    path = f"ships.{SHADOW}.parts.pain.level"
+    await ok(await act(c, table, "ref", "override.set", {"path": path, "value": 5, "reason": "scenario"}))
+    await ok(await act(c, table, "kirk", "clock.advance", {}))
+    await ok(await act(c, table, "kirk", "damage.apply", {"target": SHADOW, "source": "hawk", "amount": 20}))
+    await ok(await act(c, table, "kirk", "damage.apply", {"target": SHADOW, "source": FED, "amount": 40}))
+    body = await ok(await act(c, table, "kosh", "clock.advance", {}, dice=[2, 6, 1]))
+    assert [e["text"] for e in body["events"] if e["kind"] == "pain_reaction"] == [
+        "Shadow Cruiser is angered — reaction TWO: must target Federation Heavy Cruiser next turn (turn 2)."
+    ]
+    r = await act(c, table, "kosh", "shadow.set_target", {"ship": SHADOW, "target": "hawk", "reason": "mine"})
+    assert (
+        r.status_code == 403
+        and r.json()["detail"]["reason"] == "only the referee may set a reaction's target"
+    )
+
+    kosh_page = await c.get(f"/join/{table.tokens['kosh']}", follow_redirects=True)
+    assert "must target Federation Heavy Cruiser next turn (turn 2)" in kosh_page.text
+    assert "shadow.set_target" not in kosh_page.text
+    ref_page = await c.get(f"/join/{table.tokens['ref']}", follow_redirects=True)
+    assert 'value="shadow.set_target"' in ref_page.text and "Change target (referee)" in ref_page.text
+    token = re.search(r'name="csrf_token" value="([^"]+)"', ref_page.text).group(1)
+    r = await c.post(
+        f"/battles/{table.battle_id}/actions",
+        data={
+            "csrf_token": token,
+            "action_type": "shadow.set_target",
+            "action_id": uuid.uuid4().hex,
+            "p.ship": SHADOW,
+            "p.target": "hawk",
+            "p.reason": "the escort's hit landed first",
+        },
+        follow_redirects=True,
+    )
+    line = (
+        "⚠ OVERRIDE (Referee): Shadow Cruiser must now target Hawk instead of Federation Heavy Cruiser"
+        " — “the escort's hit landed first”"
+    )
+    assert r.status_code == 200 and "must target Hawk next turn (turn 2)" in r.text
+    assert line.replace("'", "&#39;") in r.text
+    duty = (await pain_of(c, table, "kosh"))["obligations"][0]
+    assert (duty["target"], duty["text"]) == ("hawk", "must target Hawk next turn (turn 2)")
+    assert line in [e["text"] for e in await events(c, table, "watcher")]
 
 
 async def test_SH_16_websocket_door_pushes_pain_to_every_viewer(server: Server) -> None:

@@ -12,7 +12,7 @@ from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.generic.boarding import BOARDING_REFUSALS, KIND_WORDS
 from app.rules.registry import action
-from app.rules.shadow.reactions import end, expire, shift_down
+from app.rules.shadow.reactions import end, expire, shift_down, targeting_text
 from app.rules.shadow.track import (
     DOABLE,
     PHASE_OUT_RANGE,
@@ -22,6 +22,7 @@ from app.rules.shadow.track import (
     load,
     now,
     save,
+    ship_name,
 )
 from app.rules.state import BattleState, Ship
 
@@ -216,6 +217,60 @@ def obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: D
     return [
         Event(
             kind="pain_obligation_done", ship=ship.id, text=f"{ship.name} has done what it must: {duty.text}."
+        )
+    ]
+
+
+class SetTarget(BaseModel):
+    """SH-09 decision: the referee may rule which ship the Shadow must target."""
+
+    ship: str = Field(description="the Shadow ship under a targeting obligation")
+    target: str = Field(description="id of the ship it must target instead")
+    reason: str = Field(min_length=3, max_length=300)
+
+
+TARGETING = ("target", "cutter_attack")
+
+
+@action(
+    "shadow.set_target",
+    SetTarget,
+    "Set a reaction's target",
+    referee_only=True,
+    systems={"sfb", "b5wars"},
+)
+def set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource) -> list[Event]:
+    """Rewrites every standing targeting obligation (TWO, THREE, the owed Shadow Cutter attack) and
+    the recorded most-damaging ship, so the sheet, SH-10's release on destruction and the log agree.
+    A generic override of `obligations.N.target` would leave the sheet naming the old ship."""
+    ship, track = living_track(state, p.ship)
+    duties = [o for o in track.active() if o.kind in TARGETING]
+    if not duties:
+        raise RuleError(f"{ship.name} has no targeting obligation to change", "ship")
+    target = state.ship(p.target, "target")
+    if target.id == ship.id:
+        raise RuleError("a ship cannot be obliged to target itself", "target")
+    if target.destroyed:
+        raise RuleError(f"{target.name} is destroyed", "target")
+    old = duties[0].target
+    for duty in duties:
+        duty.target = target.id
+        duty.text = targeting_text(state, duty)
+    track.most_damage, track.most_damage_amount = target.id, 0
+    save(ship, track)
+    before = ship_name(state, old)
+    return [
+        Event(
+            kind="override",
+            ship=ship.id,
+            text=f"⚠ OVERRIDE (Referee): {ship.name} must now target {target.name} instead of {before} — "
+            f"“{p.reason}”",
+            data={
+                "path": f"ships.{ship.id}.parts.pain.target",
+                "old": old,
+                "new": target.id,
+                "reason": p.reason,
+            },
         )
     ]
 

@@ -66,28 +66,34 @@ def _evasion(level: Reaction, when: When) -> Obligation:
     )
 
 
+def targeting_text(state: BattleState, obligation: Obligation) -> str:
+    """The words of a targeting obligation (SH-09, SH-10, SH-15), from its target and duration."""
+    name = ship_name(state, obligation.target)
+    if obligation.kind == "cutter_attack":
+        return f"must target {name} for one more Shadow Cutter attack"
+    if obligation.until == "end_of_turn":
+        return f"must target {name} next turn (turn {obligation.until_turn})"
+    return f"must target {name} until it is destroyed"
+
+
 def _target(state: BattleState, track: PainTrack, level: Reaction, when: When) -> Obligation:
     victim = track.most_damage
-    name = ship_name(state, victim)
     if level == "TWO":
-        text = f"must target {name} next turn (turn {when.turn + 1})"
-        return Obligation(
+        duty = Obligation(
             kind="target",
             level=level,
-            text=text,
+            text="-",
             target=victim,
             since=when,
             until="end_of_turn",
             until_turn=when.turn + 1,
         )
-    return Obligation(
-        kind="target",
-        level=level,
-        text=f"must target {name} until it is destroyed",
-        target=victim,
-        since=when,
-        until="target_destroyed",
-    )
+    else:
+        duty = Obligation(
+            kind="target", level=level, text="-", target=victim, since=when, until="target_destroyed"
+        )
+    duty.text = targeting_text(state, duty)
+    return duty
 
 
 def obligations_for(
