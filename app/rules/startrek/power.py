@@ -1,8 +1,8 @@
 """The ship's power budget for the Ship Power segment (ST-07, ST-14).
 
 Power is a budget with no deficit spending: reactor output, less what switched-on systems and
-deflectors need (arc extensions multiply a deflector's need, ST-14), less what was bought this turn
-(extra shield regeneration, 1 power per point, ST-07). Systems may be switched off in the Ship
+deflectors need (arc extensions multiply a deflector's need, ST-14; a destroyed deflector needs
+nothing), less what was bought this turn (extra shield regeneration, 1 power per point, ST-07). Systems may be switched off in the Ship
 Power segment to free power (the action and arc extensions are in `arcs.py`). The part is secret:
 only the commander and the referee see it.
 """
@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.registry import on_step, part_schema
-from app.rules.startrek.common import read_part, save_part
+from app.rules.startrek.common import read_part, save_part, system_destroyed
 from app.rules.startrek.shields import PART as SHIELDS
 from app.rules.startrek.shields import Shields, power_requirement
 from app.rules.state import BattleState, Ship
@@ -54,19 +54,21 @@ def power_of(ship: Ship) -> Power | None:
     return read_part(ship, PART, Power)
 
 
-def deflector_need(ship: Ship) -> int:
-    shields = read_part(ship, SHIELDS, Shields)
+def deflector_need(ship: Ship, shields: Shields | None = None) -> int:
+    """What the deflectors draw: a destroyed deflector draws nothing (its power is free again)."""
+    shields = shields or read_part(ship, SHIELDS, Shields)
     if shields is None:
         return 0
-    return sum(power_requirement(shields, d) for d in shields.deflectors)
+    return sum(
+        power_requirement(shields, d)
+        for d in shields.deflectors
+        if not system_destroyed(ship, d.system or d.name)
+    )
 
 
 def available(ship: Ship, power: Power, shields: Shields | None = None) -> int:
     """Output − systems on − deflector needs − bought this turn."""
-    if shields is None:
-        need = deflector_need(ship)
-    else:
-        need = sum(power_requirement(shields, d) for d in shields.deflectors)
+    need = deflector_need(ship, shields)
     on = sum(c.power for c in power.consumers if not c.off)
     return power.output - on - need - sum(s.power for s in power.spent)
 

@@ -49,6 +49,17 @@ def test_ST_07_free_regeneration_when_ship_power_opens_and_none_past_the_rating(
     )
 
 
+def test_ST_07_a_destroyed_deflector_draws_no_power():
+    from tests.rules.startrek.test_templates import commander, render
+
+    state = battle("excelsior")
+    assert power_left(state, "excelsior") == 8  # 30 − systems 14 − deflectors 4 × 2
+    state = set_value(state, "ships.excelsior.parts.sheet.sections.0.systems.2.damage", 4)  # Fore Deflector
+    assert power_left(state, "excelsior") == 10
+    html, found = render(state, "excelsior", "power", commander("excelsior"))
+    assert found.by_id["power-excelsior-left"]["data-left"] == "10" and "deflectors 6" in html
+
+
 def test_ST_07_extra_regeneration_costs_one_power_a_point_up_to_twice_the_deflector():
     state = battle("excelsior")
     state = set_value(state, f"{EX}.projections.0.current", 10)
