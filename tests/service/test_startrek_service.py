@@ -576,3 +576,138 @@ async def test_ST_21_ST_22_cloak_at_end_of_turn_moves_hidden_until_the_battle_en
     kirk_log, _ = await seen_by("kirk")
     assert "Haakona (cloaked) moves: hex 0912, facing 2, speed 6." in kirk_log  # ST-22: open at the end
     await game.rebuilds()
+
+
+async def test_ST_12_ST_15a_ST_14_a_fallen_fore_is_shored_up_and_covered_by_extended_deflectors(
+    platform: Platform,
+) -> None:
+    game = await demo_game(platform)
+    await game.advance_to("combat", 1)
+    await game.do(
+        "kosh",
+        "damage.apply",
+        {"target": "excelsior", "source": "shadow-cruiser", "amount": 70, "direction": "fore"},
+    )
+    await game.advance_to("ship_power", 2)  # the Fore collapsed as turn 1 ended (ST-12)
+    state, _ = await game.state()
+    fore = Shields.model_validate(state.ships["excelsior"].parts["shields"]).projections[0]
+    assert (fore.value, fore.collapsed, fore.down_at_open) == (0, True, True)
+    texts = await game.texts(
+        "kirk",
+        "startrek.transfer_shields",
+        {"ship": "excelsior", "source": "Starboard", "target": "Fore", "points": 10},
+    )
+    assert texts == [
+        "Excelsior moves 10 shield strength from Starboard to Fore: Starboard 30/30 → 20/30, Fore 0/40 → 10/40 "
+        "(ST-15a)."
+    ]
+    await game.refused(
+        "kirk",
+        "startrek.transfer_shields",
+        {"ship": "excelsior", "source": "Starboard", "target": "Aft", "points": 1},
+        Invalid,
+        "target",
+        "in the Ship Power segment strength may only go to a projection that collapsed; Aft did not (ST-15a)",
+    )
+    # The Fore deflector is gone (and draws no power): 30 − 14 systems − 3 × 2 = 10 power to extend with.
+    result = await game.do(
+        "kirk",
+        "startrek.extend_arc",
+        {"ship": "excelsior", "deflector": "Port Deflector", "projection": "Fore"},
+    )
+    event = result.events[0]
+    assert event["text"] == (
+        "Excelsior extends Port Deflector by 90° to cover Fore: power 2 → 6, regeneration 3 → 2 (6 power left); "
+        "free regeneration now Port Deflector +2 → Fore 12/40 (ST-14)."
+    )
+    assert event["visibility"] == "owner"
+    assert event["hidden_text"] == "Excelsior extends Port Deflector to cover its Fore shield."
+    await game.do(
+        "kirk",
+        "startrek.extend_arc",
+        {"ship": "excelsior", "deflector": "Starboard Deflector", "projection": "Fore"},
+    )
+    await game.refused(
+        "kirk",
+        "startrek.extend_arc",
+        {"ship": "excelsior", "deflector": "Aft Deflector", "projection": "Port"},
+        Invalid,
+        "deflector",
+        "extending Aft Deflector needs 2 more power than Excelsior has this turn",
+    )
+    assert await game.shields("excelsior") == {"Fore": 14, "Starboard": 20, "Aft": 30, "Port": 30}
+    # Guarded by the extended deflectors, the Fore does not collapse again, and they feed it next turn.
+    await game.advance_to("adjust_systems", 2)
+    texts = await game.texts("ref", "clock.advance", {})
+    assert not any("collapse" in t for t in texts)
+    assert (
+        "Excelsior's deflectors regenerate its shields: Starboard Deflector +2 → Fore 16/40; Aft Deflector +0 → "
+        "Aft 30/30 (3 lost at the rating); Port Deflector +2 → Fore 18/40 (ST-07)." in texts
+    )
+    await game.rebuilds()
+
+
+async def test_ST_23_detection_with_the_referees_signature_and_ruling(platform: Platform) -> None:
+    game = await demo_game(platform)
+    await game.do("ref", "ship.move", {"ship": "haakona", "position": {"hex": "0506", "facing": 3}})
+    await game.advance_to("adjust_systems", 1)
+    await game.do("tomalak", "startrek.cloak", {"ship": "haakona"})
+    await game.advance_to("combat", 2)
+    detect = {"detector": "excelsior", "target": "haakona", "ew": 9, "range": 2}
+    texts = await game.texts("kirk", "startrek.detect_cloak", detect)
+    assert texts == [
+        "Excelsior puts 9 EW on detecting Haakona at range 2; the referee has not set its signature yet. The "
+        "referee rules (ST-23)."
+    ]
+    await game.refused(
+        "kirk",
+        "startrek.set_signature",
+        {"ship": "haakona", "signature": 6},
+        Forbidden,
+        None,
+        "only the referee may set a cloak signature",
+    )
+    await game.do("ref", "startrek.set_signature", {"ship": "haakona", "signature": 6})
+    texts = await game.texts("kirk", "startrek.detect_cloak", detect)
+    assert texts == [
+        "Excelsior puts 9 EW on detecting Haakona at range 2; suggested: EW 9 vs range 2 + signature 6 → "
+        "detected. The referee rules (ST-23)."
+    ]
+    await game.refused(
+        "kirk",
+        "startrek.rule_detection",
+        {"target": "haakona", "attempt": 1, "detected": True},
+        Forbidden,
+        None,
+        "only the referee may rule a detection attempt",
+    )
+    texts = await game.texts(
+        "ref", "startrek.rule_detection", {"target": "haakona", "attempt": 0, "detected": False}
+    )
+    assert texts == ["Excelsior does not find Haakona (referee's ruling, ST-23)."]
+    texts = await game.texts(
+        "ref", "startrek.rule_detection", {"target": "haakona", "attempt": 1, "detected": True}
+    )
+    assert texts == [
+        "Excelsior detects the cloaked Haakona at hex 0506, facing 3: it may be fired at this turn with its "
+        "shields down; fire outcomes are entered (ST-23, ST-23a)."
+    ]
+    # ST-23a: the detected ship may be fired at, and its shields absorb nothing.
+    texts = await game.texts(
+        "kirk",
+        "damage.apply",
+        {"target": "haakona", "source": "excelsior", "amount": 14, "direction": "fore"},
+    )
+    assert texts == [
+        "Excelsior hits Haakona for 14 (fore): 4 to armour, 10 to Fore.",
+        "Haakona's shields absorb nothing: it is a detected cloaked ship (ST-23a).",
+    ]
+    assert await game.shields("haakona") == {"Fore": 48, "Starboard": 40, "Aft": 36, "Port": 40}
+    # Next turn it is lost from sight again; its last known position stays public.
+    await game.advance_to("ship_power", 3)
+    state, _ = await game.state()
+    async with platform.db.reader() as session:
+        people = {p.name: p for p in await participants(session, game.battle_id)}
+    seen = battle_view(state, viewer_of(people["kirk"], state))["ships"]["haakona"]
+    assert seen["position"] is None and seen["parts"]["cloak"]["last_known"] == {"hex": "0506", "facing": 3}
+    await game.rebuilds()
