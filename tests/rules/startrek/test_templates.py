@@ -186,6 +186,25 @@ def test_ST_22_thrust_spent_cloaked_is_hidden_from_others_until_the_next_turn():
     assert found.by_id["impulse-kor-vaq"]["data-value"] == "2/1" and "Used this turn: 2 of 8" in html
 
 
+def test_ST_22_last_known_position_reads_in_a_fixed_order():
+    from app.rules.battle import new_battle
+    from tests.rules.startrek.helpers import add
+
+    state = new_battle("b5wars")
+    state = add(state, definition("excelsior"))
+    state = add(
+        state,
+        definition("klingon-bird-of-prey"),
+        {"speed": 6, "note": "asteroids", "facing": 2, "hex": "1012"},
+    )
+    state = advance_to(state, "adjust_systems")
+    state, _ = act(state, "startrek.cloak", {"ship": "kor-vaq"}, player("kor-vaq"))
+    state = advance_to(state, "adjust_systems", turn=2)
+    state, _ = act(state, "startrek.decloak", {"ship": "kor-vaq"}, player("kor-vaq"))
+    html, _ = render(state, "kor-vaq", "cloak", commander("excelsior"))
+    assert "Last known position: hex 1012, facing 2, speed 6, note asteroids." in html
+
+
 def test_ST_25_photon_partial_shows_pips_and_volley_penalties():
     state = advance_to(battle("new-orleans", "excelsior"), "combat")
     html, found = render(state, "thomas-paine", "photon_launcher", commander("thomas-paine"))
