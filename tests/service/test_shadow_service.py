@@ -540,3 +540,52 @@ async def test_SH_03_SH_14_b5wars_combat_step_is_one_impulse_against_the_excelsi
     assert sentences(result.events) == ["pain reduction: 1d6 = 5 → pain 2 → 0"]
     assert (await b.pain())["level"] == 0
     await b.assert_rebuilds()
+
+
+async def test_SH_03_damage_outside_an_impulse_is_checked_when_its_step_ends(platform: Platform) -> None:
+    """SH-03 decision: damage entered at Energy Allocation is checked when Energy Allocation ends,
+    not added to impulse 1's total; impulse 1 then makes its own check."""
+    b = await shadow_battle(platform)
+    await b.act("ref", "damage.apply", {"target": SHADOW, "source": FED, "amount": 30, "direction": "fore"})
+    result = await b.act("ref", "clock.advance", {"expect_step": "energy_allocation"}, dice=[2])
+    assert [e["text"] for e in result.events] == [
+        "Shadow Cruiser took 30 damage to armour and internals in turn 1 (most from Federation Heavy Cruiser, 30): "
+        "pain stays 0.",
+        "Turn 1 · Energy Allocation ends; Turn 1 · Impulse 1/32 begins.",
+    ]
+    assert sentences(result.events) == ["pain rise chance, band 25–49: 1d6 = 2, needs ≤ 1 → no rise"]
+    assert (await b.pain())["damage_total"] == 0
+    await b.act("kirk", "damage.apply", {"target": SHADOW, "source": HAWK, "amount": 20, "direction": "port"})
+    result = await b.act("kirk", "clock.advance", {})
+    assert of_kind(result.events, "pain_check")[0]["text"] == (
+        "Shadow Cruiser took 20 damage to armour and internals in turn 1 impulse 1: under 25, no pain check."
+    )
+    await b.assert_rebuilds()
+
+
+async def test_SH_03_b5wars_end_of_turn_damage_stays_in_its_turn(platform: Platform) -> None:
+    """SH-03 decision in B5 Wars: damage entered at Adjust Ship Systems (after combat, e.g. from a
+    critical) is checked when that step ends, in its own turn — never in next turn's combat check."""
+    b = await shadow_battle(platform, system="b5wars", fleet=(EXCELSIOR,))
+    for step in ("ship_power", "movement", "combat"):
+        await b.act("kirk", "clock.advance", {"expect_step": step})
+    await b.act(
+        "ref", "damage.apply", {"target": SHADOW, "amount": 40, "section": "Core", "weapon": "critical"}
+    )
+    result = await b.act("ref", "clock.advance", {"expect_step": "adjust_systems"}, dice=[1, 6, 5])
+    assert of_kind(result.events, "pain_check")[0]["text"] == (
+        "Shadow Cruiser took 40 damage to armour and internals in turn 1 (most from an unrecorded attacker, 40): "
+        "pain rises 0 → 2."
+    )
+    assert sentences(result.events) == [
+        "pain rise chance, band 25–49: 1d6 = 1, needs ≤ 1 → rises",
+        "rise amount: 1d6 − 4 = 2 → pain 2",
+        "reaction chance, band 25–49: 1d6 = 5, needs ≤ 1 → no reaction",
+    ]
+    state = await b.state()
+    assert (state.clock.turn, state.clock.step, state.ships[SHADOW].parts["pain"]["damage_total"]) == (
+        2,
+        "ship_power",
+        0,
+    )
+    await b.assert_rebuilds()

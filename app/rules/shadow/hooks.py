@@ -18,6 +18,18 @@ KEEP_ENDED_TURNS = 1
 on_step("sfb:leave:impulse")(end_of_impulse)
 on_step("b5wars:leave:combat")(end_of_impulse)
 
+# Decision (SH-03): damage entered outside an impulse — a referee's late entry at Energy Allocation
+# or the end of the turn, a B5 Wars critical at Adjust Ship Systems — is checked when that step
+# ends, so it never joins the next impulse's total (or the next turn's). B5 Wars movement (ramming)
+# is part of the turn's one "impulse" and is checked with the combat step.
+for _step in (
+    "sfb:leave:energy_allocation",
+    "sfb:leave:end_of_turn",
+    "b5wars:leave:ship_power",
+    "b5wars:leave:adjust_systems",
+):
+    on_step(_step)(end_of_impulse)
+
 
 def _expire_all(state: BattleState, moment: str) -> list[Event]:
     when = now(state)
