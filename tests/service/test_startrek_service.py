@@ -204,13 +204,18 @@ async def test_ST_07_regeneration_at_ship_power_and_purchases_refused_change_not
     await game.advance_to("adjust_systems", 1)
     # GEN-01: leaving Adjust Ship Systems opens turn 2 at Ship Power, where deflectors regenerate.
     texts = await game.texts("kirk", "clock.advance", {})
-    assert texts[0] == "Turn 1 · Adjust Ship Systems ends; Turn 2 · Ship Power begins."
-    # (Ships' hook events are in the snapshot's ship order, which PostgreSQL's JSONB does not keep.)
-    assert (
+    # The hooks log ship by ship in id order, the same on SQLite and PostgreSQL.
+    assert texts == [
+        "Turn 1 · Adjust Ship Systems ends; Turn 2 · Ship Power begins.",
         "Excelsior's deflectors regenerate its shields: Fore Deflector +4 → Fore 24/40; Starboard Deflector +0 → "
         "Starboard 30/30 (3 lost at the rating); Aft Deflector +0 → Aft 30/30 (3 lost at the rating); Port "
-        "Deflector +3 → Port 13/30 (ST-07)." in texts
-    )
+        "Deflector +3 → Port 13/30 (ST-07).",
+        "Haakona's deflectors regenerate its shields: Fore Deflector +0 → Fore 48/48 (5 lost at the rating); "
+        "Starboard Deflector +0 → Starboard 40/40 (4 lost at the rating); Aft Deflector +0 → Aft 36/36 (4 lost "
+        "at the rating); Port Deflector +0 → Port 40/40 (4 lost at the rating) (ST-07).",
+        "Thomas Paine's deflectors regenerate its shields: Fore Deflector +0 → Fore 36/36 (3 lost at the "
+        "rating); Aft Deflector +0 → Aft 30/30 (3 lost at the rating) (ST-07).",
+    ]
     assert await game.shields("excelsior") == {"Fore": 24, "Starboard": 30, "Aft": 30, "Port": 13}
     buy = {"ship": "excelsior", "deflector": "Fore Deflector"}
     await game.refused(

@@ -24,6 +24,7 @@ from app.rules.startrek.common import (
     require_active,
     require_step,
     save_part,
+    ships_in_order,
     system_destroyed,
     systems_of_kind,
 )
@@ -366,7 +367,7 @@ def forget_sightings(state: BattleState, dice: DiceSource) -> list[Event]:
     """A detection or reveal opens one turn; next turn the ship is hidden again (its last known
     position stays public)."""
     events: list[Event] = []
-    for ship in state.ships.values():
+    for ship in ships_in_order(state):
         cloak = cloak_of(ship)
         if cloak is None or not (cloak.detected or cloak.revealed):
             continue

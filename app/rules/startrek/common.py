@@ -15,6 +15,12 @@ from app.rules.state import BattleState, Ship
 M = TypeVar("M", bound=BaseModel)
 
 
+def ships_in_order(state: BattleState) -> list[Ship]:
+    """The ships by id, so the turn hooks log in the same order on every database (PostgreSQL's JSONB
+    does not keep the order ships were added in)."""
+    return [state.ships[sid] for sid in sorted(state.ships)]
+
+
 def read_part(ship: Ship, name: str, model: type[M]) -> M | None:
     """The ship's part as its model, or None when the ship does not have it."""
     raw = ship.part(name)

@@ -25,6 +25,7 @@ from app.rules.startrek.common import (
     require_step,
     save_part,
     sheet_of,
+    ships_in_order,
     system_destroyed,
     systems_of_kind,
 )
@@ -141,7 +142,7 @@ DAMAGE_LISTENERS.append(thruster_listener)
 def new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     """Thrust used resets each turn; thruster losses from referee overrides are caught here too."""
     events: list[Event] = []
-    for ship in state.ships.values():
+    for ship in ships_in_order(state):
         impulse = read_part(ship, PART, Impulse)
         if impulse is None:
             continue

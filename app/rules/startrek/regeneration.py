@@ -16,7 +16,14 @@ from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.registry import action, on_step
 from app.rules.startrek import power as budget
-from app.rules.startrek.common import ratio, read_part, require_active, require_step, save_part
+from app.rules.startrek.common import (
+    ratio,
+    read_part,
+    require_active,
+    require_step,
+    save_part,
+    ships_in_order,
+)
 from app.rules.startrek.shields import (
     PART,
     Deflector,
@@ -81,7 +88,7 @@ def rework_free(
 def open_ship_power(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-07/ST-15: free regeneration from every working deflector, then the segment's transfer base."""
     events: list[Event] = []
-    for ship in state.ships.values():
+    for ship in ships_in_order(state):
         if ship.destroyed or ship.part(PART) is None or (ship.part("warp") or {}).get("departed"):
             continue
         events.extend(generator_check(state, ship))

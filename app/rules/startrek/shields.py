@@ -22,7 +22,7 @@ from app.rules.dice import DiceSource
 from app.rules.generic.damage import DAMAGE_FILTERS, DAMAGE_LISTENERS, DamageContext, ship_label
 from app.rules.registry import on_step, part_schema
 from app.rules.startrek.cloak import shields_down_by_cloak
-from app.rules.startrek.common import ratio, read_part, save_part, sheet_of, system_destroyed
+from app.rules.startrek.common import ratio, read_part, save_part, sheet_of, ships_in_order, system_destroyed
 from app.rules.state import BattleState, Ship
 
 PART = "shields"
@@ -411,7 +411,7 @@ def register_filter() -> None:
 def collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-12: a projection with no working deflector in arc collapses as Adjust Ship Systems ends."""
     events: list[Event] = []
-    for ship in state.ships.values():
+    for ship in ships_in_order(state):
         shields = read_part(ship, PART, Shields)
         if shields is None or ship.destroyed:
             continue

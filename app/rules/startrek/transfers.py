@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.registry import action, on_step
-from app.rules.startrek.common import ratio, read_part, require_active, save_part
+from app.rules.startrek.common import ratio, read_part, require_active, save_part, ships_in_order
 from app.rules.startrek.shields import PART, Shields, adjacent, generator_down
 from app.rules.state import BattleState
 
@@ -21,7 +21,7 @@ from app.rules.state import BattleState
 @on_step("b5wars:enter:adjust_systems")
 def open_adjust_systems(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-08 Decision: the 50% bound is taken of each donor's value when the segment opens."""
-    for ship in state.ships.values():
+    for ship in ships_in_order(state):
         shields = read_part(ship, PART, Shields)
         if shields is None:
             continue

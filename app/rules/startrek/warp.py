@@ -23,6 +23,7 @@ from app.rules.startrek.common import (
     require_step,
     save_part,
     sheet_system,
+    ships_in_order,
     system_destroyed,
     systems_of_kind,
 )
@@ -229,7 +230,7 @@ def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSo
 def leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-17: a ship that went to warp this turn leaves the battle at its end."""
     events: list[Event] = []
-    for ship in state.ships.values():
+    for ship in ships_in_order(state):
         warp = read_part(ship, PART, Warp)
         if warp is None or warp.departed or warp.declared_turn != state.clock.turn or ship.destroyed:
             continue
@@ -246,7 +247,7 @@ def count_down(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-17: one turn of the delay passes at each turn's end (not the turn of a reset); nacelles
     destroyed by a referee's override are counted here too (ST-19)."""
     events: list[Event] = []
-    for ship in state.ships.values():
+    for ship in ships_in_order(state):
         events.extend(count_destroyed_nacelles(ship))
         warp = read_part(ship, PART, Warp)
         if warp is None or warp.counter == 0 or warp.reset_turn == state.clock.turn:
