@@ -716,3 +716,197 @@ async def test_ST_23_detection_with_the_referees_signature_and_ruling(platform: 
     seen = battle_view(state, viewer_of(people["kirk"], state))["ships"]["haakona"]
     assert seen["position"] is None and seen["parts"]["cloak"]["last_known"] == {"hex": "0506", "facing": 3}
     await game.rebuilds()
+
+
+async def test_ST_01_to_ST_05_ST_09_impulse_drives_ramming_and_projections(platform: Platform) -> None:
+    game = await demo_game(platform)
+    state, _ = await game.state()
+    rings = {
+        sid: [p.name for p in Shields.model_validate(s.parts["shields"]).projections]
+        for sid, s in state.ships.items()
+        if "shields" in s.parts
+    }
+    assert rings == {
+        "excelsior": ["Fore", "Starboard", "Aft", "Port"],
+        "haakona": ["Fore", "Starboard", "Aft", "Port"],
+        "thomas-paine": ["Fore", "Aft"],
+    }  # ST-05: 4 quadrants or 2 halves, as the data gives them
+    assert state.ships["excelsior"].parts["impulse"]["gravitic"] is True  # ST-02
+    await game.advance_to("movement", 1)
+    thrust = {"ship": "excelsior", "manoeuvre": "accel"}
+    texts = await game.texts("kirk", "startrek.thrust", {**thrust, "times": 5})
+    assert texts == [
+        "Excelsior spends 15 thrust to accel ×5: 15 of 12 free thrust used. 3 is bought over-thrust: a critical "
+        "check is due as for standard thrusters (B5 Wars; the referee enters it, ST-01)."
+    ]
+    texts = await game.texts(
+        "kirk", "startrek.ramming_factor", {"ship": "excelsior", "factor": 20, "direction": "fore"}
+    )
+    assert texts == ["Excelsior's ramming factor is 20 + Fore shield 40 = 60 (ST-09)."]
+    await game.advance_to("combat", 1)
+    # ST-04: impulse thrusters are not called-shot targets.
+    await game.refused(
+        "kosh",
+        "damage.apply",
+        {
+            "target": "excelsior",
+            "source": "shadow-cruiser",
+            "amount": 10,
+            "section": "Aft",
+            "system": "Port Impulse Thruster",
+            "effects": ["called_shot"],
+        },
+        Invalid,
+        "system",
+        "Port Impulse Thruster cannot be the target of a called shot (ST-04)",
+    )
+    # ST-03: both thrusters lost → every cost doubles and initiative −10 for the rest of the scenario.
+    for system in ("Port Impulse Thruster", "Starboard Impulse Thruster"):
+        result = await game.do(
+            "tomalak",
+            "damage.apply",
+            {"target": "excelsior", "source": "haakona", "amount": 45, "section": "Aft", "system": system},
+        )
+    assert result.events[-1]["text"] == (
+        "Excelsior has lost every impulse thruster: all thrust costs double and initiative is −10 for the rest of "
+        "the scenario (ST-03)."
+    )
+    await game.advance_to("movement", 2)
+    texts = await game.texts("kirk", "startrek.thrust", thrust)
+    assert texts == [
+        "Excelsior spends 6 thrust to accel (doubled: no impulse thrusters, ST-03): 6 of 12 free thrust used."
+    ]
+    texts = await game.texts(
+        "kirk", "startrek.thrust", {"ship": "excelsior", "manoeuvre": "turn", "speed": 6}
+    )
+    assert texts[0].startswith(
+        "Excelsior spends 12 thrust to turn at speed 6 (doubled: no impulse thrusters, ST-03)"
+    )
+    await game.rebuilds()
+
+
+async def test_ST_10_ST_11_ST_13_spline_picks_generator_loss_and_energy_drain(platform: Platform) -> None:
+    game = await demo_game(platform)
+    await game.advance_to("combat", 1)
+    hit = {"target": "excelsior", "source": "haakona"}
+    # ST-10: fire from a spline names one projection; it is never split.
+    await game.refused(
+        "tomalak",
+        "damage.apply",
+        {**hit, "amount": 50, "direction": "fore/port"},
+        Invalid,
+        "direction",
+        "fire from 'fore/port' is on a shield spline: the defender names one projection (Fore or Port) as the "
+        "direction; one unit's fire is never split (ST-10)",
+    )
+    texts = await game.texts("tomalak", "damage.apply", {**hit, "amount": 35, "direction": "Port"})
+    assert (
+        texts[1]
+        == "Haakona hits Excelsior for 35 (Port): 30 fill Port shield (30/30 → 0/30), 5 reach the ship."
+    )
+    # ST-13: an energy drain of 2 scores 20 on the shield; not more than it holds: no bleed-through.
+    texts = await game.texts(
+        "tomalak", "damage.apply", {**hit, "amount": 2, "direction": "aft", "effects": ["energy_drain"]}
+    )
+    assert texts[1] == (
+        "Haakona hits Excelsior for 2 (aft): energy drain scores 10× on shields — 20 scored on Aft shield (30/30 → "
+        "10/30); no bleed-through (ST-13)."
+    )
+    texts = await game.texts(
+        "tomalak", "damage.apply", {**hit, "amount": 2, "direction": "aft", "effects": ["energy_drain"]}
+    )
+    assert texts[1] == (
+        "Haakona hits Excelsior for 2 (aft): energy drain scores 10× on shields — 20 overkills Aft shield (10/30 → "
+        "0/30): the weapon bleeds through and may roll to hit again, a free shot (ST-13)."
+    )
+    # ST-11: the shield generator destroyed drops every projection at once.
+    result = await game.do(
+        "tomalak",
+        "damage.apply",
+        {**hit, "amount": 50, "direction": "fore", "section": "Primary", "system": "Shield Generator"},
+    )
+    assert (
+        "Excelsior's shield generator (Shield Generator) is destroyed: every shield projection falls (ST-11)."
+        in [e["text"] for e in result.events]
+    )
+    assert await game.shields("excelsior") == {"Fore": 0, "Starboard": 0, "Aft": 0, "Port": 0}
+    texts = await game.texts("tomalak", "damage.apply", {**hit, "amount": 3, "direction": "starboard"})
+    assert texts[1] == "Excelsior's shields absorb nothing: its shield generator is gone (ST-11)."
+    await game.rebuilds()
+
+
+async def test_ST_19_ST_20_ST_21a_nacelles_and_a_cloak_that_keeps_fighting(platform: Platform) -> None:
+    async with platform.db.transaction() as session:
+        battle, ref = await create_battle(session, "ST nacelles", "b5wars", dice_mode="physical")
+        kirk = await add_participant(session, battle, "kirk", "player")
+        tomalak = await add_participant(session, battle, "tomalak", "player")
+    game = Game(
+        platform,
+        battle.id,
+        {"ref": ref.participant.id, "kirk": kirk.participant.id, "tomalak": tomalak.participant.id},
+    )
+    refit = ship_def("excelsior")
+    refit["parts"]["sheet"]["sections"][2]["systems"].append(
+        {"name": "Dorsal Nacelle", "kind": "nacelle", "boxes": 20}
+    )
+    await game.do("ref", "ship.add", {"definition": refit, "owner": game.ids["kirk"]})
+    raider = ship_def("romulan-warbird")
+    raider["parts"]["cloak"].update({"may_fire": True, "keeps_shields": True})  # ST-21a: the data overrides
+    await game.do("ref", "ship.add", {"definition": raider, "owner": game.ids["tomalak"]})
+    # ST-20: more than two working nacelles → one may be shut down per turn, +1 to the delay.
+    texts = await game.texts(
+        "kirk", "startrek.shutdown_nacelle", {"ship": "excelsior", "nacelle": "Dorsal Nacelle"}
+    )
+    assert texts == [
+        "Excelsior shuts down Dorsal Nacelle: warp delay +1, 1 turn to wait; it is skipped in warp checks (ST-20)."
+    ]
+    await game.refused(
+        "kirk",
+        "startrek.shutdown_nacelle",
+        {"ship": "excelsior", "nacelle": "Port Nacelle"},
+        Invalid,
+        "nacelle",
+        "Excelsior needs more than two working nacelles to shut one down (ST-20)",
+    )
+    await game.refused(
+        "kirk",
+        "startrek.declare_warp",
+        {"ship": "excelsior"},
+        Invalid,
+        "ship",
+        "Excelsior's warp delay has 1 turn to run",
+    )
+    # ST-21a: a warbird whose data lets it fire and keep shields while cloaked.
+    await game.advance_to("adjust_systems", 1)
+    texts = await game.texts("tomalak", "startrek.cloak", {"ship": "haakona"})
+    assert texts == ["Haakona cloaks and leaves the board (ST-21, ST-22)."]
+    await game.advance_to("combat", 2)
+    # ST-19: the Port Nacelle destroyed: +2 to the delay (no reset).
+    result = await game.do(
+        "tomalak",
+        "damage.apply",
+        {
+            "target": "excelsior",
+            "source": "haakona",
+            "amount": 53,
+            "direction": "port",
+            "system": "Port Nacelle",
+        },
+    )
+    assert (
+        result.events[-1]["text"]
+        == "Excelsior's Port Nacelle is destroyed: warp delay +2, 2 turns to wait (ST-19)."
+    )
+    await game.advance_to("ship_power", 4)
+    state, _ = await game.state()
+    assert state.ships["excelsior"].parts["warp"]["counter"] == 0
+    # Built with three, one shut down and one destroyed: a single working nacelle cannot take it to warp.
+    await game.refused(
+        "kirk",
+        "startrek.declare_warp",
+        {"ship": "excelsior"},
+        Invalid,
+        "ship",
+        "Excelsior has 1 working nacelle and needs 2 to go to warp (ST-19)",
+    )
+    await game.rebuilds()

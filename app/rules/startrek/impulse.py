@@ -110,7 +110,7 @@ def check_thrusters(state: BattleState, ship: Ship) -> list[Event]:
             kind="impulse_lost",
             ship=ship.id,
             text=f"{ship.name} has lost every impulse thruster: all thrust costs double and initiative is "
-            f"{LOST_INITIATIVE} for the rest of the scenario (ST-03).",
+            f"−{-LOST_INITIATIVE} for the rest of the scenario (ST-03).",
         )
     ]
 

@@ -49,6 +49,10 @@ class Warp(BaseModel):
     departed: bool = False
 
 
+def turns(n: int) -> str:
+    return f"{n} turn" if n == 1 else f"{n} turns"
+
+
 def nacelle_names(ship: Ship, warp: Warp) -> list[str]:
     if warp.nacelles is not None:
         return list(warp.nacelles)
@@ -97,7 +101,7 @@ def count_destroyed_nacelles(ship: Ship) -> list[Event]:
                 kind="warp_delay",
                 ship=ship.id,
                 text=f"{ship.name}'s {name} is destroyed: warp delay +{DESTROYED_NACELLE_DELAY}, "
-                f"{warp.counter} turns to wait (ST-19).",
+                f"{turns(warp.counter)} to wait (ST-19).",
             )
         )
     if events:
@@ -138,13 +142,14 @@ def declare(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> 
     if warp.declared_turn == state.clock.turn:
         raise RuleError(f"{ship.name} has already declared warp this turn", "ship")
     if warp.counter > 0:
-        raise RuleError(f"{ship.name}'s warp delay has {warp.counter} turns to run", "ship")
+        raise RuleError(f"{ship.name}'s warp delay has {turns(warp.counter)} to run", "ship")
     built = nacelle_names(ship, warp)
     active = working_nacelles(ship, warp)
     needed = 2 if len(built) > 1 else 1
     if len(active) < needed:
         raise RuleError(
-            f"{ship.name} has {len(active)} working nacelle(s) and needs {needed} to go to warp (ST-19)",
+            f"{ship.name} has {len(active)} working nacelle{'' if len(active) == 1 else 's'} and needs {needed} "
+            "to go to warp (ST-19)",
             "ship",
         )
     rolls: list[Roll] = []
@@ -166,7 +171,7 @@ def declare(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> 
                 kind="warp_failed",
                 ship=ship.id,
                 text=f"{ship.name} tries to go to warp: {checks}. The attempt fails and the warp delay resets "
-                f"to {warp.counter} turns (ST-18).",
+                f"to {turns(warp.counter)} (ST-18).",
                 rolls=rolls,
                 data={"success": False, "counter": warp.counter},
             )
@@ -220,7 +225,7 @@ def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSo
         Event(
             kind="nacelle_shutdown",
             ship=ship.id,
-            text=f"{ship.name} shuts down {name}: warp delay +1, {warp.counter} turns to wait; it is skipped "
+            text=f"{ship.name} shuts down {name}: warp delay +1, {turns(warp.counter)} to wait; it is skipped "
             "in warp checks (ST-20).",
         )
     ]

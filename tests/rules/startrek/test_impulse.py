@@ -42,7 +42,7 @@ def test_ST_03_excelsior_accel_3_becomes_6_and_turn_at_speed_6_becomes_12():
     state, events = lose_thrusters(state)
     lost = of_kind(events, "impulse_lost")
     assert [e.text for e in lost] == [
-        "Excelsior has lost every impulse thruster: all thrust costs double and initiative is -10 for the rest "
+        "Excelsior has lost every impulse thruster: all thrust costs double and initiative is −10 for the rest "
         "of the scenario (ST-03)."
     ]
     state, events = thrust(state, "accel")

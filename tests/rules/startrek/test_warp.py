@@ -91,7 +91,7 @@ def test_ST_17_warp_is_declared_at_the_start_of_the_turn_and_waits_for_the_delay
     assert warp(state).counter == 1
     with pytest.raises(RuleError) as err:
         declare(state)
-    assert err.value.message == "Excelsior's warp delay has 1 turns to run"
+    assert err.value.message == "Excelsior's warp delay has 1 turn to run"
     state = advance_to(state, "ship_power", turn=3)
     assert warp(state).counter == 0
     state, events = declare(state)
@@ -115,7 +115,7 @@ def test_ST_19_destroyed_nacelle_adds_two_and_a_paired_ship_cannot_warp_on_one()
     state = set_value(state, "ships.excelsior.parts.warp.counter", 0)
     with pytest.raises(RuleError) as err:
         declare(state)
-    assert err.value.message == "Excelsior has 1 working nacelle(s) and needs 2 to go to warp (ST-19)"
+    assert err.value.message == "Excelsior has 1 working nacelle and needs 2 to go to warp (ST-19)"
 
 
 def three_nacelles():
@@ -134,7 +134,7 @@ def test_ST_20_shut_down_one_nacelle_per_turn_plus_one_delay_and_skipped_in_chec
     )
     assert warp(state).counter == 1 and warp(state).shut_down == ["Port Nacelle"]
     assert events[0].text == (
-        "Excelsior shuts down Port Nacelle: warp delay +1, 1 turns to wait; it is skipped in warp checks (ST-20)."
+        "Excelsior shuts down Port Nacelle: warp delay +1, 1 turn to wait; it is skipped in warp checks (ST-20)."
     )
     with pytest.raises(RuleError) as err:
         act(state, "startrek.shutdown_nacelle", {"ship": "excelsior", "nacelle": "Ventral Nacelle"}, ME)
