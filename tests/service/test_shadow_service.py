@@ -499,7 +499,12 @@ async def test_SH_03_SH_14_b5wars_combat_step_is_one_impulse_against_the_excelsi
             "weapon": "Molecular Slicer",
         },
     )
-    assert shot.events[0]["data"]["absorbed"] > 0  # the Excelsior's fore projection takes its share
+    # The Shadow is a First One ship: its 12 count double against the Excelsior's fore shield (ST-16).
+    assert [e["text"] for e in shot.events] == [
+        "Shadow Cruiser hits Excelsior with Molecular Slicer for 12 (fore): 12 absorbed by shields.",
+        "Shadow Cruiser hits Excelsior with Molecular Slicer for 12 (fore): First One fire counts double on "
+        "shields — Fore shield takes 24 (40/40 → 16/40); nothing reaches the ship.",
+    ]
     pain = await b.pain()
     assert (pain["damage_total"], pain["damage_by_source"], pain["damage_by_direction"]) == (
         56,
