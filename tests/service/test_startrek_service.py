@@ -910,3 +910,34 @@ async def test_ST_19_ST_20_ST_21a_nacelles_and_a_cloak_that_keeps_fighting(platf
         "Excelsior has 1 working nacelle and needs 2 to go to warp (ST-19)",
     )
     await game.rebuilds()
+
+
+async def test_ST_24_flash_collateral_reveals_a_cloaked_ship(platform: Platform) -> None:
+    game = await demo_game(platform)
+    await game.do("ref", "ship.move", {"ship": "haakona", "position": {"hex": "0707", "facing": 1}})
+    await game.advance_to("adjust_systems", 1)
+    await game.do("tomalak", "startrek.cloak", {"ship": "haakona"})
+    await game.advance_to("combat", 2)
+    result = await game.do(
+        "kirk",
+        "damage.apply",
+        {"target": "haakona", "source": "excelsior", "amount": 6, "direction": "aft", "effects": ["flash"]},
+    )
+    assert [e["text"] for e in result.events] == [
+        "Excelsior hits Haakona for 6 (aft): 3 to armour, 3 to Aft.",
+        "Collateral flash damage reveals the cloaked Haakona at hex 0707, facing 1; it could not be the target of "
+        "that fire (ST-24).",
+        "Haakona's shields absorb nothing: it is cloaked (ST-21).",
+    ]
+    # Revealed: its position is public for this turn; the next turn it is hidden again.
+    state, _ = await game.state()
+    async with platform.db.reader() as session:
+        people = {p.name: p for p in await participants(session, game.battle_id)}
+    assert battle_view(state, viewer_of(people["kirk"], state))["ships"]["haakona"]["position"] == {
+        "hex": "0707",
+        "facing": 1,
+    }
+    await game.advance_to("ship_power", 3)
+    state, _ = await game.state()
+    assert battle_view(state, viewer_of(people["kirk"], state))["ships"]["haakona"]["position"] is None
+    await game.rebuilds()
