@@ -115,6 +115,10 @@ async def test_SH_16_kirk_ends_the_impulse_and_kosh_sees_pain_and_reaction_live(
             "must target Federation Heavy Cruiser next turn (turn 2)"
         )
         await expect(pain.locator(".pain-box.pain-on")).to_have_count(9)  # boxes 0…8 crossed off
+        # The obligation is public: Kirk's page shows it on the Shadow's card too.
+        await expect(kirk.locator(f"#pain-{SHADOW} .pain-duty")).to_contain_text(
+            "must target Federation Heavy Cruiser next turn (turn 2)"
+        )
         log = kosh.locator("#log-list")
         await expect(log).to_contain_text(
             "Shadow Cruiser took 100 damage to armour and internals in turn 1 impulse 1 "

@@ -240,6 +240,40 @@ async def test_SH_09_reaction_TWO_targets_the_most_damaging_ship_for_everyone(pl
     await b.assert_rebuilds()
 
 
+async def test_SH_08_flinch_obliges_a_move_away_shown_to_all_and_marked_done(platform: Platform) -> None:
+    """SH-06, SH-08: pain 4 + a 53-point fore hit (band 50–99): rise 1, amount 1d6 − 3 = 1 → pain 5,
+    reaction 2 → ONE: the Shadow must move 1 hex away from the fore, keeping facing. Every seat reads
+    the obligation; its commander marks it done, in the open; a stranger may not."""
+    b = await shadow_battle(platform, pain=4)
+    await b.act("kirk", "clock.advance", {})
+    await b.act("kirk", "damage.apply", {"target": SHADOW, "source": FED, "amount": 53, "direction": "fore"})
+    result = await b.act("kirk", "clock.advance", {}, dice=[1, 4, 2])
+    text = "Shadow Cruiser flinches — reaction ONE: must move 1 hex away from the damage (damage from fore), keeping facing."
+    assert of_kind(result.events, "pain_reaction")[0]["text"] == text
+    for who in ("kirk", "kosh", "ref", "watcher"):
+        assert text in await b.log_texts(who), who
+    [duty] = (await b.pain())["obligations"]
+    assert (duty["id"], duty["kind"], duty["level"], duty["direction"], duty["until"]) == (
+        1,
+        "flinch",
+        "ONE",
+        "fore",
+        "next_movement",
+    )
+    with pytest.raises(Forbidden, match="you do not command that ship"):
+        await b.act("kirk", "shadow.obligation_done", {"ship": SHADOW, "obligation": 1})
+    result = await b.act("kosh", "shadow.obligation_done", {"ship": SHADOW, "obligation": 1})
+    done = (
+        "Shadow Cruiser has done what it must: must move 1 hex away from the damage (damage from fore), "
+        "keeping facing."
+    )
+    assert [e["text"] for e in result.events] == [done]
+    assert done in await b.log_texts("watcher")
+    [duty] = (await b.pain())["obligations"]
+    assert (duty["expired"], duty["ended"]) == (True, "done (turn 1 impulse 2)")
+    await b.assert_rebuilds()
+
+
 async def test_SH_09_SH_10_referee_rules_which_ship_the_shadow_must_target(platform: Platform) -> None:
     """SH-09 decision: the referee may override the most-damaging ship. The obligation's target, its
     words on the sheet and the recorded ship change together, with the reason logged for all; SH-10:
