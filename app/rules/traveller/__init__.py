@@ -11,6 +11,8 @@ from app.rules.traveller import (  # noqa: F401  (each import registers its rule
     damage,
     flights,
     initiative,
+    missiles,
+    movement,
     orders,
     repairs,
     ship,

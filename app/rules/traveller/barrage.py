@@ -16,14 +16,14 @@ from app.rules.dice import DiceSource
 from app.rules.registry import action
 from app.rules.state import BattleState, Ship
 from app.rules.traveller import tables as T
-from app.rules.traveller.checks import DM, signed
+from app.rules.traveller.checks import DM, number, signed
 from app.rules.traveller.crew import can_act
 from app.rules.traveller.damage import Resolution, choose_adjacent, damage_section, roll_location, system_roll
 from app.rules.traveller.flights import FLIGHT_BARRAGE_DM, Flight, craft_lost
 from app.rules.traveller.loop import require_turn
 from app.rules.traveller.radiation import apply_radiation
 from app.rules.traveller.ship import Battery, Combatant, HgShip
-from app.rules.traveller.units import load_unit, save_unit
+from app.rules.traveller.units import load_unit, save_unit, units
 
 SYSTEM_HIT_ROLL = 8
 
@@ -54,6 +54,15 @@ def _fire_limits(state: BattleState, shooter: Combatant, battery: Battery) -> tu
     )
     if shooter.round.has("maximum_speed"):
         limits.append((total // 2 - fired_now, "Maximum Speed: half the turrets and bays"))
+    if (
+        isinstance(shooter, HgShip)
+        and battery.fire.kind in T.ENERGY_KINDS
+        and shooter.power_share(total) < total
+    ):
+        share = shooter.power_share(total)
+        limits.append(
+            (share - fired_now, f"Power {shooter.power}/{shooter.power_max}: {share} energy mounts a round")
+        )
     if isinstance(shooter, HgShip):
         percent = T.CONFIGURATION_BEARING[shooter.configuration]
         percent += 10 * shooter.round.count("angle_max_effect") - 20 * shooter.round.count(
@@ -65,13 +74,15 @@ def _fire_limits(state: BattleState, shooter: Combatant, battery: Battery) -> tu
     return max(allowed, 0), total, why
 
 
-def _check_shooter(state: BattleState, ship: Ship, unit: Combatant, battery: Battery, band: str) -> None:
+def check_shooter(state: BattleState, ship: Ship, unit: Combatant, battery: Battery, band: str) -> None:
     if ship.destroyed:
         raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
     if not can_act(unit):
         raise RuleError(f"{ship.name}'s crew is dead and cannot act (TR-23)", "ship")
     if isinstance(unit, HgShip) and unit.disabled:
         raise RuleError(f"{ship.name} is disabled (power plant out)", "ship")
+    if isinstance(unit, HgShip) and unit.jumped is not None:
+        raise RuleError(f"{ship.name} has jumped out of the battle", "ship")
     if unit.round.has("run_silent"):
         raise RuleError(f"{ship.name} runs silent this round and may not fire", "ship")
     forced = battery.one_more_shot == state.clock.turn
@@ -85,10 +96,11 @@ def _check_shooter(state: BattleState, ship: Ship, unit: Combatant, battery: Bat
             raise RuleError(f"{battery.label} sits in offline sections this round (power failure)", "battery")
     if isinstance(unit, HgShip) and unit.systems.computer >= 3 and T.band_index(band) > T.band_index("close"):
         raise RuleError("the computer is disabled: no fire beyond Close", "range")
-    if battery.max_range and T.band_index(band) > T.band_index(battery.max_range):
-        raise RuleError(
-            f"{battery.label} reaches no further than {T.RANGE_LABELS[battery.max_range]} (TR-02a)", "range"
-        )
+    for reach in (battery.max_range, battery.fire.reach):
+        if reach and T.band_index(band) > T.band_index(reach):
+            raise RuleError(
+                f"{battery.label} reaches no further than {T.RANGE_LABELS[reach]} (TR-02a)", "range"
+            )
 
 
 def small_craft_shooting(unit: Combatant) -> bool:
@@ -106,8 +118,9 @@ def attack_dms(
     rolls: list[Roll],
 ) -> list[DM]:
     """Every DM but the defence bracket, named as the log prints them (TR-06, TR-27)."""
+    shooter_ship = state.ships[p.ship]
     fire = battery.fire
-    dm = T.range_dm(fire.range_row, p.range, small_craft_shooting(shooter))
+    dm = fire.range_dm(p.range, small_craft_shooting(shooter))
     assert dm is not None
     dms: list[DM] = [
         ("range", dm),
@@ -136,13 +149,36 @@ def attack_dms(
         roll.outcome = f"−{roll.total}"
         rolls.append(roll)
         dms.append(("computer", -roll.total))
-    dms.extend(order_dms(shooter, target, p.range, bool(p.target_section)))
+    dms.extend(order_dms(shooter, target, p.range, bool(p.target_section), state, shooter_ship, target_ship))
     return dms
 
 
-def order_dms(shooter: Combatant, target: Combatant, band: str, aimed: bool) -> list[DM]:
+def fighter_screened(state: BattleState, ship: Ship) -> bool:
+    """TR-27 Fighter Screen: the screening flight itself, or a ship a friendly flight screens."""
+    for other, unit in units(state):
+        if not isinstance(unit, Flight) or other.side != ship.side:
+            continue
+        if unit.round.has("fighter_screen") and (
+            other.id == ship.id or unit.round.target_of("fighter_screen") == ship.id
+        ):
+            return True
+    return False
+
+
+def order_dms(
+    shooter: Combatant,
+    target: Combatant,
+    band: str,
+    aimed: bool,
+    state: BattleState | None = None,
+    shooter_ship: Ship | None = None,
+    target_ship: Ship | None = None,
+) -> list[DM]:
     """DMs from this round's orders on either side (TR-27): Focused Fire, Damn the Torpedoes!,
-    Defensive Posture, Fast Strafing Run (within Close), Roll The Ship! against aimed attacks."""
+    Defensive Posture, Fast Strafing Run (within Close), Roll The Ship! against aimed attacks.
+
+    Fighter Screen: attacking small craft cannot make a Fast Strafing Run against the screened
+    formation (the screening flight and the ship it screens), so neither of its DMs applies there."""
     dms: list[DM] = []
     if shooter.round.has("focused_fire"):
         dms.append(("Focused Fire", 1))
@@ -153,9 +189,15 @@ def order_dms(shooter: Combatant, target: Combatant, band: str, aimed: bool) -> 
     if target.round.has("defensive_posture"):
         dms.append(("Defensive Posture", -2))
     close = band in ("adjacent", "close")
-    if close and isinstance(shooter, Flight) and shooter.round.has("fast_strafing_run"):
+
+    def screened(ship: Ship | None) -> bool:
+        return state is not None and ship is not None and fighter_screened(state, ship)
+
+    strafing = close and isinstance(shooter, Flight) and shooter.round.has("fast_strafing_run")
+    if strafing and not screened(target_ship):
         dms.append(("Fast Strafing Run", 2))
-    if close and isinstance(target, Flight) and target.round.has("fast_strafing_run"):
+    strafed = close and isinstance(target, Flight) and target.round.has("fast_strafing_run")
+    if strafed and not screened(shooter_ship):
         dms.append(("target Fast Strafing Run", -2))
     if aimed and target.round.has("roll_ship"):
         dms.append(("Roll The Ship!", -2))
@@ -174,10 +216,39 @@ def check_focus(state: BattleState, ship: Ship, shooter: Combatant, target: Ship
         )
 
 
+def escorts(state: BattleState, target_ship: Ship) -> list[tuple[Ship, Combatant]]:
+    """TR-27 Escort Defence and Fighter Screen: friendly units whose order this round names the target.
+    Decision: "within Close range" is the captain's to judge when giving the order (GEN-03)."""
+    found = []
+    for other, unit in units(state):
+        if other.id == target_ship.id or other.side != target_ship.side:
+            continue
+        if isinstance(unit, HgShip) and unit.jumped is not None:
+            continue
+        orders = ("fighter_screen",) if isinstance(unit, Flight) else ("escort_defence",)
+        if any(c.order in orders and c.target == target_ship.id for c in unit.round.orders):
+            found.append((other, unit))
+    return found
+
+
+def _laser_mounts(unit: Combatant) -> int:
+    return sum(unit.mounts_of(b) for b in unit.batteries if b.fire.kind == "laser" and b.hits < 3)
+
+
 def defences(
-    target: Combatant, battery: Battery, p: BarrageOrder, dice: DiceSource, rolls: list[Roll]
+    target: Combatant,
+    battery: Battery,
+    p: BarrageOrder,
+    dice: DiceSource,
+    rolls: list[Roll],
+    guards: list[tuple[Ship, Combatant]] = (),  # type: ignore[assignment]
 ) -> list[DM]:
-    """TR-07/TR-07a: the protection subtracted from the per-mount dice."""
+    """TR-07/TR-07a: the protection subtracted from the per-mount dice.
+
+    Escorts (TR-27) intercept with their own defences. Decisions: an escort's sandcasters and
+    point-defence lasers join the target's (one cloud, one ratio); screens do not add up — the
+    strongest screen of that kind covers the target; a screening flight's laser mounts serve as
+    point-defence lasers; Crew Gunner 3+ counts if any defending crew has Crew Skill 3+."""
     fire = battery.fire
     if not isinstance(target, HgShip):
         return [("armour", 0)]
@@ -187,30 +258,42 @@ def defences(
         armour = target.defence_armour()
     found: list[DM] = [("armour", armour)]
     incoming = p.mounts * fire.launches
-    gunner3 = T.GUNNER_3_DM if target.crew_skill >= 3 else 0
+    ships = [target] + [u for _, u in guards if isinstance(u, HgShip)]
+    names = ", ".join(s.name for s, _ in guards)
+    with_escort = f" (with {names})" if guards else ""
+    gunner3 = T.GUNNER_3_DM if any(u.crew_skill >= 3 for u in [target, *(u for _, u in guards)]) else 0
+    sandcasters = 0 if target.round.sand_gone else sum(u.sandcasters for u in ships)
+    point_defence = sum(u.point_defence for u in ships)
+    point_defence += sum(_laser_mounts(u) for _, u in guards if isinstance(u, Flight))
     bomb = fire.kind == "bomb_pumped"
     sand_works = fire.kind == "laser" or bomb
     sand_works |= fire.kind in T.MISSILE_KINDS and T.band_index(p.range) >= T.band_index("medium")
-    if target.sandcasters and sand_works:
+    if sandcasters and sand_works:
         roll = dice.roll(1, 6, "sand", ship=None)
-        value = roll.total + T.SAND_RATIO_DM[T.ratio_row(target.sandcasters, incoming)] + gunner3
+        value = roll.total + T.SAND_RATIO_DM[T.ratio_row(sandcasters, incoming)] + gunner3
         value += T.SAND_BOMB_PUMPED_DM if bomb else 0
         roll.outcome = f"sand {max(value, 0)}"
         rolls.append(roll)
-        found.append(("sand", max(value, 0)))
-    if fire.kind in T.DAMPER_KINDS and target.screen_points("nuclear_damper"):
-        found.append(("screens", target.screen_points("nuclear_damper")))
+        found.append(("sand" + (with_escort if sandcasters > target.sandcasters else ""), max(value, 0)))
+    if fire.kind in T.DAMPER_KINDS:
+        best = max(u.screen_points("nuclear_damper") for u in ships)
+        if best:
+            found.append(
+                ("screens" + ("" if best == target.screen_points("nuclear_damper") else with_escort), best)
+            )
     if fire.kind == "meson":
-        if target.screen_points("meson"):
-            found.append(("screens", target.screen_points("meson")))
+        best = max(u.screen_points("meson") for u in ships)
+        if best:
+            found.append(("screens" + ("" if best == target.screen_points("meson") else with_escort), best))
         found.append(("configuration", T.MESON_CONFIGURATION_DM[target.configuration]))
-    if target.point_defence and fire.kind in T.MISSILE_KINDS:
+    if point_defence and fire.kind in T.MISSILE_KINDS:
         roll = dice.roll(1, 6, "point defence", ship=None)
-        value = roll.total + T.PD_RATIO_DM[T.ratio_row(target.point_defence, incoming)] + gunner3 + fire.pd_dm
+        value = roll.total + T.PD_RATIO_DM[T.ratio_row(point_defence, incoming)] + gunner3 + fire.pd_dm
         value += T.PD_BOMB_PUMPED_DM if bomb else 0
         roll.outcome = f"point defence {max(value, 0)}"
         rolls.append(roll)
-        found.append(("point defence", max(value, 0)))
+        label = "point defence" + (with_escort if point_defence > target.point_defence else "")
+        found.append((label, max(value, 0)))
     return found
 
 
@@ -230,13 +313,15 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
         raise RuleError(f"{target_ship.name} is already destroyed", "target")
     shooter = load_unit(state, ship)
     target = load_unit(state, target_ship, "target")
+    if isinstance(target, HgShip) and target.jumped is not None:
+        raise RuleError(f"{target_ship.name} has jumped out of the battle", "target")
     battery = shooter.battery(p.battery)
     if battery is None:
         raise RuleError(f"{ship.name} has no battery {p.battery!r}", "battery")
     fire = battery.fire
-    _check_shooter(state, ship, shooter, battery, p.range)
+    check_shooter(state, ship, shooter, battery, p.range)
     require_turn(state, ship, shooter)
-    if T.range_dm(fire.range_row, p.range, small_craft_shooting(shooter)) is None:
+    if fire.range_dm(p.range, small_craft_shooting(shooter)) is None:
         raise RuleError(f"{fire.name} cannot engage at {T.RANGE_LABELS[p.range]} range (TR-02)", "range")
     if target_ship.id in shooter.round.barrages.get(battery.id, []):
         raise RuleError(
@@ -255,6 +340,10 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
         raise RuleError(
             f"a barrage needs at least {minimum} mounts: ten, or all of the type if fewer (TR-05)", "mounts"
         )
+    n_dice = fire.barrage_dice(p.mounts)
+    if n_dice < 1:
+        raise RuleError(f"{fire.name}: {fire.per_die} mounts make one die of a barrage", "mounts")
+    p = p.model_copy(update={"dodge_dm": take_dodge(state, ship, target_ship, target, p.dodge_dm)})
     if p.target_section:
         if not isinstance(target, HgShip) or target.section(p.target_section) is None:
             raise RuleError(f"{target_ship.name} has no section {p.target_section!r}", "target_section")
@@ -266,31 +355,37 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
 
     rolls: list[Roll] = []
     dms = attack_dms(state, shooter, target, target_ship, battery, p, dice, rolls)
-    found = defences(target, battery, p, dice, rolls)
+    found = defences(target, battery, p, dice, rolls, escorts(state, target_ship))
     defence_dm = fire.dice - sum(v for _, v in found)
     attack = dice.roll(2, 6, "barrage attack", ship=ship.id, modifier=sum(v for _, v in dms) + defence_dm)
     rolls.append(attack)
     natural = sum(attack.dice)
     net = attack.total
     percent = T.barrage_percent(net)
-    damage = T.barrage_damage(p.mounts, net, bool(state.options.get("printed_cells", False)))
+    damage = T.barrage_damage(n_dice, net, bool(state.options.get("printed_cells", False)))
+    if fire.effect == "shockwave":
+        damage = 0
     attack.outcome = f"{percent}% → {damage} damage"
     parts = (
         [f"2D {natural}"] + [f"{label} {signed(v)}" for label, v in dms] + [_defence_text(fire.dice, found)]
     )
+    fired = f" ({p.mounts} mounts, 1 die per {fire.per_die})" if fire.per_die > 1 else ""
     line = (
-        f"barrage {p.mounts}–{fire.name}–{T.RANGE_LABELS[p.range]}–{fire.dice} at {target_ship.name}: "
+        f"barrage {n_dice}–{fire.name}–{T.RANGE_LABELS[p.range]}–{fire.dice}{fired} at {target_ship.name}: "
         + " + ".join(parts)
-        + f" = {net} → {percent}% → {damage} damage"
+        + f" = {number(net)} → {percent}%"
+        + ("" if fire.effect == "shockwave" else f" → {damage} damage")
     )
     _record_fire(state, shooter, battery, p, target_ship)
     save_unit(ship, shooter)
     data = {"mounts": p.mounts, "battery": battery.id, "net": net, "percent": percent, "damage": damage}
+    if fire.effect == "shockwave":
+        return _shockwave(target_ship, target, line, rolls, percent, data)
     if isinstance(target, Flight):
         return _on_flight(target_ship, target, battery, p, line, rolls, damage, data)
     assert isinstance(target, HgShip)
     if target.kind != "capital":
-        return _on_small_craft(target_ship, target, line, rolls, damage, data)
+        return _on_small_craft(state, target_ship, target, line, rolls, damage, data)
     res = Resolution(state, target_ship, target, dice, barrage_damage=damage, meson=fire.kind == "meson")
     struck = _land(res, p, damage, rolls, data)
     events = [Event(kind="barrage", ship=ship.id, text=line + struck, rolls=rolls, data=data)]
@@ -380,18 +475,89 @@ def _on_flight(
 
 
 def _on_small_craft(
-    ship: Ship, model: HgShip, line: str, rolls: list[Roll], total: int, data: dict
+    state: BattleState, ship: Ship, model: HgShip, line: str, rolls: list[Roll], total: int, data: dict
 ) -> list[Event]:
     """TR-09: annihilated when the barrage total beats Hull + Structure left; else ×3 as core hits."""
     remaining = model.hull_and_structure()
+    events: list[Event] = []
     if total > remaining:
         ship.destroyed = True
         for section in model.sections:
             section.hull, section.structure, section.destroyed = 0, 0, True
-        ship.parts["hg_ship"] = model.model_dump(mode="json")
         text = f"{line} > {remaining} Hull+Structure left → {ship.name} is annihilated (TR-09)"
         data["annihilated"] = True
+        escaped = abandon_ship(state, ship, model)
+        if escaped is not None:
+            events.append(escaped)
     else:
         text = f"{line} × 3 = {total * 3} damage to resolve as hits by the core rules (GEN-03)"
         data["core_damage"] = total * 3
-    return [Event(kind="barrage", ship=ship.id, text=text, rolls=rolls, data=data)]
+    ship.parts["hg_ship"] = model.model_dump(mode="json")
+    return [Event(kind="barrage", ship=ship.id, text=text, rolls=rolls, data=data), *events]
+
+
+def _shockwave(
+    ship: Ship, target: Combatant, line: str, rolls: list[Roll], percent: int, data: dict
+) -> list[Event]:
+    """Shockwave missiles (TR-27 rows, tables.md [OPS]): no damage; 5%+ clears the target's sand."""
+    if percent >= T.SHOCKWAVE_PERCENT and isinstance(target, HgShip):
+        target.round.sand_gone = True
+        line += (
+            f" ≥ {T.SHOCKWAVE_PERCENT}% → {ship.name}'s sand gives no protection for the rest of the round"
+        )
+    else:
+        line += (
+            f" < {T.SHOCKWAVE_PERCENT}% → the sand holds"
+            if isinstance(target, HgShip)
+            else " → no sand to clear"
+        )
+    data["sand_cleared"] = isinstance(target, HgShip) and target.round.sand_gone
+    save_unit(ship, target)
+    return [Event(kind="barrage", ship=ship.id, text=line, rolls=rolls, data=data)]
+
+
+def take_dodge(state: BattleState, shooter: Ship, target_ship: Ship, target: Combatant, entered: int) -> int:
+    """The dodge DM this attack meets: the target's own dodge (traveller.dodge) if it has one waiting,
+    used up by this attack, else the entered outcome (GEN-03). Craft that Blast Them As They Launch!
+    caught may not dodge at all (TR-27)."""
+    blaster = blasted(state, target_ship, target)
+    if blaster is not None:
+        if entered:
+            raise RuleError(
+                f"{target_ship.name} launched from a ship {blaster} named in Blast Them As They Launch!:"
+                " it may not dodge this round",
+                "dodge_dm",
+            )
+        target.round.dodge = None
+        return 0
+    if target.round.dodge is None:
+        return entered
+    if entered:
+        raise RuleError(f"{target_ship.name} has dodged: its own Pilot check sets the dodge DM", "dodge_dm")
+    pending, target.round.dodge = target.round.dodge, None
+    return pending
+
+
+def blasted(state: BattleState, ship: Ship, unit: Combatant) -> str | None:
+    """TR-27 Blast Them As They Launch!: the name of the enemy that trained its weapons on the vessel
+    this flight launched from this round, or None."""
+    if not isinstance(unit, Flight) or unit.carrier is None or unit.launched_round != state.clock.turn:
+        return None
+    for other, enemy in units(state):
+        if other.side != ship.side and enemy.round.target_of("blast_them") == unit.carrier:
+            return other.name
+    return None
+
+
+def abandon_ship(state: BattleState, ship: Ship, model: HgShip) -> Event | None:
+    """TR-27 Prepare to Abandon Ship!: destroyed in the round of the order (or of the section's loss
+    the referee has just ruled on), its surviving crew reach the lifeboats and escape pods."""
+    rounds = {state.clock.turn, model.section_lost_round}
+    if model.abandon_round is None or model.abandon_round not in rounds or model.crew_strength == "dead":
+        return None
+    model.crew_escaped = True
+    return Event(
+        kind="abandon_ship",
+        ship=ship.id,
+        text=f"{ship.name}'s surviving crew reach the lifeboats and escape pods (Prepare to Abandon Ship!).",
+    )

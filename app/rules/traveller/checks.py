@@ -21,6 +21,11 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"−{-value}"
 
 
+def number(value: int) -> str:
+    """A total as the log writes it: 7, 0, −2 (true minus sign, no plus)."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
 def dm_text(dms: list[DM]) -> str:
     """' + Crew Skill +2 + strength −1' — each DM named, in the order it was added."""
     return "".join(f" + {label} {signed(value)}" for label, value in dms)

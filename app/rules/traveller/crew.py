@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from app.rules.core import Actor, Event, RuleError
+from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
 from app.rules.registry import action, on_step
 from app.rules.state import BattleState
@@ -33,6 +33,21 @@ def crew_dms(unit: Combatant, label: str = "Crew Skill") -> list[DM]:
     if step.dm:
         dms.append((f"crew {step.name}", step.dm))
     return dms
+
+
+def computer_dms(unit: Combatant, dice: DiceSource, ship_id: str, rolls: list[Roll]) -> list[DM]:
+    """TR-19 computer hits on a capital ship's rolls: first hit −1 DM; second −1d6, rolled afresh
+    for each roll (the die joins `rolls`). The third disables it, which the callers refuse on their own."""
+    if not isinstance(unit, HgShip) or unit.kind != "capital":
+        return []
+    if unit.systems.computer == 1:
+        return [("computer", -1)]
+    if unit.systems.computer == 2:
+        roll = dice.roll(1, 6, "computer damage DM", ship=ship_id)
+        roll.outcome = f"−{roll.total}"
+        rolls.append(roll)
+        return [("computer", -roll.total)]
+    return []
 
 
 def can_act(unit: Combatant) -> bool:

@@ -8,13 +8,13 @@ reaches 12 the fire also spreads to a neighbouring section, starting at 8+ there
 
 from __future__ import annotations
 
-from app.rules.core import Event
+from app.rules.core import Event, Roll
 from app.rules.dice import DiceSource
 from app.rules.registry import on_step
 from app.rules.state import BattleState
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import standard_check
-from app.rules.traveller.crew import crew_dms
+from app.rules.traveller.crew import computer_dms, crew_dms
 from app.rules.traveller.damage import (
     Resolution,
     adjacent_sections,
@@ -107,18 +107,17 @@ def _fight_fire(res: Resolution, section: HgSection) -> None:
     dms = crew_dms(res.model)
     if res.model.round.turn == res.turn and res.model.round.has("command_discipline"):
         dms.append(("Command Discipline", 1))
+    rolls: list[Roll] = []
+    dms += computer_dms(res.model, res.dice, res.ship.id, rolls)
     check = standard_check(
         res.dice, f"Discipline against fire in {section.name}", dms, ship=res.ship.id, target=fire.target
     )
+    rolls.append(check.roll)
     if check.success:
         section.fire = None
-        res.say(
-            "fire", f"{res.ship.name} puts out the fire in {section.name}: {check.sentence()}.", [check.roll]
-        )
+        res.say("fire", f"{res.ship.name} puts out the fire in {section.name}: {check.sentence()}.", rolls)
         return
-    res.say(
-        "fire", f"The fire in {res.ship.name}'s {section.name} rages on: {check.sentence()}.", [check.roll]
-    )
+    res.say("fire", f"The fire in {res.ship.name}'s {section.name} rages on: {check.sentence()}.", rolls)
     res.barrage_damage = 0
     if not section.destroyed:
         system_roll(res, section, "fire section hit")

@@ -96,6 +96,7 @@ def damage_section(res: Resolution, section: HgSection, amount: int, *, structur
 def destroy_section(res: Resolution, section: HgSection) -> None:
     section.destroyed = True
     res.ship.crippled = True
+    res.model.section_lost_round = res.turn
     if res.model.referee_ruling is None:
         res.model.referee_ruling = "pending"
     res.say(
@@ -353,5 +354,12 @@ def rule_ship(state: BattleState, p: Ruling, actor: Actor, dice: DiceSource) -> 
     model.referee_ruling = p.outcome
     ship.crippled = True
     ship.destroyed = p.outcome == "destroyed"
+    events = [Event(kind="ruling", ship=ship.id, text=f"The referee rules {ship.name} {p.outcome} (TR-17).")]
+    if ship.destroyed:
+        from app.rules.traveller.barrage import abandon_ship
+
+        escaped = abandon_ship(state, ship, model)
+        if escaped is not None:
+            events.append(escaped)
     ship.parts["hg_ship"] = model.model_dump(mode="json")
-    return [Event(kind="ruling", ship=ship.id, text=f"The referee rules {ship.name} {p.outcome} (TR-17).")]
+    return events

@@ -30,6 +30,8 @@ class Flight(Combatant):
     craft_structure: int = Field(ge=1, le=1000)
     craft_skills: list[int] = Field(default_factory=list, description="each craft's skill; average used")
     craft_thrusts: list[int] = Field(default_factory=list, description="each craft's thrust; lowest used")
+    carrier: str | None = Field(default=None, description="ship id it was launched from")
+    launched_round: int | None = Field(default=None, description="round it was launched (Blast Them!)")
 
     @model_validator(mode="after")
     def _flight(self) -> Flight:

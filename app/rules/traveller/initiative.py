@@ -12,10 +12,12 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
+from app.rules.generic.boarding import refusal
 from app.rules.registry import action
 from app.rules.state import BattleState, Ship
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import DM, dm_text, standard_check
+from app.rules.traveller.crew import computer_dms
 from app.rules.traveller.loop import loop_order, require_turn
 from app.rules.traveller.ship import Combatant, HgShip
 from app.rules.traveller.units import load_unit, save_unit, units
@@ -69,6 +71,7 @@ def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: D
         if not capital and _faster(unit, ship, everyone):
             dms.append(("faster", 1))
         rolls = [roll]
+        dms += computer_dms(unit, dice, ship.id, rolls)  # TR-19: all the capital ship's rolls
         fleet = effects.get(ship.side)
         if fleet is not None and p.chained:
             captain = p.captain_tactics.get(ship.id, T.CREW_SKILL_DM[unit.crew_skill])
@@ -144,3 +147,48 @@ def other_action(state: BattleState, p: OtherAction, actor: Actor, dice: DiceSou
     unit.round.actions += 1
     save_unit(ship, unit)
     return [Event(kind="combat_action", ship=ship.id, text=f"{ship.name}: {p.description}.")]
+
+
+class Board(BaseModel):
+    ship: str = Field(description="the ship sending boarding parties")
+    target: str
+    outcome: str = Field(min_length=1, max_length=300, description="the Boarding Action result (GEN-03)")
+
+
+@action("traveller.board", Board, "Board an enemy ship", ship_field="ship", systems={"traveller"})
+def board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list[Event]:
+    """Boarding is one of the combat actions ships trade in the loop (TR-04). The Boarding Action
+    table is not in the seeds, so its result is entered (GEN-03); the log states the orders that
+    bear on it: Board Them! (no effect text in the seed: recorded, TR-27 Decision) and the
+    defender's Prepare to Repel Boarders!, +1 DM on the Boarding Action table."""
+    ship = state.ship(p.ship)
+    target_ship = state.ship(p.target, "target")
+    if target_ship.id == ship.id or target_ship.destroyed:
+        raise RuleError("board another ship still in the fight", "target")
+    unit = load_unit(state, ship)
+    target = load_unit(state, target_ship, "target")
+    reason = refusal(target_ship, "boarding")
+    if reason:
+        raise RuleError(reason, "target")
+    require_turn(state, ship, unit)
+    unit.round.actions += 1
+    save_unit(ship, unit)
+    notes = []
+    if unit.round.has("board_them"):
+        notes.append("Board Them! ordered")
+    repel = 1 if target.round.has("repel_boarders") else 0
+    if repel:
+        notes.append(f"Boarding Action table: {target_ship.name} +1 DM (Prepare to Repel Boarders!)")
+    said = f" — {'; '.join(notes)}" if notes else ""
+    return [
+        Event(
+            kind="boarding",
+            ship=target_ship.id,
+            text=f"{ship.name} boards {target_ship.name}: {p.outcome.rstrip('.')}{said}.",
+            data={
+                "attacker": ship.id,
+                "target": target_ship.id,
+                "repel_dm": 1 if notes and target.round.has("repel_boarders") else 0,
+            },
+        )
+    ]

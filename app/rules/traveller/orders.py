@@ -162,6 +162,11 @@ def reveal(state: BattleState, forced: bool) -> Event:
 
 
 def _arm(state: BattleState, unit: Combatant, choice: OrderChoice) -> None:
+    """Orders whose effect outlives the round's RoundState: One More Shot arms its system; Prepare
+    to Abandon Ship! is remembered for a destruction the referee rules on later (TR-27)."""
+    if choice.order == "abandon_ship" and isinstance(unit, HgShip):
+        unit.abandon_round = state.clock.turn
+        return
     if choice.order != "one_more_shot":
         return
     if choice.target == "spinal" and isinstance(unit, HgShip) and unit.spinal is not None:

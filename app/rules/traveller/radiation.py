@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from app.rules.core import Roll
 from app.rules.traveller import tables as T
+from app.rules.traveller.checks import number
 from app.rules.traveller.damage import Resolution, crew_hit, ship_system_hit
 
 ARMOUR_STOPS_RADIATION = 8
@@ -41,7 +42,7 @@ def apply_radiation(
         return
     raw = T.radiation_band(damage)
     band = raw - band_cut
-    cut = f" − {cut_label} {band_cut} = {raw - band_cut}" if band_cut else ""
+    cut = f" − {cut_label} {band_cut} = {number(raw - band_cut)}" if band_cut else ""
     if band <= 0:
         res.say("radiation", f"{res.ship.name} radiation {damage}: band {raw}{cut} → no effect.")
         return

@@ -113,10 +113,8 @@ class Battery(BaseModel):
         if self.weapon not in T.WEAPONS:
             raise ValueError(f"unknown weapon {self.weapon!r}; known: {', '.join(T.WEAPONS)}")
         table = T.WEAPONS[self.weapon].ammo_table
-        if table is not None:
-            choices = T.MISSILE_AMMO if table == "missile" else T.TORPEDO_AMMO
-            if (self.ammo or "standard") not in choices:
-                raise ValueError(f"unknown {table} ammunition {self.ammo!r}")
+        if table is not None and (self.ammo or "standard") not in T.AMMO_TABLES[table]:
+            raise ValueError(f"unknown {table} ammunition {self.ammo!r}")
         if self.max_range is not None and self.max_range not in T.RANGE_BANDS:
             raise ValueError(f"max_range must be one of {', '.join(T.RANGE_BANDS)}")
         return self
@@ -136,6 +134,8 @@ class Battery(BaseModel):
     def notation(self) -> str:
         """Weapon name, range row and dice per mount, for the barrage builder."""
         fire = self.fire
+        if fire.per_die > 1:
+            return f"{fire.name} ({T.WEAPONS[self.weapon].mount}, 1D per {fire.per_die} mounts)"
         return f"{fire.name} ({T.WEAPONS[self.weapon].mount}, {fire.dice}D per mount)"
 
 
@@ -232,6 +232,11 @@ class RoundState(BaseModel):
     barrages: dict[str, list[str]] = Field(default_factory=dict, description="battery → targets this round")
     target_section_used: int = 0
     repairs: dict[str, int] = Field(default_factory=dict)
+    thrust_used: int = Field(default=0, ge=0, description="thrust spent this round (manoeuvre, dodges)")
+    evasive_used: int = Field(default=0, ge=0, description="Evasive Action thrust spent on dodges")
+    dodge: int | None = Field(default=None, description="DM the next attack on it takes from a dodge")
+    sand_gone: bool = Field(default=False, description="a shockwave barrage cleared its sand (TR-27 rows)")
+    jump_tried: bool = False
 
     def has(self, order: str) -> bool:
         return any(choice.order == order for choice in self.orders)
@@ -284,6 +289,9 @@ class Combatant(BaseModel):
     def current_initiative(self) -> int | None:
         return self.round.initiative if self.round.initiative is not None else self.initiative_base
 
+    def thrust_now(self) -> int:
+        return self.thrust
+
     @computed_field  # type: ignore[prop-decorator]
     @property
     def reactions_allowed(self) -> int:
@@ -316,6 +324,10 @@ class HgShip(Combatant):
     systems: SystemHits = Field(default_factory=SystemHits)
     disabled: bool = False
     referee_ruling: Literal["pending", "crippled", "destroyed"] | None = None
+    section_lost_round: int | None = Field(default=None, description="round a section was destroyed")
+    abandon_round: int | None = Field(default=None, description="round of Prepare to Abandon Ship!")
+    crew_escaped: bool = False
+    jumped: int | None = Field(default=None, description="round the ship jumped out of the battle")
 
     @model_validator(mode="after")
     def _design(self) -> HgShip:
@@ -369,6 +381,21 @@ class HgShip(Combatant):
 
     def hull_and_structure(self) -> int:
         return sum((s.hull or 0) + (s.structure or 0) for s in self.sections)
+
+    def power_share(self, amount: int) -> int:
+        """TR-19 Decision: a power plant hit lowers the Power number, and what needs power — energy
+        weapons, Thrust, Jump — is cut to the same share of its full figure, rounded down."""
+        if not self.power_max or self.power >= self.power_max:
+            return amount
+        return amount * self.power // self.power_max
+
+    def thrust_now(self) -> int:
+        """Thrust this round: M-drive hits and the power share (TR-19), +1 for Maximum Speed (TR-27)."""
+        thrust = min(self.thrust, self.power_share(self.thrust_max or self.thrust))
+        return thrust + (1 if self.round.has("maximum_speed") else 0)
+
+    def jump_now(self) -> int:
+        return self.power_share(self.jump)
 
 
 # --- Section Hit Table layout (TR-18, tables.md §1a) ------------------------------------------------

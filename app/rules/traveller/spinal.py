@@ -16,7 +16,7 @@ from app.rules.dice import DiceSource
 from app.rules.registry import action
 from app.rules.state import BattleState
 from app.rules.traveller import tables as T
-from app.rules.traveller.barrage import check_focus, order_dms
+from app.rules.traveller.barrage import check_focus, escorts, order_dms, take_dodge
 from app.rules.traveller.checks import DM, standard_check
 from app.rules.traveller.crew import can_act, crew_dms
 from app.rules.traveller.damage import Resolution, damage_section, roll_location, system_roll
@@ -50,6 +50,8 @@ def _refuse(state: BattleState, ship_name: str, model: HgShip, p: SpinalShot) ->
         raise RuleError(f"{ship_name}'s crew is dead and cannot act (TR-23)", "ship")
     if model.disabled:
         raise RuleError(f"{ship_name} is disabled (power plant out)", "ship")
+    if model.jumped is not None:
+        raise RuleError(f"{ship_name} has jumped out of the battle", "ship")
     if model.round.has("run_silent"):
         raise RuleError(f"{ship_name} runs silent this round and may not fire", "ship")
     if orders_on(state) and not model.round.has("line_up_spinal"):
@@ -74,6 +76,8 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
     target = load_unit(state, target_ship, "target")
     if not isinstance(target, HgShip):
         raise RuleError("spinal mounts fire at ships, not at flights", "target")
+    if target.jumped is not None:
+        raise RuleError(f"{target_ship.name} has jumped out of the battle", "target")
     _refuse(state, ship.name, model, p)
     require_turn(state, ship, model)
     check_focus(state, ship, model, target_ship)
@@ -84,8 +88,9 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
     if p.officer:
         dms.append(("officer", 1))
     dms.append(("range", T.spinal_range_dm(p.range) or 0))
-    if p.dodge_dm:
-        dms.append(("dodge", p.dodge_dm))
+    dodge = take_dodge(state, ship, target_ship, target, p.dodge_dm)
+    if dodge:
+        dms.append(("dodge", dodge))
     dms.append(("size", T.spinal_size_dm(target.tons)))
     rolls: list[Roll] = []
     if spinal.hits == 1 and spinal.one_more_shot != state.clock.turn:
@@ -97,7 +102,7 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
         roll.outcome = f"−{roll.total}"
         rolls.append(roll)
         dms.append(("computer", -roll.total))
-    dms += order_dms(model, target, p.range, False)
+    dms += order_dms(model, target, p.range, False, state, ship, target_ship)
     check = standard_check(dice, "spinal attack", dms, ship=ship.id)
     rolls.append(check.roll)
     model.round.actions += 1
@@ -106,6 +111,7 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
     save_unit(ship, model)
     line = f"spinal {spinal.name} at {target_ship.name}: {check.sentence()}"
     if not check.success:
+        save_unit(target_ship, target)  # a dodge it met is used up
         return [Event(kind="spinal", ship=ship.id, text=line + " → miss", rolls=rolls, data={"hit": False})]
     res = Resolution(state, target_ship, target, dice, meson=spinal.type == "meson")
     name, where = roll_location(res)
@@ -124,8 +130,10 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
 def _meson(
     res: Resolution, damage: int, rating: str, section: HgSection, line: str, rolls: list[Roll], ship_id: str
 ) -> list[Event]:
-    """TR-11: penetrate the screens, then Structure only, Internal rolls, radiation."""
-    points = res.model.screen_points("meson")
+    """TR-11: penetrate the screens, then Structure only, Internal rolls, radiation. An escort's
+    meson screens intercept too (Escort Defence, TR-27): the strongest screen covers the target."""
+    guards = [u for _, u in escorts(res.state, res.ship) if isinstance(u, HgShip)]
+    points = max(u.screen_points("meson") for u in [res.model, *guards])
     needed = T.meson_penetration(res.model.configuration, points, rating)
     if needed is None:
         line += f"; penetration {rating} vs {points} screen points: automatic"

@@ -584,8 +584,12 @@ class Ammo:
     dice: int
     radiation: int
     attack_dm: int
-    kind: str  # missile, nuclear_missile, torpedo, nuclear_torpedo, bomb_pumped
+    kind: str  # missile, nuclear_missile, torpedo, nuclear_torpedo, bomb_pumped, sand
     pd_dm: int = 0  # extra DM to point defence against it (ortillery torpedo +1)
+    per_die: int = 1  # mounts that make one die of the barrage (sand 1 per 4, pebbles 1 per 2)
+    reach: str | None = None  # the furthest band it engages (sand and pebbles: Close)
+    optimum_adjacent: bool = False  # ortillery missiles: Adjacent is their optimum (+0)
+    effect: str | None = None  # "shockwave": clears sand instead of dealing damage
 
 
 MISSILE_AMMO: dict[str, Ammo] = {
@@ -595,6 +599,20 @@ MISSILE_AMMO: dict[str, Ammo] = {
     "long_range": Ammo("Long Range Missile", 1, 0, -1, "missile"),
     # "1d6 per missile" read as one die per missile, as the seed's own "10–Missile–Long–12" shows.
     "multi_warhead": Ammo("Multi-Warhead Missile", 1, 0, 0, "missile"),
+    # [OPS] "negates sand if ≥5% damage is inflicted". Decision: a shockwave barrage is rolled like
+    # missiles; it deals no damage, and at 5% or more on the Barrage Damage table (net 3+) the
+    # target's sand gives no protection for the rest of the round.
+    "shockwave": Ammo("Shockwave Missile", 1, 0, 0, "missile", effect="shockwave"),
+    # [OPS] "Ortillery Missile (Adjacent): as normal missiles". Decision: Adjacent is its optimum
+    # band (+0); every other band reads the Missile row, so Close stays out of reach.
+    "ortillery": Ammo("Ortillery Missile", 1, 0, 0, "missile", optimum_adjacent=True),
+}
+# [OPS] "Sandcaster (Close): 1 per 4 fired; Pebbles (Close): 1 per 2 fired". Decision: a sandcaster
+# barrage of N turrets is a barrage of ⌊N ÷ 4⌋ dice (⌊N ÷ 2⌋ with pebbles), each die 1; it reads the
+# Short row and reaches no further than Close.
+SAND_AMMO: dict[str, Ammo] = {
+    "standard": Ammo("Sandcaster", 1, 0, 0, "sand", per_die=4, reach="close"),
+    "pebbles": Ammo("Pebbles", 1, 0, 0, "sand", per_die=2, reach="close"),
 }
 TORPEDO_AMMO: dict[str, Ammo] = {
     "standard": Ammo("Torpedo", 4, 0, 0, "torpedo"),
@@ -616,7 +634,7 @@ class Weapon:
     attack_dm: int
     kind: str  # laser, particle, fusion, meson, railgun, or "launcher"
     launches: int = 0  # missiles or torpedoes per mount
-    ammo_table: str | None = None  # "missile" or "torpedo"
+    ammo_table: str | None = None  # "missile", "torpedo" or "sand"
 
 
 WEAPONS: dict[str, Weapon] = {
@@ -641,6 +659,12 @@ WEAPONS: dict[str, Weapon] = {
     "meson_flicker_100": Weapon("Meson Flicker Bay", "bay", "long", 2, 1, 0, "meson"),
     "railgun_bay_50": Weapon("Railgun Bay", "bay", "short", 12, 0, 0, "railgun"),
     "railgun_bay_100": Weapon("Railgun Bay", "bay", "short", 18, 0, 0, "railgun"),
+    "sandcaster": Weapon("Sandcaster", "turret", "short", 0, 0, 0, "launcher", 1, "sand"),
+}
+AMMO_TABLES: dict[str, dict[str, Ammo]] = {
+    "missile": MISSILE_AMMO,
+    "torpedo": TORPEDO_AMMO,
+    "sand": SAND_AMMO,
 }
 ENERGY_KINDS = frozenset({"laser", "particle", "fusion", "meson"})
 
@@ -658,6 +682,20 @@ class Firing:
     kind: str
     launches: int  # individual weapons per mount (missiles, torpedoes; 1 for guns)
     pd_dm: int = 0
+    per_die: int = 1
+    reach: str | None = None
+    optimum_adjacent: bool = False
+    effect: str | None = None
+
+    def barrage_dice(self, mounts: int) -> int:
+        """The barrage's N (its size in dice): one per mount, or one per 4 sandcasters…"""
+        return mounts // self.per_die
+
+    def range_dm(self, band: str, small_craft_shooting: bool = False) -> int | None:
+        """TR-02 for this weapon, with an ortillery missile's Adjacent optimum."""
+        if self.optimum_adjacent and band == "adjacent":
+            return 0
+        return range_dm(self.range_row, band, small_craft_shooting)
 
 
 def firing(weapon_key: str, ammo_key: str | None = None) -> Firing:
@@ -673,8 +711,7 @@ def firing(weapon_key: str, ammo_key: str | None = None) -> Firing:
             weapon.kind,
             1,
         )
-    table = MISSILE_AMMO if weapon.ammo_table == "missile" else TORPEDO_AMMO
-    ammo = table[ammo_key or "standard"]
+    ammo = AMMO_TABLES[weapon.ammo_table][ammo_key or "standard"]
     return Firing(
         ammo.name,
         weapon.mount,
@@ -685,9 +722,14 @@ def firing(weapon_key: str, ammo_key: str | None = None) -> Firing:
         ammo.kind,
         weapon.launches,
         ammo.pd_dm,
+        ammo.per_die,
+        ammo.reach,
+        ammo.optimum_adjacent,
+        ammo.effect,
     )
 
 
+SHOCKWAVE_PERCENT = 5  # [OPS]: a shockwave barrage of 5% or more negates sand
 MISSILE_KINDS = frozenset({"missile", "nuclear_missile", "torpedo", "nuclear_torpedo", "bomb_pumped"})
 DAMPER_KINDS = frozenset({"nuclear_missile", "nuclear_torpedo", "fusion"})
 RADIATION_STOPPED_BY_DAMPERS = frozenset({"nuclear_missile", "nuclear_torpedo", "fusion"})

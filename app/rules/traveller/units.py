@@ -47,7 +47,7 @@ def save_unit(ship: Ship, unit: Combatant) -> None:
 
 
 def units(state: BattleState) -> list[tuple[Ship, Combatant]]:
-    """Every unit still in the fight, fresh for this round, by ship id.
+    """Every unit still in the fight (not destroyed, not jumped out), fresh for this round, by ship id.
 
     The order is the ship ids' and never the dict's: a snapshot stored as PostgreSQL JSONB comes
     back with its keys reordered (shortest first), and the reveal, the loop's ties and the hooks'
@@ -56,6 +56,8 @@ def units(state: BattleState) -> list[tuple[Ship, Combatant]]:
     for ship in ships_by_id(state):
         if ship.destroyed or unit_part(ship) is None:
             continue
+        if (ship.parts.get("hg_ship") or {}).get("jumped") is not None:
+            continue  # jumped out of the battle: no orders, no place in the loop
         found.append((ship, load_unit(state, ship)))
     return found
 

@@ -1,0 +1,235 @@
+"""Thrust, dodges, jumps and launches (TR-19, TR-27, GEN-01, GEN-03).
+
+Each round a ship has its Thrust to spend: in the manoeuvre step on range changes (whose outcome
+the players enter, GEN-03), and in the combat step on dodges. What it has comes from the M-drive
+hits and the power plant's share (TR-19), +1 under *Maximum Speed* (TR-27); *Evasive Action*
+adds a point per order that only dodges may use, and that costs no reaction. A bridge hit grounds
+the ship for the next round: no manoeuvre, no dodge, no jump (TR-19); *Run Silent, Run Dark*
+forbids moving. A jump is an Engineering (jump) check in the ship action step with the J-drive's
+DM and *Prepare for Jump!*'s +2; on success the ship leaves the battle.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event, Roll, RuleError
+from app.rules.dice import DiceSource
+from app.rules.registry import action
+from app.rules.state import BattleState, Ship
+from app.rules.traveller import tables as T
+from app.rules.traveller.barrage import blasted
+from app.rules.traveller.checks import DM, standard_check
+from app.rules.traveller.crew import can_act, computer_dms, crew_dms
+from app.rules.traveller.flights import Flight
+from app.rules.traveller.ship import Combatant, HgShip
+from app.rules.traveller.units import load_unit, save_unit
+
+DODGE_DM = -2  # a successful Pilot check: the attack takes −2 (tables.md §1b [SRD], [MGF])
+PREPARE_FOR_JUMP_DM = 2
+COMMAND_DISCIPLINE_DM = 1
+
+
+def _may_move(state: BattleState, ship: Ship, unit: Combatant, what: str) -> None:
+    if ship.destroyed:
+        raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
+    if not can_act(unit):
+        raise RuleError(f"{ship.name}'s crew is dead and cannot act (TR-23)", "ship")
+    if isinstance(unit, HgShip):
+        if unit.disabled:
+            raise RuleError(f"{ship.name} is disabled (power plant out)", "ship")
+        if unit.jumped is not None:
+            raise RuleError(f"{ship.name} has jumped out of the battle", "ship")
+        if unit.systems.bridge_round == state.clock.turn:
+            raise RuleError(f"the bridge hit grounds {ship.name} this round: no {what} (TR-19)", "ship")
+    if unit.round.has("run_silent"):
+        raise RuleError(f"{ship.name} runs silent this round and may not move (TR-27)", "ship")
+
+
+def _thrust_left(unit: Combatant) -> int:
+    return max(unit.thrust_now() - unit.round.thrust_used, 0)
+
+
+def _thrust_why(unit: Combatant) -> str:
+    parts = [f"Thrust {unit.thrust_now()} this round"]
+    if isinstance(unit, HgShip):
+        if unit.systems.m_drive:
+            parts.append(f"M-Drive hits {unit.systems.m_drive}")
+        if unit.power_max and unit.power < unit.power_max:
+            parts.append(f"Power {unit.power}/{unit.power_max}")
+    if unit.round.has("maximum_speed"):
+        parts.append("+1 Maximum Speed")
+    parts.append(f"{unit.round.thrust_used} spent")
+    return ", ".join(parts)
+
+
+class Manoeuvre(BaseModel):
+    ship: str
+    thrust: int = Field(ge=1, le=40, description="Thrust spent")
+    description: str = Field(min_length=3, max_length=200, description="what it does, e.g. closes to Short")
+
+
+@action("traveller.manoeuvre", Manoeuvre, "Spend Thrust", ship_field="ship", systems={"traveller"})
+def manoeuvre(state: BattleState, p: Manoeuvre, actor: Actor, dice: DiceSource) -> list[Event]:
+    """Range changes and the like in the manoeuvre step; the outcome is the players' (GEN-03)."""
+    if state.clock.step != "manoeuvre":
+        raise RuleError("Thrust for range changes is spent in the manoeuvre step", "ship")
+    ship = state.ship(p.ship)
+    unit = load_unit(state, ship)
+    _may_move(state, ship, unit, "manoeuvre")
+    left = _thrust_left(unit)
+    if p.thrust > left:
+        raise RuleError(f"{ship.name} has {left} Thrust left ({_thrust_why(unit)})", "thrust")
+    unit.round.thrust_used += p.thrust
+    save_unit(ship, unit)
+    return [
+        Event(
+            kind="manoeuvre",
+            ship=ship.id,
+            text=f"{ship.name} spends {p.thrust} Thrust: {p.description} ({left - p.thrust} left this round).",
+            data={"thrust": p.thrust},
+        )
+    ]
+
+
+class Dodge(BaseModel):
+    ship: str
+
+
+@action("traveller.dodge", Dodge, "Dodge the next attack", ship_field="ship", systems={"traveller"})
+def dodge(state: BattleState, p: Dodge, actor: Actor, dice: DiceSource) -> list[Event]:
+    """A reaction against the next attack on the ship this round: one Thrust and one reaction, then
+    a Pilot check (GEN-05); success gives that attack −2 (core rules, tables.md §1b). Evasive
+    Action's extra Thrust pays for it without a reaction (TR-27)."""
+    if state.clock.step != "combat":
+        raise RuleError("dodges are reactions in the combat step", "ship")
+    ship = state.ship(p.ship)
+    unit = load_unit(state, ship)
+    _may_move(state, ship, unit, "dodging")
+    blaster = blasted(state, ship, unit)
+    if blaster is not None:
+        raise RuleError(
+            f"{blaster} blasts the craft launching from {state.ships[unit.carrier].name}: {ship.name} may"  # type: ignore[attr-defined, index]
+            " not dodge this round (Blast Them As They Launch!)",
+            "ship",
+        )
+    if unit.round.dodge is not None:
+        raise RuleError(f"{ship.name} has a dodge waiting for the next attack already", "ship")
+    evasive = unit.round.count("evasive_action") - unit.round.evasive_used
+    if evasive > 0:
+        unit.round.evasive_used += 1
+        paid = f"Evasive Action Thrust ({evasive - 1} left), no reaction"
+    else:
+        if _thrust_left(unit) < 1:
+            raise RuleError(f"{ship.name} has no Thrust left to dodge ({_thrust_why(unit)})", "ship")
+        allowed = T.reactions(unit.current_initiative() or 0)
+        if unit.round.reactions_used >= allowed:
+            raise RuleError(f"{ship.name} has no reaction left ({allowed} this round)", "ship")
+        unit.round.thrust_used += 1
+        unit.round.reactions_used += 1
+        paid = f"1 Thrust, reaction {unit.round.reactions_used} of {allowed}"
+    rolls: list[Roll] = []
+    dms: list[DM] = crew_dms(unit)
+    if unit.round.has("command_discipline"):
+        dms.append(("Command Discipline", COMMAND_DISCIPLINE_DM))
+    dms += computer_dms(unit, dice, ship.id, rolls)
+    check = standard_check(dice, "Pilot (dodge)", dms, ship=ship.id)
+    rolls.append(check.roll)
+    unit.round.dodge = DODGE_DM if check.success else 0
+    save_unit(ship, unit)
+    result = "the next attack on it this round takes −2" if check.success else "no effect"
+    return [
+        Event(
+            kind="dodge",
+            ship=ship.id,
+            text=f"{ship.name} dodges ({paid}): Pilot {check.sentence()}: {result}.",
+            rolls=rolls,
+            data={"dodge_dm": unit.round.dodge},
+        )
+    ]
+
+
+class Jump(BaseModel):
+    ship: str
+
+
+@action("traveller.jump", Jump, "Jump out of the battle", ship_field="ship", systems={"traveller"})
+def jump(state: BattleState, p: Jump, actor: Actor, dice: DiceSource) -> list[Event]:
+    """GEN-01: jumps happen in the ship action step. The Engineering (jump) check is a standard check
+    with the crew DMs, the J-drive hit's DM (TR-19), Prepare for Jump! +2 and Command Discipline +1
+    (TR-27) and the computer's DMs; success takes the ship out of the battle. What a failure means
+    (misjump, nothing) is the core rules' (GEN-03)."""
+    if state.clock.step != "ship_action":
+        raise RuleError("ships jump in the ship action step", "ship")
+    ship = state.ship(p.ship)
+    unit = load_unit(state, ship)
+    if not isinstance(unit, HgShip):
+        raise RuleError("a flight does not jump", "ship")
+    _may_move(state, ship, unit, "jump")
+    systems = unit.systems
+    if unit.jump <= 0:
+        raise RuleError(f"{ship.name} has no jump drive", "ship")
+    if systems.j_drive >= 2:
+        raise RuleError(f"{ship.name}'s J-Drive is disabled (TR-19)", "ship")
+    if systems.computer >= 3:
+        raise RuleError(f"{ship.name}'s computer is disabled: no jump (TR-19)", "ship")
+    if unit.jump_now() < 1:
+        raise RuleError(f"Power {unit.power}/{unit.power_max} leaves no Jump (TR-19)", "ship")
+    if unit.round.jump_tried:
+        raise RuleError(f"{ship.name} has made its jump attempt this round", "ship")
+    unit.round.jump_tried = True
+    rolls: list[Roll] = []
+    dms: list[DM] = crew_dms(unit)
+    if systems.jump_dm:
+        dms.append(("J-Drive hit", systems.jump_dm))
+    if unit.round.has("prepare_jump"):
+        dms.append(("Prepare for Jump!", PREPARE_FOR_JUMP_DM))
+    if unit.round.has("command_discipline"):
+        dms.append(("Command Discipline", COMMAND_DISCIPLINE_DM))
+    dms += computer_dms(unit, dice, ship.id, rolls)
+    check = standard_check(dice, "Engineering (jump)", dms, ship=ship.id)
+    rolls.append(check.roll)
+    if check.success:
+        unit.jumped = state.clock.turn
+        outcome = f"{ship.name} jumps out of the battle (Jump-{unit.jump_now()})"
+    else:
+        outcome = "the jump fails (what that means is the core rules')"
+    save_unit(ship, unit)
+    return [
+        Event(
+            kind="jump",
+            ship=ship.id,
+            text=f"{ship.name} attempts to jump: Engineering (jump) {check.sentence()}: {outcome}.",
+            rolls=rolls,
+            data={"jumped": check.success},
+        )
+    ]
+
+
+class Launch(BaseModel):
+    flight: str
+    carrier: str = Field(description="the ship it launches from")
+
+
+@action("traveller.launch", Launch, "Launch a flight", ship_field="flight", systems={"traveller"})
+def launch(state: BattleState, p: Launch, actor: Actor, dice: DiceSource) -> list[Event]:
+    """Records where and when a flight launched, which Blast Them As They Launch! reads (TR-27)."""
+    ship = state.ship(p.flight, "flight")
+    carrier = state.ship(p.carrier, "carrier")
+    unit = load_unit(state, ship, "flight")
+    if not isinstance(unit, Flight):
+        raise RuleError(f"{ship.name} is not a flight", "flight")
+    if carrier.id == ship.id or carrier.destroyed or carrier.side != ship.side:
+        raise RuleError("a flight launches from a friendly ship still in the fight", "carrier")
+    if unit.launched_round is not None:
+        raise RuleError(f"{ship.name} has launched already (round {unit.launched_round})", "flight")
+    unit.carrier, unit.launched_round = carrier.id, state.clock.turn
+    save_unit(ship, unit)
+    return [
+        Event(
+            kind="launch",
+            ship=ship.id,
+            text=f"{ship.name} launches from {carrier.name}.",
+            data={"carrier": carrier.id},
+        )
+    ]
