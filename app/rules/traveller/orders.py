@@ -269,3 +269,12 @@ def one_more_shot_ends(state: BattleState, dice: DiceSource) -> list[Event]:
         if changed:
             save_unit(ship, unit)
     return events
+
+
+@on_step("traveller:enter:turn")
+def fresh_rounds(state: BattleState, dice: DiceSource) -> list[Event]:
+    """Every unit starts the round clean in the stored state too, so that what the sheets show
+    (initiative, reactions, Thrust left, the orders chip) is this round's from its first moment."""
+    for ship, unit in units(state):
+        save_unit(ship, unit)
+    return []

@@ -294,6 +294,12 @@ class Combatant(BaseModel):
 
     @computed_field  # type: ignore[prop-decorator]
     @property
+    def thrust_left(self) -> int:
+        """Thrust still to spend this round (manoeuvre and dodges; TR-19, TR-27)."""
+        return max(self.thrust_now() - self.round.thrust_used, 0)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
     def reactions_allowed(self) -> int:
         """Reactions this round from the current initiative (TR-26)."""
         return T.reactions(self.current_initiative() or 0)

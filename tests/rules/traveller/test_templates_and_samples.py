@@ -107,6 +107,8 @@ def test_TR_23_crew_ladder_and_combat_forms_for_the_commander() -> None:
     assert "<strong>[Half −1, fire 1/2]</strong>" in html
     assert parsed.actions == [
         "traveller.barrage",
+        "traveller.dodge",
+        "traveller.board",
         "traveller.combat_action",
         "traveller.pass",
         "traveller.emergency_order",
@@ -114,7 +116,8 @@ def test_TR_23_crew_ladder_and_combat_forms_for_the_commander() -> None:
     ]
     assert 'name="p.adjacent"' in html and 'name="p.range"' in html
     # Forms post in place with htmx and without JavaScript alike; attributes are not escaped away.
-    assert html.count('hx-post="/battles/b1/actions" hx-target="#flash"') == 5
+    assert html.count('hx-post="/battles/b1/actions" hx-target="#flash"') == 7
+    assert 'Thrust left <span class="tr-num">4</span>' in html
     # A stranger (another captain) gets no forms for Kestrel at all.
     assert render(state, "kestrel", "hg_ship", STRANGER)[1].actions == []
 
@@ -177,6 +180,7 @@ def test_TR_26b_flight_commander_writes_small_craft_orders_on_the_flight_sheet()
     _, parsed = render(state, "red-flight", "flight", FLIGHT_VIEW)
     assert parsed.actions == [
         "traveller.barrage",
+        "traveller.dodge",
         "traveller.combat_action",
         "traveller.pass",
         "traveller.emergency_order",
@@ -213,3 +217,49 @@ def test_TR_18_samples_cover_every_section_count_turrets_bays_spinals_screens_an
             for slot in s["hit_table"]["external"] + s["hit_table"]["internal"]
         }
         assert {b["id"] for b in p["batteries"]} <= refs
+
+
+def test_TR_19_TR_27_thrust_jump_and_launch_forms_follow_the_step_and_the_ship() -> None:
+    """Manoeuvre step: Spend Thrust with what is left; a bridge hit shows the grounded round; ship
+    action: the jump (with Prepare for Jump!'s +2 named); a jumped ship has no forms; a spacecraft
+    with launchers fires individual missiles; a flight launches from a friendly ship."""
+    state = battle(
+        capital("Kestrel", jump=3), capital("Tigress"), owners=("p-kestrel", "p-tigress"), orders=False
+    )
+    state = act(
+        state, "traveller.entered_hit", {"target": "kestrel", "section": "Forward", "system": "command"}
+    ).state
+    state = advance_to(state, "manoeuvre").state
+    html, parsed = render(state, "kestrel", "hg_ship", KESTREL)
+    assert parsed.actions == ["traveller.manoeuvre"]
+    assert "Manoeuvre · Thrust left 4" in html and "grounded this round" not in html
+    state = advance_to(state, "manoeuvre", turn=2).state
+    html, _ = render(state, "kestrel", "hg_ship", KESTREL)
+    assert "bridge hit: grounded this round" in html
+    state = advance_to(state, "ship_action", turn=2).state
+    _, parsed = render(state, "kestrel", "hg_ship", KESTREL)
+    assert parsed.actions == ["traveller.jump"]
+    state.ships["kestrel"].parts["hg_ship"]["jumped"] = 2
+    html, parsed = render(state, "kestrel", "hg_ship", KESTREL)
+    assert parsed.actions == [] and "⤴ jumped out in round 2" in html
+
+
+def test_TR_01_TR_25_missile_form_for_spacecraft_and_launch_form_for_flights() -> None:
+    gig = capital("Gig")
+    gig["parts"]["hg_ship"] = {
+        "kind": "spacecraft",
+        "displacement": 400,
+        "thrust": 6,
+        "sections": [{"name": "Hull", "hull_max": 8, "structure_max": 8}],
+        "batteries": [{"id": "missiles", "weapon": "missile_turret", "mounts": 2}],
+    }
+    data = json.loads((LIBRARY / "tr-red-flight.json").read_text())
+    carrier = capital("Tigress")
+    carrier["side"] = data["side"]
+    state = battle(carrier, gig, data, owners=("p-tigress", "p-kestrel", "p-kestrel"), orders=False)
+    state = advance_to(state, "combat").state
+    viewer = Viewer("p-kestrel", "player", frozenset({"gig", "red-flight"}))
+    html, parsed = render(state, "gig", "hg_ship", viewer)
+    assert "traveller.missile" in parsed.actions and "Turret: Missile ×2" in html
+    html, parsed = render(state, "red-flight", "flight", viewer)
+    assert parsed.actions[0] == "traveller.launch" and '<option value="tigress">Tigress</option>' in html
