@@ -25,8 +25,16 @@ class Base(DeclarativeBase):
 
 
 def json_column_type() -> JSON:
-    """A fresh JSON type per column: JSONB on PostgreSQL, JSON text elsewhere."""
+    """A fresh JSON type per column: JSONB on PostgreSQL (queryable), JSON text elsewhere."""
     return JSON().with_variant(JSONB(), "postgresql")
+
+
+def ordered_json_type() -> JSON:
+    """JSON kept as written on every database. The battle state and the log use it: JSONB would
+    reorder object keys, so ships would come back in another order on PostgreSQL than on SQLite,
+    and rules that walk the ships (rolling dice in that order) would differ between the live state
+    and a rebuild."""
+    return JSON()
 
 
 def async_url(url: str) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.db import Base, json_column_type
+from app.db import Base, json_column_type, ordered_json_type
 
 
 def now() -> datetime:
@@ -87,9 +87,9 @@ class ActionLog(Base):
     actor_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     actor_role: Mapped[str] = mapped_column(String(20))
     action_type: Mapped[str] = mapped_column(String(60))
-    payload: Mapped[dict[str, Any]] = mapped_column(json_column_type())
-    dice: Mapped[list[Any]] = mapped_column(json_column_type())
-    events: Mapped[list[Any]] = mapped_column(json_column_type())
+    payload: Mapped[dict[str, Any]] = mapped_column(ordered_json_type())
+    dice: Mapped[list[Any]] = mapped_column(ordered_json_type())
+    events: Mapped[list[Any]] = mapped_column(ordered_json_type())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
@@ -100,4 +100,4 @@ class Snapshot(Base):
 
     battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer)
-    state: Mapped[dict[str, Any]] = mapped_column(json_column_type())
+    state: Mapped[dict[str, Any]] = mapped_column(ordered_json_type())

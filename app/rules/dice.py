@@ -16,7 +16,7 @@ import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 
-from app.rules.core import NeedRoll, Roll
+from app.rules.core import NeedRoll, Roll, RuleError
 
 
 class DiceSource(ABC):
@@ -119,8 +119,11 @@ class EnteredDice(DiceSource):
     def _next(self, sides: int, purpose: str, ship: str | None) -> int:
         if not self.values:
             raise NeedRoll(sides, purpose, ship, self.used)
+        value = self.values.pop(0)
+        if not 1 <= value <= sides:
+            raise RuleError(f"a d{sides} cannot show {value} (die {self.used + 1} for {purpose})", "dice")
         self.used += 1
-        return self.values.pop(0)
+        return value
 
 
 class ReplayDice(DiceSource):

@@ -255,6 +255,11 @@ async def _submit_once(
                 raise RollNeeded(
                     f"roll needed: 1d{need.sides} for {need.purpose}", "dice", needed=need.as_dict()
                 ) from None
+            if isinstance(source, EnteredDice) and source.values:
+                raise Invalid(
+                    f"{len(source.values)} more dice entered than this action rolls ({source.used} needed)",
+                    "dice",
+                )
             new_state, events, rolled = outcome.state, outcome.events, source.record
         event_dicts = [e.model_dump(mode="json") for e in events]
         session.add(

@@ -33,7 +33,9 @@ async def open_as(browser: Browser, server: Server, token: str, width: int = 128
     try:
         await page.wait_for_function("document.documentElement.dataset.live === 'connected'", timeout=10000)
     except Exception as exc:
-        raise AssertionError(f"page never connected live: {seen}; state {await page.evaluate('document.documentElement.dataset.live || document.visibilityState')}") from exc
+        raise AssertionError(
+            f"page never connected live: {seen}; state {await page.evaluate('document.documentElement.dataset.live || document.visibilityState')}"
+        ) from exc
     return context, page
 
 

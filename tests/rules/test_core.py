@@ -62,8 +62,9 @@ def test_GEN_02_entered_dice_ask_for_the_missing_roll() -> None:
     with pytest.raises(NeedRoll) as need:
         dice.die(6, "rise amount", "ker")
     assert need.value.as_dict() == {"sides": 6, "purpose": "rise amount", "ship": "ker", "index": 1}
-    with pytest.raises(ValueError):
+    with pytest.raises(RuleError) as err:
         EnteredDice([7]).die(6, "too big")
+    assert err.value.field == "dice" and err.value.message == "a d6 cannot show 7 (die 1 for too big)"
 
 
 def test_GEN_01_turn_sequences() -> None:

@@ -434,12 +434,6 @@ async def test_ST_18_warp_attempt_with_the_d100_entered(platform: Platform) -> N
     await game.rebuilds()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="GEN-02 bug outside the Star Trek files: an entered die outside 1..sides raises ValueError from "
-    "app/rules/dice.py DiceSource.die, which submit() does not turn into Invalid(field='dice') (a 500 on REST)",
-)
 async def test_ST_18_an_impossible_d100_is_refused_with_the_dice_field(platform: Platform) -> None:
     game = await demo_game(platform)
     await game.do(
@@ -457,7 +451,7 @@ async def test_ST_18_an_impossible_d100_is_refused_with_the_dice_field(platform:
         {"ship": "excelsior"},
         Invalid,
         "dice",
-        "a d100 cannot show 101",
+        "a d100 cannot show 101 (die 1 for Port Nacelle warp check)",
         dice=[101],
     )
 

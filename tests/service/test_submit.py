@@ -318,3 +318,54 @@ async def test_rebuild_equals_snapshot_after_a_long_scripted_battle(platform: Pl
     assert seq > 150
     rebuilt = await actions.rebuild(platform, battle_id)
     assert rebuilt.model_dump(mode="json") == snapshot.model_dump(mode="json")
+
+
+async def test_ships_keep_their_order_on_every_database(platform: Platform) -> None:
+    """JSONB would reorder keys; the state is stored as written so hooks walk ships in one order."""
+    battle_id, ids = await setup(platform)
+    for name in ("Zulu", "Alpha", "Mike-7", "Bo"):
+        await actions.submit(
+            platform, battle_id, ids["ref"], "ship.add", {"definition": simple_ship(name)}, aid()
+        )
+    async with platform.db.reader() as session:
+        state, _ = await load_state(session, battle_id)
+    assert list(state.ships) == ["hawk", "crow", "zulu", "alpha", "mike-7", "bo"]
+
+
+def test_models_match_the_migrations(postgres_url: str) -> None:
+    """`alembic check`: the ORM models and the migrations describe the same schema."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    out = subprocess.run(
+        [sys.executable, "-m", "alembic", "check"],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": postgres_url},
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "No new upgrade operations detected" in out.stdout + out.stderr
+
+
+async def test_entered_dice_must_match_what_the_action_rolls(platform: Platform) -> None:
+    """GEN-02: an impossible face or a surplus die is refused with the dice field; nothing changes."""
+    battle_id, ids = await setup(platform, dice_mode="physical")
+    with pytest.raises(Invalid) as err:
+        await actions.submit(
+            platform,
+            battle_id,
+            ids["ann"],
+            "damage.apply",
+            {"target": "crow", "source": "hawk", "amount": 2},
+            aid(),
+            dice=[3],
+        )
+    assert (
+        err.value.field == "dice"
+        and "1 more dice entered than this action rolls (0 needed)" in err.value.message
+    )
+    assert await log_count(platform, battle_id) == 2

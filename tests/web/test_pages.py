@@ -185,3 +185,47 @@ async def test_spectator_view_has_no_controls(client: httpx.AsyncClient) -> None
     page = await join(client, table.tokens["watcher"])
     assert page.status_code == 200 and "You are watching." in page.text
     assert "damage-form" not in page.text and "advance-clock" not in page.text and "Hawk" in page.text
+
+
+def test_form_fields_build_nested_typed_payloads() -> None:
+    from starlette.datastructures import FormData
+
+    from app.web.forms import payload_from_form
+
+    form = FormData(
+        [
+            ("p.ship", "hawk"),
+            ("p.position.hex", "0405"),
+            ("p.position.facing:int", "2"),
+            ("p.position.speed:int", ""),
+            ("p.effects[]", "flash"),
+            ("p.owner:json", "null"),
+            ("csrf_token", "x"),
+        ]
+    )
+    assert payload_from_form(form) == {
+        "ship": "hawk",
+        "position": {"hex": "0405", "facing": 2},
+        "effects": ["flash"],
+        "owner": None,
+    }
+
+
+async def test_record_a_move_with_the_page_form(client: httpx.AsyncClient) -> None:
+    table = await set_table(client, ships={"hawk": (simple_ship("Hawk"), "ann")})
+    page = await join(client, table.tokens["ann"])
+    r = await client.post(
+        f"/battles/{table.battle_id}/actions",
+        data={
+            "csrf_token": csrf(page.text),
+            "action_type": "ship.move",
+            "action_id": "m1",
+            "p.ship": "hawk",
+            "p.position.hex": "0405",
+            "p.position.facing:int": "3",
+            "p.position.speed:int": "8",
+        },
+        follow_redirects=True,
+    )
+    assert "Hawk moves: hex 0405, facing 3, speed 8." in r.text
+    assert "Position: hex 0405, facing 3, speed 8" in r.text

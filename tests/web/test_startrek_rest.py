@@ -9,7 +9,6 @@ import json
 import re
 
 import httpx
-import pytest
 
 from tests.helpers import Table, act, set_table, ship_def
 
@@ -290,12 +289,6 @@ async def test_LEAK_a_cloaked_path_reaches_no_other_player_through_rest_or_page(
         assert "Haakona (cloaked) moves: hex 0811, facing 1, speed 6." in seen["events"], who
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="LEAK outside the Star Trek files: app/rules/generic/actions.py override_value logs every "
-    "override as a public event with the old and new values, so a referee correcting a cloaked ship's "
-    "position publishes the hidden hex to every seat (ST-22)",
-)
 async def test_LEAK_a_referee_correction_of_a_cloaked_position_stays_hidden(
     client: httpx.AsyncClient,
 ) -> None:

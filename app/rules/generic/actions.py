@@ -161,13 +161,41 @@ def override(state: BattleState, payload: Override, actor: Actor, dice: DiceSour
     for name in BattleState.model_fields:
         setattr(state, name, getattr(fresh, name))
     shown = json.dumps(old), json.dumps(payload.value)
-    return [
-        Event(
-            kind="override",
-            text=f"⚠ OVERRIDE (Referee): {payload.path} {shown[0]}→{shown[1]} — “{payload.reason}”",
-            data={"path": payload.path, "old": old, "new": payload.value, "reason": payload.reason},
-        )
-    ]
+    text = f"⚠ OVERRIDE (Referee): {payload.path} {shown[0]}→{shown[1]} — “{payload.reason}”"
+    data = {"path": payload.path, "old": old, "new": payload.value, "reason": payload.reason}
+    hidden_ship = _hidden_target(state, payload.path)
+    if hidden_ship is not None:
+        # The value is hidden from other players: so are its old and new values and the reason.
+        return [
+            Event(
+                kind="override",
+                ship=hidden_ship,
+                visibility="owner",
+                text=text,
+                hidden_text="⚠ OVERRIDE (Referee): a value hidden from you was corrected.",
+                data={**data, "reveal_at_end": True},
+            )
+        ]
+    return [Event(kind="override", text=text, data=data)]
+
+
+def _hidden_target(state: BattleState, path: str) -> str | None:
+    """The ship whose hidden state the path points into (a hidden position, or a part that other
+    players see only in part), or None when the value is public."""
+    from app.rules.registry import PART_PUBLIC_VIEWS
+    from app.rules.views import position_hidden
+
+    keys = path.split(".")
+    if len(keys) < 3 or keys[0] != "ships" or keys[1] not in state.ships:
+        return None
+    ship = state.ships[keys[1]]
+    if keys[2] == "position" and position_hidden(ship):
+        return ship.id
+    if keys[2] == "parts" and len(keys) > 3 and keys[3] in PART_PUBLIC_VIEWS:
+        part = ship.parts.get(keys[3])
+        if part is not None and PART_PUBLIC_VIEWS[keys[3]](part, ship) != part:
+            return ship.id
+    return None
 
 
 class EndBattle(BaseModel):
