@@ -325,3 +325,122 @@ async def test_TR_26_referee_forces_the_reveal_and_drafts_stay_private(platform:
     ]
     seen = await f.seen_by("bob")
     assert "screens_full" in seen and "defensive_posture" not in seen
+
+
+async def imperial_escort_fleet(platform: Platform) -> Fleet:
+    """Ann: Leviathan (Zhodani). Bob: Arbellatra and its escort Vigilant (Imperial). Initiative
+    1d6 6 each (by ship id): Arbellatra 8, Leviathan 8, Vigilant 8."""
+    f = await fleet(
+        platform,
+        {
+            "tr-leviathan-superdreadnought": "ann",
+            "tr-arbellatra-cruiser": "bob",
+            "tr-vigilant-escort": "bob",
+        },
+    )
+    await f.act("ref", "traveller.initiative", {}, dice=[6, 6, 6])
+    return f
+
+
+async def test_TR_27_escort_defence_evasive_action_and_maximum_speed_through_the_service(
+    platform: Platform,
+) -> None:
+    f = await imperial_escort_fleet(platform)
+    await f.act(
+        "bob",
+        "traveller.orders",
+        {"ship": "vigilant", "orders": [{"order": "escort_defence", "target": "arbellatra"}], "commit": True},
+    )
+    await f.act(
+        "bob",
+        "traveller.orders",
+        {
+            "ship": "arbellatra",
+            "orders": [{"order": "evasive_action"}, {"order": "maximum_speed"}],
+            "commit": True,
+        },
+    )
+    texts = await f.act("ann", "traveller.orders", {"ship": "leviathan", "orders": [], "commit": True})
+    assert texts[-1] == (
+        "Every captain has committed; orders revealed: Arbellatra: Evasive Action*, Maximum Speed — initiative"
+        " 8 → 0; Leviathan: no orders — initiative 8 → 8; Vigilant: Escort Defence → Arbellatra — initiative 8 → 4."
+    )
+    await f.advance()  # → manoeuvre
+    # Maximum Speed: Thrust 4 + 1.
+    with pytest.raises(Invalid, match=r"Arbellatra has 5 Thrust left"):
+        await f.act("bob", "traveller.manoeuvre", {"ship": "arbellatra", "thrust": 6, "description": "runs"})
+    assert await f.act(
+        "bob", "traveller.manoeuvre", {"ship": "arbellatra", "thrust": 5, "description": "opens to Medium"}
+    ) == ["Arbellatra spends 5 Thrust: opens to Medium (0 left this round)."]
+    await f.advance()  # → combat
+    # Evasive Action's Thrust still pays for a dodge, and costs no reaction (Arbellatra has 1 at initiative 0).
+    assert await f.act("bob", "traveller.dodge", {"ship": "arbellatra"}, dice=[4, 4]) == [
+        "Arbellatra dodges (Evasive Action Thrust (0 left), no reaction): Pilot 2D 8 + Crew Skill +2 = 10 vs 8+"
+        " → success (Effect +2): the next attack on it this round takes −2."
+    ]
+    # Leviathan (8, first in the loop) fires ten beam lasers. Sand: Arbellatra's 40 + Vigilant's 20 against
+    # 10 lasers (≥ 110%: +2), 1d6 5 + 2 = 7; the dodge −2; 2D 12 + FC 4 + Gunner 2 − 2 + (1 − 6 − 7) = 4.
+    shot = {
+        "ship": "leviathan",
+        "battery": "beam-lasers",
+        "mounts": 10,
+        "target": "arbellatra",
+        "range": "medium",
+    }
+    assert await f.act("ann", "traveller.barrage", shot, dice=[5, 6, 6, 3]) == [
+        "barrage 10–Beam Laser–Medium–1 at Arbellatra: 2D 12 + range 0 + FC +4 + Gunner +2 + dodge −2"
+        " + (1 − armour 6 − sand (with Vigilant) 7) = 4 → 25% → 2 damage → location 1d6 3: Main;"
+        " 1 to Main Hull 66→65; 1 to Forward Hull 66→65"
+    ]
+    arbellatra = await f.hg("arbellatra")
+    assert (arbellatra["round"]["dodge"], arbellatra["round"]["reactions_used"]) == (None, 0)
+    rebuilt = await actions.rebuild(platform, f.battle_id)
+    assert rebuilt.model_dump(mode="json") == (await f.state()).model_dump(mode="json")
+
+
+async def test_TR_19_TR_27_power_share_bridge_grounding_and_prepare_for_jump_through_the_service(
+    platform: Platform,
+) -> None:
+    f = await imperial_escort_fleet(platform)
+    await f.act(
+        "bob",
+        "traveller.orders",
+        {"ship": "arbellatra", "orders": [{"order": "prepare_jump"}], "commit": True},
+    )
+    await f.act("bob", "traveller.orders", {"ship": "vigilant", "orders": [], "commit": True})
+    await f.act("ann", "traveller.orders", {"ship": "leviathan", "orders": [], "commit": True})
+    # Ann enters hits her ship scored by the core rules (TR-14): Arbellatra's power plant, Vigilant's bridge.
+    assert await f.act(
+        "ann",
+        "traveller.entered_hit",
+        {"source": "leviathan", "target": "arbellatra", "section": "Engineering", "system": "power_plant"},
+    ) == ["Leviathan hits Arbellatra (Engineering): power plant hit 1: Power −1 → 9."]
+    assert await f.act(
+        "ann",
+        "traveller.entered_hit",
+        {"source": "leviathan", "target": "vigilant", "section": "Forward", "system": "command"},
+    ) == ["Leviathan hits Vigilant (Forward): bridge hit 1: no manoeuvre or jump in round 2."]
+    await f.advance()  # → manoeuvre: Power 9/10 leaves Thrust 4 × 9/10 = 3
+    with pytest.raises(
+        Invalid, match=r"Arbellatra has 3 Thrust left \(Thrust 3 this round, Power 9/10, 0 spent\)"
+    ):
+        await f.act("bob", "traveller.manoeuvre", {"ship": "arbellatra", "thrust": 4, "description": "runs"})
+    await f.advance(2)  # → combat → ship action
+    # Jump 3 × 9/10 = 2; Engineering (jump) 2D 6 + Crew Skill 2 + Prepare for Jump! 2 = 10.
+    assert await f.act("bob", "traveller.jump", {"ship": "arbellatra"}, dice=[3, 3]) == [
+        "Arbellatra attempts to jump: Engineering (jump) 2D 6 + Crew Skill +2 + Prepare for Jump! +2 = 10 vs 8+"
+        " → success (Effect +2): Arbellatra jumps out of the battle (Jump-2)."
+    ]
+    await f.advance(2)  # → end of round → orders of round 2
+    # The jumped ship gives no more orders; the next reveal is Leviathan's and Vigilant's.
+    await f.act("ann", "traveller.orders", {"ship": "leviathan", "orders": [], "commit": True})
+    texts = await f.act("bob", "traveller.orders", {"ship": "vigilant", "orders": [], "commit": True})
+    assert texts[-1] == (
+        "Every captain has committed; orders revealed: Leviathan: no orders — initiative 8 → 8;"
+        " Vigilant: no orders — initiative 8 → 8."
+    )
+    await f.advance()  # → manoeuvre of round 2: Vigilant's bridge grounds it
+    with pytest.raises(Invalid, match=r"the bridge hit grounds Vigilant this round: no manoeuvre \(TR-19\)"):
+        await f.act("bob", "traveller.manoeuvre", {"ship": "vigilant", "thrust": 1, "description": "turns"})
+    rebuilt = await actions.rebuild(platform, f.battle_id)
+    assert rebuilt.model_dump(mode="json") == (await f.state()).model_dump(mode="json")
