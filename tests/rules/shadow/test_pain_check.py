@@ -19,7 +19,7 @@ def test_SH_01_track_starts_at_zero_or_the_scenario_level() -> None:
 
 
 def test_SH_05_SH_06_seed_worked_example() -> None:
-    """Pain 0, 217 damage: rise on 1–5, roll 3 rises, amount 3 → pain 3; reaction succeeds → ZERO."""
+    """SH-05, SH-06: pain 0, 217 damage: rise on 1–5, roll 3 rises, amount 3 → pain 3; reaction succeeds → ZERO."""
     state = at_impulse()
     state, _ = hit(state, 217)
     state, events = end_impulse(state, [3, 3, 2])

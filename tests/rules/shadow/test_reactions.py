@@ -86,6 +86,7 @@ def test_SH_10_enraged_until_the_target_is_destroyed() -> None:
 
 
 def test_SH_11_fearful_het_away_speed_and_evasion_lifting_the_target() -> None:
+    """SH-11: FOUR — a HET directly away from the damage, speed +5, evasion plotting, target lifted."""
     state = react_to(at_impulse(level=8, speed=20), 10)
     state, _ = hit(state, 250, direction="aft")
     state, events = end_impulse(state, [6, 1, 6])
