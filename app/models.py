@@ -87,6 +87,9 @@ class ActionLog(Base):
     actor_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     actor_role: Mapped[str] = mapped_column(String(20))
     action_type: Mapped[str] = mapped_column(String(60))
+    clock: Mapped[str] = mapped_column(
+        String(60), default="", server_default=""
+    )  # when it was made, e.g. "T4 I17"
     payload: Mapped[dict[str, Any]] = mapped_column(ordered_json_type())
     dice: Mapped[list[Any]] = mapped_column(ordered_json_type())
     events: Mapped[list[Any]] = mapped_column(ordered_json_type())

@@ -45,6 +45,27 @@ def describe(clock: Clock) -> str:
     return f"Turn {clock.turn} · {label}"
 
 
+STEP_SHORT: dict[str, str] = {
+    "energy_allocation": "EA",
+    "impulse": "I",
+    "end_of_turn": "End",
+    "ship_power": "Power",
+    "movement": "Move",
+    "combat": "Fire",
+    "adjust_systems": "Adjust",
+    "orders": "Orders",
+    "manoeuvre": "Manoeuvre",
+    "ship_action": "Ship action",
+    "end_of_round": "End",
+}
+
+
+def short(clock: Clock) -> str:
+    """The log's time stamp: "T4 I17", "T2 Power"."""
+    step = STEP_SHORT.get(clock.step, clock.step)
+    return f"T{clock.turn} {step}{clock.impulse}" if clock.impulse is not None else f"T{clock.turn} {step}"
+
+
 def next_clock(system: str, clock: Clock) -> Clock:
     steps = SEQUENCES[system]
     if clock.step == "impulse" and clock.impulse is not None and clock.impulse < IMPULSES:

@@ -21,6 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.models import ActionLog, Battle, ShipRow, Snapshot
 from app.rules import apply_action
 from app.rules.battle import new_battle
+from app.rules.clock import short
 from app.rules.core import Action, Actor, Event, NeedRoll, NotAllowed, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice
 from app.rules.registry import ACTIONS
@@ -270,6 +271,7 @@ async def _submit_once(
                 actor_id=participant.id,
                 actor_role=participant.role,
                 action_type=action_type,
+                clock=short(state.clock),
                 payload=stored_payload,
                 dice=rolled,
                 events=event_dicts,

@@ -27,6 +27,7 @@ class LogEntry:
     seq: int
     actor: str
     action_type: str
+    clock: str
     at: datetime
     events: list[dict[str, Any]]
     payload: dict[str, Any] | None  # the referee's eyes only
@@ -69,6 +70,7 @@ async def visible_log(
                 seq=row.seq,
                 actor=names.get(row.actor_id or "", "system"),
                 action_type=row.action_type,
+                clock=row.clock,
                 at=row.created_at,
                 events=events,
                 payload=row.payload if viewer.is_referee else None,

@@ -178,6 +178,7 @@ async def events_since(
                 "seq": e.seq,
                 "actor": e.actor,
                 "action_type": e.action_type,
+                "clock": e.clock,
                 "at": e.at.isoformat(),
                 "events": e.events,
                 **({"payload": e.payload} if e.payload is not None else {}),

@@ -152,3 +152,11 @@ async def test_request_size_limit(client: httpx.AsyncClient) -> None:
         "/api/v1/battles", content=b"{" + b" " * 70000 + b"}", headers={"content-type": "application/json"}
     )
     assert r.status_code == 413
+
+
+async def test_log_entries_say_when_they_happened(client: httpx.AsyncClient) -> None:
+    table = await set_table(client, system="sfb", ships={"hawk": (simple_ship("Hawk", "sfb"), "ann")})
+    await act(client, table, "ref", "clock.advance", {})
+    await act(client, table, "ref", "clock.advance", {})
+    r = await client.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth("ann"))
+    assert [e["clock"] for e in r.json()["entries"]] == ["T1 EA", "T1 EA", "T1 I1"]
