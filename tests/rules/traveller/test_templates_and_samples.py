@@ -263,3 +263,24 @@ def test_TR_01_TR_25_missile_form_for_spacecraft_and_launch_form_for_flights() -
     assert "traveller.missile" in parsed.actions and "Turret: Missile ×2" in html
     html, parsed = render(state, "red-flight", "flight", viewer)
     assert parsed.actions[0] == "traveller.launch" and '<option value="tigress">Tigress</option>' in html
+
+
+def test_GEN_02_physical_dice_box_only_on_forms_whose_action_rolls() -> None:
+    """Physical dice: barrage, spinal, dodge and repair forms carry the Dice box; orders, emergency
+    orders, passing, boarding and other actions (which roll nothing) do not."""
+    state = advance_to(two_ships(), "combat").state
+    view = battle_view(state, KESTREL)
+    ship = view["ships"]["kestrel"]
+    html = ENV.get_template("parts/hg_ship.html").render(
+        ship=ship,
+        part=ship["parts"]["hg_ship"],
+        viewer=KESTREL,
+        battle=SimpleNamespace(id="b1", system="traveller", clock=view["clock"], dice_mode="physical"),
+        state=view,
+        seq=3,
+        csrf_token="tok",
+        ACTIONS=ACTIONS,
+    )
+    forms = html.split("<form ")[1:]
+    with_dice = [f.split('name="action_type" value="')[1].split('"')[0] for f in forms if 'name="dice"' in f]
+    assert with_dice == ["traveller.barrage", "traveller.dodge"]
