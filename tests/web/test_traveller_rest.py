@@ -11,7 +11,7 @@ import httpx
 
 from tests.helpers import Table, act, set_table, ship_def
 
-ANN_ORDER_WORDS = ("Screens to Full", "screens_full")
+ANN_ORDER_WORDS = ("Screens to Full", "screens_full", "Maximum Speed", "maximum_speed")
 
 
 async def fleet(c: httpx.AsyncClient) -> Table:
@@ -99,15 +99,19 @@ async def test_TR_26_leak_test_secret_orders_unreadable_through_every_door_befor
         "traveller.orders",
         {"ship": "dauntless", "orders": [{"order": "line_up_spinal"}], "commit": True},
     ) == ["Dauntless commits its orders: Line up Spinal Mount! (cost 2)."]
-    # Ann's bot commits Screens to Full!. Cid has not committed: no reveal yet.
+    # Ann's bot commits Screens to Full! and Maximum Speed. Cid has not committed: no reveal yet.
     committed = await ok(
         c,
         table,
         "ann",
         "traveller.orders",
-        {"ship": "arbellatra", "orders": [{"order": "screens_full"}], "commit": True},
+        {
+            "ship": "arbellatra",
+            "orders": [{"order": "screens_full"}, {"order": "maximum_speed"}],
+            "commit": True,
+        },
     )
-    assert committed == ["Arbellatra commits its orders: Screens to Full! (cost 4)."]
+    assert committed == ["Arbellatra commits its orders: Screens to Full!, Maximum Speed (cost 8)."]
 
     for who in ("bob", "watcher"):
         doors = {
@@ -122,13 +126,16 @@ async def test_TR_26_leak_test_secret_orders_unreadable_through_every_door_befor
         assert "Arbellatra has committed its orders." in doors["GET /api/v1/battles/{id}/events"]
         assert "Arbellatra has committed its orders." in doors["GET /battles/{id} (page)"]
         state = (await read(c, table, who)).json()["state"]
-        assert state["ships"]["arbellatra"]["parts"]["hg_ship"]["round"]["committed"] is True
-        assert state["ships"]["arbellatra"]["parts"]["hg_ship"]["round"]["orders"] == []
+        seen = state["ships"]["arbellatra"]["parts"]["hg_ship"]
+        assert seen["round"]["committed"] is True and seen["round"]["orders"] == []
+        # Nor can it be read off what the orders change: Thrust (Maximum Speed +1), initiative.
+        assert (seen["thrust_left"], seen["round"]["initiative"], seen["reactions_allowed"]) == (4, 8, 2)
     # The owner and the referee read them through every door.
     for who in ("ann", "ref"):
         assert "screens_full" in (await read(c, table, who)).text
         assert (
-            "Arbellatra commits its orders: Screens to Full! (cost 4)." in (await events(c, table, who)).text
+            "Arbellatra commits its orders: Screens to Full!, Maximum Speed (cost 8)."
+            in (await events(c, table, who)).text
         )
     assert "Screens to Full!" in await page(c, table, "ref")
     # (Ann's seat is a bot's token; the page door needs a browser session, which it gets the same way.)
@@ -137,13 +144,18 @@ async def test_TR_26_leak_test_secret_orders_unreadable_through_every_door_befor
     # Cid commits: one public reveal, and now everyone reads everything.
     texts = await ok(c, table, "cid", "traveller.orders", {"ship": "vigilant", "orders": [], "commit": True})
     assert texts[-1] == (
-        "Every captain has committed; orders revealed: Arbellatra: Screens to Full! — initiative 8 → 4;"
-        " Dauntless: Line up Spinal Mount! — initiative 4 → 2; Vigilant: no orders — initiative 3 → 3."
+        "Every captain has committed; orders revealed: Arbellatra: Screens to Full!, Maximum Speed — initiative"
+        " 8 → 0; Dauntless: Line up Spinal Mount! — initiative 4 → 2; Vigilant: no orders — initiative 3 → 3."
     )
     for who in ("bob", "watcher"):
         assert "screens_full" in (await read(c, table, who)).text
-        assert "Arbellatra: Screens to Full! — initiative 8 → 4" in (await events(c, table, who)).text
+        assert (
+            "Arbellatra: Screens to Full!, Maximum Speed — initiative 8 → 0"
+            in (await events(c, table, who)).text
+        )
         assert "Screens to Full!" in await page(c, table, who)
+        shown = (await read(c, table, who)).json()["state"]["ships"]["arbellatra"]["parts"]["hg_ship"]
+        assert (shown["thrust_left"], shown["round"]["initiative"]) == (5, 0)
 
 
 async def test_TR_04_TR_05_TR_06_TR_08_TR_16_TR_18_bot_captain_round_over_rest(

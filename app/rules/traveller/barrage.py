@@ -226,7 +226,7 @@ def escorts(state: BattleState, target_ship: Ship) -> list[tuple[Ship, Combatant
         if isinstance(unit, HgShip) and unit.jumped is not None:
             continue
         orders = ("fighter_screen",) if isinstance(unit, Flight) else ("escort_defence",)
-        if any(c.order in orders and c.target == target_ship.id for c in unit.round.orders):
+        if any(c.order in orders and c.target == target_ship.id for c in unit.round.in_effect()):
             found.append((other, unit))
     return found
 

@@ -238,14 +238,19 @@ class RoundState(BaseModel):
     sand_gone: bool = Field(default=False, description="a shockwave barrage cleared its sand (TR-27 rows)")
     jump_tried: bool = False
 
+    def in_effect(self) -> list[OrderChoice]:
+        """Orders act from the reveal on (TR-26): before it, committed orders are secret and change
+        nothing — not even a number other captains could read them off (Thrust, fire limits)."""
+        return [c for c in self.orders if self.revealed or c.emergency]
+
     def has(self, order: str) -> bool:
-        return any(choice.order == order for choice in self.orders)
+        return any(choice.order == order for choice in self.in_effect())
 
     def count(self, order: str) -> int:
-        return sum(1 for choice in self.orders if choice.order == order)
+        return sum(1 for choice in self.in_effect() if choice.order == order)
 
     def target_of(self, order: str) -> str | None:
-        return next((c.target for c in self.orders if c.order == order), None)
+        return next((c.target for c in self.in_effect() if c.order == order), None)
 
 
 class Combatant(BaseModel):

@@ -108,7 +108,11 @@ def test_TR_23_crew_hits_walk_down_and_dead_stays_dead_TR_27_prepare_for_impact(
     done = barrage(state, [6, 6, 4, 1, 1, 3, 4])  # Main Internal 2D 2 = Crew
     assert done.texts[1] == "Tigress Main section hit (Internal, 2D 2): Crew — crew Survivors → Dead."
     assert hg(done.state, "tigress")["crew_strength"] == "dead"
-    state.ships["tigress"].parts["hg_ship"]["round"] = {"turn": 1, "orders": [{"order": "prepare_impact"}]}
+    state.ships["tigress"].parts["hg_ship"]["round"] = {
+        "turn": 1,
+        "orders": [{"order": "prepare_impact"}],
+        "revealed": True,  # orders act from the reveal on (TR-26)
+    }
     done = barrage(state, [6, 6, 4, 1, 1, 4, 3, 4])
     assert done.texts[1] == "Tigress braced for impact: 1d6 4 → crew hit ignored."
     assert hg(done.state, "tigress")["crew_strength"] == "survivors"
