@@ -1,8 +1,8 @@
 """Command line: `python -m app.cli serve` migrates, loads the demo once, prints the links and serves.
 
-    python -m app.cli migrate      # alembic upgrade head on DATABASE_URL
-    python -m app.cli demo         # create the demo battles (again) and print their links
-    python -m app.cli serve [--host 127.0.0.1] [--port 8000] [--workers 1]
+- `python -m app.cli migrate`: alembic upgrade head on DATABASE_URL
+- `python -m app.cli demo`: create the demo battles (again) and print their links
+- `python -m app.cli serve [--host 127.0.0.1] [--port 8000] [--workers 1] [--no-demo]`
 """
 
 from __future__ import annotations

@@ -26,7 +26,12 @@ DEMOS: list[tuple[str, str, list[tuple[str, str | None]]]] = [
     (
         "Demo: Star Trek vs Shadows (B5 Wars)",
         "b5wars",
-        [("excelsior", "Kirk"), ("shadow-cruiser", "Kosh"), ("romulan-warbird", "Tomalak"), ("new-orleans", "Kirk")],
+        [
+            ("excelsior", "Kirk"),
+            ("shadow-cruiser", "Kosh"),
+            ("romulan-warbird", "Tomalak"),
+            ("new-orleans", "Kirk"),
+        ],
     ),
     (
         "Demo: Traveller fleet action (High Guard)",
@@ -51,7 +56,9 @@ async def create_demos(platform: Platform, base_url: str) -> list[dict[str, Any]
     made = []
     for name, system, fleet in DEMOS:
         async with platform.db.transaction() as session:
-            battle, referee = await create_battle(session, name, system, options={"players_advance_clock": True})
+            battle, referee = await create_battle(
+                session, name, system, options={"players_advance_clock": True}
+            )
             seat_names = sorted({seat for _, seat in fleet if seat})
             seats = {n: await add_participant(session, battle, n, "player") for n in seat_names}
             watcher = await add_participant(session, battle, "Spectator", "spectator")

@@ -166,6 +166,8 @@ class Server:
 
 
 (ROOT / "var").mkdir(exist_ok=True)
+for _old in (ROOT / "var").glob("test-server-*.log"):  # keep only this run's server logs
+    _old.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")
