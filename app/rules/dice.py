@@ -97,6 +97,17 @@ def derive_roll(seed: bytes, battle_id: str, seq: int, index: int, sides: int) -
     return _uniform(seed, f"{battle_id}:{seq}:{index}:d{sides}", sides)
 
 
+def verify_rolls(seed: bytes, battle_id: str, rolls: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The recorded rolls that the revealed seed does not reproduce (an empty list: all honest).
+
+    Each roll names its action `seq`, its `index` within the action, its `sides` and `value`."""
+    return [
+        r
+        for r in rolls
+        if derive_roll(seed, battle_id, int(r["seq"]), int(r["index"]), int(r["sides"])) != r["value"]  # type: ignore[call-overload]
+    ]
+
+
 class ScriptedDice(DiceSource):
     def __init__(self, values: Iterable[int]) -> None:
         super().__init__()

@@ -7,8 +7,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
+from sqlalchemy import select
 
-from app.models import Participant
+from app.models import ActionLog, Participant
+from app.rules.dice import verify_rolls
 from app.rules.registry import ACTIONS
 from app.services import actions as action_service
 from app.services.battles import (
@@ -251,6 +253,42 @@ async def drop_seat(battle_id: str, participant_id: str, platform: PlatformDep, 
     async with platform.db.transaction() as session:
         await remove_participant(session, battle_id, participant_id)
     return Response(status_code=204)
+
+
+@router.get("/battles/{battle_id}/dice", responses=ERRORS)
+async def dice_record(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
+    """Every die the server rolled, once the battle has ended and its seed is revealed, so anyone can
+    re-derive them: roll `index` of action `seq` is HMAC-SHA256(seed, f"{battle}:{seq}:{index}:d{sides}:…")
+    (see `app.rules.dice.derive_roll`). `mismatches` lists any the seed does not reproduce."""
+    await _participant(platform, battle_id, creds)
+    async with platform.db.reader() as session:
+        battle = await get_battle(session, battle_id)
+        if battle.status != "finished":
+            raise Forbidden("the dice record opens when the battle ends (the seed is secret until then)")
+        rows = await session.scalars(
+            select(ActionLog).where(ActionLog.battle_id == battle_id).order_by(ActionLog.seq)
+        )
+        rolls = [
+            {
+                "seq": row.seq,
+                "index": i,
+                "sides": d["sides"],
+                "value": d["value"],
+                "purpose": d.get("purpose"),
+            }
+            for row in rows
+            for i, d in enumerate(row.dice)
+        ]
+    mismatches = (
+        verify_rolls(bytes.fromhex(battle.seed), battle.id, rolls) if battle.dice_mode == "seeded" else []
+    )
+    return {
+        "seed": battle.seed,
+        "seed_sha256": battle.seed_hash,
+        "dice_mode": battle.dice_mode,
+        "rolls": rolls,
+        "mismatches": mismatches,
+    }
 
 
 @router.get("/battles/{battle_id}/audit", responses=ERRORS)

@@ -160,3 +160,43 @@ async def test_log_entries_say_when_they_happened(client: httpx.AsyncClient) -> 
     await act(client, table, "ref", "clock.advance", {})
     r = await client.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth("ann"))
     assert [e["clock"] for e in r.json()["entries"]] == ["T1 EA", "T1 EA", "T1 I1"]
+
+
+async def test_GEN_02_after_the_end_anyone_re_derives_every_roll(client: httpx.AsyncClient) -> None:
+    """The seed's SHA-256 is public from the start; at the end the seed and every die are, and each
+    die is HMAC(seed, battle, seq, index) — re-derived here from the published recipe alone."""
+    import hashlib
+
+    from tests.helpers import ship_def
+
+    table = await set_table(
+        client,
+        system="sfb",
+        ships={"ker": (ship_def("shadow-cruiser"), "bob"), "hawk": (simple_ship("Hawk", "sfb"), "ann")},
+    )
+    start = (await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))).json()
+    assert start["seed"] is None and len(start["seed_sha256"]) == 64
+    assert (
+        await client.get(f"/api/v1/battles/{table.battle_id}/dice", headers=table.auth("ann"))
+    ).status_code == 403
+    await act(client, table, "ref", "clock.advance", {})
+    await act(
+        client,
+        table,
+        "ann",
+        "damage.apply",
+        {"target": "shadow-cruiser", "source": "hawk", "amount": 60, "direction": "fore"},
+    )
+    await act(client, table, "ref", "clock.advance", {})  # the pain check rolls
+    await act(client, table, "ref", "battle.end", {"reason": "over"})
+    record = (await client.get(f"/api/v1/battles/{table.battle_id}/dice", headers=table.auth("ann"))).json()
+    seed = bytes.fromhex(record["seed"])
+    assert hashlib.sha256(seed).hexdigest() == start["seed_sha256"]
+    assert record["rolls"] and record["mismatches"] == []
+    assert record["rolls"][0]["purpose"] == "pain rise chance"
+    from app.rules.dice import derive_roll
+
+    assert all(
+        derive_roll(seed, table.battle_id, r["seq"], r["index"], r["sides"]) == r["value"]
+        for r in record["rolls"]
+    )
