@@ -115,7 +115,8 @@ async def rebuild(platform: Platform, battle_id: str) -> BattleState:
     return replay(battle, rows)
 
 
-async def _state_at(session, battle: Battle, seq: int) -> BattleState:  # type: ignore[no-untyped-def]
+async def state_at(session, battle: Battle, seq: int) -> BattleState:  # type: ignore[no-untyped-def]
+    """The state right after action `seq`, rebuilt from the log (replay, undo and rewind use it)."""
     rows = list(
         await session.scalars(
             select(ActionLog)
@@ -299,7 +300,7 @@ async def _resolve_rewind(session, battle: Battle, action_type: str, payload: di
             select(ActionLog).where(ActionLog.battle_id == battle.id, ActionLog.seq == seq)
         )
         target = seq - 1
-        state = await _state_at(session, battle, target)
+        state = await state_at(session, battle, target)
         text = f"⚠ UNDO (Referee): action {seq} ({last.action_type}) is undone — “{body.reason}”"
         stored = {"reason": body.reason, "_to_seq": target}
     else:
@@ -307,7 +308,7 @@ async def _resolve_rewind(session, battle: Battle, action_type: str, payload: di
         if body.to_seq >= seq:
             raise Invalid(f"rewind to an earlier action than the current {seq}", "to_seq")
         target = body.to_seq
-        state = await _state_at(session, battle, target)
+        state = await state_at(session, battle, target)
         text = f"⚠ REWIND (Referee): back to action {target} — “{body.reason}”"
         stored = {"to_seq": target, "reason": body.reason}
     return state, [Event(kind="rewind", text=text, data={"to_seq": target})], stored

@@ -48,11 +48,14 @@ async def visible_log(
     viewer: Viewer,
     *,
     since: int = 0,
+    until: int | None = None,
     limit: int | None = None,
     names: dict[str, str] | None = None,
 ) -> list[LogEntry]:
-    """Log entries after `since`, each with only the events this viewer may read (oldest first)."""
+    """Log entries after `since` (up to `until`), each with only the events this viewer may read."""
     query = select(ActionLog).where(ActionLog.battle_id == battle.id, ActionLog.seq > since)
+    if until is not None:
+        query = query.where(ActionLog.seq <= until)
     if limit is not None:
         query = query.order_by(ActionLog.seq.desc()).limit(limit)
     else:
@@ -106,10 +109,16 @@ async def battle_for(session: AsyncSession, battle: Battle, participant: Partici
 
 
 async def read_battle(
-    session: AsyncSession, battle: Battle, participant: Participant
+    session: AsyncSession, battle: Battle, participant: Participant, at_seq: int | None = None
 ) -> tuple[dict[str, Any], Viewer, list[Participant]]:
-    """The viewer's data, the viewer, and the battle's participants, from one snapshot read."""
-    state, seq = await load_state(session, battle.id)
+    """The viewer's data, the viewer, and the battle's participants, from one snapshot read — or,
+    for a replay, from the log rebuilt up to `at_seq`."""
+    if at_seq is None:
+        state, seq = await load_state(session, battle.id)
+    else:
+        from app.services.actions import state_at
+
+        state, seq = await state_at(session, battle, at_seq), at_seq
     viewer = viewer_of(participant, state)
     people = await participants(session, battle.id)
     data = {

@@ -149,6 +149,24 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
     return templates.TemplateResponse(request, template, context)
 
 
+@router.get("/battles/{battle_id}/replay", response_class=HTMLResponse)
+async def replay_page(
+    battle_id: str, request: Request, platform: PlatformDep, seq: int | None = None
+) -> Response:
+    """The battle as it stood after action `seq`, read-only, as this participant may see it."""
+    try:
+        async with platform.db.reader() as session:
+            battle = await get_battle(session, battle_id)
+            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+            at = battle.seq if seq is None else max(0, min(seq, battle.seq))
+            context = await page_context(session, battle, me, csrf_token(request), log_limit=None, at_seq=at)
+    except ServiceError as exc:
+        _flash(request, exc.message, "error")
+        return RedirectResponse("/", status_code=303)
+    context.update(replay_seq=at, last_seq=battle.seq, flash=None)
+    return templates.TemplateResponse(request, "replay.html", context)
+
+
 @router.post("/battles/{battle_id}/actions")
 async def act(battle_id: str, request: Request, platform: PlatformDep) -> Response:
     back = f"/battles/{battle_id}"

@@ -44,12 +44,15 @@ async def page_context(
     csrf: str,
     log_limit: int | None = 200,
     log_since: int = 0,
+    at_seq: int | None = None,
 ) -> dict[str, Any]:
-    """What every battle template needs, for this viewer only."""
-    data, viewer, people = await read_battle(session, battle, participant)
+    """What every battle template needs, for this viewer only (as of `at_seq` for a replay)."""
+    data, viewer, people = await read_battle(session, battle, participant, at_seq)
     state = data["state"]
     names = {p.id: p.name for p in people}
-    log = await visible_log(session, battle, viewer, since=log_since, limit=log_limit, names=names)
+    log = await visible_log(
+        session, battle, viewer, since=log_since, until=at_seq, limit=log_limit, names=names
+    )
     return {
         "battle": {
             "id": battle.id,

@@ -64,6 +64,13 @@
     var bar = document.getElementById("turnbar");
     if (bar) document.documentElement.dataset.seq = bar.dataset.seq;
   });
+  // Replay: ← and → step through the actions (not while typing in a field).
+  document.addEventListener("keydown", function (evt) {
+    var replay = document.querySelector(".replay");
+    if (!replay || /INPUT|SELECT|TEXTAREA/.test(evt.target.tagName)) return;
+    var link = document.getElementById(evt.key === "ArrowLeft" ? "replay-prev" : evt.key === "ArrowRight" ? "replay-next" : "");
+    if (link) window.location.href = link.href;
+  });
   document.addEventListener("DOMContentLoaded", function () {
     snapshot(false);
     yourMoveTitle();

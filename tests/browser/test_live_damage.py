@@ -109,3 +109,23 @@ def server_var(server: Server):  # type: ignore[no-untyped-def]
     from tests.conftest import ROOT
 
     return ROOT / "var"
+
+
+async def test_replay_steps_with_the_arrow_keys(browser: Browser, server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        table = await set_table(
+            c, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+        )
+    context = await browser.new_context()
+    page = await context.new_page()
+    try:
+        await page.goto(f"{server.url}/join/{table.tokens['ann']}")
+        await page.goto(f"{server.url}/battles/{table.battle_id}/replay?seq=1")
+        await expect(page.locator("#replay-at")).to_have_text("After action #1 of 2")
+        await page.keyboard.press("ArrowRight")
+        await expect(page.locator("#replay-at")).to_have_text("After action #2 of 2")
+        await page.keyboard.press("ArrowLeft")
+        await expect(page.locator("#replay-at")).to_have_text("After action #1 of 2")
+        assert not await page.locator("#damage-form").count()
+    finally:
+        await context.close()

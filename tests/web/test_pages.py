@@ -229,3 +229,36 @@ async def test_record_a_move_with_the_page_form(client: httpx.AsyncClient) -> No
     )
     assert "Hawk moves: hex 0405, facing 3, speed 8." in r.text
     assert "Position: hex 0405, facing 3, speed 8" in r.text
+
+
+async def test_replay_shows_the_battle_as_it_stood(client: httpx.AsyncClient) -> None:
+    table = await set_table(
+        client, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+    from tests.helpers import act
+
+    await act(
+        client,
+        table,
+        "ann",
+        "damage.apply",
+        {"target": "crow", "source": "hawk", "amount": 10, "direction": "fore"},
+    )
+    await act(
+        client,
+        table,
+        "ann",
+        "damage.apply",
+        {"target": "crow", "source": "hawk", "amount": 5, "direction": "fore"},
+    )
+    await join(client, table.tokens["bob"])
+    live = await client.get(f"/battles/{table.battle_id}")
+    assert 'id="sheet-crow-fore"' in live.text and 'data-structure="9"' in live.text
+    at2 = await client.get(f"/battles/{table.battle_id}/replay", params={"seq": 2})
+    assert "After action #2 of 4" in at2.text and 'data-structure="20"' in at2.text
+    assert "Hawk hits Crow" not in at2.text
+    at3 = await client.get(f"/battles/{table.battle_id}/replay", params={"seq": 3})
+    assert 'data-structure="14"' in at3.text and "Hawk hits Crow for 10 (fore)" in at3.text
+    assert "Hawk hits Crow for 5" not in at3.text
+    beyond = await client.get(f"/battles/{table.battle_id}/replay", params={"seq": 99})
+    assert "After action #4 of 4" in beyond.text
