@@ -104,6 +104,12 @@ class Event(BaseModel):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+class ShipRef(BaseModel):
+    """The payload of every action that names only the ship it concerns."""
+
+    ship: str = Field(description="the ship's id")
+
+
 @dataclass
 class Outcome:
     state: Any  # BattleState; typed loosely to keep this module free of import cycles

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from app.rules.clock import SEQUENCES, advance
-from app.rules.core import Actor, Event, NotAllowed, RuleError
+from app.rules.core import Actor, Event, NotAllowed, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.registry import action, validate_parts
 from app.rules.state import BattleState, Ship
@@ -96,10 +96,6 @@ def add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSourc
             text=f"{ship.name} ({ship.klass or ship.system}) joins the battle.",
         )
     ]
-
-
-class ShipRef(BaseModel):
-    ship: str
 
 
 @action("ship.remove", ShipRef, "Remove a ship", referee_only=True)

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from app.rules.core import Actor, Event, RuleError
+from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.generic.boarding import BOARDING_REFUSALS, KIND_WORDS
 from app.rules.registry import action
@@ -49,10 +49,6 @@ def allocation_name(state: BattleState) -> str:
     return ALLOCATION_NAMES.get(state.system, "Energy Allocation")
 
 
-class ShipOnly(BaseModel):
-    ship: str
-
-
 def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -> Event:
     """SH-14 roll (1d6, floor 0, public) and the SH-15 shift that follows."""
     when = now(state)
@@ -77,8 +73,8 @@ def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -
     )
 
 
-@action("shadow.reduce_pain", ShipOnly, "Roll pain reduction", ship_field="ship", systems={"sfb", "b5wars"})
-def reduce_pain(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> list[Event]:
+@action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship_field="ship", systems={"sfb", "b5wars"})
+def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     if not in_allocation(state):
         raise RuleError(f"pain reduction is rolled during {allocation_name(state)} (SH-14)", "ship")

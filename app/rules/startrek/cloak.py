@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.rules.core import Actor, Event, RuleError
+from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.registry import POSITION_HIDERS, action, on_step, part_schema
 from app.rules.startrek.common import (
@@ -152,12 +152,8 @@ def _where(position: dict[str, Any] | None) -> str:
     return ", ".join(f"{k} {position[k]}" for k in sorted(position, key=rank))
 
 
-class ShipOnly(BaseModel):
-    ship: str
-
-
-@action("startrek.cloak", ShipOnly, "Cloak", ship_field="ship", systems={"b5wars"})
-def engage(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> list[Event]:
+@action("startrek.cloak", ShipRef, "Cloak", ship_field="ship", systems={"b5wars"})
+def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-21: at the end of a turn, a ship with an intact device cloaks at once."""
     ship = state.ship(p.ship)
     require_active(ship)
@@ -188,8 +184,8 @@ def engage(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> l
     ]
 
 
-@action("startrek.decloak", ShipOnly, "Decloak", ship_field="ship", systems={"b5wars"})
-def disengage(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> list[Event]:
+@action("startrek.decloak", ShipRef, "Decloak", ship_field="ship", systems={"b5wars"})
+def disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-22: decloaking at the end of a turn makes only the current position public."""
     ship = state.ship(p.ship)
     require_active(ship)

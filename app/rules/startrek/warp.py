@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from app.rules.core import Actor, Event, Roll, RuleError
+from app.rules.core import Actor, Event, Roll, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.generic.damage import DAMAGE_LISTENERS, DamageContext
 from app.rules.registry import action, on_step, part_schema
@@ -128,12 +128,8 @@ def _nacelle_check(ship: Ship, name: str, dice: DiceSource) -> tuple[bool, Roll 
     return held, roll, f"{name} ({damaged}% failure) rolls {roll.total}: {roll.outcome}"
 
 
-class ShipOnly(BaseModel):
-    ship: str
-
-
-@action("startrek.declare_warp", ShipOnly, "Declare warp", ship_field="ship", systems={"b5wars"})
-def declare(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> list[Event]:
+@action("startrek.declare_warp", ShipRef, "Declare warp", ship_field="ship", systems={"b5wars"})
+def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-17/18/19: declare at the start of the turn; check every working nacelle."""
     ship = state.ship(p.ship)
     require_active(ship)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from app.rules.core import Actor, Event, RuleError
+from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.generic.boarding import refusal
 from app.rules.registry import action
@@ -103,14 +103,10 @@ def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: D
     return events
 
 
-class ShipOnly(BaseModel):
-    ship: str
-
-
 @action(
-    "traveller.pass", ShipOnly, "Finish combat actions this round", ship_field="ship", systems={"traveller"}
+    "traveller.pass", ShipRef, "Finish combat actions this round", ship_field="ship", systems={"traveller"}
 )
-def pass_turn(state: BattleState, p: ShipOnly, actor: Actor, dice: DiceSource) -> list[Event]:
+def pass_turn(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-04: a ship that has done all it wishes leaves the loop for this round."""
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
