@@ -16,7 +16,7 @@ import pytest
 
 from app.services import actions
 from app.services.battles import add_participant, create_battle, load_state
-from app.services.errors import Invalid
+from app.services.errors import Forbidden, Invalid
 from app.services.platform import Platform
 from app.services.views import battle_for
 from tests.helpers import ship_def
@@ -444,3 +444,27 @@ async def test_TR_19_TR_27_power_share_bridge_grounding_and_prepare_for_jump_thr
         await f.act("bob", "traveller.manoeuvre", {"ship": "vigilant", "thrust": 1, "description": "turns"})
     rebuilt = await actions.rebuild(platform, f.battle_id)
     assert rebuilt.model_dump(mode="json") == (await f.state()).model_dump(mode="json")
+
+
+async def test_TR_25a_single_craft_attacked_through_the_service(platform: Platform) -> None:
+    """TR-25a through the service: Ann's cruiser shoots single fighters of Bob's flight by the core
+    rules; the entered loss lands, Bob's commander cannot enter it for Ann, and the log rebuilds."""
+    f = await fleet(platform, {"tr-arbellatra-cruiser": "ann", "tr-red-flight": "bob"})
+    state = await f.state()
+    craft = state.ships["red-flight"].parts["flight"]["craft"]
+    texts = await f.act(
+        "ann",
+        "traveller.craft_attack",
+        {"flight": "red-flight", "source": "arbellatra", "craft_destroyed": 2},
+    )
+    assert texts == [
+        f"Arbellatra attacks single craft of Red Flight by the core rules: 2 destroyed; {craft - 2} of {craft} left (TR-25a)."
+    ]
+    with pytest.raises(Forbidden):
+        await f.act(
+            "bob",
+            "traveller.craft_attack",
+            {"flight": "red-flight", "source": "arbellatra", "craft_destroyed": 1},
+        )
+    assert (await f.state()).ships["red-flight"].parts["flight"]["lost"] == 2
+    assert (await actions.rebuild(platform, f.battle_id)) == await f.state()

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
-from app.rules.registry import part_schema
-from app.rules.state import Ship
+from app.rules.core import Actor, Event, NotAllowed, RuleError
+from app.rules.dice import DiceSource
+from app.rules.registry import action, part_schema
+from app.rules.state import BattleState, Ship
 from app.rules.traveller.ship import Battery, Combatant, strip_orders
 
 FLIGHT_BARRAGE_DM = -4
@@ -79,3 +81,50 @@ def load_flight(ship: Ship) -> Flight:
 
 def flight_part(ship: Ship) -> dict[str, Any] | None:
     return ship.parts.get("flight")
+
+
+class CraftAttack(BaseModel):
+    """TR-25a: one craft of a flight attacked on its own, resolved at the table by the core rules."""
+
+    flight: str = Field(description="the flight's ship id")
+    source: str | None = Field(default=None, description="the attacking ship, if it is in the battle")
+    craft_destroyed: int = Field(ge=0, le=500, description="craft the attacks destroyed")
+    outcome: str = Field(default="", max_length=200, description="what happened, in words")
+
+
+def _may_attack_craft(state: BattleState, p: CraftAttack, actor: Actor) -> None:
+    if actor.is_referee or (p.source is not None and actor.commands(p.source)):
+        return
+    raise NotAllowed("enter attacks made by a ship you command, or as referee", "source")
+
+
+@action(
+    "traveller.craft_attack",
+    CraftAttack,
+    "Enter an attack on single craft of a flight",
+    authorise=_may_attack_craft,
+    systems={"traveller"},
+)
+def craft_attack(state: BattleState, p: CraftAttack, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-25a: single craft inside a flight may be attacked on their own by the normal rules; the −4
+    and the craft-loss rule belong to barrages against the flight, so none of them applies here —
+    the players enter what the core rules gave (GEN-03) and the flight loses those craft."""
+    target = state.ship(p.flight, "flight")
+    if "flight" not in target.parts:
+        raise RuleError(f"{target.name} is not a flight", "flight")
+    flight = load_flight(target)
+    if p.craft_destroyed > flight.remaining:
+        raise RuleError(f"{target.name} has only {flight.remaining} craft left", "craft_destroyed")
+    flight.lost += p.craft_destroyed
+    target.parts["flight"] = flight.model_dump(mode="json")
+    who = state.ships[p.source].name if p.source in state.ships else "An attacker"
+    what = f" ({p.outcome})" if p.outcome else ""
+    text = (
+        f"{who} attacks single craft of {target.name} by the core rules{what}: "
+        f"{p.craft_destroyed} destroyed; {flight.remaining} of {flight.craft} left (TR-25a)."
+    )
+    events = [Event(kind="craft_attack", ship=target.id, text=text, data={"lost": p.craft_destroyed})]
+    if flight.remaining == 0 and not target.destroyed:
+        target.destroyed = True
+        events.append(Event(kind="ship_destroyed", ship=target.id, text=f"{target.name} has no craft left."))
+    return events

@@ -215,6 +215,7 @@ def test_TR_09_small_craft_annihilated_when_total_beats_hull_plus_structure() ->
 
 
 def test_TR_25_flight_barrage_minus_4_and_craft_loss_capped_by_gunners() -> None:
+    """TR-25: −4 against a flight; craft lost by Hull + Structure, capped by mounts and gunners."""
     flight = {
         "name": "Red Flight",
         "system": "traveller",
@@ -246,6 +247,7 @@ def test_TR_25_flight_barrage_minus_4_and_craft_loss_capped_by_gunners() -> None
 
 
 def test_TR_25_flight_fires_with_all_its_craft_as_mounts() -> None:
+    """TR-25: a flight fights as one unit, every craft a mount."""
     flight = {
         "name": "Red Flight",
         "system": "traveller",

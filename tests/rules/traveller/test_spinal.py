@@ -65,6 +65,7 @@ def test_TR_11_meson_decays_outside_when_penetration_fails() -> None:
 
 
 def test_TR_12_particle_beam_armour_reduction_and_ten_percent_residual() -> None:
+    """TR-12: 30 off per armour point; 10% of what armour absorbed hits as a residual barrage."""
     state = setup(PARTICLE, armour=5)
     state = advance_to(state, "combat").state
     # 250 − 5×30 = 100 through; residual 15; 2 system rolls (100 // 50) on External (Hull left);
@@ -86,6 +87,7 @@ def test_TR_12_particle_beam_armour_reduction_and_ten_percent_residual() -> None
 
 
 def test_TR_12_particle_fully_absorbed_still_deals_residual_without_system_rolls() -> None:
+    """TR-12: fully absorbed, the residual still lands, and causes no system hits."""
     state = setup(PARTICLE, armour=10)
     state = advance_to(state, "combat").state
     done = shoot(state, [6, 6, 1])

@@ -158,7 +158,7 @@ def test_TR_25_flight_partial_draws_one_tile_per_craft() -> None:
 
 
 def test_TR_26b_flight_commander_writes_small_craft_orders_on_the_flight_sheet() -> None:
-    """A flight is a unit: its commander must be able to commit orders, or the reveal never comes."""
+    """TR-26b: A flight is a unit: its commander must be able to commit orders, or the reveal never comes."""
     data = json.loads((LIBRARY / "tr-red-flight.json").read_text())
     state = battle(capital("Tigress"), data, owners=("p-tigress", "p-kestrel"))
     state = act(state, "traveller.initiative", {}, dice=[3, 4, 4]).state  # 2D 7; 1d6 4 + 2
