@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await platform.broker.stop()
+            await hub.drain()
             await platform.db.dispose()
 
     app = FastAPI(

@@ -38,6 +38,7 @@ class Subscriber:
 class Hub:
     def __init__(self) -> None:
         self.viewers: dict[str, set[Subscriber]] = {}
+        self._sending: set[asyncio.Task[None]] = set()
 
     def join(self, viewer: Subscriber) -> None:
         self.viewers.setdefault(viewer.battle_id, set()).add(viewer)
@@ -50,11 +51,21 @@ class Hub:
                 del self.viewers[viewer.battle_id]
 
     async def wake(self, battle_id: str, seq: int) -> None:
-        group = list(self.viewers.get(battle_id, ()))
-        if not group:
-            return
-        results = await asyncio.gather(*(v.catch_up(seq) for v in group), return_exceptions=True)
-        for viewer, result in zip(group, results, strict=True):
-            if isinstance(result, Exception):
-                log.info("dropping viewer of %s after send failure: %r", battle_id, result)
-                self.leave(viewer)
+        """Start each viewer's catch-up and return at once: the action that caused the wake-up does
+        not wait for every viewer's rendering, and a slow client delays nobody but itself."""
+        for viewer in list(self.viewers.get(battle_id, ())):
+            task = asyncio.get_running_loop().create_task(self._send(viewer, seq))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+
+    async def _send(self, viewer: Subscriber, seq: int) -> None:
+        try:
+            await viewer.catch_up(seq)
+        except Exception as exc:  # a closed or broken socket: forget the viewer
+            log.info("dropping viewer of %s after send failure: %r", viewer.battle_id, exc)
+            self.leave(viewer)
+
+    async def drain(self) -> None:
+        """Wait for the sends under way (shutdown)."""
+        if self._sending:
+            await asyncio.gather(*self._sending, return_exceptions=True)
