@@ -191,6 +191,10 @@ async def submit(
                 async with platform.db.reader() as session:
                     row = await _existing(session, battle_id, action_id)
                 if row is not None:
+                    if row.actor_id != participant_id:
+                        raise Conflict(
+                            "that action id was already used by someone else", "action_id"
+                        ) from None
                     return _result_of(row, duplicate=True)
                 if seen_seq is not None:
                     raise Stale("the battle moved on while you acted; reload and try again") from None

@@ -14,7 +14,7 @@ from app.rules.clock import SEQUENCES, STEP_LABELS, describe
 from app.rules.core import Event
 from app.rules.state import BattleState
 from app.rules.views import Viewer, battle_view, event_for
-from app.services.battles import load_state, participants
+from app.services.battles import get_participant, load_state, participants
 
 
 def viewer_of(participant: Participant, state: BattleState) -> Viewer:
@@ -40,6 +40,16 @@ def visible_events(raw: list[dict[str, Any]], viewer: Viewer, finished: bool) ->
         if event is not None:
             shown.append(event.model_dump(mode="json"))
     return shown
+
+
+async def answer_events(
+    session: AsyncSession, battle: Battle, participant_id: str | None, raw: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The events of an action as the one who submitted it may read them (an action can cause
+    events other players own, e.g. a clock advance running every ship's step hooks)."""
+    participant = await get_participant(session, battle.id, participant_id)
+    state, _ = await load_state(session, battle.id)
+    return visible_events(raw, viewer_of(participant, state), battle.status == "finished")
 
 
 async def visible_log(

@@ -23,7 +23,7 @@ from app.services.battles import (
 )
 from app.services.errors import Forbidden
 from app.services.library import ships_for
-from app.services.views import battle_for, viewer_of, visible_events, visible_log
+from app.services.views import answer_events, battle_for, viewer_of, visible_log
 from app.web.deps import PlatformDep
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -217,8 +217,7 @@ async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, c
     )
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
-        state, _ = await load_state(session, battle_id)
-        shown = visible_events(result.events, viewer_of(participant, state), battle.status == "finished")
+        shown = await answer_events(session, battle, participant.id, result.events)
     return ActionOut(seq=result.seq, duplicate=result.duplicate, events=shown)
 
 

@@ -24,6 +24,7 @@ from app.services.battles import (
 )
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library import definition, ships_for
+from app.services.views import answer_events
 from app.web.deps import PlatformDep
 from app.web.forms import dice_from_form, payload_from_form
 from app.web.render import page_context, render, templates
@@ -173,23 +174,26 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
     try:
         form = await _form(request)
         seen = str(form.get("seen_seq", "")).strip()
+        me = seat_in(request, battle_id)
         result = await action_service.submit(
             platform,
             battle_id,
-            seat_in(request, battle_id),
+            me,
             str(form.get("action_type", "")),
             payload_from_form(form),
             str(form.get("action_id", "")) or uuid.uuid4().hex,
             int(seen) if seen.isdigit() else None,
             dice_from_form(form),
         )
+        async with platform.db.reader() as session:
+            shown = await answer_events(session, await get_battle(session, battle_id), me, result.events)
     except ServiceError as exc:
         message = exc.message
         if exc.extra.get("needed"):
             need = exc.extra["needed"]
             message = f"Roll needed: 1d{need['sides']} for {need['purpose']} (die {need['index'] + 1}). Enter all dice so far in the Dice box and submit again."
         return _answer(request, back, message, "error", exc.status)
-    lines = [e["text"] for e in result.events[:3]]
+    lines = [e["text"] for e in shown[:3]]
     note = "Already applied." if result.duplicate else " ".join(lines) or "Done."
     return _answer(request, back, note, "info")
 
