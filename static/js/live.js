@@ -71,8 +71,65 @@
     var link = document.getElementById(evt.key === "ArrowLeft" ? "replay-prev" : evt.key === "ArrowRight" ? "replay-next" : "");
     if (link) window.location.href = link.href;
   });
+  // Live morphs keep what the reader opened or closed: a pushed fragment never reopens or folds a
+  // <details> (ship cards, forms, rolls) under their hands.
+  if (window.htmx && htmx.registerExtension) {
+    htmx.registerExtension("starboard-keep-open", {
+      htmx_before_morph_attr: function (elt, detail) {
+        if (elt && elt.tagName === "DETAILS" && detail && detail.attrName === "open") return false;
+      }
+    });
+  }
+
+  // The log: newest entry in view while the reader is at the bottom; when they have scrolled up to
+  // read, new entries are counted on a "n new ↓" button instead of pulling the list away from them.
+  function setUpLog() {
+    var list = document.getElementById("log-list");
+    if (!list) return;
+    var pill = document.getElementById("log-new");
+    var stick = true, unread = 0;
+    function atBottom() { return list.scrollHeight - list.scrollTop - list.clientHeight < 24; }
+    function toBottom() { list.scrollTop = list.scrollHeight; }
+    function showPill() {
+      if (!pill) return;
+      pill.hidden = unread === 0;
+      pill.textContent = unread + " new ↓";
+    }
+    toBottom();
+    list.addEventListener("scroll", function () {
+      stick = atBottom();
+      if (stick && unread) { unread = 0; showPill(); }
+    }, { passive: true });
+    if (pill) pill.addEventListener("click", function () {
+      list.scrollTo({ top: list.scrollHeight, behavior: reducedMotion() ? "auto" : "smooth" });
+      unread = 0; showPill();
+    });
+    new MutationObserver(function (records) {
+      var added = 0;
+      records.forEach(function (r) {
+        for (var i = 0; i < r.addedNodes.length; i++) if (r.addedNodes[i].nodeType === 1) added++;
+      });
+      if (!added) return;
+      if (stick) toBottom(); else { unread += added; showPill(); }
+    }).observe(list, { childList: true });
+  }
+  function reducedMotion() {
+    return window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  // Phones: other players' ships start folded under their names when the reader has ships of
+  // their own (their sheets stay open); any card opens with a tap.
+  function foldOthersOnPhones() {
+    if (!(window.matchMedia && matchMedia("(max-width: 760px)").matches)) return;
+    if (!document.querySelector("#ships .my-ships")) return;
+    var folds = document.querySelectorAll("#ships .other-ships .ship-fold");
+    for (var i = 0; i < folds.length; i++) folds[i].open = false;
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     snapshot(false);
     yourMoveTitle();
+    setUpLog();
+    foldOthersOnPhones();
   });
 })();
