@@ -34,13 +34,10 @@ def position_hidden(ship: Ship) -> bool:
     return any(hider(ship) for hider in POSITION_HIDERS)
 
 
-def ship_view(ship: Ship, viewer: Viewer) -> dict[str, Any]:
+def public_ship(ship: Ship) -> dict[str, Any]:
+    """The ship as those who do not command it may see it: its stored shape, hidden things taken out."""
     data = ship.model_dump(mode="json")
-    data["commanded"] = viewer.sees_all_of(ship.id)
-    data["position_hidden"] = position_hidden(ship)
-    if viewer.sees_all_of(ship.id):
-        return data
-    if data["position_hidden"]:
+    if position_hidden(ship):
         data["position"] = None
     parts: dict[str, Any] = {}
     for name, part in ship.parts.items():
@@ -49,6 +46,13 @@ def ship_view(ship: Ship, viewer: Viewer) -> dict[str, Any]:
         if shown is not None:
             parts[name] = shown
     data["parts"] = parts
+    return data
+
+
+def ship_view(ship: Ship, viewer: Viewer) -> dict[str, Any]:
+    data = ship.model_dump(mode="json") if viewer.sees_all_of(ship.id) else public_ship(ship)
+    data["commanded"] = viewer.sees_all_of(ship.id)
+    data["position_hidden"] = position_hidden(ship)
     return data
 
 

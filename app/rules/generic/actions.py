@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from app.rules.clock import SEQUENCES, advance
-from app.rules.core import Actor, Event, NotAllowed, RuleError, ShipRef
+from app.rules.core import Actor, Event, NotAllowed, RuleError, ShipRef, Visibility
 from app.rules.dice import DiceSource
 from app.rules.registry import action, validate_parts
 from app.rules.state import BattleState, Ship
@@ -154,19 +154,19 @@ def override(state: BattleState, payload: Override, actor: Actor, dice: DiceSour
             validate_parts(ship.parts)
     except ValidationError as exc:
         raise RuleError(f"that value is not allowed: {exc.errors()[0]['msg']}", "value") from None
+    visibility, hidden_ship = _secrecy(state, fresh, payload.path)
     for name in BattleState.model_fields:
         setattr(state, name, getattr(fresh, name))
     shown = json.dumps(old), json.dumps(payload.value)
     text = f"⚠ OVERRIDE (Referee): {payload.path} {shown[0]}→{shown[1]} — “{payload.reason}”"
     data = {"path": payload.path, "old": old, "new": payload.value, "reason": payload.reason}
-    hidden_ship = _hidden_target(state, payload.path)
-    if hidden_ship is not None:
+    if visibility != "public":
         # The value is hidden from other players: so are its old and new values and the reason.
         return [
             Event(
                 kind="override",
                 ship=hidden_ship,
-                visibility="owner",
+                visibility=visibility,
                 text=text,
                 hidden_text="⚠ OVERRIDE (Referee): a value hidden from you was corrected.",
                 data={**data, "reveal_at_end": True},
@@ -175,23 +175,42 @@ def override(state: BattleState, payload: Override, actor: Actor, dice: DiceSour
     return [Event(kind="override", text=text, data=data)]
 
 
-def _hidden_target(state: BattleState, path: str) -> str | None:
-    """The ship whose hidden state the path points into (a hidden position, or a part that other
-    players see only in part), or None when the value is public."""
-    from app.rules.registry import PART_PUBLIC_VIEWS
-    from app.rules.views import position_hidden
+_ABSENT = object()
+
+
+def _at(tree: Any, keys: list[str]) -> Any:
+    for key in keys:
+        if isinstance(tree, list) and key.isdigit() and int(key) < len(tree):
+            tree = tree[int(key)]
+        elif isinstance(tree, dict) and key in tree:
+            tree = tree[key]
+        else:
+            return _ABSENT
+    return tree
+
+
+def _secrecy(before: BattleState, after: BattleState, path: str) -> tuple[Visibility, str | None]:
+    """Who may read an override of `path`: the value before or after it is hidden from other
+    players when what they see there (a ship's public view) differs from what is stored — a cloaked
+    position, a power budget, secret orders — at any depth, a whole ship or every ship included.
+    Returns ("owner", ship id), ("referee", None) when it spans every ship, or ("public", None)."""
+    from app.rules.views import public_ship
 
     keys = path.split(".")
-    if len(keys) < 3 or keys[0] != "ships" or keys[1] not in state.ships:
-        return None
-    ship = state.ships[keys[1]]
-    if keys[2] == "position" and position_hidden(ship):
-        return ship.id
-    if keys[2] == "parts" and len(keys) > 3 and keys[3] in PART_PUBLIC_VIEWS:
-        part = ship.parts.get(keys[3])
-        if part is not None and PART_PUBLIC_VIEWS[keys[3]](part, ship) != part:
-            return ship.id
-    return None
+    if keys[0] != "ships":
+        return "public", None
+    if len(keys) == 1:
+        every = [*before.ships.values(), *after.ships.values()]
+        if any(public_ship(ship) != ship.model_dump(mode="json") for ship in every):
+            return "referee", None
+        return "public", None
+    for state in (before, after):
+        ship = state.ships.get(keys[1])
+        if ship is not None and _at(public_ship(ship), keys[2:]) != _at(
+            ship.model_dump(mode="json"), keys[2:]
+        ):
+            return "owner", ship.id
+    return "public", None
 
 
 class EndBattle(BaseModel):
