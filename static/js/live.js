@@ -126,7 +126,35 @@
     for (var i = 0; i < folds.length; i++) folds[i].open = false;
   }
 
+  // Flash messages (the answer to a form): a close button; info fades after 8 s, errors stay.
+  document.documentElement.classList.add("js");
+  function setUpFlash() {
+    var region = document.getElementById("flash");
+    if (!region) return;
+    var timer = null;
+    function decorate() {
+      var msg = region.querySelector(".flash");
+      clearTimeout(timer);
+      if (!msg || msg.querySelector(".flash-close")) return;
+      var close = document.createElement("button");
+      close.type = "button"; close.className = "flash-close"; close.textContent = "×";
+      close.setAttribute("aria-label", "Dismiss message");
+      close.addEventListener("click", function () { msg.remove(); });
+      msg.appendChild(close);
+      if (!msg.classList.contains("flash-error")) {
+        timer = setTimeout(function () {
+          if (msg.contains(document.activeElement)) return;
+          msg.classList.add("fading");
+          setTimeout(function () { msg.remove(); }, 700);
+        }, 8000);
+      }
+    }
+    decorate();
+    new MutationObserver(decorate).observe(region, { childList: true });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    setUpFlash();
     snapshot(false);
     yourMoveTitle();
     setUpLog();
