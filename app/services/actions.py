@@ -39,6 +39,40 @@ SERVICE_ACTIONS = {REWIND: "Rewind the battle to an earlier action", UNDO: "Undo
 
 _locks: dict[str, asyncio.Lock] = {}
 
+MAX_PAYLOAD_DEPTH = 32  # ship definitions need under 10; deeper JSON only ever breaks serialisation
+MAX_DICE = 200
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    """Whether JSON-like data nests deeper than `limit` objects/lists (checked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children = list(node.values())
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _check_input(payload: Any, seen_seq: Any, dice: Any) -> None:
+    """What every door hands over, checked once here: the websocket passes its JSON on as it came."""
+    if not isinstance(payload, dict):
+        raise Invalid("payload must be an object", "payload")
+    if _depth_exceeds(payload, MAX_PAYLOAD_DEPTH):
+        raise Invalid(f"the payload is nested more than {MAX_PAYLOAD_DEPTH} levels deep", "payload")
+    if seen_seq is not None and (type(seen_seq) is not int or seen_seq < 0):
+        raise Invalid("seen_seq must be a whole number", "seen_seq")
+    if dice is not None and (
+        not isinstance(dice, list) or len(dice) > MAX_DICE or any(type(d) is not int for d in dice)
+    ):
+        raise Invalid(f"dice must be a list of at most {MAX_DICE} whole numbers", "dice")
+
 
 class RewindPayload(BaseModel):
     to_seq: int = Field(ge=0, description="the action number to return to (0: the start)")
@@ -175,8 +209,7 @@ async def submit(
     """Apply one action for one participant. Raises a ServiceError subclass when nothing changed."""
     if not action_id or len(action_id) > 64:
         raise Invalid("every action needs an action_id of 1 to 64 characters", "action_id")
-    if not isinstance(payload, dict):
-        raise Invalid("payload must be an object", "payload")
+    _check_input(payload, seen_seq, dice)
     lock = _locks.setdefault(battle_id, asyncio.Lock())
     async with lock:
         for attempt in range(5):

@@ -73,7 +73,7 @@ async def _handle(
     try:
         message = json.loads(raw)
         kind = message.get("type")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         await websocket.send_text(
             json.dumps({"type": "error", "field": None, "reason": "frames must be JSON objects"})
         )
