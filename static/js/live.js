@@ -117,12 +117,12 @@
     return window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
   }
 
-  // Phones: other players' ships start folded under their names when the reader has ships of
-  // their own (their sheets stay open); any card opens with a tap.
+  // Phones: other players' ships start folded under their names (the reader's own sheets stay
+  // open; a spectator's or referee's single ship too), so the page is a list to open with a tap.
   function foldOthersOnPhones() {
     if (!(window.matchMedia && matchMedia("(max-width: 760px)").matches)) return;
-    if (!document.querySelector("#ships .my-ships")) return;
     var folds = document.querySelectorAll("#ships .other-ships .ship-fold");
+    if (!document.querySelector("#ships .my-ships") && folds.length < 2) return;
     for (var i = 0; i < folds.length; i++) folds[i].open = false;
   }
 
