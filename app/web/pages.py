@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select
 
-from app.models import Battle
+from app.models import Battle, Participant
 from app.rules.battle import SYSTEM_NAMES
 from app.services import actions as action_service
 from app.services.battles import (
@@ -70,7 +70,14 @@ async def home(request: Request, platform: PlatformDep) -> Response:
     battles = []
     if seats:
         async with platform.db.reader() as session:
-            rows = await session.scalars(select(Battle).where(Battle.id.in_(list(seats))))
+            # Only seats still held: a removed participant's cookie lists nothing of that battle.
+            held = await session.scalars(
+                select(Participant.battle_id).where(
+                    Participant.id.in_(list(seats.values())), Participant.active.is_(True)
+                )
+            )
+            mine = [bid for bid in held if bid in seats]
+            rows = await session.scalars(select(Battle).where(Battle.id.in_(mine)))
             battles = sorted(rows, key=lambda b: b.updated_at, reverse=True)
     return templates.TemplateResponse(
         request,

@@ -60,7 +60,11 @@ async def battle_socket(websocket: WebSocket, battle_id: str) -> None:
             if len(raw.encode()) > settings.max_ws_frame_bytes:
                 await websocket.close(code=TOO_BIG, reason="frame too large")
                 return
-            await _handle(websocket, viewer, platform, participant.id, raw)
+            try:
+                await _handle(websocket, viewer, platform, participant.id, raw)
+            except ServiceError:  # the seat was removed (or the battle is gone) while connected
+                await websocket.close(code=POLICY_VIOLATION, reason="you are not part of this battle")
+                return
     except WebSocketDisconnect:
         pass
     finally:
