@@ -10,6 +10,7 @@ from typing import Any
 
 from app.config import ROOT
 from app.services import actions as action_service
+from app.services.actions import Command
 from app.services.battles import add_participant, create_battle
 from app.services.library import library
 from app.services.platform import Platform
@@ -69,13 +70,9 @@ async def create_demos(platform: Platform, base_url: str) -> list[dict[str, Any]
                 continue
             taken.add(resolved)
             owner = seats[seat].participant.id if seat else None
+            add = {"definition": library()[resolved], "owner": owner}
             await action_service.submit(
-                platform,
-                battle.id,
-                referee.participant.id,
-                "ship.add",
-                {"definition": library()[resolved], "owner": owner},
-                uuid.uuid4().hex,
+                platform, Command(battle.id, referee.participant.id, "ship.add", add, uuid.uuid4().hex)
             )
         links = {"Referee": f"{base_url}/join/{referee.token}"}
         links.update({n: f"{base_url}/join/{s.token}" for n, s in seats.items()})

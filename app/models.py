@@ -1,5 +1,5 @@
-"""Tables: battles, participants, ships (a projection of the snapshot for queries), the
-append-only action log, and the snapshot (a cache of the log)."""
+"""Tables: battles, participants, the append-only action log, and the snapshot (a cache of the
+log)."""
 
 from __future__ import annotations
 
@@ -53,22 +53,6 @@ class Participant(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
     battle: Mapped[Battle] = relationship(back_populates="participants")
-
-
-class ShipRow(Base):
-    """The ships of the current snapshot, one row each, rewritten with every action."""
-
-    __tablename__ = "ships"
-    __table_args__ = (UniqueConstraint("battle_id", "ship_id"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)
-    ship_id: Mapped[str] = mapped_column(String(60))
-    name: Mapped[str] = mapped_column(String(80))
-    owner_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    system: Mapped[str] = mapped_column(String(20))
-    destroyed: Mapped[bool] = mapped_column(default=False)
-    state: Mapped[dict[str, Any]] = mapped_column(json_column_type())
 
 
 class ActionLog(Base):

@@ -11,7 +11,6 @@ import os
 import statistics
 import sys
 import time
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,8 +19,7 @@ os.chdir(ROOT)
 
 import httpx  # noqa: E402
 
-from app.rules import Action, apply_action  # noqa: E402
-from app.rules.battle import new_battle  # noqa: E402
+from app.rules import Action, apply_action, new_battle  # noqa: E402
 from app.rules.core import REFEREE  # noqa: E402
 from app.rules.dice import SeededDice  # noqa: E402
 from tests.conftest import PG_ADMIN, REDIS_URL, Server, _pg_admin, _pg_url, migrate  # noqa: E402

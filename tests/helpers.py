@@ -1,16 +1,59 @@
-"""Test helpers that drive the real doors: REST set-up, session cookies from join links."""
+"""Test helpers that drive the real doors: REST set-up, session cookies from join links, and
+rendering one ship part's template the way a page does (with the viewer's offers and display values)."""
 
 from __future__ import annotations
 
 import json
 import uuid
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
 
+from app.rules.state import BattleState
+from app.rules.views import Viewer, battle_view
+from app.services.views import offers_for
+from app.web.render import Offers, display_values
+
 LIBRARY = Path(__file__).resolve().parent.parent / "app" / "shipdata" / "library"
+
+
+class Elements(HTMLParser):
+    """Every start tag's attributes, by id, and the forms' action types."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_id: dict[str, dict[str, Any]] = {}
+        self.actions: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if "id" in found:
+            self.by_id[found["id"]] = {"tag": tag, **found}
+        if tag == "input" and found.get("name") == "action_type":
+            self.actions.append(found.get("value") or "")
+
+
+def part_context(
+    state: BattleState, ship_id: str, part: str, viewer: Viewer, seq: int = 7, **battle: Any
+) -> dict[str, Any]:
+    """What a page gives a part template: the viewer's view, what they may do now, display values."""
+    view = battle_view(state, viewer)
+    ship = view["ships"][ship_id]
+    return {
+        "ship": ship,
+        "part": ship["parts"][part],
+        "viewer": viewer,
+        "battle": SimpleNamespace(id="b1", system=state.system, clock=view["clock"], **battle),
+        "state": view,
+        "seq": seq,
+        "csrf_token": "tok",
+        "offers": Offers(offers_for(state, viewer)),
+        "display": display_values(state, view),
+    }
 
 
 def ship_def(slug: str) -> dict[str, Any]:

@@ -1,19 +1,19 @@
 """The pure rules core: plain data in, plain data and events out.
 
 Nothing in this package may import the web, database or realtime layers; a test
-(`tests/rules/test_purity.py`) enforces it. Importing the package registers every
-ruleset's actions and hooks.
+(`tests/rules/test_purity.py`) enforces it. The floors, bottom up: value types (core, state, dice),
+a game system's steps (system, systems/), a ruleset's protocol (ruleset, attack), the rulesets
+(generic/, shadow/, startrek/, traveller/), a game with its one gate (game), the one list of them
+(registry), per-viewer views (views) and the entry `apply_action` (engine).
 """
 
-from app.rules import generic as _generic  # noqa: F401  (each import registers a ruleset)
-from app.rules import shadow as _shadow  # noqa: F401
-from app.rules import startrek as _startrek  # noqa: F401
-from app.rules import traveller as _traveller  # noqa: F401
 from app.rules.core import Action, Actor, Event, Outcome, Roll, RuleError
 from app.rules.engine import apply_action
+from app.rules.registry import STANDARD, Rules, new_battle
 from app.rules.state import BattleState, Clock, Ship
 
 __all__ = [
+    "STANDARD",
     "Action",
     "Actor",
     "BattleState",
@@ -22,6 +22,8 @@ __all__ = [
     "Outcome",
     "Roll",
     "RuleError",
+    "Rules",
     "Ship",
     "apply_action",
+    "new_battle",
 ]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    from app.rules.state import BattleState
 
 Role = Literal["referee", "player", "spectator", "bot"]
 Visibility = Literal["public", "owner", "referee"]
@@ -43,9 +46,10 @@ class NeedRoll(Exception):
 
 @dataclass(frozen=True)
 class Actor:
-    """Who acts: a participant id, their role, and the ships they command."""
+    """Who acts or looks: a participant id, their role, and the ships they command. The same
+    object decides what they may do (the engine) and what they may see (the views)."""
 
-    participant_id: str
+    participant_id: str | None
     role: Role
     ships: frozenset[str] = field(default_factory=frozenset)
 
@@ -55,6 +59,9 @@ class Actor:
 
     def commands(self, ship_id: str) -> bool:
         return self.is_referee or ship_id in self.ships
+
+    def sees_all_of(self, ship_id: str | None) -> bool:
+        return self.is_referee or (ship_id is not None and ship_id in self.ships)
 
 
 REFEREE = Actor("system", "referee")
@@ -112,5 +119,5 @@ class ShipRef(BaseModel):
 
 @dataclass
 class Outcome:
-    state: Any  # BattleState; typed loosely to keep this module free of import cycles
+    state: BattleState
     events: list[Event]

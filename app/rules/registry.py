@@ -1,105 +1,81 @@
-"""Where rulesets plug in: actions, turn-step hooks, damage filters and listeners, part schemas,
-and the public views of parts. Each ruleset package registers itself on import."""
+"""The one list of game systems and rulesets, and the games they make.
+
+A fifth ruleset: a package under `app/rules/` whose `__init__.py` builds `RULESET` with
+`ruleset.gather(...)`, one entry in `RULESETS` below, and its key in the `rulesets` of each system
+it plays in. A fourth system: one data module in `app/rules/systems/` and one entry in `SYSTEMS`.
+Tests and tools may build their own `Rules` with more systems; nothing here is changed by import.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel
+from app.rules.core import RuleError
+from app.rules.game import Game
+from app.rules.generic import RULESET as GENERIC
+from app.rules.ruleset import Ruleset
+from app.rules.shadow import RULESET as SHADOW
+from app.rules.startrek import RULESET as STARTREK
+from app.rules.state import BattleState
+from app.rules.system import GameSystem
+from app.rules.systems.b5wars import B5WARS
+from app.rules.systems.sfb import SFB
+from app.rules.systems.traveller import TRAVELLER
+from app.rules.traveller import RULESET as TRAVELLER_HG
 
-from app.rules.core import Actor, Event, RuleError
-from app.rules.dice import DiceSource
-from app.rules.state import BattleState, Ship
-
-Handler = Callable[[BattleState, Any, Actor, DiceSource], list[Event]]
-Authoriser = Callable[[BattleState, Any, Actor], None]
-StepHook = Callable[[BattleState, DiceSource], list[Event]]
-
-
-@dataclass(frozen=True)
-class ActionSpec:
-    name: str
-    payload: type[BaseModel]
-    handler: Handler
-    summary: str
-    referee_only: bool = False
-    ship_field: str | None = None  # payload field naming a ship the actor must command
-    authorise: Authoriser | None = None  # for rules finer than one ship field
-    systems: frozenset[str] | None = None  # game systems that allow it (None: all)
-    tags: frozenset[str] = field(default_factory=frozenset)
+SYSTEMS: tuple[GameSystem, ...] = (SFB, B5WARS, TRAVELLER)
+RULESETS: tuple[Ruleset, ...] = (GENERIC, SHADOW, STARTREK, TRAVELLER_HG)
 
 
-ACTIONS: dict[str, ActionSpec] = {}
-STEP_HOOKS: dict[str, list[StepHook]] = {}
-PART_SCHEMAS: dict[str, type[BaseModel]] = {}
-PART_PUBLIC_VIEWS: dict[str, Callable[[dict[str, Any], Ship], dict[str, Any] | None]] = {}
-POSITION_HIDERS: list[Callable[[Ship], bool]] = []
+class Rules:
+    """Systems and rulesets known to a server; each system with its rulesets makes a `Game`."""
 
+    def __init__(self, systems: Iterable[GameSystem], rulesets: Iterable[Ruleset]) -> None:
+        self.systems: dict[str, GameSystem] = {s.key: s for s in systems}
+        self.rulesets: dict[str, Ruleset] = {r.key: r for r in rulesets}
+        self._games: dict[str, Game] = {}
+        for system in self.systems.values():
+            unknown = [k for k in system.rulesets if k not in self.rulesets]
+            if unknown:
+                raise ValueError(f"{system.name} names unknown rulesets {unknown}")
+            playing = [self.rulesets[k] for k in system.rulesets]
+            self._games[system.key] = Game(system, playing, self.rulesets.values())
 
-def action(
-    name: str,
-    payload: type[BaseModel],
-    summary: str,
-    *,
-    referee_only: bool = False,
-    ship_field: str | None = None,
-    authorise: Authoriser | None = None,
-    systems: set[str] | None = None,
-) -> Callable[[Handler], Handler]:
-    """Register an action handler. The handler receives a private copy of the state to change."""
+    def with_system(self, system: GameSystem) -> Rules:
+        """These rules and one more system (a variant, or a test's own)."""
+        return Rules([*self.systems.values(), system], self.rulesets.values())
 
-    def register(handler: Handler) -> Handler:
-        if name in ACTIONS:
-            raise RuntimeError(f"action {name} registered twice")
-        ACTIONS[name] = ActionSpec(
-            name=name,
-            payload=payload,
-            handler=handler,
-            summary=summary,
-            referee_only=referee_only,
-            ship_field=ship_field,
-            authorise=authorise,
-            systems=frozenset(systems) if systems else None,
-        )
-        return handler
-
-    return register
-
-
-def on_step(key: str) -> Callable[[StepHook], StepHook]:
-    """Run a hook at a turn step: key is "<system>:enter:<step>" or "<system>:leave:<step>"."""
-
-    def register(hook: StepHook) -> StepHook:
-        STEP_HOOKS.setdefault(key, []).append(hook)
-        return hook
-
-    return register
-
-
-def part_schema(
-    name: str, public_view: Callable[[dict[str, Any], Ship], dict[str, Any] | None] | None = None
-):
-    """Register the model that validates a ship part, and optionally what non-commanders see of it."""
-
-    def register(model: type[BaseModel]) -> type[BaseModel]:
-        PART_SCHEMAS[name] = model
-        if public_view is not None:
-            PART_PUBLIC_VIEWS[name] = public_view
-        return model
-
-    return register
-
-
-def validate_parts(parts: dict[str, Any]) -> dict[str, Any]:
-    """Check every part of a ship definition against its registered schema; unknown parts are errors."""
-    clean: dict[str, Any] = {}
-    for name, data in parts.items():
-        model = PART_SCHEMAS.get(name)
-        if model is None:
+    def game(self, system: str) -> Game:
+        try:
+            return self._games[system]
+        except KeyError:
             raise RuleError(
-                f"unknown ship part {name!r}; known: {', '.join(sorted(PART_SCHEMAS))}", f"parts.{name}"
-            )
-        clean[name] = model.model_validate(data).model_dump(mode="json")
-    return clean
+                f"unknown game system {system!r}; choose one of {', '.join(self.systems)}", "system"
+            ) from None
+
+    def names(self) -> dict[str, str]:
+        return {key: s.name for key, s in self.systems.items()}
+
+    def new_battle(self, system: str, options: dict[str, Any] | None = None) -> BattleState:
+        return self.game(system).new_battle(options)
+
+    def load(self, data: dict[str, Any]) -> BattleState:
+        """A stored state, bound to its game again."""
+        return self.game(str(data.get("system"))).load(data)
+
+    def all_actions(self) -> dict[str, Any]:
+        """Every action any system plays (the REST catalogue), with the systems that play it."""
+        found: dict[str, Any] = {}
+        for key, game in self._games.items():
+            for name, spec in game.actions.items():
+                found.setdefault(name, (spec, []))[1].append(key)
+        return found
+
+
+STANDARD = Rules(SYSTEMS, RULESETS)
+
+
+def new_battle(system: str, options: dict[str, Any] | None = None) -> BattleState:
+    """A new battle under the standard rules."""
+    return STANDARD.new_battle(system, options)

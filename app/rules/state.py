@@ -3,9 +3,14 @@ warp drive, Traveller sections…) so one battle can mix rule sets; each ruleset
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
+
+from app.rules.core import RuleError
+
+if TYPE_CHECKING:
+    from app.rules.game import Game
 
 
 class Clock(BaseModel):
@@ -38,10 +43,19 @@ class BattleState(BaseModel):
     ships: dict[str, Ship] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
     finished: bool = False
+    _game: Game | None = PrivateAttr(default=None)
+
+    def bind(self, game: Game) -> None:
+        """Attach the game (system + rulesets) this state is played under; copies keep it."""
+        self._game = game
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            raise RuntimeError("this battle state is not bound to its game (use Rules.load / new_battle)")
+        return self._game
 
     def ship(self, ship_id: str, field: str = "ship") -> Ship:
-        from app.rules.core import RuleError
-
         try:
             return self.ships[ship_id]
         except KeyError:

@@ -1,74 +1,43 @@
-"""What one viewer may see of a battle (per-viewer views). Every door renders through here."""
+"""What one viewer may see of a battle (per-viewer views). Every door renders through here.
+
+A viewer is an `Actor` (core.py): the referee sees everything; a player sees their own ships in
+full and the public view of the others, which each part declares (`PartSpec.public_view`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from app.rules.core import Actor, Event
-from app.rules.registry import PART_PUBLIC_VIEWS, POSITION_HIDERS
 from app.rules.state import BattleState, Ship
 
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who looks: the referee sees everything; a player sees their own ships in full."""
-
-    participant_id: str | None
-    role: str
-    ships: frozenset[str]
-
-    @classmethod
-    def of(cls, actor: Actor) -> Viewer:
-        return cls(actor.participant_id, actor.role, actor.ships)
-
-    @property
-    def is_referee(self) -> bool:
-        return self.role == "referee"
-
-    def sees_all_of(self, ship_id: str | None) -> bool:
-        return self.is_referee or (ship_id is not None and ship_id in self.ships)
+Viewer = Actor  # who looks is who acts: one notion of a participant and what they command
 
 
-def position_hidden(ship: Ship) -> bool:
-    return any(hider(ship) for hider in POSITION_HIDERS)
+def viewer_for(participant_id: str | None, role: str, state: BattleState) -> Actor:
+    """The actor a participant is in this state: the ships they command now."""
+    ships = frozenset(sid for sid, ship in state.ships.items() if ship.owner == participant_id)
+    return Actor(participant_id, role, ships)  # type: ignore[arg-type]
 
 
-def public_ship(ship: Ship) -> dict[str, Any]:
-    """The ship as those who do not command it may see it: its stored shape, hidden things taken out."""
-    data = ship.model_dump(mode="json")
-    if position_hidden(ship):
-        data["position"] = None
-    parts: dict[str, Any] = {}
-    for name, part in ship.parts.items():
-        public = PART_PUBLIC_VIEWS.get(name)
-        shown = part if public is None else public(part, ship)
-        if shown is not None:
-            parts[name] = shown
-    data["parts"] = parts
-    return data
-
-
-def ship_view(ship: Ship, viewer: Viewer) -> dict[str, Any]:
-    data = ship.model_dump(mode="json") if viewer.sees_all_of(ship.id) else public_ship(ship)
+def ship_view(state: BattleState, ship: Ship, viewer: Actor) -> dict[str, Any]:
+    game = state.game
+    data = ship.model_dump(mode="json") if viewer.sees_all_of(ship.id) else game.public_ship(ship)
     data["commanded"] = viewer.sees_all_of(ship.id)
-    data["position_hidden"] = position_hidden(ship)
+    data["position_hidden"] = game.position_hidden(ship)
     return data
 
 
-def battle_view(state: BattleState, viewer: Viewer) -> dict[str, Any]:
+def battle_view(state: BattleState, viewer: Actor) -> dict[str, Any]:
     return {
         "system": state.system,
         "clock": state.clock.model_dump(),
         "finished": state.finished,
         "options": state.options,
-        "ships": {sid: ship_view(ship, viewer) for sid, ship in state.ships.items()},
+        "ships": {sid: ship_view(state, ship, viewer) for sid, ship in state.ships.items()},
     }
 
 
-def event_for(
-    event: Event, owner_of_ship: str | None, viewer: Viewer, finished: bool = False
-) -> Event | None:
+def event_for(event: Event, viewer: Actor, finished: bool = False) -> Event | None:
     """The event as this viewer may read it: whole, replaced by its hidden_text, or not at all.
 
     Hidden events stay hidden after the end too, except to the referee, unless the rule opened them

@@ -1,9 +1,12 @@
 """submit(): the only way anything changes in a battle.
 
-authorise → validate → resolve (rules core) → one transaction: log row (seq+1, dice, events) +
-snapshot + ship rows → commit → publish (battle, seq). A repeated action id returns the first
-result; an action made against an old seq is refused (409); a concurrent writer in another
-process collides on UNIQUE(battle_id, seq) and the battle's version column, and is retried.
+A door builds a `Command`; submit authorises, validates and resolves it (the rules' gate, or the
+history service for rewind and undo), writes one transaction — log row (seq+1, dice, events) and
+snapshot — commits, then publishes (battle, seq). It answers with the events the actor may read, so
+no door reads the battle again. A repeated action id returns the first result; an action made
+against an old seq is refused (409); a concurrent writer in another process collides on
+UNIQUE(battle_id, seq) and the battle's version column, and is retried. An exception inside a rule
+is logged with its traceback and answered as an error to this one request; nothing changes.
 """
 
 from __future__ import annotations
@@ -13,29 +16,23 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.models import ActionLog, Battle, ShipRow, Snapshot
+from app.models import ActionLog, Battle, Snapshot
 from app.rules import apply_action
-from app.rules.battle import new_battle
-from app.rules.clock import short
-from app.rules.core import Action, Actor, Event, NeedRoll, NotAllowed, RuleError
-from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice
-from app.rules.registry import ACTIONS
+from app.rules.core import Action, NeedRoll, NotAllowed, RuleError
+from app.rules.dice import DiceSource, EnteredDice, SeededDice
 from app.rules.state import BattleState
-from app.services.battles import actor_for, get_battle, get_participant, load_state
-from app.services.errors import Conflict, Forbidden, Invalid, RollNeeded, Stale
+from app.rules.views import Viewer, viewer_for
+from app.services import history
+from app.services.battles import get_battle, get_participant, load_state
+from app.services.errors import Conflict, Forbidden, Invalid, RollNeeded, RuleFault, Stale
 from app.services.platform import Platform
+from app.services.views import visible_events
 
 log = logging.getLogger(__name__)
-
-# Actions the service resolves itself because they reach back into the log.
-REWIND = "battle.rewind"
-UNDO = "battle.undo"
-SERVICE_ACTIONS = {REWIND: "Rewind the battle to an earlier action", UNDO: "Undo the last action"}
 
 _locks: dict[str, asyncio.Lock] = {}
 
@@ -74,17 +71,23 @@ def _check_input(payload: Any, seen_seq: Any, dice: Any) -> None:
         raise Invalid(f"dice must be a list of at most {MAX_DICE} whole numbers", "dice")
 
 
-class RewindPayload(BaseModel):
-    to_seq: int = Field(ge=0, description="the action number to return to (0: the start)")
-    reason: str = Field(min_length=3, max_length=300)
+@dataclass(frozen=True)
+class Command:
+    """One action as a door hands it over: who, what, with which idempotency key, seen at which seq."""
 
-
-class UndoPayload(BaseModel):
-    reason: str = Field(min_length=3, max_length=300)
+    battle_id: str
+    participant_id: str | None
+    action_type: str
+    payload: dict[str, Any]
+    action_id: str
+    seen_seq: int | None = None
+    dice: list[int] | None = None
 
 
 @dataclass
 class Submitted:
+    """The result: the new seq and the events as the actor may read them."""
+
     battle_id: str
     seq: int
     events: list[dict[str, Any]]
@@ -105,195 +108,104 @@ def _rule_error(exc: RuleError) -> Invalid | Forbidden:
     return Invalid(exc.message, exc.field)
 
 
-def _parse(model: type[BaseModel], payload: dict[str, Any]) -> Any:
-    try:
-        return model.model_validate(payload)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise Invalid(first["msg"], ".".join(str(p) for p in first["loc"]) or None) from None
-
-
-def _rewind_target(row: ActionLog) -> int:
-    return int(row.payload["to_seq"] if row.action_type == REWIND else row.payload["_to_seq"])
-
-
-def replay(battle: Battle, rows: list[ActionLog]) -> BattleState:
-    """Rebuild the state from the log alone: the rolls are read from the log, never rolled again.
-
-    Only the states that a later rewind or undo returns to are kept in memory."""
-    needed = {_rewind_target(r) for r in rows if r.action_type in SERVICE_ACTIONS}
-    state = new_battle(battle.system, battle.options)
-    kept: dict[int, BattleState] = {0: state}
-    for row in rows:
-        if row.action_type in SERVICE_ACTIONS:
-            state = kept[_rewind_target(row)]
-        else:
-            owned = frozenset(sid for sid, s in state.ships.items() if s.owner == row.actor_id)
-            actor = Actor(row.actor_id or "system", row.actor_role, owned)  # type: ignore[arg-type]
-            state = apply_action(
-                state, Action(row.action_type, row.payload, actor), ReplayDice(row.dice)
-            ).state
-        if row.seq in needed:
-            kept[row.seq] = state
-    return state
-
-
-async def rebuild(platform: Platform, battle_id: str) -> BattleState:
-    async with platform.db.reader() as session:
-        battle = await get_battle(session, battle_id)
-        rows = list(
-            await session.scalars(
-                select(ActionLog).where(ActionLog.battle_id == battle_id).order_by(ActionLog.seq)
-            )
-        )
-    return replay(battle, rows)
-
-
-async def state_at(session, battle: Battle, seq: int) -> BattleState:  # type: ignore[no-untyped-def]
-    """The state right after action `seq`, rebuilt from the log (replay, undo and rewind use it)."""
-    rows = list(
-        await session.scalars(
-            select(ActionLog)
-            .where(ActionLog.battle_id == battle.id, ActionLog.seq <= seq)
-            .order_by(ActionLog.seq)
-        )
-    )
-    return replay(battle, rows)
-
-
 async def _existing(session, battle_id: str, action_id: str) -> ActionLog | None:  # type: ignore[no-untyped-def]
     return await session.scalar(
         select(ActionLog).where(ActionLog.battle_id == battle_id, ActionLog.action_id == action_id)
     )
 
 
-def _result_of(row: ActionLog, duplicate: bool) -> Submitted:
-    return Submitted(row.battle_id, row.seq, list(row.events), duplicate=duplicate)
+async def _repeat(session, platform: Platform, row: ActionLog) -> Submitted:  # type: ignore[no-untyped-def]
+    """The first result of a repeated action id, as its author may read it now."""
+    battle = await get_battle(session, row.battle_id)
+    participant = await get_participant(session, row.battle_id, row.actor_id)
+    state, _ = await load_state(session, row.battle_id, platform.rules)
+    viewer = viewer_for(participant.id, participant.role, state)
+    shown = visible_events(row.events, viewer, battle.status == "finished")
+    return Submitted(row.battle_id, row.seq, shown, duplicate=True)
 
 
-async def _sync_ship_rows(session, battle_id: str, state: BattleState) -> None:  # type: ignore[no-untyped-def]
-    rows = {
-        r.ship_id: r for r in await session.scalars(select(ShipRow).where(ShipRow.battle_id == battle_id))
-    }
-    for ship_id, ship in state.ships.items():
-        data = ship.model_dump(mode="json")
-        row = rows.pop(ship_id, None)
-        if row is None:
-            session.add(
-                ShipRow(
-                    battle_id=battle_id,
-                    ship_id=ship_id,
-                    name=ship.name,
-                    owner_id=ship.owner,
-                    system=ship.system,
-                    destroyed=ship.destroyed,
-                    state=data,
-                )
-            )
-        elif row.state != data:
-            row.name, row.owner_id, row.destroyed, row.state = ship.name, ship.owner, ship.destroyed, data
-    for row in rows.values():
-        await session.delete(row)
-
-
-async def submit(
-    platform: Platform,
-    battle_id: str,
-    participant_id: str | None,
-    action_type: str,
-    payload: dict[str, Any],
-    action_id: str,
-    seen_seq: int | None = None,
-    dice: list[int] | None = None,
-) -> Submitted:
+async def submit(platform: Platform, cmd: Command) -> Submitted:
     """Apply one action for one participant. Raises a ServiceError subclass when nothing changed."""
-    if not action_id or len(action_id) > 64:
+    if not isinstance(cmd.action_id, str) or not 1 <= len(cmd.action_id) <= 64:
         raise Invalid("every action needs an action_id of 1 to 64 characters", "action_id")
-    _check_input(payload, seen_seq, dice)
-    lock = _locks.setdefault(battle_id, asyncio.Lock())
+    _check_input(cmd.payload, cmd.seen_seq, cmd.dice)
+    lock = _locks.setdefault(cmd.battle_id, asyncio.Lock())
     async with lock:
         for attempt in range(5):
             try:
-                result = await _submit_once(
-                    platform, battle_id, participant_id, action_type, payload, action_id, seen_seq, dice
-                )
+                result = await _submit_once(platform, cmd)
                 break
             except (IntegrityError, StaleDataError):
                 # Another process wrote this seq first. A repeat of that same action id returns its
                 # result; otherwise try again on the new state unless the client pinned a seq.
                 async with platform.db.reader() as session:
-                    row = await _existing(session, battle_id, action_id)
-                if row is not None:
-                    if row.actor_id != participant_id:
-                        raise Conflict(
-                            "that action id was already used by someone else", "action_id"
-                        ) from None
-                    return _result_of(row, duplicate=True)
-                if seen_seq is not None:
+                    row = await _existing(session, cmd.battle_id, cmd.action_id)
+                    if row is not None:
+                        if row.actor_id != cmd.participant_id:
+                            raise Conflict("that action id was already used by someone else", "action_id") from None
+                        return await _repeat(session, platform, row)
+                if cmd.seen_seq is not None:
                     raise Stale("the battle moved on while you acted; reload and try again") from None
                 await asyncio.sleep(0.01 * (attempt + 1))
         else:
             raise Conflict("too many concurrent actions; try again")
     if not result.duplicate:
         try:
-            await platform.broker.publish(battle_id, result.seq)
+            await platform.broker.publish(cmd.battle_id, result.seq)
         except Exception:  # the write is committed; viewers catch up on their next wake-up
-            log.exception("publish failed for battle %s seq %s", battle_id, result.seq)
+            log.exception("publish failed for battle %s seq %s", cmd.battle_id, result.seq)
     return result
 
 
-async def _submit_once(
-    platform: Platform,
-    battle_id: str,
-    participant_id: str | None,
-    action_type: str,
-    payload: dict[str, Any],
-    action_id: str,
-    seen_seq: int | None,
-    entered: list[int] | None,
-) -> Submitted:
+def _resolve(state: BattleState, action: Action, source: DiceSource):  # type: ignore[no-untyped-def]
+    """Run the rules; a rule's refusal becomes the door's answer, a rule's crash a logged fault."""
+    try:
+        return apply_action(state, action, source)
+    except RuleError as exc:
+        raise _rule_error(exc) from None
+    except NeedRoll as need:
+        raise RollNeeded(f"roll needed: 1d{need.sides} for {need.purpose}", "dice", needed=need.as_dict()) from None
+    except Exception:
+        log.exception("rule fault in %s (payload %r)", action.type, action.payload)
+        raise RuleFault(
+            f"the rules could not resolve {action.type}; nothing changed (the fault is logged)", "action_type"
+        ) from None
+
+
+async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
+    rules = platform.rules
     async with platform.db.transaction() as session:
-        battle = await get_battle(session, battle_id)
-        participant = await get_participant(session, battle_id, participant_id)
-        previous = await _existing(session, battle_id, action_id)
+        battle = await get_battle(session, cmd.battle_id)
+        participant = await get_participant(session, cmd.battle_id, cmd.participant_id)
+        previous = await _existing(session, cmd.battle_id, cmd.action_id)
         if previous is not None:
             if previous.actor_id != participant.id:
                 raise Conflict("that action id was already used by someone else", "action_id")
-            return _result_of(previous, duplicate=True)
-        if participant.role == "spectator":
-            raise Forbidden("spectators watch; they cannot act")
-        if seen_seq is not None and seen_seq != battle.seq:
+            return await _repeat(session, platform, previous)
+        if cmd.seen_seq is not None and cmd.seen_seq != battle.seq:
             raise Stale(
-                f"this action was made at step {seen_seq} but the battle is at {battle.seq}; look again and retry",
+                f"this action was made at step {cmd.seen_seq} but the battle is at {battle.seq}; look again and retry",
                 "seen_seq",
                 seq=battle.seq,
             )
-        state, seq = await load_state(session, battle_id)
-        if battle.status == "finished":
-            raise Invalid("the battle has ended", "battle")
+        state, seq = await load_state(session, cmd.battle_id, rules)
+        actor = viewer_for(participant.id, participant.role, state)
         new_seq = seq + 1
-        stored_payload = dict(payload)
-        if action_type in SERVICE_ACTIONS:
-            if participant.role != "referee":
-                raise Forbidden("only the referee may rewind or undo")
-            new_state, events, stored_payload = await _resolve_rewind(
-                session, battle, action_type, payload, seq
-            )
-            rolled: list[dict[str, Any]] = []
-        else:
-            if action_type not in ACTIONS:
-                raise Invalid(f"unknown action {action_type!r}", "action_type")
-            source = _dice_for(battle, new_seq, entered)
+        stored_payload = dict(cmd.payload)
+        rolled: list[dict[str, Any]] = []
+        if cmd.action_type in history.HISTORY_ACTIONS:
+            spec = history.HISTORY_ACTIONS[cmd.action_type]
             try:
-                outcome = apply_action(
-                    state, Action(action_type, payload, actor_for(participant, state)), source
-                )
+                state.game.admit(state, spec, actor)
+                body = state.game.parse(spec, cmd.payload)
             except RuleError as exc:
                 raise _rule_error(exc) from None
-            except NeedRoll as need:
-                raise RollNeeded(
-                    f"roll needed: 1d{need.sides} for {need.purpose}", "dice", needed=need.as_dict()
-                ) from None
+            new_state, events, stored_payload = await history.resolve(
+                session, rules, battle, cmd.action_type, body, seq
+            )
+        else:
+            source = _dice_for(battle, new_seq, cmd.dice)
+            outcome = _resolve(state, Action(cmd.action_type, cmd.payload, actor), source)
             if isinstance(source, EnteredDice) and source.values:
                 raise Invalid(
                     f"{len(source.values)} more dice entered than this action rolls ({source.used} needed)",
@@ -303,19 +215,19 @@ async def _submit_once(
         event_dicts = [e.model_dump(mode="json") for e in events]
         session.add(
             ActionLog(
-                battle_id=battle_id,
+                battle_id=cmd.battle_id,
                 seq=new_seq,
-                action_id=action_id,
+                action_id=cmd.action_id,
                 actor_id=participant.id,
                 actor_role=participant.role,
-                action_type=action_type,
-                clock=short(state.clock),
+                action_type=cmd.action_type,
+                clock=state.game.system.short(state.clock),
                 payload=stored_payload,
                 dice=rolled,
                 events=event_dicts,
             )
         )
-        snap = await session.get(Snapshot, battle_id)
+        snap = await session.get(Snapshot, cmd.battle_id)
         snap.seq = new_seq  # type: ignore[union-attr]
         snap.state = new_state.model_dump(mode="json")  # type: ignore[union-attr]
         battle.seq = new_seq
@@ -323,29 +235,7 @@ async def _submit_once(
         battle.step = new_state.clock.step
         if new_state.finished:
             battle.status = "finished"
-        await _sync_ship_rows(session, battle_id, new_state)
         await session.flush()
-    return Submitted(battle_id, new_seq, event_dicts, finished=new_state.finished)
-
-
-async def _resolve_rewind(session, battle: Battle, action_type: str, payload: dict[str, Any], seq: int):  # type: ignore[no-untyped-def]
-    if action_type == UNDO:
-        body = _parse(UndoPayload, payload)
-        if seq == 0:
-            raise Invalid("there is nothing to undo", "battle")
-        last = await session.scalar(
-            select(ActionLog).where(ActionLog.battle_id == battle.id, ActionLog.seq == seq)
-        )
-        target = seq - 1
-        state = await state_at(session, battle, target)
-        text = f"⚠ UNDO (Referee): action {seq} ({last.action_type}) is undone — “{body.reason}”"
-        stored = {"reason": body.reason, "_to_seq": target}
-    else:
-        body = _parse(RewindPayload, payload)
-        if body.to_seq >= seq:
-            raise Invalid(f"rewind to an earlier action than the current {seq}", "to_seq")
-        target = body.to_seq
-        state = await state_at(session, battle, target)
-        text = f"⚠ REWIND (Referee): back to action {target} — “{body.reason}”"
-        stored = {"to_seq": target, "reason": body.reason}
-    return state, [Event(kind="rewind", text=text, data={"to_seq": target})], stored
+    after: Viewer = viewer_for(participant.id, participant.role, new_state)
+    shown = visible_events(event_dicts, after, new_state.finished)
+    return Submitted(cmd.battle_id, new_seq, shown, finished=new_state.finished)

@@ -9,8 +9,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, Snapshot
-from app.rules.battle import SYSTEM_NAMES, new_battle
-from app.rules.core import Actor, RuleError
+from app.rules import STANDARD, Rules
+from app.rules.core import RuleError
 from app.rules.dice import seed_commitment
 from app.rules.state import BattleState
 from app.services.errors import Forbidden, Invalid, NotFound
@@ -35,16 +35,17 @@ async def create_battle(
     dice_mode: str = "seeded",
     options: dict | None = None,
     referee_name: str = "Referee",
+    rules: Rules = STANDARD,
 ) -> tuple[Battle, Seat]:
     name = name.strip()
     if not 1 <= len(name) <= 120:
         raise Invalid("a battle needs a name of 1 to 120 characters", "name")
-    if system not in SYSTEM_NAMES:
-        raise Invalid(f"game system must be one of {', '.join(SYSTEM_NAMES)}", "system")
+    if system not in rules.systems:
+        raise Invalid(f"game system must be one of {', '.join(rules.systems)}", "system")
     if dice_mode not in ("seeded", "physical"):
         raise Invalid("dice must be 'seeded' (server rolls) or 'physical' (players enter them)", "dice_mode")
     try:
-        state = new_battle(system, options)
+        state = rules.new_battle(system, options)
     except RuleError as exc:
         raise Invalid(exc.message, exc.field) from None
     seed = secrets.token_bytes(32)
@@ -81,6 +82,21 @@ async def add_participant(session: AsyncSession, battle: Battle, name: str, role
     session.add(participant)
     await session.flush()
     return Seat(participant, token)
+
+
+async def battles_held(session: AsyncSession, seats: dict[str, str]) -> list[Battle]:
+    """The battles a browser's seats (battle id → participant id) still hold, latest first: a
+    removed participant's cookie lists nothing of that battle."""
+    if not seats:
+        return []
+    held = await session.scalars(
+        select(Participant.battle_id).where(
+            Participant.id.in_(list(seats.values())), Participant.active.is_(True)
+        )
+    )
+    mine = [bid for bid in held if bid in seats]
+    rows = await session.scalars(select(Battle).where(Battle.id.in_(mine)))
+    return sorted(rows, key=lambda b: b.updated_at, reverse=True)
 
 
 async def get_battle(session: AsyncSession, battle_id: str) -> Battle:
@@ -121,13 +137,11 @@ async def remove_participant(session: AsyncSession, battle_id: str, participant_
     return row
 
 
-async def load_state(session: AsyncSession, battle_id: str) -> tuple[BattleState, int]:
+async def load_state(
+    session: AsyncSession, battle_id: str, rules: Rules = STANDARD
+) -> tuple[BattleState, int]:
+    """The stored snapshot, bound to its game, and its seq."""
     snap = await session.get(Snapshot, battle_id)
     if snap is None:
         raise NotFound("no such battle", "battle")
-    return BattleState.model_validate(snap.state), snap.seq
-
-
-def actor_for(participant: Participant, state: BattleState) -> Actor:
-    ships = frozenset(sid for sid, ship in state.ships.items() if ship.owner == participant.id)
-    return Actor(participant.id, participant.role, ships)  # type: ignore[arg-type]
+    return rules.load(snap.state), snap.seq

@@ -46,3 +46,9 @@ class Stale(ServiceError):
 
 class Conflict(ServiceError):
     status = 409
+
+
+class RuleFault(ServiceError):
+    """A rule, hook or render raised where it should have answered: logged, nothing changed."""
+
+    status = 422

@@ -7,6 +7,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from app.rules.system import GameSystem
+from app.services.errors import Invalid
+
 LIBRARY_DIR = Path(__file__).resolve().parent.parent / "shipdata" / "library"
 
 
@@ -19,19 +22,14 @@ def library() -> dict[str, dict[str, Any]]:
     return ships
 
 
-def ships_for(system: str) -> dict[str, dict[str, Any]]:
-    """Library ships that can fight in a battle of this game system.
-
-    B5 Wars battles take B5 ships and SFB-family Shadows (the Star Trek seed has Shadows firing on
-    shielded ships); SFB battles take SFB ships; Traveller takes Traveller ships."""
-    allowed = {"sfb": {"sfb"}, "b5wars": {"b5wars", "sfb"}, "traveller": {"traveller"}}[system]
-    return {slug: ship for slug, ship in library().items() if ship.get("system") in allowed}
+def ships_for(system: GameSystem) -> dict[str, dict[str, Any]]:
+    """Library ships of the families this game system takes (its `fleets`: B5 Wars takes B5 ships
+    and SFB-family Shadows, as the Star Trek seed has Shadows firing on shielded ships)."""
+    return {slug: ship for slug, ship in library().items() if ship.get("system") in system.fleets}
 
 
 def definition(slug: str) -> dict[str, Any]:
     try:
         return library()[slug]
     except KeyError:
-        from app.services.errors import Invalid
-
         raise Invalid(f"no ship {slug!r} in the library", "library") from None

@@ -10,16 +10,17 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Battle, Participant
-from app.rules.clock import SEQUENCES, STEP_LABELS, describe
+from app.rules import STANDARD, Rules
 from app.rules.core import Event
 from app.rules.state import BattleState
-from app.rules.views import Viewer, battle_view, event_for
-from app.services.battles import get_participant, load_state, participants
+from app.rules.views import Viewer, battle_view, event_for, viewer_for
+from app.services.battles import load_state, participants
+from app.services.history import state_at
 
 
 def viewer_of(participant: Participant, state: BattleState) -> Viewer:
-    ships = frozenset(sid for sid, ship in state.ships.items() if ship.owner == participant.id)
-    return Viewer(participant.id, participant.role, ships)
+    """The participant as the rules know them in this state (the ships they command now)."""
+    return viewer_for(participant.id, participant.role, state)
 
 
 @dataclass
@@ -36,20 +37,10 @@ class LogEntry:
 def visible_events(raw: list[dict[str, Any]], viewer: Viewer, finished: bool) -> list[dict[str, Any]]:
     shown = []
     for item in raw:
-        event = event_for(Event.model_validate(item), None, viewer, finished)
+        event = event_for(Event.model_validate(item), viewer, finished)
         if event is not None:
             shown.append(event.model_dump(mode="json"))
     return shown
-
-
-async def answer_events(
-    session: AsyncSession, battle: Battle, participant_id: str | None, raw: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """The events of an action as the one who submitted it may read them (an action can cause
-    events other players own, e.g. a clock advance running every ship's step hooks)."""
-    participant = await get_participant(session, battle.id, participant_id)
-    state, _ = await load_state(session, battle.id)
-    return visible_events(raw, viewer_of(participant, state), battle.status == "finished")
 
 
 async def visible_log(
@@ -94,15 +85,19 @@ async def visible_log(
 
 def turn_bar(battle: Battle, state: BattleState, viewer: Viewer, people: list[Participant]) -> dict[str, Any]:
     """The sticky bar: the step sequence with the current step, and who the battle waits on."""
+    game = state.game
     steps = [
-        {"key": s, "label": STEP_LABELS.get(s, s), "current": s == state.clock.step}
-        for s in SEQUENCES[state.system]
+        {"key": s.key, "label": s.label, "current": s.key == state.clock.step} for s in game.system.steps
     ]
-    commanders = {ship.owner for ship in state.ships.values() if ship.owner and not ship.destroyed}
+    step = game.step(state.clock)
+    commanders = {ship.owner for ship in state.ships.values() if ship.owner and not game.gone(ship)}
     waiting = [p.name for p in people if p.id in commanders and p.active]
     mine = viewer.is_referee or bool(viewer.ships)
     return {
-        "clock": describe(state.clock),
+        "clock": game.system.describe(state.clock),
+        "step_title": step.title(state.clock),
+        "step_label": step.label,
+        "repeats": step.repeats,
         "turn": state.clock.turn,
         "impulse": state.clock.impulse,
         "steps": steps,
@@ -112,23 +107,43 @@ def turn_bar(battle: Battle, state: BattleState, viewer: Viewer, people: list[Pa
     }
 
 
-async def battle_for(session: AsyncSession, battle: Battle, participant: Participant) -> dict[str, Any]:
-    """Everything a participant may see of a battle, as plain data (REST returns it as JSON)."""
-    data, _, _ = await read_battle(session, battle, participant)
+def offers_for(state: BattleState, viewer: Viewer) -> list[dict[str, Any]]:
+    """What this viewer may submit now, each action with its ships and payload schema: the rules'
+    own gate decides, so pages and bots are told what is legal instead of guessing."""
+    return [
+        {
+            "type": o.action,
+            "summary": o.summary,
+            "ships": list(o.ships),
+            "payload_schema": state.game.actions[o.action].payload.model_json_schema(),
+        }
+        for o in state.game.offers(state, viewer)
+    ]
+
+
+async def battle_for(
+    session: AsyncSession, battle: Battle, participant: Participant, rules: Rules = STANDARD
+) -> dict[str, Any]:
+    """Everything a participant may see of a battle, as plain data (REST returns it as JSON), with
+    the actions they may submit now."""
+    data, viewer, _, state = await read_battle(session, battle, participant, rules=rules)
+    data["may_submit"] = offers_for(state, viewer)
     return data
 
 
 async def read_battle(
-    session: AsyncSession, battle: Battle, participant: Participant, at_seq: int | None = None
-) -> tuple[dict[str, Any], Viewer, list[Participant]]:
-    """The viewer's data, the viewer, and the battle's participants, from one snapshot read — or,
-    for a replay, from the log rebuilt up to `at_seq`."""
+    session: AsyncSession,
+    battle: Battle,
+    participant: Participant,
+    at_seq: int | None = None,
+    rules: Rules = STANDARD,
+) -> tuple[dict[str, Any], Viewer, list[Participant], BattleState]:
+    """The viewer's data, the viewer, the battle's participants and the state, from one snapshot
+    read — or, for a replay, from the log rebuilt up to `at_seq`."""
     if at_seq is None:
-        state, seq = await load_state(session, battle.id)
+        state, seq = await load_state(session, battle.id, rules)
     else:
-        from app.services.actions import state_at
-
-        state, seq = await state_at(session, battle, at_seq), at_seq
+        state, seq = await state_at(session, battle, at_seq, rules), at_seq
     viewer = viewer_of(participant, state)
     people = await participants(session, battle.id)
     data = {
@@ -150,4 +165,4 @@ async def read_battle(
         "turn_bar": turn_bar(battle, state, viewer, people),
         "state": battle_view(state, viewer),
     }
-    return data, viewer, people
+    return data, viewer, people, state

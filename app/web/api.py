@@ -7,12 +7,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
-from sqlalchemy import select
 
-from app.models import ActionLog, Participant
-from app.rules.dice import verify_rolls
-from app.rules.registry import ACTIONS
+from app.models import Participant
 from app.services import actions as action_service
+from app.services.actions import Command
 from app.services.battles import (
     add_participant,
     create_battle,
@@ -21,9 +19,12 @@ from app.services.battles import (
     participant_by_token,
     remove_participant,
 )
-from app.services.errors import Forbidden
+from app.services.catalogue import catalogue
+from app.services.errors import Forbidden, Invalid
+from app.services.history import rebuild
 from app.services.library import ships_for
-from app.services.views import answer_events, battle_for, viewer_of, visible_log
+from app.services.records import dice_record as read_dice_record
+from app.services.views import battle_for, viewer_of, visible_log
 from app.web.deps import PlatformDep
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -65,7 +66,7 @@ Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 class NewBattle(BaseModel):
     name: str = Field(min_length=1, max_length=120)
-    system: Literal["sfb", "b5wars", "traveller"]
+    system: str = Field(description="game system key, e.g. sfb, b5wars, traveller (see GET /api/v1/systems)")
     dice_mode: Literal["seeded", "physical"] = "seeded"
     options: dict[str, Any] = Field(default_factory=dict)
     referee_name: str = Field(default="Referee", min_length=1, max_length=80)
@@ -107,40 +108,24 @@ async def new_battle(body: NewBattle, request: Request, platform: PlatformDep) -
             dice_mode=body.dice_mode,
             options=body.options,
             referee_name=body.referee_name,
+            rules=platform.rules,
         )
     return BattleCreated(battle_id=battle.id, seed_sha256=battle.seed_hash, referee=_seat_out(request, seat))
 
 
-@router.get("/library")
-async def library(system: Literal["sfb", "b5wars", "traveller"] = "b5wars") -> dict[str, Any]:
+@router.get("/library", responses=ERRORS)
+async def library(platform: PlatformDep, system: str = "b5wars") -> dict[str, Any]:
     """Sample ship definitions usable in a battle of this system (add one with the `ship.add` action)."""
-    return {"ships": ships_for(system)}
+    if system not in platform.rules.systems:
+        raise Invalid(f"game system must be one of {', '.join(platform.rules.systems)}", "system")
+    return {"ships": ships_for(platform.rules.systems[system])}
 
 
 @router.get("/actions")
-async def action_catalogue() -> dict[str, Any]:
-    """Every action type with its summary, who may submit it, and the JSON schema of its payload."""
-    out = {
-        name: {
-            "summary": spec.summary,
-            "referee_only": spec.referee_only,
-            "ship_field": spec.ship_field,
-            "systems": sorted(spec.systems) if spec.systems else None,
-            "payload_schema": spec.payload.model_json_schema(),
-        }
-        for name, spec in sorted(ACTIONS.items())
-    }
-    out[action_service.REWIND] = {
-        "summary": action_service.SERVICE_ACTIONS[action_service.REWIND],
-        "referee_only": True,
-        "payload_schema": action_service.RewindPayload.model_json_schema(),
-    }
-    out[action_service.UNDO] = {
-        "summary": action_service.SERVICE_ACTIONS[action_service.UNDO],
-        "referee_only": True,
-        "payload_schema": action_service.UndoPayload.model_json_schema(),
-    }
-    return {"actions": out}
+async def action_catalogue(platform: PlatformDep) -> dict[str, Any]:
+    """Every action type with its summary, who may submit it, where it plays and the JSON schema of its
+    payload. What a participant may submit *now* is in the battle's `may_submit`."""
+    return {"actions": catalogue(platform.rules)}
 
 
 @router.get("/battles/{battle_id}", responses=ERRORS)
@@ -158,7 +143,7 @@ async def read_battle(
         etag = f'"{battle.id}-{battle.seq}-{participant.id}"'
         if if_none_match == etag:
             return Response(status_code=304, headers={"ETag": etag})
-        data = await battle_for(session, battle, participant)
+        data = await battle_for(session, battle, participant, platform.rules)
     response.headers["ETag"] = etag
     return data
 
@@ -171,7 +156,7 @@ async def events_since(
     participant = await _participant(platform, battle_id, creds)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
-        state, seq = await load_state(session, battle_id)
+        state, seq = await load_state(session, battle_id, platform.rules)
         entries = await visible_log(session, battle, viewer_of(participant, state), since=since)
     return {
         "seq": seq,
@@ -213,12 +198,9 @@ async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, c
     """Submit one action as this participant."""
     participant = await _participant(platform, battle_id, creds)
     result = await action_service.submit(
-        platform, battle_id, participant.id, body.type, body.payload, body.action_id, body.seq, body.dice
+        platform, Command(battle_id, participant.id, body.type, body.payload, body.action_id, body.seq, body.dice)
     )
-    async with platform.db.reader() as session:
-        battle = await get_battle(session, battle_id)
-        shown = await answer_events(session, battle, participant.id, result.events)
-    return ActionOut(seq=result.seq, duplicate=result.duplicate, events=shown)
+    return ActionOut(seq=result.seq, duplicate=result.duplicate, events=result.events)
 
 
 class NewSeat(BaseModel):
@@ -261,42 +243,16 @@ async def dice_record(battle_id: str, platform: PlatformDep, creds: Creds) -> di
     (see `app.rules.dice.derive_roll`). `mismatches` lists any the seed does not reproduce."""
     await _participant(platform, battle_id, creds)
     async with platform.db.reader() as session:
-        battle = await get_battle(session, battle_id)
-        if battle.status != "finished":
-            raise Forbidden("the dice record opens when the battle ends (the seed is secret until then)")
-        rows = await session.scalars(
-            select(ActionLog).where(ActionLog.battle_id == battle_id).order_by(ActionLog.seq)
-        )
-        rolls = [
-            {
-                "seq": row.seq,
-                "index": i,
-                "sides": d["sides"],
-                "value": d["value"],
-                "purpose": d.get("purpose"),
-            }
-            for row in rows
-            for i, d in enumerate(row.dice)
-        ]
-    mismatches = (
-        verify_rolls(bytes.fromhex(battle.seed), battle.id, rolls) if battle.dice_mode == "seeded" else []
-    )
-    return {
-        "seed": battle.seed,
-        "seed_sha256": battle.seed_hash,
-        "dice_mode": battle.dice_mode,
-        "rolls": rolls,
-        "mismatches": mismatches,
-    }
+        return await read_dice_record(session, await get_battle(session, battle_id))
 
 
 @router.get("/battles/{battle_id}/audit", responses=ERRORS)
 async def audit(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """Referee: rebuild the state from the log and compare it with the stored snapshot."""
     await _referee(platform, battle_id, creds)
-    rebuilt = await action_service.rebuild(platform, battle_id)
+    rebuilt = await rebuild(platform, battle_id)
     async with platform.db.reader() as session:
-        state, seq = await load_state(session, battle_id)
+        state, seq = await load_state(session, battle_id, platform.rules)
     return {
         "seq": seq,
         "snapshot_matches_log": rebuilt.model_dump(mode="json") == state.model_dump(mode="json"),

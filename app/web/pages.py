@@ -9,13 +9,12 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlalchemy import select
 
-from app.models import Battle, Participant
-from app.rules.battle import SYSTEM_NAMES
 from app.services import actions as action_service
+from app.services.actions import Command
 from app.services.battles import (
     add_participant,
+    battles_held,
     create_battle,
     get_battle,
     get_participant,
@@ -24,7 +23,6 @@ from app.services.battles import (
 )
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library import definition, ships_for
-from app.services.views import answer_events
 from app.web.deps import PlatformDep
 from app.web.forms import dice_from_form, payload_from_form
 from app.web.render import page_context, render, templates
@@ -67,25 +65,17 @@ async def _form(request: Request) -> Any:
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, platform: PlatformDep) -> Response:
     seats = request.session.get(SESSION_PARTICIPANTS, {})
-    battles = []
-    if seats:
-        async with platform.db.reader() as session:
-            # Only seats still held: a removed participant's cookie lists nothing of that battle.
-            held = await session.scalars(
-                select(Participant.battle_id).where(
-                    Participant.id.in_(list(seats.values())), Participant.active.is_(True)
-                )
-            )
-            mine = [bid for bid in held if bid in seats]
-            rows = await session.scalars(select(Battle).where(Battle.id.in_(mine)))
-            battles = sorted(rows, key=lambda b: b.updated_at, reverse=True)
+    async with platform.db.reader() as session:
+        battles = await battles_held(session, seats)
+    rules = platform.rules
     return templates.TemplateResponse(
         request,
         "home.html",
         {
             "battles": battles,
-            "systems": SYSTEM_NAMES,
-            "library": {system: ships_for(system) for system in SYSTEM_NAMES},
+            "systems": rules.names(),
+            "steps": {key: {s.key: s.label for s in system.steps} for key, system in rules.systems.items()},
+            "library": {key: ships_for(system) for key, system in rules.systems.items()},
             "csrf_token": csrf_token(request),
             "flash": _pop_flash(request),
         },
@@ -101,21 +91,19 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
         players = [n.strip() for n in str(form.get("players", "")).splitlines() if n.strip()]
         async with platform.db.transaction() as session:
             battle, referee = await create_battle(
-                session, str(form.get("name", "")), system, dice_mode=str(form.get("dice_mode", "seeded"))
+                session,
+                str(form.get("name", "")),
+                system,
+                dice_mode=str(form.get("dice_mode", "seeded")),
+                rules=platform.rules,
             )
             seats = [referee] + [
                 await add_participant(session, battle, name, "player") for name in players[:8]
             ]
         take_seat(request, battle.id, referee.participant.id)
         for slug in chosen:
-            await action_service.submit(
-                platform,
-                battle.id,
-                referee.participant.id,
-                "ship.add",
-                {"definition": definition(slug)},
-                uuid.uuid4().hex,
-            )
+            add = Command(battle.id, referee.participant.id, "ship.add", {"definition": definition(slug)}, uuid.uuid4().hex)
+            await action_service.submit(platform, add)
     except ServiceError as exc:
         return _answer(request, "/", exc.message, "error", exc.status)
     request.session[NEW_LINKS] = [
@@ -147,7 +135,7 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
         async with platform.db.reader() as session:
             battle = await get_battle(session, battle_id)
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
-            context = await page_context(session, battle, me, csrf_token(request))
+            context = await page_context(session, battle, me, csrf_token(request), rules=platform.rules)
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)
@@ -167,7 +155,9 @@ async def replay_page(
             battle = await get_battle(session, battle_id)
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
             at = battle.seq if seq is None else max(0, min(seq, battle.seq))
-            context = await page_context(session, battle, me, csrf_token(request), log_limit=None, at_seq=at)
+            context = await page_context(
+                session, battle, me, csrf_token(request), log_limit=None, at_seq=at, rules=platform.rules
+            )
     except ServiceError as exc:
         _flash(request, exc.message, "error")
         return RedirectResponse("/", status_code=303)
@@ -182,8 +172,7 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
         form = await _form(request)
         seen = str(form.get("seen_seq", "")).strip()
         me = seat_in(request, battle_id)
-        result = await action_service.submit(
-            platform,
+        command = Command(
             battle_id,
             me,
             str(form.get("action_type", "")),
@@ -192,8 +181,8 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
             int(seen) if seen.isdigit() else None,
             dice_from_form(form),
         )
-        async with platform.db.reader() as session:
-            shown = await answer_events(session, await get_battle(session, battle_id), me, result.events)
+        result = await action_service.submit(platform, command)
+        shown = result.events
     except ServiceError as exc:
         message = exc.message
         if exc.extra.get("needed"):
@@ -222,14 +211,14 @@ async def add_ship(battle_id: str, request: Request, platform: PlatformDep) -> R
         else:
             definition_data = definition(str(form.get("library", "")))
         owner = str(form.get("owner", "")).strip() or None
-        result = await action_service.submit(
-            platform,
+        add = Command(
             battle_id,
             seat_in(request, battle_id),
             "ship.add",
             {"definition": definition_data, "owner": owner},
             str(form.get("action_id", "")) or uuid.uuid4().hex,
         )
+        result = await action_service.submit(platform, add)
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status)
     return _answer(request, back, result.events[0]["text"] if result.events else "Ship added.")

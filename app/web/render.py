@@ -9,16 +9,13 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant
-from app.rules.clock import STEP_LABELS
-from app.rules.registry import ACTIONS
+from app.rules import STANDARD, Rules
 from app.services.library import ships_for
-from app.services.views import read_battle, visible_log
+from app.services.views import offers_for, read_battle, visible_log
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
 env = templates.env
-env.globals["STEP_LABELS"] = STEP_LABELS
-env.globals["ACTIONS"] = ACTIONS
 
 
 PART_TEMPLATES = {path.stem for path in (ROOT / "templates" / "parts").glob("*.html")}
@@ -45,9 +42,12 @@ async def page_context(
     log_limit: int | None = 200,
     log_since: int = 0,
     at_seq: int | None = None,
+    rules: Rules = STANDARD,
 ) -> dict[str, Any]:
-    """What every battle template needs, for this viewer only (as of `at_seq` for a replay)."""
-    data, viewer, people = await read_battle(session, battle, participant, at_seq)
+    """What every battle template needs, for this viewer only (as of `at_seq` for a replay): the
+    data, what the rules let this viewer do now (`offers`; none in a replay), and each shown part's
+    display values (`display`), so templates draw what the rules give them."""
+    data, viewer, people, game_state = await read_battle(session, battle, participant, at_seq, rules)
     state = data["state"]
     names = {p.id: p.name for p in people}
     log = await visible_log(
@@ -71,8 +71,44 @@ async def page_context(
         "log": log,
         "people": [p for p in people if p.active],
         "names": names,
-        "library": ships_for(battle.system) if participant.role == "referee" else {},
+        "library": ships_for(game_state.game.system) if participant.role == "referee" else {},
+        "offers": Offers(offers_for(game_state, viewer) if at_seq is None else []),
+        "display": display_values(game_state, state),
     }
+
+
+class Offers:
+    """What the viewer may submit now, as templates ask it: `offers.allows("startrek.cloak", ship.id)`."""
+
+    def __init__(self, offers: list[dict[str, Any]]) -> None:
+        self._by_type = {o["type"]: o for o in offers}
+
+    def allows(self, action: str, ship: str | None = None) -> bool:
+        offer = self._by_type.get(action)
+        if offer is None:
+            return False
+        return ship is None or not offer["ships"] or ship in offer["ships"]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._by_type.values())
+
+    def __bool__(self) -> bool:
+        return bool(self._by_type)
+
+
+def display_values(state: Any, shown: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """ship id → part name → the values the rules derive for that part's template (from what the
+    viewer may see of it)."""
+    game = state.game
+    out: dict[str, dict[str, Any]] = {}
+    for sid, ship_data in shown["ships"].items():
+        ship = state.ships[sid]
+        out[sid] = {
+            name: game.display(state, ship, name, part)
+            for name, part in ship_data["parts"].items()
+            if isinstance(part, dict)
+        }
+    return out
 
 
 def render(name: str, context: dict[str, Any]) -> str:
@@ -80,8 +116,15 @@ def render(name: str, context: dict[str, Any]) -> str:
 
 
 async def live_fragments(
-    session: AsyncSession, battle: Battle, participant: Participant, since: int, csrf: str
+    session: AsyncSession,
+    battle: Battle,
+    participant: Participant,
+    since: int,
+    csrf: str,
+    rules: Rules = STANDARD,
 ) -> tuple[str, int]:
     """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer."""
-    context = await page_context(session, battle, participant, csrf, log_limit=None, log_since=since)
+    context = await page_context(
+        session, battle, participant, csrf, log_limit=None, log_since=since, rules=rules
+    )
     return render("partials/live_update.html", context), context["seq"]

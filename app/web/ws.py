@@ -16,6 +16,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.realtime.hub import Subscriber
 from app.services import actions as action_service
+from app.services.actions import Command
 from app.services.battles import get_battle, get_participant
 from app.services.errors import ServiceError
 from app.web.render import live_fragments, render
@@ -50,7 +51,7 @@ async def battle_socket(websocket: WebSocket, battle_id: str) -> None:
         async with platform.db.reader() as session:
             battle = await get_battle(session, battle_id)
             me = await get_participant(session, battle_id, participant.id)
-            return await live_fragments(session, battle, me, since, csrf)
+            return await live_fragments(session, battle, me, since, csrf, platform.rules)
 
     viewer = Subscriber(battle_id, participant.id, websocket.send_text, render_since)
     hub.join(viewer)
@@ -89,8 +90,7 @@ async def _handle(
         return
     if kind == "action":
         try:
-            result = await action_service.submit(
-                platform,
+            command = Command(
                 viewer.battle_id,
                 participant_id,
                 str(message.get("action_type", "")),
@@ -99,6 +99,7 @@ async def _handle(
                 message.get("seen_seq"),
                 message.get("dice"),
             )
+            result = await action_service.submit(platform, command)
         except ServiceError as exc:
             flash = render("partials/flash.html", {"message": exc.message, "level": "error"})
             await websocket.send_text(

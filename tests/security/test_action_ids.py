@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from app.services import actions
+from app.services.actions import Command
 from app.services.errors import Conflict
 from app.services.platform import Platform
 from tests.helpers import act, set_table, simple_ship
@@ -80,21 +81,14 @@ async def test_lost_race_on_an_action_id_answers_only_its_author(
     """Two processes write the same action id: the loser collides on UNIQUE(battle_id, action_id).
     If the loser is someone else, the winner's result (its raw events) is not theirs to read."""
     battle_id, ids = await setup(platform)
-    await actions.submit(
-        platform,
-        battle_id,
-        ids["ann"],
-        "damage.apply",
-        {"target": "crow", "source": "hawk", "amount": 5, "direction": "fore"},
-        "raced",
-    )
+    await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": 5, "direction": "fore"}, "raced"))
 
     async def collide(*args: object, **kwargs: object) -> None:
         raise IntegrityError("INSERT", {}, Exception("UNIQUE constraint failed"))
 
     monkeypatch.setattr(actions, "_submit_once", collide)
     with pytest.raises(Conflict) as refused:
-        await actions.submit(platform, battle_id, ids["bob"], "clock.advance", {}, "raced")
+        await actions.submit(platform, Command(battle_id, ids["bob"], "clock.advance", {}, "raced"))
     assert refused.value.field == "action_id"
-    mine = await actions.submit(platform, battle_id, ids["ann"], "clock.advance", {}, "raced")
+    mine = await actions.submit(platform, Command(battle_id, ids["ann"], "clock.advance", {}, "raced"))
     assert mine.duplicate and mine.seq == 3 and "Hawk hits Crow" in mine.events[0]["text"]

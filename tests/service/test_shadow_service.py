@@ -18,7 +18,8 @@ import pytest
 from app.models import Participant
 from app.rules.core import Roll
 from app.rules.state import BattleState
-from app.services import actions
+from app.services import actions, history
+from app.services.actions import Command
 from app.services.battles import add_participant, create_battle, get_battle, load_state
 from app.services.errors import Forbidden, Invalid, RollNeeded
 from app.services.platform import Platform
@@ -56,7 +57,7 @@ class Battle:
     async def act(
         self, who: str, type_: str, payload: dict[str, Any], dice: list[int] | None = None
     ) -> actions.Submitted:
-        return await actions.submit(self.platform, self.id, self.ids[who], type_, payload, aid(), dice=dice)
+        return await actions.submit(self.platform, Command(self.id, self.ids[who], type_, payload, aid(), dice=dice))
 
     async def state(self) -> BattleState:
         async with self.platform.db.reader() as session:
@@ -82,7 +83,7 @@ class Battle:
 
     async def assert_rebuilds(self) -> None:
         """The snapshot is a cache of the log: replaying it, entered dice included, gives it exactly."""
-        rebuilt = await actions.rebuild(self.platform, self.id)
+        rebuilt = await history.rebuild(self.platform, self.id)
         assert rebuilt.model_dump(mode="json") == (await self.state()).model_dump(mode="json")
 
 

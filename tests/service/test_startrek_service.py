@@ -20,7 +20,8 @@ from app.models import ActionLog
 from app.rules.startrek.shields import Shields
 from app.rules.state import BattleState
 from app.rules.views import battle_view
-from app.services import actions
+from app.services import actions, history
+from app.services.actions import Command
 from app.services.battles import add_participant, create_battle, get_battle, load_state, participants
 from app.services.errors import Forbidden, Invalid, RollNeeded, ServiceError
 from app.services.platform import Platform
@@ -46,9 +47,7 @@ class Game:
     ids: dict[str, str]
 
     async def do(self, who: str, type_: str, payload: dict[str, Any], dice: list[int] | None = None):
-        return await actions.submit(
-            self.platform, self.battle_id, self.ids[who], type_, payload, uuid.uuid4().hex, dice=dice
-        )
+        return await actions.submit(self.platform, Command(self.battle_id, self.ids[who], type_, payload, uuid.uuid4().hex, dice=dice))
 
     async def texts(self, who: str, type_: str, payload: dict[str, Any], dice: list[int] | None = None):
         return [e["text"] for e in (await self.do(who, type_, payload, dice)).events]
@@ -101,7 +100,7 @@ class Game:
     async def rebuilds(self) -> None:
         """The log alone (with its recorded dice) rebuilds the stored snapshot exactly."""
         state, _ = await self.state()
-        rebuilt = await actions.rebuild(self.platform, self.battle_id)
+        rebuilt = await history.rebuild(self.platform, self.battle_id)
         assert rebuilt.model_dump(mode="json") == state.model_dump(mode="json")
 
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from app.services import actions
+from app.services import actions, history
+from app.services.actions import Command
 from app.services.battles import add_participant, create_battle, load_state
 from app.services.errors import Forbidden, Invalid
 from app.services.platform import Platform
@@ -35,9 +36,7 @@ class Fleet:
         self.ids = ids
 
     async def act(self, who: str, kind: str, payload: dict[str, Any], dice: list[int] = ()) -> list[str]:
-        result = await actions.submit(
-            self.platform, self.battle_id, self.ids[who], kind, payload, aid(), dice=list(dice)
-        )
+        result = await actions.submit(self.platform, Command(self.battle_id, self.ids[who], kind, payload, aid(), dice=list(dice)))
         return [e["text"] for e in result.events]
 
     async def advance(self, times: int = 1) -> None:
@@ -147,7 +146,7 @@ async def test_TR_05_TR_06_TR_07_TR_08_TR_15_TR_16_TR_17_TR_18_barrage_number_by
     with pytest.raises(Invalid, match="combine them into one barrage"):
         await f.act("bob", "traveller.barrage", {**shot, "mounts": 10})
     # The recorded dice rebuild exactly this state.
-    rebuilt = await actions.rebuild(platform, f.battle_id)
+    rebuilt = await history.rebuild(platform, f.battle_id)
     assert rebuilt.model_dump(mode="json") == (await f.state()).model_dump(mode="json")
 
 
@@ -199,7 +198,7 @@ async def test_TR_10_TR_11_TR_13_TR_18_meson_spinal_hit(platform: Platform) -> N
     assert leviathan["systems"]["computer"] == 1
     assert [b["hits"] for b in leviathan["batteries"]] == [1, 0, 0, 0]
     assert [s["hits"] for s in leviathan["screens"]] == [0, 1]
-    rebuilt = await actions.rebuild(platform, f.battle_id)
+    rebuilt = await history.rebuild(platform, f.battle_id)
     assert rebuilt.model_dump(mode="json") == (await f.state()).model_dump(mode="json")
 
 
@@ -295,7 +294,7 @@ async def test_TR_03_TR_04_TR_26_TR_26c_initiative_orders_and_the_loop(platform:
     with pytest.raises(Invalid, match="it is Arbellatra's combat action now"):
         await f.act("bob", "traveller.combat_action", {"ship": "dauntless", "description": "moves"})
 
-    rebuilt = await actions.rebuild(platform, f.battle_id)
+    rebuilt = await history.rebuild(platform, f.battle_id)
     assert rebuilt.model_dump(mode="json") == (await f.state()).model_dump(mode="json")
 
 
@@ -317,7 +316,7 @@ async def test_TR_26_referee_forces_the_reveal_and_drafts_stay_private(platform:
         {"ship": "arbellatra", "orders": [{"order": "screens_full"}], "commit": True},
     )
     assert "screens_full" not in await f.seen_by("bob")
-    result = await actions.submit(platform, f.battle_id, f.ids["ref"], "clock.advance", {}, aid())
+    result = await actions.submit(platform, Command(f.battle_id, f.ids["ref"], "clock.advance", {}, aid()))
     reveal = [e["text"] for e in result.events if e["kind"] == "orders_revealed"]
     assert reveal == [
         "The referee reveals the orders: Arbellatra: Screens to Full! — initiative 5 → 1;"
@@ -394,7 +393,7 @@ async def test_TR_27_escort_defence_evasive_action_and_maximum_speed_through_the
     ]
     arbellatra = await f.hg("arbellatra")
     assert (arbellatra["round"]["dodge"], arbellatra["round"]["reactions_used"]) == (None, 0)
-    rebuilt = await actions.rebuild(platform, f.battle_id)
+    rebuilt = await history.rebuild(platform, f.battle_id)
     assert rebuilt.model_dump(mode="json") == (await f.state()).model_dump(mode="json")
 
 
@@ -442,7 +441,7 @@ async def test_TR_19_TR_27_power_share_bridge_grounding_and_prepare_for_jump_thr
     await f.advance()  # → manoeuvre of round 2: Vigilant's bridge grounds it
     with pytest.raises(Invalid, match=r"the bridge hit grounds Vigilant this round: no manoeuvre \(TR-19\)"):
         await f.act("bob", "traveller.manoeuvre", {"ship": "vigilant", "thrust": 1, "description": "turns"})
-    rebuilt = await actions.rebuild(platform, f.battle_id)
+    rebuilt = await history.rebuild(platform, f.battle_id)
     assert rebuilt.model_dump(mode="json") == (await f.state()).model_dump(mode="json")
 
 
@@ -467,4 +466,4 @@ async def test_TR_25a_single_craft_attacked_through_the_service(platform: Platfo
             {"flight": "red-flight", "source": "arbellatra", "craft_destroyed": 1},
         )
     assert (await f.state()).ships["red-flight"].parts["flight"]["lost"] == 2
-    assert (await actions.rebuild(platform, f.battle_id)) == await f.state()
+    assert (await history.rebuild(platform, f.battle_id)) == await f.state()

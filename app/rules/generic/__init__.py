@@ -1,5 +1,7 @@
 """Rules every game system shares: the ship sheet and damage (GEN-03, GEN-04), the turn clock
-(GEN-01), referee set-up and overrides."""
+(GEN-01), referee set-up and overrides, boarding and raids."""
 
-import app.rules.generic.boarding  # noqa: F401  (boarding and raids; SH-17 refusals plug in)
-from app.rules.generic import actions, damage, sheet  # noqa: F401
+from app.rules.generic import actions, boarding, damage, sheet
+from app.rules.ruleset import gather
+
+RULESET = gather("generic", "Every battle", [sheet, actions, damage, boarding])

@@ -8,10 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from app.rules.clock import SEQUENCES, advance
-from app.rules.core import Actor, Event, NotAllowed, RuleError, ShipRef, Visibility
+from app.rules.core import Actor, Event, RuleError, ShipRef, Visibility
 from app.rules.dice import DiceSource
-from app.rules.registry import action, validate_parts
+from app.rules.ruleset import action
 from app.rules.state import BattleState, Ship
 
 
@@ -21,20 +20,22 @@ class AdvanceClock(BaseModel):
     expect_step: str | None = Field(default=None, description="refuse if the clock is not at this step")
 
 
-def _may_advance(state: BattleState, payload: AdvanceClock, actor: Actor) -> None:
+def may_advance(state: BattleState, actor: Actor) -> str | None:
+    """The referee always; a commander of a ship when the battle lets players move the clock."""
     if actor.is_referee:
-        return
+        return None
     if not state.options.get("players_advance_clock", True):
-        raise NotAllowed("only the referee advances the turn clock in this battle")
+        return "only the referee advances the turn clock in this battle"
     if not actor.ships:
-        raise NotAllowed("only the referee or a ship's commander may advance the clock")
+        return "only the referee or a ship's commander may advance the clock"
+    return None
 
 
-@action("clock.advance", AdvanceClock, "Advance the turn clock", authorise=_may_advance)
+@action("clock.advance", AdvanceClock, "Advance the turn clock", permit=may_advance)
 def advance_clock(state: BattleState, payload: AdvanceClock, actor: Actor, dice: DiceSource) -> list[Event]:
     if payload.expect_step and payload.expect_step != state.clock.step:
         raise RuleError(f"the clock is at {state.clock.step}, not {payload.expect_step}", "expect_step")
-    return advance(state, dice)
+    return state.game.advance(state, dice)
 
 
 class ShipDefinition(BaseModel):
@@ -46,10 +47,6 @@ class ShipDefinition(BaseModel):
     side: str = Field(default="", max_length=40)
     sample: bool = False
     parts: dict[str, Any] = Field(default_factory=dict)
-
-    def model_post_init(self, __context: Any) -> None:
-        if self.system not in SEQUENCES:
-            raise ValueError(f"system must be one of {', '.join(SEQUENCES)}")
 
 
 class AddShip(BaseModel):
@@ -63,12 +60,13 @@ def slug(name: str) -> str:
 
 
 def build_ship(state: BattleState, definition: ShipDefinition, owner: str | None) -> Ship:
+    """A ship for this battle, its parts checked against their schemas."""
     base = slug(definition.name)
     ship_id, n = base, 2
     while ship_id in state.ships:
         ship_id, n = f"{base}-{n}", n + 1
     try:
-        parts = validate_parts(definition.parts)
+        parts = state.game.validate_parts(definition.parts)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -148,12 +146,14 @@ def override(state: BattleState, payload: Override, actor: Actor, dice: DiceSour
     if isinstance(old, (dict, list)) != isinstance(payload.value, (dict, list)):
         raise RuleError("the new value must have the same shape as the old one", "value")
     node[last] = payload.value
+    game = state.game
     try:
-        fresh = BattleState.model_validate(tree)
+        fresh = game.load(tree)
         for ship in fresh.ships.values():
-            validate_parts(ship.parts)
+            game.validate_parts(ship.parts)
     except ValidationError as exc:
         raise RuleError(f"that value is not allowed: {exc.errors()[0]['msg']}", "value") from None
+    _check_clock(state, fresh)
     visibility, hidden_ship = _secrecy(state, fresh, payload.path)
     for name in BattleState.model_fields:
         setattr(state, name, getattr(fresh, name))
@@ -175,6 +175,23 @@ def override(state: BattleState, payload: Override, actor: Actor, dice: DiceSour
     return [Event(kind="override", text=text, data=data)]
 
 
+def _check_clock(before: BattleState, after: BattleState) -> None:
+    """An override keeps the battle playable: its system, and a clock at a step the system has."""
+    if after.system != before.system:
+        raise RuleError("a battle's game system cannot be changed; create a new battle", "value")
+    system = before.game.system
+    if not system.has_step(after.clock.step):
+        steps = ", ".join(s.key for s in system.steps)
+        raise RuleError(f"{system.name} has no step {after.clock.step!r}; its steps are {steps}", "value")
+    step = system.step(after.clock)
+    if step.repeats and (after.clock.impulse is None or not 1 <= after.clock.impulse <= step.repeats):
+        raise RuleError(f"{step.label} runs from 1 to {step.repeats}", "value")
+    if not step.repeats and after.clock.impulse is not None:
+        raise RuleError(f"{step.label} has no numbered repeats", "value")
+    if after.clock.turn < 1:
+        raise RuleError("turns are counted from 1", "value")
+
+
 _ABSENT = object()
 
 
@@ -194,8 +211,7 @@ def _secrecy(before: BattleState, after: BattleState, path: str) -> tuple[Visibi
     players when what they see there (a ship's public view) differs from what is stored — a cloaked
     position, a power budget, secret orders — at any depth, a whole ship or every ship included.
     Returns ("owner", ship id), ("referee", None) when it spans every ship, or ("public", None)."""
-    from app.rules.views import public_ship
-
+    public_ship = before.game.public_ship
     keys = path.split(".")
     if keys[0] != "ships":
         return "public", None
@@ -231,16 +247,12 @@ class MoveShip(BaseModel):
     position: dict[str, Any] = Field(description='e.g. {"hex": "0405", "facing": 2, "speed": 10}')
 
 
-@action("ship.move", MoveShip, "Move a ship", ship_field="ship")
+@action("ship.move", MoveShip, "Move a ship", ship="ship")
 def move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSource) -> list[Event]:
-    from app.rules.views import position_hidden
-
     ship = state.ship(payload.ship)
-    if ship.destroyed:
-        raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
     ship.position = payload.position
     where = ", ".join(f"{k} {v}" for k, v in payload.position.items())
-    if position_hidden(ship):
+    if state.game.position_hidden(ship):
         return [
             Event(
                 kind="move",

@@ -1,22 +1,20 @@
 """Boarding actions and hit-and-run raids, in any game system (GEN-03): the seeds do not say how they
 resolve, so the players enter the outcome and the tracker records it. Rulesets can forbid a target:
-each function in BOARDING_REFUSALS returns the reason a ship may not be boarded, or None (the
-Shadow living ship registers one, SH-17)."""
+each function in a ruleset's `boarding_refusals` returns the reason a ship may not be boarded, or
+None (the Shadow living ship has one, SH-17)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action
-from app.rules.state import BattleState, Ship
+from app.rules.ruleset import action
+from app.rules.state import BattleState
 
 BoardingKind = Literal["boarding", "hit_and_run"]
-BOARDING_REFUSALS: list[Callable[[Ship, BoardingKind], str | None]] = []
 
 KIND_WORDS: dict[str, str] = {"boarding": "a boarding action", "hit_and_run": "a hit-and-run raid"}
 
@@ -30,15 +28,7 @@ class DeclareBoarding(BaseModel):
     outcome: str = Field(min_length=1, max_length=300, description="the result from the table (GEN-03)")
 
 
-def refusal(target: Ship, kind: BoardingKind) -> str | None:
-    for rule in BOARDING_REFUSALS:
-        reason = rule(target, kind)
-        if reason:
-            return reason
-    return None
-
-
-@action("boarding.declare", DeclareBoarding, "Declare boarding or a hit-and-run raid", ship_field="attacker")
+@action("boarding.declare", DeclareBoarding, "Declare boarding or a hit-and-run raid", ship="attacker")
 def declare_boarding(
     state: BattleState, payload: DeclareBoarding, actor: Actor, dice: DiceSource
 ) -> list[Event]:
@@ -46,9 +36,7 @@ def declare_boarding(
     target = state.ship(payload.target, "target")
     if attacker.id == target.id:
         raise RuleError("a ship cannot board itself", "target")
-    if attacker.destroyed:
-        raise RuleError(f"{attacker.name} is destroyed and takes no further actions (GEN-04)", "attacker")
-    reason = refusal(target, payload.kind)
+    reason = state.game.boarding_refusal(target, payload.kind)
     if reason:
         raise RuleError(reason, "target")
     words = KIND_WORDS[payload.kind]

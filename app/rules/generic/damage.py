@@ -1,61 +1,19 @@
 """Entered damage (GEN-03) through the ship's defences onto its sheet, with destruction (GEN-04).
 
-The pipeline: filters (shields, cloaks… registered by rulesets) take their share first, then the
+The pipeline: filters (shields, cloaks… each ruleset's `damage_filters`, in ruleset order) take their share first, then the
 sheet takes the rest — a section's armour boxes, then the named system's boxes, then structure,
-overflowing to the primary section, then any Excess Damage boxes. Listeners (the Shadow's pain
-accumulator) then see what reached armour and internals.
+overflowing to the primary section, then any Excess Damage boxes. Listeners (`damage_listeners`: the Shadow's pain
+accumulator…) then see what reached armour and internals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
-from pydantic import BaseModel, Field
-
+from app.rules.attack import DamageContext, DamageEntry
 from app.rules.core import Actor, Event, NotAllowed, RuleError
 from app.rules.dice import DiceSource
 from app.rules.generic.sheet import Section, Sheet
-from app.rules.registry import action
-from app.rules.state import BattleState, Ship
-
-
-class DamageEntry(BaseModel):
-    """Damage a player enters from the table (amount, who fired, from where, where it landed)."""
-
-    target: str = Field(description="id of the ship hit")
-    amount: int = Field(ge=1, le=10000, description="damage points of this hit")
-    source: str | None = Field(default=None, description="id of the firing ship, if it is in the battle")
-    direction: str | None = Field(
-        default=None, max_length=20, description="arc the fire came from: fore, aft…"
-    )
-    section: str | None = Field(
-        default=None, max_length=40, description="section hit (default: by direction)"
-    )
-    system: str | None = Field(default=None, max_length=60, description="system hit inside the section")
-    weapon: str = Field(default="", max_length=60)
-    effects: list[str] = Field(default_factory=list, description="weapon traits, e.g. energy_drain, flash")
-
-
-@dataclass
-class DamageContext:
-    state: BattleState
-    target: Ship
-    entry: DamageEntry
-    dice: DiceSource
-    remaining: int
-    actor: Actor | None = None  # who entered the hit (the referee may enter what players may not)
-    events: list[Event] = field(default_factory=list)
-    absorbed: int = 0
-    to_armour: int = 0
-    to_internal: int = 0
-    lost: int = 0
-    sections_hit: list[str] = field(default_factory=list)
-
-
-DamageStep = Callable[[DamageContext], None]
-DAMAGE_FILTERS: list[DamageStep] = []
-DAMAGE_LISTENERS: list[DamageStep] = []
+from app.rules.ruleset import action
+from app.rules.state import BattleState
 
 
 def ship_label(state: BattleState, ship_id: str | None) -> str:
@@ -168,14 +126,10 @@ def resolve_damage(
     target = state.ship(entry.target, "target")
     if target.destroyed:
         raise RuleError(f"{target.name} is already destroyed", "target")
-    if entry.source is not None:
-        source = state.ship(entry.source, "source")
-        if source.destroyed:
-            raise RuleError(f"{source.name} is destroyed and takes no further actions (GEN-04)", "source")
     ctx = DamageContext(
         state=state, target=target, entry=entry, dice=dice, remaining=entry.amount, actor=actor
     )
-    for step in DAMAGE_FILTERS:
+    for step in state.game.damage_filters():
         step(ctx)
         if ctx.remaining <= 0:
             break
@@ -207,7 +161,7 @@ def resolve_damage(
             "internal": ctx.to_internal,
         },
     )
-    for listener in DAMAGE_LISTENERS:
+    for listener in state.game.damage_listeners():
         listener(ctx)
     return [summary, *ctx.events]
 
@@ -224,6 +178,6 @@ def _may_enter_damage(state: BattleState, entry: DamageEntry, actor: Actor) -> N
     raise NotAllowed("enter damage for a ship you command, or fired by one", "source")
 
 
-@action("damage.apply", DamageEntry, "Enter damage", authorise=_may_enter_damage)
+@action("damage.apply", DamageEntry, "Enter damage", active=("source",), authorise=_may_enter_damage)
 def apply_damage(state: BattleState, entry: DamageEntry, actor: Actor, dice: DiceSource) -> list[Event]:
     return resolve_damage(state, entry, dice, actor)

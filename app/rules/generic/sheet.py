@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, model_validator
 
-from app.rules.registry import part_schema
+from app.rules.ruleset import part
 
 
 class SystemBoxes(BaseModel):
@@ -60,7 +60,7 @@ class Section(BaseModel):
         return self.structure == 0
 
 
-@part_schema("sheet")
+@part("sheet")
 class Sheet(BaseModel):
     sections: list[Section] = Field(min_length=1)
     primary: str | None = None  # section that takes overflow; the first section by default

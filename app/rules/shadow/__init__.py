@@ -1,7 +1,20 @@
 """The Shadow living ship: pain track and reactions (SH-01 … SH-17).
 
-Importing the package registers the `pain` part, the damage listener, the step hooks and the
-`shadow.*` actions, and forbids boarding living ships.
+The ruleset: the `pain` part (track.py), the pain accumulator on every hit and the pain check as each
+`impulse_end` step ends (pain.py), reactions and obligations (reactions.py), the turn's hooks
+(hooks.py), the commander's actions (actions.py), and the refusal of boarding (SH-17). It plays in
+any system whose steps carry the `allocation` and `impulse_end` moments.
 """
 
-from app.rules.shadow import actions, hooks, pain, reactions, track  # noqa: F401
+from app.rules.ruleset import gather
+from app.rules.shadow import actions, hooks, pain, reactions, track
+
+RULESET = gather(
+    "shadow",
+    "Shadow living ships",
+    [track, pain, reactions, actions, hooks],
+    needs=frozenset({"allocation", "impulse_end"}),
+    damage_listeners=(pain.accumulate,),
+    boarding_refusals=(actions.living_ship_refusal,),
+    gone=actions.dead_of_pain,
+)

@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
-from app.rules.generic.boarding import BOARDING_REFUSALS, KIND_WORDS
-from app.rules.registry import action
+from app.rules.generic.boarding import KIND_WORDS
+from app.rules.ruleset import action
 from app.rules.shadow.reactions import end, expire, shift_down, targeting_text
 from app.rules.shadow.track import (
     DOABLE,
@@ -26,9 +26,8 @@ from app.rules.shadow.track import (
 )
 from app.rules.state import BattleState, Ship
 
-# The step standing for the SFB Energy Allocation Phase in each system (SH-03, SH-14).
-ALLOCATION_STEPS: dict[str, str] = {"sfb": "energy_allocation", "b5wars": "ship_power"}
-ALLOCATION_NAMES: dict[str, str] = {"sfb": "Energy Allocation", "b5wars": "Ship Power"}
+# The moment standing for the SFB Energy Allocation Phase in any system (SH-03, SH-14).
+ALLOCATION = "allocation"
 
 
 def living_track(state: BattleState, ship_id: str) -> tuple[Ship, PainTrack]:
@@ -36,17 +35,22 @@ def living_track(state: BattleState, ship_id: str) -> tuple[Ship, PainTrack]:
     track = load(ship)
     if track is None:
         raise RuleError(f"{ship.name} is not a living ship: it has no pain track", "ship")
-    if track.dead or ship.destroyed:
-        raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
     return ship, track
 
 
+def dead_of_pain(ship: Ship) -> str | None:
+    """GEN-04 for living ships: a ship killed by its pain track takes no further actions (SH-02)."""
+    if (ship.part("pain") or {}).get("dead"):
+        return f"{ship.name} is destroyed and takes no further actions (GEN-04)"
+    return None
+
+
 def in_allocation(state: BattleState) -> bool:
-    return state.clock.step == ALLOCATION_STEPS.get(state.system)
+    return state.game.in_moment(state, ALLOCATION)
 
 
 def allocation_name(state: BattleState) -> str:
-    return ALLOCATION_NAMES.get(state.system, "Energy Allocation")
+    return state.game.system.where(ALLOCATION)
 
 
 def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -> Event:
@@ -73,11 +77,17 @@ def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -
     )
 
 
-@action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship_field="ship", systems={"sfb", "b5wars"})
+@action(
+    "shadow.reduce_pain",
+    ShipRef,
+    "Roll pain reduction",
+    ship="ship",
+    during={ALLOCATION},
+    outside="pain reduction is rolled during {step} (SH-14)",
+    outside_field="ship",
+)
 def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
-    if not in_allocation(state):
-        raise RuleError(f"pain reduction is rolled during {allocation_name(state)} (SH-14)", "ship")
     if track.reduced_turn == state.clock.turn:
         raise RuleError(f"{ship.name} has already rolled pain reduction this turn (SH-14)", "ship")
     if track.level == 0:
@@ -91,13 +101,18 @@ class PlotSpeed(BaseModel):
 
 
 @action(
-    "shadow.plot_speed", PlotSpeed, "Record the ship's speed", ship_field="ship", systems={"sfb", "b5wars"}
+    "shadow.plot_speed",
+    PlotSpeed,
+    "Record the ship's speed",
+    ship="ship",
+    during={ALLOCATION},
+    referee_anytime=True,
+    outside="speed is plotted during {step}",
+    outside_field="speed",
 )
 def plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource) -> list[Event]:
     """The tracker keeps the speed so FOUR/FIVE can raise it (cap 50) and DEATH can cut it (SH-11…13)."""
     ship, track = living_track(state, p.ship)
-    if not in_allocation(state) and not actor.is_referee:
-        raise RuleError(f"speed is plotted during {allocation_name(state)}", "speed")
     track.speed = p.speed
     save(ship, track)
     return [Event(kind="pain_speed", ship=ship.id, text=f"{ship.name} is plotted at speed {p.speed}.")]
@@ -108,7 +123,7 @@ class ReportRange(BaseModel):
     range: int = Field(ge=0, le=1000, description="hexes to the nearest enemy ship")
 
 
-@action("shadow.report_range", ReportRange, "Report the range to the nearest enemy", ship_field="ship")
+@action("shadow.report_range", ReportRange, "Report the range to the nearest enemy", ship="ship")
 def report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSource) -> list[Event]:
     """SH-12: a panicked ship 10+ hexes from the nearest enemy must try to phase out."""
     ship, track = living_track(state, p.ship)
@@ -144,7 +159,7 @@ def _phase_duty(track: PainTrack) -> Obligation | None:
     return next((o for o in track.active() if o.kind in ("phase_out", "plot_phase_out")), None)
 
 
-@action("shadow.phase_out", PhaseOut, "Resolve the phase-out attempt", ship_field="ship")
+@action("shadow.phase_out", PhaseOut, "Resolve the phase-out attempt", ship="ship")
 def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -> list[Event]:
     """SH-12: phase out now; if impossible, plot it at the next Energy Allocation; if that is still
     impossible through damage, the ship makes its normal reduction roll and plays on."""
@@ -196,7 +211,7 @@ class ObligationDone(BaseModel):
     obligation: int = Field(ge=0, description="the obligation's id on the pain track")
 
 
-@action("shadow.obligation_done", ObligationDone, "Mark a reaction's move or attack done", ship_field="ship")
+@action("shadow.obligation_done", ObligationDone, "Mark a reaction's move or attack done", ship="ship")
 def obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     duty = track.find(p.obligation)
@@ -233,7 +248,7 @@ TARGETING = ("target", "cutter_attack")
     SetTarget,
     "Set a reaction's target",
     referee_only=True,
-    systems={"sfb", "b5wars"},
+    ship="ship",
 )
 def set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource) -> list[Event]:
     """Rewrites every standing targeting obligation (TWO, THREE, the owed Shadow Cutter attack) and
@@ -271,11 +286,9 @@ def set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource)
     ]
 
 
-def _living_ship_refusal(target: Ship, kind: str) -> str | None:
+def living_ship_refusal(target: Ship, kind: str) -> str | None:
     """SH-17: the ship is alive and merged with its pilot; nobody boards or raids it, in any battle."""
     if "pain" not in target.parts:
         return None
     return f"{target.name} is a Shadow living ship: {KIND_WORDS[kind]} against it is not possible (SH-17)"
 
-
-BOARDING_REFUSALS.append(_living_ship_refusal)

@@ -6,29 +6,14 @@ from __future__ import annotations
 
 from app.rules.core import Event
 from app.rules.dice import DiceSource
-from app.rules.registry import on_step
+from app.rules.ruleset import hook
 from app.rules.shadow.actions import allocation_name
-from app.rules.shadow.pain import end_of_impulse
 from app.rules.shadow.reactions import expire
 from app.rules.shadow.track import PainTrack, living_shadows, now, save
 from app.rules.state import BattleState
 
 KEEP_ENDED_TURNS = 1
 
-on_step("sfb:leave:impulse")(end_of_impulse)
-on_step("b5wars:leave:combat")(end_of_impulse)
-
-# Decision (SH-03): damage entered outside an impulse — a referee's late entry at Energy Allocation
-# or the end of the turn, a B5 Wars critical at Adjust Ship Systems — is checked when that step
-# ends, so it never joins the next impulse's total (or the next turn's). B5 Wars movement (ramming)
-# is part of the turn's one "impulse" and is checked with the combat step.
-for _step in (
-    "sfb:leave:energy_allocation",
-    "sfb:leave:end_of_turn",
-    "b5wars:leave:ship_power",
-    "b5wars:leave:adjust_systems",
-):
-    on_step(_step)(end_of_impulse)
 
 
 def _expire_all(state: BattleState, moment: str) -> list[Event]:
@@ -55,21 +40,19 @@ def _forget_old(track: PainTrack, turn: int) -> None:
     ]
 
 
-@on_step("sfb:enter:turn")
-@on_step("b5wars:enter:turn")
+@hook("enter", "turn")
 def new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     """SH-07: end-of-turn restrictions and TWO's next-turn target end when their turn is over."""
     return _expire_all(state, "turn")
 
 
-@on_step("b5wars:leave:movement")
+@hook("leave", "movement")
 def after_movement(state: BattleState, dice: DiceSource) -> list[Event]:
-    """B5 Wars: a flinch or HET owed from the combat step is made in the next movement."""
+    """B5 Wars: a flinch or HET owed from the combat step is made in the next movement step."""
     return _expire_all(state, "movement")
 
 
-@on_step("sfb:enter:energy_allocation")
-@on_step("b5wars:enter:ship_power")
+@hook("enter", "allocation")
 def offer_reduction(state: BattleState, dice: DiceSource) -> list[Event]:
     """SH-14: tell each commander their pain-reduction roll is available (and any phase-out to plot)."""
     step = allocation_name(state)

@@ -8,9 +8,10 @@ reaction chance (SH-06) read against the new level, overriding per SH-07.
 
 from __future__ import annotations
 
+from app.rules.attack import DamageContext
 from app.rules.core import Event, Roll
 from app.rules.dice import DiceSource
-from app.rules.generic.damage import DAMAGE_LISTENERS, DamageContext
+from app.rules.ruleset import hook
 from app.rules.shadow.reactions import die_of_shock, expire, lift, overrides, take_effect
 from app.rules.shadow.track import (
     PAIN_MAX,
@@ -55,7 +56,6 @@ def release_targets(state: BattleState) -> None:
             save(ship, track)
 
 
-DAMAGE_LISTENERS.append(accumulate)
 
 
 def _clear_impulse(track: PainTrack, when: When) -> None:
@@ -143,6 +143,13 @@ def _react(
     return event
 
 
+# The pain check runs as every step marked `impulse_end` ends: an SFB impulse, a B5 Wars combat
+# step. Decision (SH-03): damage entered outside an impulse — a referee's late entry at Energy
+# Allocation or the end of the turn, a B5 Wars critical at Adjust Ship Systems — is checked when that
+# step ends (the systems mark those steps too), so it never joins the next impulse's total (or the
+# next turn's). B5 Wars movement (ramming) is part of the turn's one "impulse" and is checked with
+# the combat step.
+@hook("leave", "impulse_end")
 def end_of_impulse(state: BattleState, dice: DiceSource) -> list[Event]:
     """Run at the end of every SFB impulse and every B5 Wars combat step (SH-03)."""
     when = When(turn=state.clock.turn, impulse=state.clock.impulse)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from app.rules.registry import part_schema
+from app.rules.ruleset import part
 from app.rules.state import BattleState, Ship
 
 PAIN_MAX = 16
@@ -137,7 +137,7 @@ class LastCheck(BaseModel):
     most_damage: str | None = None
 
 
-@part_schema("pain")
+@part("pain")
 class PainTrack(BaseModel):
     """A Shadow living ship's pain part. `level` may start above 0 if the scenario says so (SH-01)."""
 

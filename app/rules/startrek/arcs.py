@@ -14,9 +14,9 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action
+from app.rules.ruleset import action
 from app.rules.startrek import power as budget
-from app.rules.startrek.common import read_part, require_active, require_step, save_part
+from app.rules.startrek.common import read_part, save_part, segment
 from app.rules.startrek.regeneration import rework_free
 from app.rules.startrek.shields import (
     PART,
@@ -28,6 +28,7 @@ from app.rules.startrek.shields import (
     steps_per_projection,
 )
 from app.rules.state import BattleState, Ship
+from app.rules.system import ALLOCATION
 
 
 def _shields(ship: Ship) -> Shields:
@@ -43,12 +44,10 @@ class Extend(BaseModel):
     projection: str = Field(description="the adjacent projection to reach")
 
 
-@action("startrek.extend_arc", Extend, "Extend a deflector's arc", ship_field="ship", systems={"b5wars"})
+@action("startrek.extend_arc", Extend, "Extend a deflector's arc", ship="ship", during={ALLOCATION}, outside=segment("Extending a deflector's arc"))
 def extend(state: BattleState, p: Extend, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: power ×3 and regeneration −1 per 90°; medium ships buy 180° (two steps) at once."""
     ship = state.ship(p.ship)
-    require_active(ship)
-    require_step(state, "ship_power", "Extending a deflector's arc")
     shields = _shields(ship)
     deflector = shields.deflector(p.deflector)
     target = shields.projection(p.projection)
@@ -94,14 +93,10 @@ class DeflectorRef(BaseModel):
     "startrek.retract_arc",
     DeflectorRef,
     "Drop a deflector's arc extensions",
-    ship_field="ship",
-    systems={"b5wars"},
-)
+    ship="ship", during={ALLOCATION}, outside=segment("Changing a deflector's arc"))
 def retract(state: BattleState, p: DeflectorRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: back to the listed arc, value and power."""
     ship = state.ship(p.ship)
-    require_active(ship)
-    require_step(state, "ship_power", "Changing a deflector's arc")
     shields = _shields(ship)
     deflector = shields.deflector(p.deflector)
     if not deflector.extended_to:
@@ -127,12 +122,10 @@ class Switch(BaseModel):
     on: bool = Field(default=False, description="true to switch it back on")
 
 
-@action("startrek.switch_system", Switch, "Switch a system off or on", ship_field="ship", systems={"b5wars"})
+@action("startrek.switch_system", Switch, "Switch a system off or on", ship="ship", during={ALLOCATION}, outside=segment("Switching systems"))
 def switch(state: BattleState, p: Switch, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: systems may be switched off in the Ship Power segment to free power."""
     ship = state.ship(p.ship)
-    require_active(ship)
-    require_step(state, "ship_power", "Switching systems")
     verb = "on" if p.on else "off"
     shields = read_part(ship, PART, Shields)
     deflector = None

@@ -17,18 +17,18 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
-from app.rules.registry import POSITION_HIDERS, action, on_step, part_schema
+from app.rules.ruleset import action, hook, part
 from app.rules.startrek.common import (
     need_part,
     read_part,
-    require_active,
-    require_step,
     save_part,
+    segment,
     ships_in_order,
     system_destroyed,
     systems_of_kind,
 )
 from app.rules.state import BattleState, Ship
+from app.rules.system import ADJUST
 
 PART = "cloak"
 REVEALING_EFFECTS = ("flash", "shredder")
@@ -61,7 +61,15 @@ def _hide_position_while_cloaked(part: dict[str, Any], ship: Ship) -> dict[str, 
     return shown
 
 
-@part_schema(PART, public_view=_hide_position_while_cloaked)
+def position_secret(ship: Ship) -> bool:
+    """ST-22: a cloaked ship's position is secret unless it was detected or revealed this turn."""
+    raw = ship.part(PART)
+    if not raw or not raw.get("cloaked"):
+        return False
+    return not (raw.get("detected") or raw.get("revealed"))
+
+
+@part(PART, public_view=_hide_position_while_cloaked, hides_position=position_secret)
 class Cloak(BaseModel):
     """A cloaking device: its sheet system, whether it is up, and what others have found out.
 
@@ -91,15 +99,6 @@ def is_cloaked(ship: Ship) -> bool:
     return bool(cloak and cloak.cloaked)
 
 
-def _position_hidden(ship: Ship) -> bool:
-    """ST-22: a cloaked ship's position is secret unless it was detected or revealed this turn."""
-    raw = ship.part(PART)
-    if not raw or not raw.get("cloaked"):
-        return False
-    return not (raw.get("detected") or raw.get("revealed"))
-
-
-POSITION_HIDERS.append(_position_hidden)
 
 
 def shields_down_by_cloak(state: BattleState, ship: Ship) -> str | None:
@@ -152,12 +151,10 @@ def _where(position: dict[str, Any] | None) -> str:
     return ", ".join(f"{k} {position[k]}" for k in sorted(position, key=rank))
 
 
-@action("startrek.cloak", ShipRef, "Cloak", ship_field="ship", systems={"b5wars"})
+@action("startrek.cloak", ShipRef, "Cloak", ship="ship", during={ADJUST}, outside=segment("Cloaking"))
 def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-21: at the end of a turn, a ship with an intact device cloaks at once."""
     ship = state.ship(p.ship)
-    require_active(ship)
-    require_step(state, "adjust_systems", "Cloaking")
     cloak = need_part(ship, PART, Cloak, "cloaking device")
     if cloak.cloaked:
         raise RuleError(f"{ship.name} is already cloaked", "ship")
@@ -184,12 +181,10 @@ def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> li
     ]
 
 
-@action("startrek.decloak", ShipRef, "Decloak", ship_field="ship", systems={"b5wars"})
+@action("startrek.decloak", ShipRef, "Decloak", ship="ship", during={ADJUST}, outside=segment("Decloaking"))
 def disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-22: decloaking at the end of a turn makes only the current position public."""
     ship = state.ship(p.ship)
-    require_active(ship)
-    require_step(state, "adjust_systems", "Decloaking")
     cloak = need_part(ship, PART, Cloak, "cloaking device")
     if not cloak.cloaked:
         raise RuleError(f"{ship.name} is not cloaked", "ship")
@@ -216,7 +211,7 @@ class SetSignature(BaseModel):
 
 
 @action(
-    "startrek.set_signature", SetSignature, "Set a cloak signature", referee_only=True, systems={"b5wars"}
+    "startrek.set_signature", SetSignature, "Set a cloak signature", referee_only=True
 )
 def set_signature(state: BattleState, p: SetSignature, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23: the seed's signature table is missing, so the referee sets each ship's value."""
@@ -249,12 +244,11 @@ def suggestion(ew: int, rng: int, signature: int | None) -> bool | None:
 
 
 @action(
-    "startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship_field="detector", systems={"b5wars"}
+    "startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship="detector"
 )
 def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23: record the attempt and a suggestion; the referee rules the outcome (GEN-03)."""
     detector = state.ship(p.detector, "detector")
-    require_active(detector)
     target = state.ship(p.target, "target")
     cloak = need_part(target, PART, Cloak, "cloaking device")
     if not cloak.cloaked:
@@ -302,7 +296,6 @@ class RuleDetection(BaseModel):
     RuleDetection,
     "Rule a detection attempt",
     referee_only=True,
-    systems={"b5wars"},
 )
 def rule_detection(state: BattleState, p: RuleDetection, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23/23a: the referee's ruling; a detected ship's position is public and it may be fired at."""
@@ -358,7 +351,7 @@ def reveal_by_collateral(state: BattleState, ship: Ship, effect: str) -> Event |
     )
 
 
-@on_step("b5wars:enter:turn")
+@hook("enter", "turn")
 def forget_sightings(state: BattleState, dice: DiceSource) -> list[Event]:
     """A detection or reveal opens one turn; next turn the ship is hidden again (its last known
     position stays public)."""

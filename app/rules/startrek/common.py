@@ -1,5 +1,5 @@
-"""Small helpers every Star Trek module shares: reading the ship sheet, checking the turn step,
-and writing parts back. Kept here so each rule module reads as its rule and nothing else."""
+"""Small helpers every Star Trek module shares: reading the ship sheet, wording a refusal outside
+the segment, and writing parts back. Kept here so each rule module reads as its rule and nothing else."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from app.rules.clock import STEP_LABELS
 from app.rules.core import RuleError
 from app.rules.generic.sheet import Sheet, SystemBoxes
 from app.rules.state import BattleState, Ship
@@ -73,21 +72,17 @@ def systems_of_kind(ship: Ship, kind: str) -> list[SystemBoxes]:
     return [] if sheet is None else sheet.systems_of_kind(kind)
 
 
-def require_step(state: BattleState, step: str, what: str) -> None:
-    """Refuse an action outside the step of the turn where the rule puts it."""
-    if state.clock.step != step:
-        now = STEP_LABELS.get(state.clock.step, state.clock.step)
-        label = STEP_LABELS.get(step, step)
-        raise RuleError(f"{what} happens in the {label} segment; it is now {now}")
+def segment(what: str) -> str:
+    """The refusal for an action outside its segment, as every Star Trek rule words it."""
+    return what + " happens in the {step} segment; it is now {now}"
 
 
-def require_active(ship: Ship) -> None:
-    """A destroyed ship takes no further actions (GEN-04); a ship gone to warp has left."""
-    if ship.destroyed:
-        raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
+def gone_to_warp(ship: Ship) -> str | None:
+    """A ship gone to warp has left the battle (ST-17): it takes no further actions."""
     warp = ship.part("warp")
     if warp is not None and warp.get("departed"):
-        raise RuleError(f"{ship.name} has gone to warp and left the battle", "ship")
+        return f"{ship.name} has gone to warp and left the battle"
+    return None
 
 
 def ratio(current: int, rating: int) -> str:

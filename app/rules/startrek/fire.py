@@ -8,8 +8,8 @@ or shredder collateral, which reveals it instead (ST-24). A ship gone to warp ta
 
 from __future__ import annotations
 
+from app.rules.attack import DamageContext
 from app.rules.core import RuleError
-from app.rules.generic.damage import DAMAGE_FILTERS, DamageContext
 from app.rules.startrek.cloak import REVEALING_EFFECTS, cloak_of, fire_blocked_by_cloak, reveal_by_collateral
 from app.rules.startrek.warp import fire_blocked_by_warp
 from app.rules.state import BattleState, Ship
@@ -53,4 +53,3 @@ def check_fire(ctx: DamageContext) -> None:
         ctx.events.append(event)
 
 
-DAMAGE_FILTERS.append(check_fire)

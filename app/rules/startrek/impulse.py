@@ -15,21 +15,22 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.generic.damage import DAMAGE_FILTERS, DAMAGE_LISTENERS, DamageContext
-from app.rules.registry import action, on_step, part_schema
+from app.rules.ruleset import action, hook, part
+from app.rules.startrek.cloak import position_secret
 from app.rules.startrek.common import (
     read_part,
-    require_active,
-    require_step,
     save_part,
+    segment,
     sheet_of,
     ships_in_order,
     system_destroyed,
     systems_of_kind,
 )
 from app.rules.state import BattleState, Ship
+from app.rules.system import MOVEMENT
 
 PART = "impulse"
 THRUSTER = "impulse_thruster"
@@ -42,18 +43,16 @@ def _public_impulse(part: dict[str, Any], ship: Ship) -> dict[str, Any]:
     """Thrust spent while cloaked is movement, which only the commander and referee know (ST-22):
     others do not see this turn's thrust while the ship is hidden, nor after it decloaks at the end
     of the turn it spent that thrust in."""
-    from app.rules.views import position_hidden
-
     cloak = ship.part("cloak") or {}
     decloaked_now = cloak.get("decloaked_turn") is not None and cloak.get("decloaked_turn") == part.get(
         "thrust_turn"
     )
-    if not (position_hidden(ship) or decloaked_now):
+    if not (position_secret(ship) or decloaked_now):
         return part
     return {**part, "thrust_used": None, "thrust_hidden": True}
 
 
-@part_schema(PART, public_view=_public_impulse)
+@part(PART, public_view=_public_impulse)
 class Impulse(BaseModel):
     """Thrust costs as the ship's data lists them; `turn_cost` is a multiple of speed (1 → speed 6 costs 6)."""
 
@@ -134,11 +133,9 @@ def thruster_listener(ctx: DamageContext) -> None:
     ctx.events.extend(check_thrusters(ctx.state, ctx.target))
 
 
-DAMAGE_FILTERS.append(refuse_called_shot)
-DAMAGE_LISTENERS.append(thruster_listener)
 
 
-@on_step("b5wars:enter:turn")
+@hook("enter", "turn")
 def new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     """Thrust used resets each turn; thruster losses from referee overrides are caught here too."""
     events: list[Event] = []
@@ -160,14 +157,10 @@ class Thrust(BaseModel):
     times: int = Field(default=1, ge=1, le=20)
 
 
-@action("startrek.thrust", Thrust, "Spend impulse thrust", ship_field="ship", systems={"b5wars"})
+@action("startrek.thrust", Thrust, "Spend impulse thrust", ship="ship", during={MOVEMENT}, outside=segment("Thrusting"))
 def thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-01/ST-03: charge a manoeuvre to this turn's thrust; beyond the free thrust is over-thrust."""
-    from app.rules.views import position_hidden
-
     ship = state.ship(p.ship)
-    require_active(ship)
-    require_step(state, "movement", "Thrusting")
     impulse = read_part(ship, PART, Impulse)
     if impulse is None:
         raise RuleError(f"{ship.name} has no impulse drive", "ship")
@@ -194,7 +187,7 @@ def thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> lis
             f" {over} is bought over-thrust: a critical check is due as for standard thrusters (B5 Wars; "
             "the referee enters it, ST-01)."
         )
-    hidden = position_hidden(ship)
+    hidden = position_secret(ship)
     events.append(
         Event(
             kind="thrust",

@@ -15,11 +15,12 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import on_step, part_schema
+from app.rules.ruleset import hook, part
 from app.rules.startrek.common import read_part, save_part, ships_in_order, system_destroyed
 from app.rules.startrek.shields import PART as SHIELDS
 from app.rules.startrek.shields import Shields, power_requirement
 from app.rules.state import BattleState, Ship
+from app.rules.system import ALLOCATION
 
 PART = "power"
 
@@ -42,7 +43,7 @@ def _secret(part: dict[str, Any], ship: Ship) -> dict[str, Any] | None:
     return None
 
 
-@part_schema(PART, public_view=_secret)
+@part(PART, public_view=_secret)
 class Power(BaseModel):
     output: int = Field(ge=0, le=1000, description="reactor output per turn")
     consumers: list[Consumer] = Field(default_factory=list)
@@ -99,7 +100,7 @@ def check_need(ship: Ship, shields: Shields, what: str) -> int:
     return left
 
 
-@on_step("b5wars:enter:ship_power")
+@hook("enter", ALLOCATION)
 def new_budget(state: BattleState, dice: DiceSource) -> list[Event]:
     """Each turn's purchases start from nothing."""
     for ship in ships_in_order(state):

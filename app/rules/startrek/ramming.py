@@ -7,10 +7,11 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event
 from app.rules.dice import DiceSource
-from app.rules.registry import action
-from app.rules.startrek.common import read_part, require_active, require_step
+from app.rules.ruleset import action
+from app.rules.startrek.common import read_part, segment
 from app.rules.startrek.shields import PART, Shields, projection_for, shields_down
 from app.rules.state import BattleState, Ship
+from app.rules.system import MOVEMENT
 
 
 def ramming_factor(state: BattleState, ship: Ship, direction: str | None, base: int) -> tuple[int, str]:
@@ -38,12 +39,8 @@ class Ram(BaseModel):
     "startrek.ramming_factor",
     Ram,
     "Work out a ramming factor with shields",
-    ship_field="ship",
-    systems={"b5wars"},
-)
+    ship="ship", during={MOVEMENT}, outside=segment("Ramming"))
 def ram(state: BattleState, p: Ram, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
-    require_active(ship)
-    require_step(state, "movement", "Ramming")
     total, text = ramming_factor(state, ship, p.direction, p.factor)
     return [Event(kind="ramming_factor", ship=ship.id, text=text + ".", data={"factor": total})]

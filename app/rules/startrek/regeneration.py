@@ -14,14 +14,13 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action, on_step
+from app.rules.ruleset import action, hook
 from app.rules.startrek import power as budget
 from app.rules.startrek.common import (
     ratio,
     read_part,
-    require_active,
-    require_step,
     save_part,
+    segment,
     ships_in_order,
 )
 from app.rules.startrek.shields import (
@@ -37,6 +36,7 @@ from app.rules.startrek.shields import (
     guarded,
 )
 from app.rules.state import BattleState, Ship
+from app.rules.system import ALLOCATION
 
 
 def best_target(shields: Shields, deflector: Deflector, prefer: str | None = None) -> Projection:
@@ -76,7 +76,7 @@ def rework_free(
     state: BattleState, ship: Ship, shields: Shields, deflector: Deflector, prefer: str | None = None
 ) -> str:
     """Take back and give again after a change in the Ship Power segment; returns a log note."""
-    if state.clock.step != "ship_power":
+    if not state.game.in_moment(state, ALLOCATION):
         return ""
     take_back(state, ship, shields, deflector)
     if not deflector_working(ship, shields, deflector):
@@ -84,7 +84,7 @@ def rework_free(
     return f"; free regeneration now {give_free(state, shields, deflector, prefer)}"
 
 
-@on_step("b5wars:enter:ship_power")
+@hook("enter", ALLOCATION)
 def open_ship_power(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-07/ST-15: free regeneration from every working deflector, then the segment's transfer base."""
     events: list[Event] = []
@@ -139,14 +139,10 @@ class BuyRegeneration(BaseModel):
     "startrek.buy_regeneration",
     BuyRegeneration,
     "Buy shield regeneration",
-    ship_field="ship",
-    systems={"b5wars"},
-)
+    ship="ship", during={ALLOCATION}, outside=segment("Buying shield regeneration"))
 def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-07: up to 2× the deflector's current value, 1 power a point, applied at once."""
     ship = state.ship(p.ship)
-    require_active(ship)
-    require_step(state, "ship_power", "Buying shield regeneration")
     shields = read_part(ship, PART, Shields)
     if shields is None:
         raise RuleError(f"{ship.name} has no shields", "ship")

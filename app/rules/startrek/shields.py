@@ -17,20 +17,22 @@ from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
+from app.rules.attack import DamageContext
 from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.generic.damage import DAMAGE_FILTERS, DAMAGE_LISTENERS, DamageContext, ship_label
-from app.rules.registry import on_step, part_schema
+from app.rules.generic.damage import ship_label
+from app.rules.ruleset import hook, part
 from app.rules.startrek.cloak import shields_down_by_cloak
 from app.rules.startrek.common import ratio, read_part, save_part, sheet_of, ships_in_order, system_destroyed
 from app.rules.state import BattleState, Ship
+from app.rules.system import ADJUST
 
 PART = "shields"
 ALL = "all"
 EXTENSION_POWER_FACTOR = 3  # "increases the power requirement by two times the current": p → 3p
 
 
-@part_schema("first_one")
+@part("first_one")
 class FirstOne(BaseModel):
     """Marks a First One ship: its fire counts double against shields (ST-16)."""
 
@@ -100,7 +102,7 @@ def _public_shields(part: dict[str, Any], ship: Ship) -> dict[str, Any]:
     return shown
 
 
-@part_schema(PART, public_view=_public_shields)
+@part(PART, public_view=_public_shields)
 class Shields(BaseModel):
     projections: list[Projection] = Field(min_length=1)
     deflectors: list[Deflector] = Field(default_factory=list)
@@ -398,16 +400,7 @@ def generator_listener(ctx: DamageContext) -> None:
     ctx.events.extend(generator_check(ctx.state, ctx.target))
 
 
-DAMAGE_LISTENERS.append(generator_listener)
-
-
-def register_filter() -> None:
-    """Called by the package after the fire checks, so illegal fire is refused before shields act."""
-    if shield_filter not in DAMAGE_FILTERS:
-        DAMAGE_FILTERS.append(shield_filter)
-
-
-@on_step("b5wars:leave:adjust_systems")
+@hook("leave", ADJUST)
 def collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-12: a projection with no working deflector in arc collapses as Adjust Ship Systems ends."""
     events: list[Event] = []

@@ -8,10 +8,11 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action, part_schema
-from app.rules.startrek.common import read_part, require_active, require_step, save_part, system_destroyed
+from app.rules.ruleset import action, part
+from app.rules.startrek.common import read_part, save_part, segment, system_destroyed
 from app.rules.startrek.fire import fire_blocked, may_be_targeted
 from app.rules.state import BattleState, Ship
+from app.rules.system import FIRE
 
 PART = "photon_launcher"
 CAPACITY = 3
@@ -30,7 +31,7 @@ class Launcher(BaseModel):
         return self
 
 
-@part_schema(PART)
+@part(PART)
 class PhotonLaunchers(BaseModel):
     launchers: list[Launcher] = Field(min_length=1)
 
@@ -60,10 +61,9 @@ class Load(BaseModel):
     count: int = Field(default=1, ge=1, le=CAPACITY)
 
 
-@action("startrek.load_torpedoes", Load, "Load photon torpedoes", ship_field="ship", systems={"b5wars"})
+@action("startrek.load_torpedoes", Load, "Load photon torpedoes", ship="ship")
 def load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
-    require_active(ship)
     launchers = _parts(ship)
     launcher = launchers.launcher(p.launcher)
     if system_destroyed(ship, launcher.system or launcher.name):
@@ -93,12 +93,10 @@ class Fire(BaseModel):
     target: str | None = None
 
 
-@action("startrek.fire_torpedoes", Fire, "Fire photon torpedoes", ship_field="ship", systems={"b5wars"})
+@action("startrek.fire_torpedoes", Fire, "Fire photon torpedoes", ship="ship", during={FIRE}, outside=segment("Firing"))
 def fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-25: a volley of N; the to-hit penalty is recorded for the entered rolls."""
     ship = state.ship(p.ship)
-    require_active(ship)
-    require_step(state, "combat", "Firing")
     blocked = fire_blocked(state, ship)
     if blocked:
         raise RuleError(blocked, "ship")

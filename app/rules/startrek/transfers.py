@@ -12,13 +12,14 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action, on_step
-from app.rules.startrek.common import ratio, read_part, require_active, save_part, ships_in_order
+from app.rules.ruleset import action, hook
+from app.rules.startrek.common import ratio, read_part, save_part, ships_in_order
 from app.rules.startrek.shields import PART, Shields, adjacent, generator_down
 from app.rules.state import BattleState
+from app.rules.system import ADJUST, ALLOCATION
 
 
-@on_step("b5wars:enter:adjust_systems")
+@hook("enter", ADJUST)
 def open_adjust_systems(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-08 Decision: the 50% bound is taken of each donor's value when the segment opens."""
     for ship in ships_in_order(state):
@@ -40,28 +41,25 @@ class Transfer(BaseModel):
 
 
 @action(
-    "startrek.transfer_shields", Transfer, "Transfer shield strength", ship_field="ship", systems={"b5wars"}
+    "startrek.transfer_shields",
+    Transfer,
+    "Transfer shield strength",
+    ship="ship",
+    during={ADJUST, ALLOCATION},
+    outside="shield strength moves in the {adjust} segment (or, to a collapsed projection, in {allocation})",
 )
 def transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
-    require_active(ship)
     shields = read_part(ship, PART, Shields)
     if shields is None:
         raise RuleError(f"{ship.name} has no shields", "ship")
     source = shields.projection(p.source, "source")
     target = shields.projection(p.target, "target")
-    step = state.clock.step
-    if step == "ship_power":
-        if not target.down_at_open:
-            raise RuleError(
-                f"in the Ship Power segment strength may only go to a projection that collapsed; {target.name} did not "
-                "(ST-15a)",
-                "target",
-            )
-    elif step != "adjust_systems":
+    if state.game.in_moment(state, ALLOCATION) and not target.down_at_open:
         raise RuleError(
-            "shield strength moves in the Adjust Ship Systems segment (or, to a collapsed projection, in "
-            "Ship Power)"
+            f"in the {state.game.system.where(ALLOCATION)} segment strength may only go to a projection that "
+            f"collapsed; {target.name} did not (ST-15a)",
+            "target",
         )
     if generator_down(ship, shields):
         raise RuleError(f"{ship.name}'s shield generator is gone: its shields are down (ST-11)", "ship")
@@ -87,7 +85,7 @@ def transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) ->
     target.current = target.value + p.points
     target.collapsed = False
     save_part(ship, PART, shields)
-    rule = "ST-15a" if step == "ship_power" else "ST-08"
+    rule = "ST-15a" if state.game.in_moment(state, ALLOCATION) else "ST-08"
     return [
         Event(
             kind="shield_transfer",

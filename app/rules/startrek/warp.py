@@ -12,29 +12,29 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event, Roll, RuleError, ShipRef
 from app.rules.dice import DiceSource
-from app.rules.generic.damage import DAMAGE_LISTENERS, DamageContext
-from app.rules.registry import action, on_step, part_schema
+from app.rules.ruleset import action, hook, part
 from app.rules.startrek.common import (
     need_part,
     read_part,
-    require_active,
-    require_step,
     save_part,
+    segment,
     sheet_system,
     ships_in_order,
     system_destroyed,
     systems_of_kind,
 )
 from app.rules.state import BattleState, Ship
+from app.rules.system import ADJUST, ALLOCATION
 
 PART = "warp"
 DESTROYED_NACELLE_DELAY = 2
 SHUTDOWN_NACELLE_DELAY = 1
 
 
-@part_schema(PART)
+@part(PART)
 class Warp(BaseModel):
     """Warp delay and nacelles. `delay` is the ship's listed delay; `counter` the turns still to wait."""
 
@@ -113,7 +113,6 @@ def nacelle_listener(ctx: DamageContext) -> None:
     ctx.events.extend(count_destroyed_nacelles(ctx.target))
 
 
-DAMAGE_LISTENERS.append(nacelle_listener)
 
 
 def _nacelle_check(ship: Ship, name: str, dice: DiceSource) -> tuple[bool, Roll | None, str]:
@@ -128,12 +127,10 @@ def _nacelle_check(ship: Ship, name: str, dice: DiceSource) -> tuple[bool, Roll 
     return held, roll, f"{name} ({damaged}% failure) rolls {roll.total}: {roll.outcome}"
 
 
-@action("startrek.declare_warp", ShipRef, "Declare warp", ship_field="ship", systems={"b5wars"})
+@action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship", during={ALLOCATION}, outside=segment("Declaring warp"))
 def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-17/18/19: declare at the start of the turn; check every working nacelle."""
     ship = state.ship(p.ship)
-    require_active(ship)
-    require_step(state, "ship_power", "Declaring warp")
     warp = need_part(ship, PART, Warp, "warp drive")
     if warp.declared_turn == state.clock.turn:
         raise RuleError(f"{ship.name} has already declared warp this turn", "ship")
@@ -192,13 +189,10 @@ class ShutDownNacelle(BaseModel):
 
 
 @action(
-    "startrek.shutdown_nacelle", ShutDownNacelle, "Shut down a nacelle", ship_field="ship", systems={"b5wars"}
-)
+    "startrek.shutdown_nacelle", ShutDownNacelle, "Shut down a nacelle", ship="ship", during={ALLOCATION}, outside=segment("Shutting down a nacelle"))
 def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-20: with more than two working nacelles, shut one down per turn; the delay grows by 1."""
     ship = state.ship(p.ship)
-    require_active(ship)
-    require_step(state, "ship_power", "Shutting down a nacelle")
     warp = need_part(ship, PART, Warp, "warp drive")
     names = {n.lower(): n for n in nacelle_names(ship, warp)}
     name = names.get(p.nacelle.lower())
@@ -227,7 +221,7 @@ def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSo
     ]
 
 
-@on_step("b5wars:leave:adjust_systems")
+@hook("leave", ADJUST)
 def leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-17: a ship that went to warp this turn leaves the battle at its end."""
     events: list[Event] = []
@@ -243,7 +237,7 @@ def leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
     return events
 
 
-@on_step("b5wars:leave:turn")
+@hook("leave", "turn")
 def count_down(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-17: one turn of the delay passes at each turn's end (not the turn of a reset); nacelles
     destroyed by a referee's override are counted here too (ST-19)."""

@@ -13,14 +13,15 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action
+from app.rules.ruleset import action
 from app.rules.state import BattleState, Ship
+from app.rules.system import FIRE
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import DM, number, signed
-from app.rules.traveller.crew import can_act
-from app.rules.traveller.damage import Resolution, choose_adjacent, damage_section, roll_location, system_roll
+from app.rules.traveller.crew import abandon_ship, can_act
 from app.rules.traveller.flights import FLIGHT_BARRAGE_DM, Flight, craft_lost
-from app.rules.traveller.loop import require_turn
+from app.rules.traveller.hits import Resolution, choose_adjacent, damage_section, roll_location, system_roll
+from app.rules.traveller.loop import COMBAT_ACTION
 from app.rules.traveller.radiation import apply_radiation
 from app.rules.traveller.ship import Battery, Combatant, HgShip
 from app.rules.traveller.units import load_unit, save_unit, units
@@ -75,14 +76,10 @@ def _fire_limits(state: BattleState, shooter: Combatant, battery: Battery) -> tu
 
 
 def check_shooter(state: BattleState, ship: Ship, unit: Combatant, battery: Battery, band: str) -> None:
-    if ship.destroyed:
-        raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
     if not can_act(unit):
         raise RuleError(f"{ship.name}'s crew is dead and cannot act (TR-23)", "ship")
     if isinstance(unit, HgShip) and unit.disabled:
         raise RuleError(f"{ship.name} is disabled (power plant out)", "ship")
-    if isinstance(unit, HgShip) and unit.jumped is not None:
-        raise RuleError(f"{ship.name} has jumped out of the battle", "ship")
     if unit.round.has("run_silent"):
         raise RuleError(f"{ship.name} runs silent this round and may not fire", "ship")
     forced = battery.one_more_shot == state.clock.turn
@@ -301,7 +298,7 @@ def _defence_text(dice_per_mount: int, found: list[DM]) -> str:
     return f"({dice_per_mount}" + "".join(f" − {label} {value}" for label, value in found) + ")"
 
 
-@action("traveller.barrage", BarrageOrder, "Fire a barrage", ship_field="ship", systems={"traveller"})
+@action("traveller.barrage", BarrageOrder, "Fire a barrage", ship="ship", during={FIRE}, in_turn=True, outside=COMBAT_ACTION, outside_field="ship")
 def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     if p.range not in T.RANGE_BANDS:
         raise RuleError(f"range must be one of {', '.join(T.RANGE_BANDS)}", "range")
@@ -320,7 +317,6 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
         raise RuleError(f"{ship.name} has no battery {p.battery!r}", "battery")
     fire = battery.fire
     check_shooter(state, ship, shooter, battery, p.range)
-    require_turn(state, ship, shooter)
     if fire.range_dm(p.range, small_craft_shooting(shooter)) is None:
         raise RuleError(f"{fire.name} cannot engage at {T.RANGE_LABELS[p.range]} range (TR-02)", "range")
     if target_ship.id in shooter.round.barrages.get(battery.id, []):
@@ -547,17 +543,3 @@ def blasted(state: BattleState, ship: Ship, unit: Combatant) -> str | None:
         if other.side != ship.side and enemy.round.target_of("blast_them") == unit.carrier:
             return other.name
     return None
-
-
-def abandon_ship(state: BattleState, ship: Ship, model: HgShip) -> Event | None:
-    """TR-27 Prepare to Abandon Ship!: destroyed in the round of the order (or of the section's loss
-    the referee has just ruled on), its surviving crew reach the lifeboats and escape pods."""
-    rounds = {state.clock.turn, model.section_lost_round}
-    if model.abandon_round is None or model.abandon_round not in rounds or model.crew_strength == "dead":
-        return None
-    model.crew_escaped = True
-    return Event(
-        kind="abandon_ship",
-        ship=ship.id,
-        text=f"{ship.name}'s surviving crew reach the lifeboats and escape pods (Prepare to Abandon Ship!).",
-    )

@@ -11,8 +11,8 @@ from pydantic import BaseModel
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action, on_step
-from app.rules.state import BattleState
+from app.rules.ruleset import action, hook
+from app.rules.state import BattleState, Ship
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import DM
 from app.rules.traveller.ship import Combatant, HgShip, load, save
@@ -77,8 +77,7 @@ class ReviveFrozenWatch(BaseModel):
     "traveller.revive_frozen_watch",
     ReviveFrozenWatch,
     "Revive the frozen watch",
-    ship_field="ship",
-    systems={"traveller"},
+    ship="ship",
 )
 def revive_frozen_watch(
     state: BattleState, p: ReviveFrozenWatch, actor: Actor, dice: DiceSource
@@ -106,7 +105,7 @@ def revive_frozen_watch(
     ]
 
 
-@on_step("traveller:enter:turn")
+@hook("enter", "turn")
 def frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_by_id(state):
@@ -127,3 +126,17 @@ def frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
             )
         )
     return events
+
+
+def abandon_ship(state: BattleState, ship: Ship, model: HgShip) -> Event | None:
+    """TR-27 Prepare to Abandon Ship!: destroyed in the round of the order (or of the section's loss
+    the referee has just ruled on), its surviving crew reach the lifeboats and escape pods."""
+    rounds = {state.clock.turn, model.section_lost_round}
+    if model.abandon_round is None or model.abandon_round not in rounds or model.crew_strength == "dead":
+        return None
+    model.crew_escaped = True
+    return Event(
+        kind="abandon_ship",
+        ship=ship.id,
+        text=f"{ship.name}'s surviving crew reach the lifeboats and escape pods (Prepare to Abandon Ship!).",
+    )

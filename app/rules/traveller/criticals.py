@@ -10,80 +10,23 @@ from __future__ import annotations
 
 from app.rules.core import Event, Roll
 from app.rules.dice import DiceSource
-from app.rules.registry import on_step
+from app.rules.ruleset import hook
 from app.rules.state import BattleState
+from app.rules.system import SHIP_ACTION
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import standard_check
 from app.rules.traveller.crew import computer_dms, crew_dms
-from app.rules.traveller.damage import (
+from app.rules.traveller.hits import (
     Resolution,
     adjacent_sections,
-    crew_hit,
-    damage_section,
+    fire_start,
     system_roll,
 )
 from app.rules.traveller.ship import Fire, HgSection, HgShip, save
 from app.rules.traveller.units import ships_by_id
 
 
-def fire_start(section: HgSection) -> int:
-    return T.FIRE_START_TARGET + (T.FIRE_METAL_HYDRIDE_DM if section.metal_hydride else 0)
-
-
-def critical(res: Resolution, section: HgSection) -> str:
-    roll = res.dice.roll(1, 6, f"critical: {section.name}", ship=res.ship.id)
-    name = T.CRITICALS[roll.total]
-    roll.outcome = name
-    res.events.append(
-        Event(
-            kind="critical",
-            ship=res.ship.id,
-            text=f"{res.ship.name} {section.name}: critical 1d6 {roll.total}: {name}.",
-            rolls=[roll],
-            data={"section": section.name, "critical": name},
-        )
-    )
-    return f"critical: {name} — {_effect(res, section, roll.total)}"
-
-
-def _effect(res: Resolution, section: HgSection, result: int) -> str:
-    if result == 1:
-        section.offline_round = res.turn + 1
-        return f"{section.name} offline in round {res.turn + 1}"
-    if result == 2:
-        if (section.hull or 0) > 0:
-            loss = (section.hull or 0) // 2
-            return f"structural failure: {damage_section(res, section, loss)}"
-        loss = (section.structure or 0) // 2
-        return f"structural failure: {damage_section(res, section, loss, structure_only=True)}"
-    if result == 3:
-        text = crew_hit(res)
-        if res.model.self_sealing:
-            return f"hull breach sealed at once (self-sealing hull); {text}"
-        section.breach_round = res.turn
-        return f"hull breach: no repairs in {section.name} this round; {text}"
-    if result == 4:
-        roll = res.dice.roll(6, 6, "internal explosion", ship=res.ship.id)
-        roll.outcome = f"{roll.total} Structure damage"
-        res.events.append(
-            Event(kind="roll", ship=res.ship.id, text=f"Internal explosion: 6d6 {roll.total}.", rolls=[roll])
-        )
-        text = damage_section(res, section, roll.total, structure_only=True)
-        if not section.destroyed:
-            system_roll(res, section, "internal explosion section hit")
-        return f"internal explosion {roll.total}: {text}"
-    if result == 5:
-        for _ in range(2):
-            if not section.destroyed:
-                system_roll(res, section, "cascade failure section hit")
-        return "cascade failure: two more section hits"
-    if section.fire is not None:
-        return f"fire in {section.name} already burns (Discipline {section.fire.target}+)"
-    section.fire = Fire(target=fire_start(section), started=res.turn)
-    return f"fire in {section.name}: Discipline {section.fire.target}+ next round"
-
-
-@on_step("traveller:enter:ship_action")
+@hook("enter", SHIP_ACTION)
 def fight_fires(state: BattleState, dice: DiceSource) -> list[Event]:
     """Every fire older than this round: Discipline check; failure means another section hit,
     +1 to the target, and at 12+ the fire spreads to a neighbour (1d6: 1–3 aft, 4–6 fore)."""

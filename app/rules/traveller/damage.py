@@ -1,300 +1,19 @@
-"""Damage to capital ships: location, section damage, system hits (TR-15 … TR-19, TR-14).
-
-Damage comes off a section's Hull, then its Structure (mesons go straight to Structure); a section
-with no Structure left is destroyed and the ship is crippled until the referee rules. System hits
-read the section's own Section Hit Table — External while the section has Hull after this attack,
-Internal otherwise (mesons always Internal) — and each result applies its effect from TR-19.
-"""
+"""Hits entered from the table (TR-14) and the referee's ruling on a crippled ship; how a hit
+lands is in hits.py."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from app.rules.core import Actor, Event, Roll, RuleError
+from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action
-from app.rules.state import BattleState, Ship
-from app.rules.traveller import tables as T
-from app.rules.traveller.crew import step_down
-from app.rules.traveller.ship import HgSection, HgShip, Slot
-
-THIRD_HIT_BARRED = frozenset({"m_drive", "j_drive", "power_plant", "sensors", "command"})
-
-
-@dataclass
-class Resolution:
-    """One attack's effects on one target ship, collected as log sentences with their dice."""
-
-    state: BattleState
-    ship: Ship
-    model: HgShip
-    dice: DiceSource
-    events: list[Event] = field(default_factory=list)
-    barrage_damage: int = 0  # the attack's damage, halved by Hull and Structure results
-    meson: bool = False
-    core_rules: bool = False  # TR-14: a starship or small craft attacker
-
-    def say(self, kind: str, text: str, rolls: list[Roll] | None = None, **data: Any) -> None:
-        self.events.append(Event(kind=kind, ship=self.ship.id, text=text, rolls=rolls or [], data=data))
-
-    @property
-    def turn(self) -> int:
-        return self.state.clock.turn
-
-
-def adjacent_sections(model: HgShip, name: str) -> list[str]:
-    """Neighbours along the aft-to-fore order (TR-17 Decision)."""
-    names = [s.name for s in model.sections]
-    i = names.index(name)
-    return [names[j] for j in (i - 1, i + 1) if 0 <= j < len(names)]
-
-
-def choose_adjacent(model: HgShip, hit: str, choice: str | None) -> str:
-    """The attacker's adjacent section: "fore", "aft" or a section name (the neighbour toward it).
-    Toward a missing side, the other neighbour."""
-    names = [s.name for s in model.sections]
-    i = names.index(hit)
-    fore = names[i + 1] if i + 1 < len(names) else None
-    aft = names[i - 1] if i > 0 else None
-    wanted = (choice or "fore").lower()
-    if wanted not in ("fore", "aft"):
-        section = model.section(wanted)
-        if section is not None and section.name != hit:
-            wanted = "fore" if names.index(section.name) > i else "aft"
-        else:
-            wanted = "fore"
-    if wanted == "fore":
-        return fore or aft  # type: ignore[return-value]
-    return aft or fore  # type: ignore[return-value]
-
-
-def damage_section(res: Resolution, section: HgSection, amount: int, *, structure_only: bool = False) -> str:
-    """Hull then Structure (TR-17); returns "Main Hull 66→58" style text. Beyond 0 Structure is lost."""
-    if amount <= 0 or section.destroyed:
-        return f"{section.name} {'destroyed already' if section.destroyed else 'unharmed'}"
-    parts: list[str] = []
-    left = amount
-    hull = section.hull or 0
-    if not structure_only and hull > 0:
-        taken = min(hull, left)
-        section.hull = hull - taken
-        left -= taken
-        parts.append(f"Hull {hull}→{section.hull}")
-    if left > 0:
-        structure = section.structure or 0
-        taken = min(structure, left)
-        section.structure = structure - taken
-        parts.append(f"Structure {structure}→{section.structure}")
-        if section.structure == 0:
-            destroy_section(res, section)
-    return f"{section.name} {', '.join(parts)}"
-
-
-def destroy_section(res: Resolution, section: HgSection) -> None:
-    section.destroyed = True
-    res.ship.crippled = True
-    res.model.section_lost_round = res.turn
-    if res.model.referee_ruling is None:
-        res.model.referee_ruling = "pending"
-    res.say(
-        "section_destroyed",
-        f"{res.ship.name}'s {section.name} section is destroyed: {res.ship.name} is crippled until the "
-        "referee rules whether it is destroyed (TR-17).",
-        section=section.name,
-    )
-
-
-def system_roll(res: Resolution, section: HgSection, why: str = "system damage") -> None:
-    """Roll 2D on the section's table and apply what it hits (TR-18)."""
-    if section.hit_table is None:
-        return
-    column = "internal" if res.meson else section.column
-    roll = res.dice.roll(2, 6, f"{why}: {section.name} ({column.title()})", ship=res.ship.id)
-    slot = section.hit_table.slot(column, roll.total)
-    roll.outcome = slot.label
-    effect = apply_slot(res, section, slot)
-    res.say(
-        "system_hit",
-        f"{res.ship.name} {section.name} section hit ({column.title()}, 2D {roll.total}): {slot.label} — {effect}.",
-        [roll],
-        section=section.name,
-        slot=slot.kind,
-    )
-
-
-def apply_slot(res: Resolution, section: HgSection, slot: Slot) -> str:
-    """The effect of one Section Hit result (TR-19); returns the sentence's tail."""
-    model = res.model
-    kind = slot.kind
-    if kind == "hull":
-        extra = res.barrage_damage // 2
-        return f"+{extra} Hull damage: {damage_section(res, section, extra)}"
-    if kind == "structure":
-        extra = res.barrage_damage // 2
-        return f"+{extra} Structure damage: {damage_section(res, section, extra, structure_only=True)}"
-    if kind == "armour":
-        old = section.armour or 0
-        section.armour = max(old - 1, 0)
-        return f"{section.name} armour {old}→{section.armour}"
-    if kind == "crew":
-        return crew_hit(res)
-    if kind == "critical":
-        from app.rules.traveller.criticals import critical
-
-        return critical(res, section)
-    if kind in ("turret", "barbette", "bay"):
-        return _battery_hit(res, slot)
-    if kind == "spinal":
-        if model.spinal is None:
-            return "no spinal mount fitted"
-        model.spinal.hits = min(model.spinal.hits + 1, 2)
-        return "spinal −2 DM" if model.spinal.hits == 1 else "spinal mount disabled"
-    if kind == "screen":
-        screen = next((s for s in model.screens if s.id == slot.ref), None)
-        if screen is None:
-            return "no such screen"
-        screen.hits += 1
-        return f"{screen.label} −2 protection (hits {screen.hits})"
-    if kind == "fuel":
-        return _fuel_hit(res, section)
-    if kind in ("m_drive", "j_drive", "power_plant", "sensors", "computer", "command"):
-        return ship_system_hit(res, kind)
-    section.lost.append(slot.label)
-    return f"{slot.label} capacity destroyed"
-
-
-def _battery_hit(res: Resolution, slot: Slot) -> str:
-    battery = res.model.battery(slot.ref or "")
-    if battery is None:
-        return "no such weapon"
-    if battery.hits >= 3:
-        return f"{battery.label} already out of action"
-    battery.hits += 1
-    penalty = {1: "−1d6 DM", 2: "−(1d6+1) DM", 3: "can no longer fire"}[battery.hits]
-    return f"{battery.label} hit {battery.hits}: {penalty}"
-
-
-def _fuel_hit(res: Resolution, section: HgSection) -> str:
-    roll = res.dice.roll(1, 6, "fuel lost ×5%", ship=res.ship.id)
-    percent = roll.total * 5 / (2 if section.metal_hydride else 1)
-    old = res.model.fuel_percent
-    res.model.fuel_percent = max(old - percent, 0)
-    roll.outcome = f"{percent:g}% lost"
-    res.events.append(Event(kind="roll", ship=res.ship.id, text=f"Fuel hit: 1d6 {roll.total}", rolls=[roll]))
-    halved = " (halved: metal hydride)" if section.metal_hydride else ""
-    return f"fuel {old:g}% → {res.model.fuel_percent:g}%{halved}"
-
-
-def ship_system_hit(res: Resolution, kind: str) -> str:
-    """Hits on whole-ship systems. Under TR-14 (starship or small craft attacker) no third hit can
-    land on drives, power plant, sensors or bridge."""
-    model = res.model
-    hits = model.systems
-    if res.core_rules and kind in THIRD_HIT_BARRED and _hits(model, kind) >= 2:
-        return "no third hit on a capital ship's drive, power plant, sensors or bridge (TR-14)"
-    if kind == "m_drive":
-        hits.m_drive += 1
-        model.thrust = max(model.thrust - 1, 0)
-        return f"M-Drive hit {hits.m_drive}: Thrust {model.thrust}"
-    if kind == "j_drive":
-        if hits.j_drive >= 2:
-            return "J-Drive already disabled"
-        hits.j_drive += 1
-        if hits.j_drive == 1:
-            roll = res.dice.roll(1, 6, "J-Drive hit DM", ship=res.ship.id)
-            hits.jump_dm = -roll.total
-            roll.outcome = f"jump DM −{roll.total}"
-            res.events.append(
-                Event(kind="roll", ship=res.ship.id, text=f"J-Drive DM: 1d6 {roll.total}", rolls=[roll])
-            )
-            return f"J-Drive hit 1: −{roll.total} DM to jumps"
-        return "J-Drive disabled"
-    if kind == "power_plant":
-        if hits.power_plant >= 3:
-            return "power plant already disabled"
-        hits.power_plant += 1
-        if hits.power_plant == 3:
-            model.disabled = True
-            return "power plant disabled: the whole ship is disabled"
-        cut = 1 if hits.power_plant == 1 else 2
-        model.power = max(model.power - cut, 0)
-        return f"power plant hit {hits.power_plant}: Power −{cut} → {model.power}"
-    if kind == "sensors":
-        if hits.sensors >= 2:
-            return "sensors already disabled"
-        hits.sensors += 1
-        if hits.sensors == 1:
-            roll = res.dice.roll(1, 6, "sensor hit DM", ship=res.ship.id)
-            hits.sensors_dm = -roll.total
-            roll.outcome = f"sensors DM −{roll.total}"
-            res.events.append(
-                Event(kind="roll", ship=res.ship.id, text=f"Sensor DM: 1d6 {roll.total}", rolls=[roll])
-            )
-            return f"sensors hit 1: −{roll.total} DM to Sensors checks"
-        return "sensors disabled"
-    if kind == "computer":
-        if hits.computer >= 3:
-            return "computer already disabled"
-        hits.computer += 1
-        return {
-            1: "computer hit 1: −1 DM to all rolls",
-            2: "computer hit 2: −1d6 DM to all rolls, rerolled each time",
-            3: "computer disabled: no jump, no fire beyond Close",
-        }[hits.computer]
-    # command takes the Bridge effects (TR-19 Decision)
-    if hits.bridge >= 2:
-        return "bridge already destroyed"
-    hits.bridge += 1
-    if hits.bridge == 1:
-        hits.bridge_round = res.turn + 1
-        return f"bridge hit 1: no manoeuvre or jump in round {res.turn + 1}"
-    if model.initiative_base is not None:
-        model.initiative_base //= 2
-    if model.round.initiative is not None:
-        model.round.initiative //= 2
-    return "bridge destroyed: command transfers, initiative halved"
-
-
-def _hits(model: HgShip, kind: str) -> int:
-    return getattr(model.systems, "bridge" if kind == "command" else kind)
-
-
-def crew_hit(res: Resolution) -> str:
-    """One step down the crew ladder; Prepare for Impact! saves it on 4+ (TR-23, TR-27)."""
-    if res.model.round.has("prepare_impact"):
-        roll = res.dice.roll(1, 6, "Prepare for Impact!", ship=res.ship.id, target="4+")
-        saved = roll.total >= 4
-        roll.outcome = "crew hit ignored" if saved else "crew hit stands"
-        res.events.append(
-            Event(
-                kind="roll",
-                ship=res.ship.id,
-                text=f"{res.ship.name} braced for impact: 1d6 {roll.total} → {roll.outcome}.",
-                rolls=[roll],
-            )
-        )
-        if saved:
-            return "crew hit ignored (Prepare for Impact!)"
-    old, new = step_down(res.model)
-    return f"crew {old} → {new}"
-
-
-def roll_location(res: Resolution) -> tuple[str, Roll]:
-    """TR-15: 1d6 on the hull code's column."""
-    roll = res.dice.roll(1, 6, "location", ship=res.ship.id)
-    name = T.location(len(res.model.sections), roll.total)
-    roll.outcome = name
-    return name, roll
-
-
-def system_hit_column(model: HgShip) -> dict[str, str]:
-    return {s.name: s.column for s in model.sections}
-
-
-# --- Entered hits and the referee's ruling ---------------------------------------------------------
+from app.rules.ruleset import action
+from app.rules.state import BattleState
+from app.rules.traveller.crew import abandon_ship
+from app.rules.traveller.hits import Resolution, damage_section, ship_system_hit
+from app.rules.traveller.ship import HgShip
 
 
 class EnteredHit(BaseModel):
@@ -315,7 +34,7 @@ def _may_enter(state: BattleState, p: EnteredHit, actor: Actor) -> None:
     raise RuleError("enter hits for a ship you command, or as referee", "source")
 
 
-@action("traveller.entered_hit", EnteredHit, "Enter a hit", authorise=_may_enter, systems={"traveller"})
+@action("traveller.entered_hit", EnteredHit, "Enter a hit", authorise=_may_enter)
 def entered_hit(state: BattleState, p: EnteredHit, actor: Actor, dice: DiceSource) -> list[Event]:
     target = state.ship(p.target, "target")
     if "hg_ship" not in target.parts:
@@ -346,7 +65,7 @@ class Ruling(BaseModel):
     outcome: Literal["crippled", "destroyed"]
 
 
-@action("traveller.rule_ship", Ruling, "Rule a crippled ship", referee_only=True, systems={"traveller"})
+@action("traveller.rule_ship", Ruling, "Rule a crippled ship", referee_only=True)
 def rule_ship(state: BattleState, p: Ruling, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-17 Decision: a section at 0 Structure leaves the ship crippled until the referee rules."""
     ship = state.ship(p.ship)
@@ -356,8 +75,6 @@ def rule_ship(state: BattleState, p: Ruling, actor: Actor, dice: DiceSource) -> 
     ship.destroyed = p.outcome == "destroyed"
     events = [Event(kind="ruling", ship=ship.id, text=f"The referee rules {ship.name} {p.outcome} (TR-17).")]
     if ship.destroyed:
-        from app.rules.traveller.barrage import abandon_ship
-
         escaped = abandon_ship(state, ship, model)
         if escaped is not None:
             events.append(escaped)

@@ -13,14 +13,14 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.rules.core import Actor, Event, NotAllowed, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action, part_schema
+from app.rules.ruleset import action, part
 from app.rules.state import BattleState, Ship
 from app.rules.traveller.ship import Battery, Combatant, strip_orders
 
 FLIGHT_BARRAGE_DM = -4
 
 
-@part_schema("flight", public_view=lambda part, ship: strip_orders(part))
+@part("flight", public_view=lambda part, ship: strip_orders(part))
 class Flight(Combatant):
     """Batteries give mounts per craft; a flight's crew strength stays Full (its losses are craft)."""
 
@@ -103,7 +103,6 @@ def _may_attack_craft(state: BattleState, p: CraftAttack, actor: Actor) -> None:
     CraftAttack,
     "Enter an attack on single craft of a flight",
     authorise=_may_attack_craft,
-    systems={"traveller"},
 )
 def craft_attack(state: BattleState, p: CraftAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-25a: single craft inside a flight may be attacked on their own by the normal rules; the −4

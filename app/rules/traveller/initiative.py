@@ -12,13 +12,13 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
-from app.rules.generic.boarding import refusal
-from app.rules.registry import action
+from app.rules.ruleset import action
 from app.rules.state import BattleState, Ship
+from app.rules.system import FIRE
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import DM, dm_text, standard_check
 from app.rules.traveller.crew import computer_dms
-from app.rules.traveller.loop import loop_order, require_turn
+from app.rules.traveller.loop import COMBAT_ACTION, loop_order
 from app.rules.traveller.ship import Combatant, HgShip
 from app.rules.traveller.units import load_unit, save_unit, units
 
@@ -45,7 +45,6 @@ def _faster(unit: Combatant, ship: Ship, others: list[tuple[Ship, Combatant]]) -
     RollInitiative,
     "Roll initiative for the engagement",
     referee_only=True,
-    systems={"traveller"},
 )
 def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: DiceSource) -> list[Event]:
     everyone = units(state)
@@ -104,14 +103,11 @@ def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: D
 
 
 @action(
-    "traveller.pass", ShipRef, "Finish combat actions this round", ship_field="ship", systems={"traveller"}
-)
+    "traveller.pass", ShipRef, "Finish combat actions this round", ship="ship", during={FIRE}, outside="ships pass in the {step:lower} step", outside_field="ship")
 def pass_turn(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-04: a ship that has done all it wishes leaves the loop for this round."""
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
-    if state.clock.step != "combat":
-        raise RuleError("ships pass in the combat step", "ship")
     unit.round.passed = True
     save_unit(ship, unit)
     after = [s.name for s, _ in loop_order(state)]
@@ -132,14 +128,11 @@ class OtherAction(BaseModel):
     "traveller.combat_action",
     OtherAction,
     "Take another combat action",
-    ship_field="ship",
-    systems={"traveller"},
-)
+    ship="ship", during={FIRE}, in_turn=True, outside=COMBAT_ACTION, outside_field="ship")
 def other_action(state: BattleState, p: OtherAction, actor: Actor, dice: DiceSource) -> list[Event]:
     """A combat action the tracker does not resolve (boarding, moving): it takes the ship's turn."""
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
-    require_turn(state, ship, unit)
     unit.round.actions += 1
     save_unit(ship, unit)
     return [Event(kind="combat_action", ship=ship.id, text=f"{ship.name}: {p.description}.")]
@@ -151,7 +144,7 @@ class Board(BaseModel):
     outcome: str = Field(min_length=1, max_length=300, description="the Boarding Action result (GEN-03)")
 
 
-@action("traveller.board", Board, "Board an enemy ship", ship_field="ship", systems={"traveller"})
+@action("traveller.board", Board, "Board an enemy ship", ship="ship", during={FIRE}, in_turn=True, outside=COMBAT_ACTION, outside_field="ship")
 def board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list[Event]:
     """Boarding is one of the combat actions ships trade in the loop (TR-04). The Boarding Action
     table is not in the seeds, so its result is entered (GEN-03); the log states the orders that
@@ -163,10 +156,9 @@ def board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list[
         raise RuleError("board another ship still in the fight", "target")
     unit = load_unit(state, ship)
     target = load_unit(state, target_ship, "target")
-    reason = refusal(target_ship, "boarding")
+    reason = state.game.boarding_refusal(target_ship, "boarding")
     if reason:
         raise RuleError(reason, "target")
-    require_turn(state, ship, unit)
     unit.round.actions += 1
     save_unit(ship, unit)
     notes = []

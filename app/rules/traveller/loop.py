@@ -8,10 +8,13 @@ been rolled, so a referee can run a quick skirmish without it.
 
 from __future__ import annotations
 
-from app.rules.core import RuleError
 from app.rules.state import BattleState, Ship
+from app.rules.system import Step
 from app.rules.traveller.ship import Combatant
-from app.rules.traveller.units import units
+from app.rules.traveller.units import load_unit, unit_part, units
+
+# How a combat action refuses outside the combat step.
+COMBAT_ACTION = "combat actions happen in the {step:lower} step"
 
 
 def _key(pair: tuple[Ship, Combatant]) -> tuple[int, int, int, str]:
@@ -34,14 +37,28 @@ def next_actor(state: BattleState) -> Ship | None:
     return order[0][0] if order else None
 
 
-def require_turn(state: BattleState, ship: Ship, unit: Combatant) -> None:
-    """Refuse a combat action out of the loop's order (once initiative exists)."""
-    if state.clock.step != "combat":
-        raise RuleError("combat actions happen in the combat step", "ship")
+def out_of_turn(state: BattleState, ship: Ship) -> str | None:
+    """Why this ship may not take a combat action now (TR-04), or None: it has passed, or the loop
+    (once initiative exists) names another ship."""
+    if unit_part(ship) is None:
+        return None
+    unit = load_unit(state, ship)
     if unit.round.passed:
-        raise RuleError(f"{ship.name} has finished its combat actions this round", "ship")
+        return f"{ship.name} has finished its combat actions this round"
     if unit.initiative_base is None or not state.options.get("enforce_loop", True):
-        return
+        return None
     actor = next_actor(state)
     if actor is not None and actor.id != ship.id:
-        raise RuleError(f"it is {actor.name}'s combat action now (TR-04)", "ship")
+        return f"it is {actor.name}'s combat action now (TR-04)"
+    return None
+
+
+def acting(state: BattleState, step: Step) -> frozenset[str] | None:
+    """Whose turn it is: in a step played in initiative order, the loop's next ship (none when
+    every ship has passed); elsewhere no order binds (None)."""
+    if step.acts != "initiative" or not state.options.get("enforce_loop", True):
+        return None
+    order = loop_order(state)
+    if not order:
+        return None if not any(u.initiative_base is not None for _, u in units(state)) else frozenset()
+    return frozenset({order[0][0].id})

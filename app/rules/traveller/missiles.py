@@ -14,13 +14,14 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action
+from app.rules.ruleset import action
 from app.rules.state import BattleState
+from app.rules.system import FIRE
 from app.rules.traveller import tables as T
 from app.rules.traveller.barrage import check_shooter, small_craft_shooting, take_dodge
 from app.rules.traveller.checks import DM, signed, standard_check
 from app.rules.traveller.crew import computer_dms, crew_dms
-from app.rules.traveller.loop import require_turn
+from app.rules.traveller.loop import COMBAT_ACTION
 from app.rules.traveller.ship import HgShip
 from app.rules.traveller.units import load_unit, save_unit
 
@@ -35,8 +36,7 @@ class MissileAttack(BaseModel):
 
 
 @action(
-    "traveller.missile", MissileAttack, "Fire individual missiles", ship_field="ship", systems={"traveller"}
-)
+    "traveller.missile", MissileAttack, "Fire individual missiles", ship="ship", during={FIRE}, in_turn=True, outside=COMBAT_ACTION, outside_field="ship")
 def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     if p.range not in T.RANGE_BANDS:
         raise RuleError(f"range must be one of {', '.join(T.RANGE_BANDS)}", "range")
@@ -59,7 +59,6 @@ def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: Dic
     if T.WEAPONS[battery.weapon].ammo_table != "missile":
         raise RuleError(f"{battery.label} fires no missiles", "battery")
     check_shooter(state, ship, shooter, battery, p.range)
-    require_turn(state, ship, shooter)
     range_dm = fire.range_dm(p.range, small_craft_shooting(shooter))
     if range_dm is None:
         raise RuleError(f"{fire.name} cannot engage at {T.RANGE_LABELS[p.range]} range (TR-02)", "range")

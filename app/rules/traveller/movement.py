@@ -15,8 +15,9 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action
+from app.rules.ruleset import action
 from app.rules.state import BattleState, Ship
+from app.rules.system import FIRE, MOVEMENT, SHIP_ACTION
 from app.rules.traveller import tables as T
 from app.rules.traveller.barrage import blasted
 from app.rules.traveller.checks import DM, standard_check
@@ -31,15 +32,11 @@ COMMAND_DISCIPLINE_DM = 1
 
 
 def _may_move(state: BattleState, ship: Ship, unit: Combatant, what: str) -> None:
-    if ship.destroyed:
-        raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
     if not can_act(unit):
         raise RuleError(f"{ship.name}'s crew is dead and cannot act (TR-23)", "ship")
     if isinstance(unit, HgShip):
         if unit.disabled:
             raise RuleError(f"{ship.name} is disabled (power plant out)", "ship")
-        if unit.jumped is not None:
-            raise RuleError(f"{ship.name} has jumped out of the battle", "ship")
         if unit.systems.bridge_round == state.clock.turn:
             raise RuleError(f"the bridge hit grounds {ship.name} this round: no {what} (TR-19)", "ship")
     if unit.round.has("run_silent"):
@@ -69,11 +66,9 @@ class Manoeuvre(BaseModel):
     description: str = Field(min_length=3, max_length=200, description="what it does, e.g. closes to Short")
 
 
-@action("traveller.manoeuvre", Manoeuvre, "Spend Thrust", ship_field="ship", systems={"traveller"})
+@action("traveller.manoeuvre", Manoeuvre, "Spend Thrust", ship="ship", during={MOVEMENT}, outside="Thrust for range changes is spent in the {step:lower} step", outside_field="ship")
 def manoeuvre(state: BattleState, p: Manoeuvre, actor: Actor, dice: DiceSource) -> list[Event]:
     """Range changes and the like in the manoeuvre step; the outcome is the players' (GEN-03)."""
-    if state.clock.step != "manoeuvre":
-        raise RuleError("Thrust for range changes is spent in the manoeuvre step", "ship")
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     _may_move(state, ship, unit, "manoeuvre")
@@ -96,13 +91,11 @@ class Dodge(BaseModel):
     ship: str
 
 
-@action("traveller.dodge", Dodge, "Dodge the next attack", ship_field="ship", systems={"traveller"})
+@action("traveller.dodge", Dodge, "Dodge the next attack", ship="ship", during={FIRE}, outside="dodges are reactions in the {step:lower} step", outside_field="ship")
 def dodge(state: BattleState, p: Dodge, actor: Actor, dice: DiceSource) -> list[Event]:
     """A reaction against the next attack on the ship this round: one Thrust and one reaction, then
     a Pilot check (GEN-05); success gives that attack −2 (core rules, tables.md §1b). Evasive
     Action's extra Thrust pays for it without a reaction (TR-27)."""
-    if state.clock.step != "combat":
-        raise RuleError("dodges are reactions in the combat step", "ship")
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     _may_move(state, ship, unit, "dodging")
@@ -153,14 +146,12 @@ class Jump(BaseModel):
     ship: str
 
 
-@action("traveller.jump", Jump, "Jump out of the battle", ship_field="ship", systems={"traveller"})
+@action("traveller.jump", Jump, "Jump out of the battle", ship="ship", during={SHIP_ACTION}, outside="ships jump in the {step:lower} step", outside_field="ship")
 def jump(state: BattleState, p: Jump, actor: Actor, dice: DiceSource) -> list[Event]:
     """GEN-01: jumps happen in the ship action step. The Engineering (jump) check is a standard check
     with the crew DMs, the J-drive hit's DM (TR-19), Prepare for Jump! +2 and Command Discipline +1
     (TR-27) and the computer's DMs; success takes the ship out of the battle. What a failure means
     (misjump, nothing) is the core rules' (GEN-03)."""
-    if state.clock.step != "ship_action":
-        raise RuleError("ships jump in the ship action step", "ship")
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     if not isinstance(unit, HgShip):
@@ -211,7 +202,7 @@ class Launch(BaseModel):
     carrier: str = Field(description="the ship it launches from")
 
 
-@action("traveller.launch", Launch, "Launch a flight", ship_field="flight", systems={"traveller"})
+@action("traveller.launch", Launch, "Launch a flight", ship="flight")
 def launch(state: BattleState, p: Launch, actor: Actor, dice: DiceSource) -> list[Event]:
     """Records where and when a flight launched, which Blast Them As They Launch! reads (TR-27)."""
     ship = state.ship(p.flight, "flight")

@@ -15,8 +15,9 @@ from pydantic import BaseModel, Field, field_validator
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action, on_step
+from app.rules.ruleset import action, hook
 from app.rules.state import BattleState, Ship
+from app.rules.system import ORDERS
 from app.rules.traveller import tables as T
 from app.rules.traveller.flights import Flight
 from app.rules.traveller.ship import Combatant, HgShip, OrderChoice
@@ -93,16 +94,12 @@ class GiveOrders(BaseModel):
         return [value] if isinstance(value, dict) else value
 
 
-@action("traveller.orders", GiveOrders, "Write orders", ship_field="ship", systems={"traveller"})
+@action("traveller.orders", GiveOrders, "Write orders", ship="ship", during={ORDERS}, outside="orders are written in the {step:lower} step; emergency orders come as reactions", outside_field="orders")
 def give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)", "orders")
-    if state.clock.step != "orders":
-        raise RuleError("orders are written in the orders step; emergency orders come as reactions", "orders")
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
-    if ship.destroyed:
-        raise RuleError(f"{ship.name} is destroyed (GEN-04)", "ship")
     if unit.initiative_base is None:
         raise RuleError("roll initiative for the engagement first (TR-03)", "orders")
     if unit.round.committed or unit.round.revealed:
@@ -181,18 +178,16 @@ class Reveal(BaseModel):
     """The referee forces the reveal: captains who have not committed give no orders this round."""
 
 
-@action("traveller.reveal_orders", Reveal, "Reveal the orders", referee_only=True, systems={"traveller"})
+@action("traveller.reveal_orders", Reveal, "Reveal the orders", referee_only=True, during={ORDERS}, outside="orders are revealed in the {step:lower} step")
 def force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)")
-    if state.clock.step != "orders":
-        raise RuleError("orders are revealed in the orders step")
     if all(u.round.revealed for _, u in units(state)):
         raise RuleError("the orders are already revealed")
     return [reveal(state, forced=True)]
 
 
-@on_step("traveller:leave:orders")
+@hook("leave", ORDERS)
 def reveal_on_leaving(state: BattleState, dice: DiceSource) -> list[Event]:
     """Moving the clock on forces the reveal, so no round is fought with orders still hidden."""
     if not orders_on(state) or all(u.round.revealed for _, u in units(state)):
@@ -209,16 +204,12 @@ class EmergencyOrder(BaseModel):
     "traveller.emergency_order",
     EmergencyOrder,
     "Give an emergency order",
-    ship_field="ship",
-    systems={"traveller"},
-)
+    ship="ship", not_during={ORDERS}, outside="in the {orders:lower} step, write it with the other orders", outside_field="order")
 def emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-26: a (!) order as a reaction to an attack, one per ship per round; it costs initiative
     (never below 0) and a reaction from those the current initiative allows."""
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)", "order")
-    if state.clock.step == "orders":
-        raise RuleError("in the orders step, write it with the other orders", "order")
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     choice = p.order.model_copy(update={"emergency": True})
@@ -250,7 +241,7 @@ def emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: D
     ]
 
 
-@on_step("traveller:leave:turn")
+@hook("leave", "turn")
 def one_more_shot_ends(state: BattleState, dice: DiceSource) -> list[Event]:
     """I Only Need One More Shot: the system fired at full strength; at the round's end it fails."""
     events: list[Event] = []
@@ -271,7 +262,7 @@ def one_more_shot_ends(state: BattleState, dice: DiceSource) -> list[Event]:
     return events
 
 
-@on_step("traveller:enter:turn")
+@hook("enter", "turn")
 def fresh_rounds(state: BattleState, dice: DiceSource) -> list[Event]:
     """Every unit starts the round clean in the stored state too, so that what the sheets show
     (initiative, reactions, Thrust left, the orders chip) is this round's from its first moment."""

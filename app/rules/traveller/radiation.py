@@ -12,7 +12,7 @@ from __future__ import annotations
 from app.rules.core import Roll
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import number
-from app.rules.traveller.damage import Resolution, crew_hit, ship_system_hit
+from app.rules.traveller.hits import Resolution, crew_hit, ship_system_hit
 
 ARMOUR_STOPS_RADIATION = 8
 

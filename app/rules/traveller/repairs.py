@@ -13,8 +13,9 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action
+from app.rules.ruleset import action
 from app.rules.state import BattleState
+from app.rules.system import SHIP_ACTION
 from app.rules.traveller.checks import DM, standard_check
 from app.rules.traveller.crew import can_act, crew_dms
 from app.rules.traveller.ship import HgSection, HgShip
@@ -102,15 +103,13 @@ def _undo(model: HgShip, system: str) -> str:
     return f"{screen.label} hits {screen.hits}"
 
 
-@action("traveller.repair", Repair, "Attempt a repair", ship_field="ship", systems={"traveller"})
+@action("traveller.repair", Repair, "Attempt a repair", ship="ship", during={SHIP_ACTION}, outside="repairs happen in the {step:lower} step (TR-22)", outside_field="system")
 def repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> list[Event]:
-    if state.clock.step != "ship_action":
-        raise RuleError("repairs happen in the ship action step (TR-22)", "system")
     ship = state.ship(p.ship)
     model = load_unit(state, ship)
     if not isinstance(model, HgShip):
         raise RuleError("flights are not repaired in battle", "ship")
-    if ship.destroyed or not can_act(model):
+    if not can_act(model):
         raise RuleError(f"{ship.name} cannot make repairs", "ship")
     section = model.section(p.section)
     if section is None or section.destroyed:

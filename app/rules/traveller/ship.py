@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, computed_field, model_validator
 
-from app.rules.registry import part_schema
+from app.rules.ruleset import part
 from app.rules.state import Ship
 from app.rules.traveller import tables as T
 
@@ -310,7 +310,7 @@ class Combatant(BaseModel):
         return T.reactions(self.current_initiative() or 0)
 
 
-@part_schema("hg_ship", public_view=lambda part, ship: public_view(part, ship))
+@part("hg_ship", public_view=lambda part, ship: public_view(part, ship))
 class HgShip(Combatant):
     kind: Literal["capital", "spacecraft", "small_craft"] = "capital"
     hull_code: str | None = None

@@ -13,14 +13,15 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.registry import action
+from app.rules.ruleset import action
 from app.rules.state import BattleState
+from app.rules.system import FIRE
 from app.rules.traveller import tables as T
 from app.rules.traveller.barrage import check_focus, escorts, order_dms, take_dodge
 from app.rules.traveller.checks import DM, standard_check
 from app.rules.traveller.crew import can_act, crew_dms
-from app.rules.traveller.damage import Resolution, damage_section, roll_location, system_roll
-from app.rules.traveller.loop import require_turn
+from app.rules.traveller.hits import Resolution, damage_section, roll_location, system_roll
+from app.rules.traveller.loop import COMBAT_ACTION
 from app.rules.traveller.radiation import apply_radiation
 from app.rules.traveller.ship import HgSection, HgShip
 from app.rules.traveller.units import load_unit, orders_on, save_unit
@@ -50,8 +51,6 @@ def _refuse(state: BattleState, ship_name: str, model: HgShip, p: SpinalShot) ->
         raise RuleError(f"{ship_name}'s crew is dead and cannot act (TR-23)", "ship")
     if model.disabled:
         raise RuleError(f"{ship_name} is disabled (power plant out)", "ship")
-    if model.jumped is not None:
-        raise RuleError(f"{ship_name} has jumped out of the battle", "ship")
     if model.round.has("run_silent"):
         raise RuleError(f"{ship_name} runs silent this round and may not fire", "ship")
     if orders_on(state) and not model.round.has("line_up_spinal"):
@@ -62,14 +61,12 @@ def _refuse(state: BattleState, ship_name: str, model: HgShip, p: SpinalShot) ->
         raise RuleError("the computer is disabled: no fire beyond Close", "range")
 
 
-@action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship_field="ship", systems={"traveller"})
+@action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship", during={FIRE}, in_turn=True, outside=COMBAT_ACTION, outside_field="ship")
 def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id or target_ship.destroyed:
         raise RuleError("choose another ship still in the fight", "target")
-    if ship.destroyed:
-        raise RuleError(f"{ship.name} is destroyed and takes no further actions (GEN-04)", "ship")
     model = load_unit(state, ship)
     if not isinstance(model, HgShip):
         raise RuleError("only a High Guard ship carries a spinal mount", "ship")
@@ -79,7 +76,6 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
     if target.jumped is not None:
         raise RuleError(f"{target_ship.name} has jumped out of the battle", "target")
     _refuse(state, ship.name, model, p)
-    require_turn(state, ship, model)
     check_focus(state, ship, model, target_ship)
     spinal = model.spinal
     assert spinal is not None

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from app.rules import Action, apply_action
-from app.rules.battle import new_battle
+from app.rules import Action, apply_action, new_battle
 from app.rules.core import REFEREE, Actor, Event
 from app.rules.dice import DiceSource, ScriptedDice
 from app.rules.shadow.track import PainTrack, load

@@ -9,7 +9,7 @@ import pytest
 
 from app.rules.core import RuleError
 from app.rules.generic.actions import ShipDefinition
-from app.rules.registry import validate_parts
+from app.rules.registry import STANDARD
 
 from .support import (
     EXCALIBUR,
@@ -164,7 +164,7 @@ def test_samples_validate_and_are_marked() -> None:
         assert definition.sample is True
         assert definition.klass.endswith("(sample data)")
         assert definition.system == "sfb"
-        validate_parts(definition.parts)
+        STANDARD.game("sfb").validate_parts(definition.parts)
     assert library("shadow-cruiser")["parts"]["sheet"]["excess_damage_max"] == 20
     assert sorted(library("shadow-cruiser")["parts"]) == ["first_one", "pain", "sheet"]
     assert "pain" not in library("federation-heavy-cruiser")["parts"]

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from app.rules.attack import DamageContext
 from app.rules.core import NeedRoll
 from app.rules.dice import EnteredDice
-from app.rules.generic import damage
+from app.rules.registry import RULESETS, Rules
+from app.rules.ruleset import Ruleset
 from app.rules.shadow.track import reaction_for
+from app.rules.systems.sfb import SFB
 
 from .support import EXCALIBUR, KER, YORKTOWN, act, at_impulse, end_impulse, hit, of_kind, pain, sentences
 
@@ -157,13 +162,15 @@ def test_SH_06_no_reaction_roll_without_a_rise() -> None:
     assert pain(state).reaction == "ZERO"
 
 
-def test_SH_03_shield_absorbed_points_do_not_hurt(monkeypatch: pytest.MonkeyPatch) -> None:
-    def shield(ctx: damage.DamageContext) -> None:
+def test_SH_03_shield_absorbed_points_do_not_hurt() -> None:
+    def shield(ctx: DamageContext) -> None:
         ctx.absorbed += 30
         ctx.remaining -= 30
 
-    monkeypatch.setattr(damage, "DAMAGE_FILTERS", [shield])
-    state = at_impulse()
+    # A battle whose system adds a ruleset with one shield stage before the sheet.
+    shields = Ruleset("test-shields", "Test shields", damage_filters=(shield,))
+    system = replace(SFB, rulesets=(*SFB.rulesets, shields.key))
+    state = Rules([system], [*RULESETS, shields]).game("sfb").bind(at_impulse())
     state, events = hit(state, 54)
     assert events[0].data["absorbed"] == 30
     assert pain(state).damage_total == 24

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 from jinja2 import ChoiceLoader, DictLoader, Environment, FileSystemLoader, select_autoescape
 
 from app.rules.state import BattleState
-from app.rules.views import Viewer, battle_view
+from app.rules.views import Viewer
+from tests.helpers import part_context
 
 from .support import FED_PLAYER, KER, PLAYER, act, at_impulse, battle, end_impulse, hit, until_step
 
@@ -25,22 +24,11 @@ ENV = Environment(
 
 
 def render(state: BattleState, viewer: Viewer) -> str:
-    view = battle_view(state, viewer)
-    ship = view["ships"][KER]
-    context: dict[str, Any] = {
-        "ship": ship,
-        "part": ship["parts"]["pain"],
-        "viewer": viewer,
-        "battle": SimpleNamespace(id="b1", system=state.system, clock=view["clock"]),
-        "state": view,
-        "seq": 7,
-        "csrf_token": "tok",
-    }
-    return ENV.get_template("parts/pain.html").render(context)
+    return ENV.get_template("parts/pain.html").render(part_context(state, KER, "pain", viewer))
 
 
 def owner() -> Viewer:
-    return Viewer.of(PLAYER)
+    return PLAYER
 
 
 def test_SH_16_track_boxes_marker_and_labels() -> None:
@@ -96,7 +84,7 @@ def test_SH_14_reduction_form_for_the_commander_in_energy_allocation_only() -> N
     assert '<input type="hidden" name="action_type" value="shadow.reduce_pain">' in html
     assert '<input type="hidden" name="p.ship" value="ker">' in html
     assert '<form method="post" action="/battles/b1/actions"' in html
-    assert "Roll pain reduction" not in render(state, Viewer.of(FED_PLAYER))
+    assert "Roll pain reduction" not in render(state, FED_PLAYER)
     assert "Roll pain reduction" in render(state, Viewer("ref", "referee", frozenset()))
     state, _ = act(state, "shadow.reduce_pain", {"ship": KER}, [1], actor=PLAYER)
     html = render(state, owner())

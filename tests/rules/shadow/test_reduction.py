@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.rules.core import RuleError
-from app.rules.views import Viewer, event_for
+from app.rules.views import event_for
 
 from .support import (
     EXCALIBUR,
@@ -45,7 +45,7 @@ def test_SH_14_reduction_is_public_and_floors_at_zero() -> None:
     assert events[0].visibility == "public"
     assert events[0].text == "Ker rolls pain reduction: pain 4 → 0; reaction stays ZERO."
     assert [r.sentence() for r in events[0].rolls] == ["pain reduction: 1d6 = 6 → pain 4 → 0"]
-    shown = event_for(events[0], "p-shadow", Viewer.of(FED_PLAYER))
+    shown = event_for(events[0], FED_PLAYER)
     assert shown is not None and shown.text == events[0].text
 
 
@@ -80,8 +80,8 @@ def test_SH_14_reminder_goes_to_the_owner_only() -> None:
         "Ker may roll pain reduction this Energy Allocation (pain 5, reaction ZERO)."
     ]
     assert reminder[0].visibility == "owner"
-    assert event_for(reminder[0], "p-shadow", Viewer.of(FED_PLAYER)) is None
-    assert event_for(reminder[0], "p-shadow", Viewer.of(PLAYER)) is not None
+    assert event_for(reminder[0], FED_PLAYER) is None
+    assert event_for(reminder[0], PLAYER) is not None
 
 
 def test_SH_15_reduction_never_raises_the_reaction() -> None:

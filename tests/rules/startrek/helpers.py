@@ -8,8 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from app.rules import Action, Actor, BattleState, apply_action
-from app.rules.battle import new_battle
+from app.rules import Action, Actor, BattleState, apply_action, new_battle
 from app.rules.core import REFEREE, Event
 from app.rules.dice import ScriptedDice
 from app.rules.startrek.shields import Shields

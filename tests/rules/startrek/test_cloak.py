@@ -44,7 +44,7 @@ def cloak(state) -> Cloak:
 
 def cloaked_battle(data=None):
     """Excelsior and a bird-of-prey; the bird cloaks at the end of turn 1."""
-    from app.rules.battle import new_battle
+    from app.rules import new_battle
 
     state = new_battle("b5wars")
     state = add(state, definition("excelsior"), {"hex": "0101", "facing": 0})
@@ -120,7 +120,7 @@ def test_ST_22_leak_battle_view_and_events_hide_the_cloaked_position():
         "may_fire": False,
         "keeps_shields": False,
     }
-    shown = [event_for(e, "p-kor-vaq", others()) for e in events]
+    shown = [event_for(e, others()) for e in events]
     dumped = json.dumps([e.model_dump() for e in shown if e is not None])
     assert SECRET_HEX not in dumped and LATER_HEX not in dumped
     assert [e.text for e in shown if e is not None] == [
@@ -131,7 +131,7 @@ def test_ST_22_leak_battle_view_and_events_hide_the_cloaked_position():
     mine = json.dumps(battle_view(state, owner()))
     assert LATER_HEX in mine
     assert (
-        event_for(move_events[0], "p-kor-vaq", owner()).text == "Kor'vaq (cloaked) moves: hex 0917, facing 2."
+        event_for(move_events[0], owner()).text == "Kor'vaq (cloaked) moves: hex 0917, facing 2."
     )
 
 
@@ -145,7 +145,7 @@ def test_ST_22_decloak_makes_only_the_current_position_public():
     assert events[0].text == "Kor'vaq decloaks at hex 1012; its weapons and shields return next turn (ST-22)."
     seen = json.dumps(battle_view(state, others()))
     assert LATER_HEX in seen and SECRET_HEX not in seen
-    assert event_for(early[0], "p-kor-vaq", others()).text == "A cloaked ship moves."
+    assert event_for(early[0], others()).text == "A cloaked ship moves."
 
 
 def test_ST_22_weapons_and_shields_return_the_turn_after_decloaking():

@@ -2,48 +2,21 @@
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from app.rules.views import Viewer, battle_view
+from tests.helpers import Elements, part_context
 from tests.rules.startrek.helpers import KER, act, advance_to, battle, definition, hit, player, set_value
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 ENV = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]))
 
 
-class Elements(HTMLParser):
-    """Every start tag's attributes, by id, and the forms' action types."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.by_id: dict[str, dict[str, Any]] = {}
-        self.actions: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        if "id" in found:
-            self.by_id[found["id"]] = {"tag": tag, **found}
-        if tag == "input" and found.get("name") == "action_type":
-            self.actions.append(found.get("value") or "")
-
-
 def render(state, ship_id: str, part: str, viewer: Viewer) -> tuple[str, Elements]:
-    view = battle_view(state, viewer)
-    ship = view["ships"][ship_id]
-    html = ENV.get_template(f"parts/{part}.html").render(
-        ship=ship,
-        part=ship["parts"][part],
-        viewer=viewer,
-        battle=SimpleNamespace(id="b1", system="b5wars", clock=view["clock"], dice_mode="server"),
-        state=view,
-        seq=7,
-        csrf_token="tok",
-    )
+    context = part_context(state, ship_id, part, viewer, dice_mode="server")
+    html = ENV.get_template(f"parts/{part}.html").render(context)
     parsed = Elements()
     parsed.feed(html)
     return html, parsed
@@ -139,7 +112,7 @@ def test_ST_18_warp_partial_shows_nacelle_failure_chance():
 
 
 def test_ST_22_cloak_partial_for_others_hides_the_position():
-    from app.rules.battle import new_battle
+    from app.rules import new_battle
     from tests.rules.startrek.helpers import add
 
     state = new_battle("b5wars")
@@ -154,7 +127,7 @@ def test_ST_22_cloak_partial_for_others_hides_the_position():
 
 
 def test_ST_22_thrust_spent_cloaked_is_hidden_from_others_until_the_next_turn():
-    from app.rules.battle import new_battle
+    from app.rules import new_battle
     from tests.rules.startrek.helpers import add
 
     bird = player("kor-vaq")
@@ -187,7 +160,7 @@ def test_ST_22_thrust_spent_cloaked_is_hidden_from_others_until_the_next_turn():
 
 
 def test_ST_22_last_known_position_reads_in_a_fixed_order():
-    from app.rules.battle import new_battle
+    from app.rules import new_battle
     from tests.rules.startrek.helpers import add
 
     state = new_battle("b5wars")

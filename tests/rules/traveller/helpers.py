@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules import Action, apply_action
-from app.rules.battle import new_battle
+from app.rules import Action, apply_action, new_battle
 from app.rules.core import REFEREE, Actor, Event
 from app.rules.dice import ScriptedDice
 from app.rules.state import BattleState

@@ -87,7 +87,7 @@ def test_TR_26_orders_are_secret_until_every_captain_commits() -> None:
         == "Kestrel commits its orders: Focused Fire → Tigress, Angle for Maximum Effect (cost 8)."
     )
     # Another captain: the event reads only the hidden text, the state carries no order names.
-    seen = event_for(commit, "p-kestrel", TIGRESS_VIEW)
+    seen = event_for(commit, TIGRESS_VIEW)
     assert seen is not None and seen.text == "Kestrel has committed its orders."
     other = json.dumps(battle_view(done.state, TIGRESS_VIEW))
     assert not any(word in other for word in ORDER_WORDS)
@@ -105,7 +105,7 @@ def test_TR_26_orders_are_secret_until_every_captain_commits() -> None:
         {"ship": "tigress", "orders": [{"order": "maximum_speed"}]},
         TIGRESS_ACTOR,
     )
-    assert event_for(drafted.events[0], "p-tigress", KESTREL_VIEW) is None
+    assert event_for(drafted.events[0], KESTREL_VIEW) is None
     assert "maximum_speed" not in json.dumps(battle_view(drafted.state, KESTREL_VIEW))
     # Tigress commits: one public reveal, with initiative lowered by the costs.
     final = act(

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-from html.parser import HTMLParser
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 import pytest
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from app.rules.core import Actor
 from app.rules.generic.actions import ShipDefinition
-from app.rules.registry import ACTIONS
-from app.rules.views import Viewer, battle_view
+from app.rules.views import Viewer
+from tests.helpers import Elements, part_context
 from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, capital
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -28,33 +25,9 @@ FLIGHT_VIEW = Viewer("p-kestrel", "player", frozenset({"red-flight"}))
 FLIGHT_ACTOR = Actor("p-kestrel", "player", frozenset({"red-flight"}))
 
 
-class Elements(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.by_id: dict[str, dict[str, Any]] = {}
-        self.actions: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        if "id" in found:
-            self.by_id[found["id"]] = {"tag": tag, **found}
-        if tag == "input" and found.get("name") == "action_type":
-            self.actions.append(found.get("value") or "")
-
-
 def render(state, ship_id: str, part: str, viewer: Viewer) -> tuple[str, Elements]:
-    view = battle_view(state, viewer)
-    ship = view["ships"][ship_id]
-    html = ENV.get_template(f"parts/{part}.html").render(
-        ship=ship,
-        part=ship["parts"][part],
-        viewer=viewer,
-        battle=SimpleNamespace(id="b1", system="traveller", clock=view["clock"], dice_mode="server"),
-        state=view,
-        seq=3,
-        csrf_token="tok",
-        ACTIONS=ACTIONS,
-    )
+    context = part_context(state, ship_id, part, viewer, seq=3, dice_mode="server")
+    html = ENV.get_template(f"parts/{part}.html").render(context)
     parsed = Elements()
     parsed.feed(html)
     return html, parsed
@@ -269,18 +242,8 @@ def test_GEN_02_physical_dice_box_only_on_forms_whose_action_rolls() -> None:
     """Physical dice: barrage, spinal, dodge and repair forms carry the Dice box; orders, emergency
     orders, passing, boarding and other actions (which roll nothing) do not."""
     state = advance_to(two_ships(), "combat").state
-    view = battle_view(state, KESTREL)
-    ship = view["ships"]["kestrel"]
-    html = ENV.get_template("parts/hg_ship.html").render(
-        ship=ship,
-        part=ship["parts"]["hg_ship"],
-        viewer=KESTREL,
-        battle=SimpleNamespace(id="b1", system="traveller", clock=view["clock"], dice_mode="physical"),
-        state=view,
-        seq=3,
-        csrf_token="tok",
-        ACTIONS=ACTIONS,
-    )
+    context = part_context(state, "kestrel", "hg_ship", KESTREL, seq=3, dice_mode="physical")
+    html = ENV.get_template("parts/hg_ship.html").render(context)
     forms = html.split("<form ")[1:]
     with_dice = [f.split('name="action_type" value="')[1].split('"')[0] for f in forms if 'name="dice"' in f]
     assert with_dice == ["traveller.barrage", "traveller.dodge"]

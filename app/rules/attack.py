@@ -1,0 +1,46 @@
+"""What an attack is, for every ruleset: the damage a player enters (GEN-03) and the context it
+passes through the ruleset's damage stages. Kept apart from the generic sheet so a ruleset's
+stages depend on this and not on another ruleset (and later, where a map computes arc and range)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, Field
+
+from app.rules.core import Actor, Event
+from app.rules.dice import DiceSource
+from app.rules.state import BattleState, Ship
+
+
+class DamageEntry(BaseModel):
+    """Damage a player enters from the table (amount, who fired, from where, where it landed)."""
+
+    target: str = Field(description="id of the ship hit")
+    amount: int = Field(ge=1, le=10000, description="damage points of this hit")
+    source: str | None = Field(default=None, description="id of the firing ship, if it is in the battle")
+    direction: str | None = Field(
+        default=None, max_length=20, description="arc the fire came from: fore, aft…"
+    )
+    section: str | None = Field(
+        default=None, max_length=40, description="section hit (default: by direction)"
+    )
+    system: str | None = Field(default=None, max_length=60, description="system hit inside the section")
+    weapon: str = Field(default="", max_length=60)
+    effects: list[str] = Field(default_factory=list, description="weapon traits, e.g. energy_drain, flash")
+
+
+@dataclass
+class DamageContext:
+    state: BattleState
+    target: Ship
+    entry: DamageEntry
+    dice: DiceSource
+    remaining: int
+    actor: Actor | None = None  # who entered the hit (the referee may enter what players may not)
+    events: list[Event] = field(default_factory=list)
+    absorbed: int = 0
+    to_armour: int = 0
+    to_internal: int = 0
+    lost: int = 0
+    sections_hit: list[str] = field(default_factory=list)

@@ -1,0 +1,303 @@
+"""A game: one system with the rulesets that play in it. The one gate every action passes, the clock
+with its hooks, the damage stages in order, what a viewer may do now, and what others may see.
+
+Every cross-cutting check lives in `Game.gate`: unknown action, finished battle, spectator,
+referee-only, the acting ship commanded by the actor, GEN-04 (destroyed or departed), the action's
+moment in the turn, and whose turn it is. Handlers keep only their own rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from app.rules.core import Actor, Event, NotAllowed, RuleError
+from app.rules.dice import DiceSource
+from app.rules.ruleset import ActionSpec, PartSpec, Ruleset, StepHook, When
+from app.rules.state import BattleState, Clock, Ship
+from app.rules.system import GameSystem, Step
+
+
+def validation_error(exc: ValidationError) -> RuleError:
+    """A pydantic error as the rules answer it: the first problem, naming its field."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or None
+    return RuleError(first["msg"], where)
+
+
+class _Label(str):
+    """A step label in a refusal: `{step}` as the game prints it, `{step:lower}` inside a sentence."""
+
+    def __format__(self, spec: str) -> str:
+        return self.lower() if spec == "lower" else format(str(self), spec)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """An action a viewer may take now, and for which of their ships (empty: not for a ship)."""
+
+    action: str
+    summary: str
+    ships: tuple[str, ...] = ()
+    schema: dict[str, Any] | None = None
+
+
+class Game:
+    def __init__(self, system: GameSystem, rulesets: Iterable[Ruleset], known: Iterable[Ruleset] = ()) -> None:
+        """`rulesets` play here: their actions, hooks and damage stages. `known` are every ruleset
+        a server has: a ship may carry their parts anywhere (a Shadow's First One trait in an SFB
+        battle: validated and shown, never acted on), and what a part forbids holds in every battle
+        (SH-17: nobody boards a living ship)."""
+        self.system = system
+        self.rulesets = tuple(rulesets)
+        everyone = [*known, *self.rulesets]
+        self.known = tuple(r for i, r in enumerate(everyone) if all(r is not o for o in everyone[:i]))
+        marks = system.marks()
+        for ruleset in self.rulesets:
+            missing = ruleset.needs - marks
+            if missing:
+                raise ValueError(f"{system.name} lacks the moments {sorted(missing)} that {ruleset.name} needs")
+        self.actions: dict[str, ActionSpec] = {}
+        self.parts: dict[str, PartSpec] = {p.name: p for r in self.known for p in r.parts}
+        for ruleset in self.rulesets:
+            for spec in ruleset.actions:
+                if spec.name in self.actions:
+                    raise ValueError(f"action {spec.name} defined twice")
+                self.actions[spec.name] = spec
+        self._hooks = [h for ruleset in self.rulesets for h in ruleset.hooks]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self  # a game is immutable; states carry it by reference
+
+    # --- battles --------------------------------------------------------------------------
+
+    def new_battle(self, options: dict[str, Any] | None = None) -> BattleState:
+        return self.bind(BattleState(system=self.system.key, clock=self.system.first(), options=dict(options or {})))
+
+    def bind(self, state: BattleState) -> BattleState:
+        state.bind(self)
+        return state
+
+    def load(self, data: dict[str, Any]) -> BattleState:
+        return self.bind(BattleState.model_validate(data))
+
+    # --- the clock (GEN-01) ---------------------------------------------------------------
+
+    def step(self, clock: Clock) -> Step:
+        return self.system.step(clock)
+
+    def in_moment(self, state: BattleState, mark: str) -> bool:
+        """Whether the battle's current step carries this moment."""
+        return mark in self.step(state.clock).marks
+
+    def run_hooks(self, state: BattleState, when: When, moments: Iterable[str], dice: DiceSource) -> list[Event]:
+        """The hooks on any of these moments, in ruleset order, each once."""
+        wanted = set(moments)
+        done: set[StepHook] = set()
+        events: list[Event] = []
+        for h in self._hooks:
+            if h.when == when and h.moment in wanted and h.run not in done:
+                done.add(h.run)
+                events.extend(h.run(state, dice))
+        return events
+
+    def advance(self, state: BattleState, dice: DiceSource) -> list[Event]:
+        """Leave the current step (its hooks run), then enter the next (its hooks run)."""
+        old = state.clock
+        old_step = self.step(old)
+        events = self.run_hooks(state, "leave", old_step.marks, dice)
+        new = self.system.next(old)
+        if new.turn != old.turn:
+            events.extend(self.run_hooks(state, "leave", ["turn"], dice))
+        state.clock = new
+        events.append(
+            Event(kind="clock", text=f"{self.system.describe(old)} ends; {self.system.describe(new)} begins.")
+        )
+        if new.turn != old.turn:
+            events.extend(self.run_hooks(state, "enter", ["turn"], dice))
+        events.extend(self.run_hooks(state, "enter", self.step(new).marks, dice))
+        return events
+
+    # --- the gate -------------------------------------------------------------------------
+
+    def spec(self, action_type: str) -> ActionSpec:
+        spec = self.actions.get(action_type)
+        if spec is None:
+            raise RuleError(f"unknown action {action_type!r}", "type")
+        return spec
+
+    def gone(self, ship: Ship) -> str | None:
+        """Why a ship can no longer act (GEN-04 destroyed, or departed by a ruleset's rule)."""
+        if ship.destroyed:
+            return f"{ship.name} is destroyed and takes no further actions (GEN-04)"
+        for ruleset in self.rulesets:
+            if ruleset.gone is not None:
+                reason = ruleset.gone(ship)
+                if reason:
+                    return reason
+        return None
+
+    def acting(self, state: BattleState) -> frozenset[str] | None:
+        """The ships whose turn it is, when a ruleset orders the step (TR-04); None: no order."""
+        step = self.step(state.clock)
+        for ruleset in self.rulesets:
+            if ruleset.acting is not None:
+                ships = ruleset.acting(state, step)
+                if ships is not None:
+                    return ships
+        return None
+
+    def check_moment(self, state: BattleState, spec: ActionSpec, actor: Actor) -> None:
+        """The action belongs to moments of the turn (step marks); refuse it elsewhere."""
+        if not spec.during and not spec.not_during:
+            return
+        if spec.referee_anytime and actor.is_referee:
+            return
+        step = self.step(state.clock)
+        if (not spec.during or step.marks & spec.during) and not step.marks & spec.not_during:
+            return
+        where = " or ".join(self.system.where(m) for m in sorted(spec.during)) or "another"
+        names = {m: _Label(self.system.where(m)) for m in self.system.marks()}
+        text = spec.outside.format(
+            action=spec.summary, step=_Label(where), now=_Label(step.title(state.clock)), **names
+        )
+        raise RuleError(text, spec.outside_field)
+
+    def check_turn(self, state: BattleState, spec: ActionSpec, ship: Ship) -> None:
+        """Actions taken in turn order refuse a ship whose turn it is not (TR-04)."""
+        for ruleset in self.rulesets:
+            if ruleset.out_of_turn is not None:
+                reason = ruleset.out_of_turn(state, ship)
+                if reason:
+                    raise RuleError(reason, spec.ship)
+
+    def admit(self, state: BattleState, spec: ActionSpec, actor: Actor) -> None:
+        """Who may act at all: not after the end, not a spectator, the referee for referee actions."""
+        if state.finished:
+            raise RuleError("the battle has ended", "battle")
+        if actor.role == "spectator":
+            raise NotAllowed("spectators watch; they cannot act")
+        if spec.referee_only and not actor.is_referee:
+            raise NotAllowed(f"only the referee may {spec.summary.lower()}")
+
+    def gate(
+        self,
+        state: BattleState,
+        spec: ActionSpec,
+        actor: Actor,
+        ship_id: str | None = None,
+        payload: BaseModel | None = None,
+    ) -> None:
+        """Every check that is not the action's own rule, in the order players meet them:
+        who acts, the acting ship (command, GEN-04, departed), other ships the action needs still
+        fighting, the moment, the action's own permit."""
+        self.admit(state, spec, actor)
+        if spec.ship is not None and ship_id is not None:
+            ship = state.ship(ship_id, spec.ship)
+            if not actor.commands(ship_id):
+                raise NotAllowed("you do not command that ship", spec.ship)
+            self._still_fighting(ship, spec.ship)
+        for name in spec.active if payload is not None else ():
+            other = getattr(payload, name)
+            if other is not None:
+                self._still_fighting(state.ship(other, name), name)
+        self.check_moment(state, spec, actor)
+        if spec.in_turn and spec.ship is not None and ship_id is not None:
+            self.check_turn(state, spec, state.ship(ship_id, spec.ship))
+        if spec.permit is not None:
+            reason = spec.permit(state, actor)
+            if reason:
+                raise NotAllowed(reason)
+
+    def _still_fighting(self, ship: Ship, field: str) -> None:
+        reason = self.gone(ship)
+        if reason:
+            raise RuleError(reason, field)
+
+    def parse(self, spec: ActionSpec, raw: dict[str, Any]) -> BaseModel:
+        try:
+            return spec.payload.model_validate(raw)
+        except ValidationError as exc:
+            raise validation_error(exc) from None
+
+    # --- what a viewer may do now ---------------------------------------------------------
+
+    def offers(self, state: BattleState, actor: Actor) -> list[Offer]:
+        """The actions this actor may submit now, each with the ships it may name: the same gate
+        the engine applies, so a page never offers what the rules would refuse."""
+        found: list[Offer] = []
+        for spec in self.actions.values():
+            if spec.ship is None:
+                if self._passes(state, spec, actor, None):
+                    found.append(Offer(spec.name, spec.summary))
+                continue
+            ships = tuple(sid for sid in sorted(state.ships) if self._passes(state, spec, actor, sid))
+            if ships:
+                found.append(Offer(spec.name, spec.summary, ships))
+        return found
+
+    def _passes(self, state: BattleState, spec: ActionSpec, actor: Actor, ship_id: str | None) -> bool:
+        try:
+            self.gate(state, spec, actor, ship_id)
+        except RuleError:
+            return False
+        return True
+
+    # --- parts and what others may see ----------------------------------------------------
+
+    def validate_parts(self, parts: dict[str, Any]) -> dict[str, Any]:
+        """Check every part of a ship definition against its schema; unknown parts are errors."""
+        clean: dict[str, Any] = {}
+        for name, data in parts.items():
+            spec = self.parts.get(name)
+            if spec is None:
+                raise RuleError(
+                    f"unknown ship part {name!r}; known: {', '.join(sorted(self.parts))}", f"parts.{name}"
+                )
+            clean[name] = spec.schema.model_validate(data).model_dump(mode="json")
+        return clean
+
+    def position_hidden(self, ship: Ship) -> bool:
+        return any(
+            p.hides_position(ship) for p in self.parts.values() if p.hides_position is not None and p.name in ship.parts
+        )
+
+    def public_ship(self, ship: Ship) -> dict[str, Any]:
+        """The ship as those who do not command it may see it: its stored shape, hidden things out."""
+        data = ship.model_dump(mode="json")
+        if self.position_hidden(ship):
+            data["position"] = None
+        parts: dict[str, Any] = {}
+        for name, value in ship.parts.items():
+            spec = self.parts.get(name)
+            shown = value if spec is None or spec.public_view is None else spec.public_view(value, ship)
+            if shown is not None:
+                parts[name] = shown
+        data["parts"] = parts
+        return data
+
+    def display(self, state: BattleState, ship: Ship, part: str, shown: dict[str, Any]) -> dict[str, Any]:
+        """The values a part's template draws (derived by the rules, so templates hold no rule tables)."""
+        spec = self.parts.get(part)
+        if spec is None or spec.display is None:
+            return {}
+        return spec.display(shown, ship, state)
+
+    # --- damage and boarding --------------------------------------------------------------
+
+    def damage_filters(self) -> list[Any]:
+        return [stage for r in self.rulesets for stage in r.damage_filters]
+
+    def damage_listeners(self) -> list[Any]:
+        return [stage for r in self.rulesets for stage in r.damage_listeners]
+
+    def boarding_refusal(self, target: Ship, kind: str) -> str | None:
+        for ruleset in self.known:
+            for rule in ruleset.boarding_refusals:
+                reason = rule(target, kind)
+                if reason:
+                    return reason
+        return None

@@ -1,0 +1,173 @@
+"""A ruleset as one object: its parts, its actions (declared once with where they may play), its hooks
+keyed by moment, its damage stages in an explicit order, who must act for it and why a ship has left.
+
+A ruleset module marks what it defines with the decorators below (`@action`, `@hook`, `@part`); the
+package's `__init__.py` gathers its modules into one `Ruleset`. Nothing is registered anywhere by
+importing a module: `app/rules/registry.py` holds the one list of rulesets and systems.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel
+
+from app.rules.core import Actor, Event
+from app.rules.dice import DiceSource
+from app.rules.state import BattleState, Ship
+
+if TYPE_CHECKING:
+    from app.rules.attack import DamageContext
+    from app.rules.system import Step
+
+Handler = Callable[[BattleState, Any, Actor, DiceSource], list[Event]]
+Authoriser = Callable[[BattleState, Any, Actor], None]
+Permit = Callable[[BattleState, Actor], str | None]
+StepHook = Callable[[BattleState, DiceSource], list[Event]]
+DamageStage = Callable[["DamageContext"], None]
+PublicView = Callable[[dict[str, Any], Ship], dict[str, Any] | None]
+Display = Callable[[dict[str, Any], Ship, BattleState], dict[str, Any]]
+When = Literal["enter", "leave"]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action: its payload, its handler, and what the engine checks before the handler runs.
+
+    `ship` names the payload field of the acting ship: the engine checks the actor commands it, that
+    it is not destroyed (GEN-04) and has not left the battle. `during`/`not_during` are moments (step
+    marks) the action belongs to; outside them the engine refuses with `outside` ({step}: the steps
+    it belongs to, {now}: the current step) on `outside_field`. `referee_anytime` lets the referee act
+    outside them. `permit` is a check that needs no payload, so pages can offer the action."""
+
+    name: str
+    payload: type[BaseModel]
+    handler: Handler
+    summary: str
+    referee_only: bool = False
+    ship: str | None = None
+    active: tuple[str, ...] = ()  # other payload fields naming ships that must still be fighting
+    during: frozenset[str] = frozenset()
+    not_during: frozenset[str] = frozenset()
+    outside: str = "{action} happens in the {step} step; it is now {now}"
+    outside_field: str | None = None
+    referee_anytime: bool = False
+    in_turn: bool = False  # taken in turn order: the ruleset's out_of_turn may refuse the ship
+    permit: Permit | None = None
+    authorise: Authoriser | None = None
+
+
+@dataclass(frozen=True)
+class PartSpec:
+    """A ship part: its schema, what non-commanders see of it, and the values its template draws."""
+
+    name: str
+    schema: type[BaseModel]
+    public_view: PublicView | None = None
+    display: Display | None = None
+    hides_position: Callable[[Ship], bool] | None = None
+
+
+@dataclass(frozen=True)
+class Hook:
+    when: When  # "enter" or "leave"
+    moment: str  # a step mark ("impulse_end"…) or "turn"
+    run: StepHook
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    key: str
+    name: str
+    parts: tuple[PartSpec, ...] = ()
+    actions: tuple[ActionSpec, ...] = ()
+    hooks: tuple[Hook, ...] = ()
+    needs: frozenset[str] = frozenset()  # moments a system must mark for this ruleset to play in it
+    damage_filters: tuple[DamageStage, ...] = ()  # in order, before the sheet takes the rest
+    damage_listeners: tuple[DamageStage, ...] = ()  # in order, after the sheet
+    boarding_refusals: tuple[Callable[[Ship, str], str | None], ...] = ()
+    gone: Callable[[Ship], str | None] | None = None  # why a ship has left the battle (warp, jump)
+    acting: Callable[[BattleState, Step], frozenset[str] | None] | None = None  # ships whose turn it is
+    out_of_turn: Callable[[BattleState, Ship], str | None] | None = None  # why a ship must wait its turn
+
+
+# --- marking what a module defines -----------------------------------------------------------
+
+_SPEC = "__starboard_action__"
+_HOOKS = "__starboard_hooks__"
+_PART = "__starboard_part__"
+
+
+def action(
+    name: str, payload: type[BaseModel], summary: str, **options: Any
+) -> Callable[[Handler], Handler]:
+    """Mark a handler as an action; `options` are ActionSpec fields (ship, during, outside…)."""
+    for key in ("during", "not_during"):
+        if key in options:
+            options[key] = frozenset(options[key])
+
+    def mark(handler: Handler) -> Handler:
+        setattr(handler, _SPEC, ActionSpec(name, payload, handler, summary, **options))
+        return handler
+
+    return mark
+
+
+def hook(when: When, moment: str) -> Callable[[StepHook], StepHook]:
+    """Mark a function to run on entering or leaving every step that carries `moment` (or "turn")."""
+
+    def mark(fn: StepHook) -> StepHook:
+        setattr(fn, _HOOKS, [*getattr(fn, _HOOKS, []), (when, moment)])
+        return fn
+
+    return mark
+
+
+def part(
+    name: str,
+    public_view: PublicView | None = None,
+    display: Display | None = None,
+    hides_position: Callable[[Ship], bool] | None = None,
+) -> Callable[[type[BaseModel]], type[BaseModel]]:
+    """Mark a model as the schema of a ship part."""
+
+    def mark(model: type[BaseModel]) -> type[BaseModel]:
+        setattr(model, _PART, PartSpec(name, model, public_view, display, hides_position))
+        return model
+
+    return mark
+
+
+def spec_of(handler: Handler) -> ActionSpec:
+    return getattr(handler, _SPEC)
+
+
+def _members(modules: Iterable[ModuleType]) -> list[Any]:
+    seen: set[int] = set()
+    found = []
+    for module in modules:
+        for value in vars(module).values():
+            if id(value) in seen or getattr(value, "__module__", None) != module.__name__:
+                continue
+            seen.add(id(value))
+            found.append(value)
+    return found
+
+
+def gather(
+    key: str, name: str, modules: Iterable[ModuleType], *, parts: dict[str, Any] | None = None, **fields: Any
+) -> Ruleset:
+    """Build a ruleset from what its modules mark, in module order, then definition order.
+    `parts` adds display or public-view functions to parts by name (defined beside their templates)."""
+    members = _members(list(modules))
+    found_parts = [getattr(m, _PART) for m in members if isinstance(m, type) and hasattr(m, _PART)]
+    for extra_name, extra in (parts or {}).items():
+        found_parts = [replace(p, **extra) if p.name == extra_name else p for p in found_parts]
+    actions = [getattr(m, _SPEC) for m in members if callable(m) and hasattr(m, _SPEC)]
+    hooks = [Hook(w, mo, m) for m in members if callable(m) for (w, mo) in getattr(m, _HOOKS, [])]
+    return Ruleset(
+        key=key, name=name, parts=tuple(found_parts), actions=tuple(actions), hooks=tuple(hooks), **fields
+    )
