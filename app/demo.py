@@ -17,29 +17,14 @@ from app.services.platform import Platform
 
 LINKS_FILE = ROOT / "var" / "demo_links.json"
 
-# name, system, [(library slug, seat name or None)]
-DEMOS: list[tuple[str, str, list[tuple[str, str | None]]]] = [
-    (
-        "Demo: Shadow cruiser vs Federation (SFB impulses)",
-        "sfb",
-        [("shadow-cruiser", "Kosh"), ("federation-heavy-cruiser", "Kirk")],
-    ),
-    (
-        "Demo: Star Trek vs Shadows (B5 Wars)",
-        "b5wars",
-        [
-            ("excelsior", "Kirk"),
-            ("shadow-cruiser", "Kosh"),
-            ("romulan-warbird", "Tomalak"),
-            ("new-orleans", "Kirk"),
-        ],
-    ),
-    (
-        "Demo: Traveller fleet action (High Guard)",
-        "traveller",
-        [("tr-", "Ann"), ("tr-", "Bob")],
-    ),
-]
+DEMOS_FILE = ROOT / "app" / "shipdata" / "demos.json"
+
+
+def demos() -> list[tuple[str, str, list[tuple[str, str | None]]]]:
+    """Each demo battle as data: its name, game system, and fleet of (library slug, seat name).
+    A slug ending in '-' takes the next unused library ship with that prefix."""
+    raw = json.loads(DEMOS_FILE.read_text())
+    return [(d["name"], d["system"], [(slug, seat) for slug, seat in d["fleet"]]) for d in raw]
 
 
 def _resolve(slug: str, taken: set[str]) -> str | None:
@@ -55,7 +40,7 @@ def _resolve(slug: str, taken: set[str]) -> str | None:
 
 async def create_demos(platform: Platform, base_url: str) -> list[dict[str, Any]]:
     made = []
-    for name, system, fleet in DEMOS:
+    for name, system, fleet in demos():
         async with platform.db.transaction() as session:
             battle, referee = await create_battle(
                 session, name, system, options={"players_advance_clock": True}

@@ -22,6 +22,7 @@ from app.services.battles import (
 from app.services.catalogue import catalogue
 from app.services.errors import Forbidden, Invalid
 from app.services.history import rebuild
+from app.services.library import library as all_ships
 from app.services.library import ships_for
 from app.services.records import dice_record as read_dice_record
 from app.services.views import battle_for, viewer_of, visible_log
@@ -114,8 +115,13 @@ async def new_battle(body: NewBattle, request: Request, platform: PlatformDep) -
 
 
 @router.get("/library", responses=ERRORS)
-async def library(platform: PlatformDep, system: str = "b5wars") -> dict[str, Any]:
-    """Sample ship definitions usable in a battle of this system (add one with the `ship.add` action)."""
+async def library(
+    platform: PlatformDep, system: Annotated[str | None, Query(description="a game system key")] = None
+) -> dict[str, Any]:
+    """Sample ship definitions usable in a battle of this system (all of them without `system`); add
+    one with the `ship.add` action."""
+    if system is None:
+        return {"ships": all_ships()}
     if system not in platform.rules.systems:
         raise Invalid(f"game system must be one of {', '.join(platform.rules.systems)}", "system")
     return {"ships": ships_for(platform.rules.systems[system])}

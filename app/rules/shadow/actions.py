@@ -25,9 +25,7 @@ from app.rules.shadow.track import (
     ship_name,
 )
 from app.rules.state import BattleState, Ship
-
-# The moment standing for the SFB Energy Allocation Phase in any system (SH-03, SH-14).
-ALLOCATION = "allocation"
+from app.rules.system import ALLOCATION  # the SFB Energy Allocation Phase in any system
 
 
 def living_track(state: BattleState, ship_id: str) -> tuple[Ship, PainTrack]:

@@ -11,6 +11,7 @@ from app.rules.shadow.actions import allocation_name
 from app.rules.shadow.reactions import expire
 from app.rules.shadow.track import PainTrack, living_shadows, now, save
 from app.rules.state import BattleState
+from app.rules.system import ALLOCATION, MOVEMENT
 
 KEEP_ENDED_TURNS = 1
 
@@ -46,13 +47,13 @@ def new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     return _expire_all(state, "turn")
 
 
-@hook("leave", "movement")
+@hook("leave", MOVEMENT)
 def after_movement(state: BattleState, dice: DiceSource) -> list[Event]:
     """B5 Wars: a flinch or HET owed from the combat step is made in the next movement step."""
     return _expire_all(state, "movement")
 
 
-@hook("enter", "allocation")
+@hook("enter", ALLOCATION)
 def offer_reduction(state: BattleState, dice: DiceSource) -> list[Event]:
     """SH-14: tell each commander their pain-reduction roll is available (and any phase-out to plot)."""
     step = allocation_name(state)

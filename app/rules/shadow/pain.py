@@ -27,6 +27,7 @@ from app.rules.shadow.track import (
     ship_name,
 )
 from app.rules.state import BattleState, Ship
+from app.rules.system import IMPULSE_END
 
 
 def accumulate(ctx: DamageContext) -> None:
@@ -149,7 +150,7 @@ def _react(
 # step ends (the systems mark those steps too), so it never joins the next impulse's total (or the
 # next turn's). B5 Wars movement (ramming) is part of the turn's one "impulse" and is checked with
 # the combat step.
-@hook("leave", "impulse_end")
+@hook("leave", IMPULSE_END)
 def end_of_impulse(state: BattleState, dice: DiceSource) -> list[Event]:
     """Run at the end of every SFB impulse and every B5 Wars combat step (SH-03)."""
     when = When(turn=state.clock.turn, impulse=state.clock.impulse)

@@ -25,12 +25,13 @@ from app.rules.startrek import (
     transfers,
     warp,
 )
+from app.rules.system import ADJUST, ALLOCATION, FIRE, MOVEMENT
 
 RULESET = gather(
     "startrek",
     "Star Trek ships",
     [arcs, cloak, fire, impulse, power, ramming, regeneration, shields, torpedoes, transfers, warp],
-    needs=frozenset({"allocation", "movement", "fire", "adjust"}),
+    needs=frozenset({ALLOCATION, MOVEMENT, FIRE, ADJUST}),
     damage_filters=(fire.check_fire, impulse.refuse_called_shot, shields.shield_filter),
     damage_listeners=(shields.generator_listener, warp.nacelle_listener, impulse.thruster_listener),
     gone=common.gone_to_warp,

@@ -7,7 +7,7 @@ TRAVELLER = GameSystem(
     key="traveller",
     name="Traveller High Guard",
     fleets=frozenset({"traveller"}),
-    rulesets=("generic", "traveller"),
+    rulesets=("generic", "high_guard"),
     steps=(
         Step("orders", "Orders", "Orders", frozenset({"orders"})),
         Step("manoeuvre", "Manoeuvre", "Manoeuvre", frozenset({"movement"})),

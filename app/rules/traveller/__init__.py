@@ -14,6 +14,7 @@ launches; flights.py TR-25a; tables.py the published tables.
 
 from app.rules.ruleset import gather
 from app.rules.state import Ship
+from app.rules.system import FIRE, MOVEMENT, ORDERS, SHIP_ACTION
 from app.rules.traveller import (
     barrage,
     crew,
@@ -40,11 +41,11 @@ def jumped_out(unit: Ship) -> str | None:
 
 
 RULESET = gather(
-    "traveller",
-    "Traveller High Guard",
+    "high_guard",
+    "High Guard capital ships",
     [barrage, crew, criticals, damage, flights, initiative, missiles, movement, orders, repairs, ship, spinal],
     parts={"hg_ship": {"display": display.unit}, "flight": {"display": display.unit}},
-    needs=frozenset({"orders", "movement", "fire", "ship_action"}),
+    needs=frozenset({ORDERS, MOVEMENT, FIRE, SHIP_ACTION}),
     gone=jumped_out,
     acting=loop.acting,
     out_of_turn=loop.out_of_turn,
