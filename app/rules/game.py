@@ -46,7 +46,9 @@ class Offer:
 
 
 class Game:
-    def __init__(self, system: GameSystem, rulesets: Iterable[Ruleset], known: Iterable[Ruleset] = ()) -> None:
+    def __init__(
+        self, system: GameSystem, rulesets: Iterable[Ruleset], known: Iterable[Ruleset] = ()
+    ) -> None:
         """`rulesets` play here: their actions, hooks and damage stages. `known` are every ruleset
         a server has: a ship may carry their parts anywhere (a Shadow's First One trait in an SFB
         battle: validated and shown, never acted on), and what a part forbids holds in every battle
@@ -59,7 +61,9 @@ class Game:
         for ruleset in self.rulesets:
             missing = ruleset.needs - marks
             if missing:
-                raise ValueError(f"{system.name} lacks the moments {sorted(missing)} that {ruleset.name} needs")
+                raise ValueError(
+                    f"{system.name} lacks the moments {sorted(missing)} that {ruleset.name} needs"
+                )
         self.actions: dict[str, ActionSpec] = {}
         self.parts: dict[str, PartSpec] = {p.name: p for r in self.known for p in r.parts}
         for ruleset in self.rulesets:
@@ -75,7 +79,9 @@ class Game:
     # --- battles --------------------------------------------------------------------------
 
     def new_battle(self, options: dict[str, Any] | None = None) -> BattleState:
-        return self.bind(BattleState(system=self.system.key, clock=self.system.first(), options=dict(options or {})))
+        return self.bind(
+            BattleState(system=self.system.key, clock=self.system.first(), options=dict(options or {}))
+        )
 
     def bind(self, state: BattleState) -> BattleState:
         state.bind(self)
@@ -93,7 +99,9 @@ class Game:
         """Whether the battle's current step carries this moment."""
         return mark in self.step(state.clock).marks
 
-    def run_hooks(self, state: BattleState, when: When, moments: Iterable[str], dice: DiceSource) -> list[Event]:
+    def run_hooks(
+        self, state: BattleState, when: When, moments: Iterable[str], dice: DiceSource
+    ) -> list[Event]:
         """The hooks on any of these moments, in ruleset order, each once."""
         wanted = set(moments)
         done: set[StepHook] = set()
@@ -262,7 +270,9 @@ class Game:
 
     def position_hidden(self, ship: Ship) -> bool:
         return any(
-            p.hides_position(ship) for p in self.parts.values() if p.hides_position is not None and p.name in ship.parts
+            p.hides_position(ship)
+            for p in self.parts.values()
+            if p.hides_position is not None and p.name in ship.parts
         )
 
     def public_ship(self, ship: Ship) -> dict[str, Any]:

@@ -101,9 +101,7 @@ _HOOKS = "__starboard_hooks__"
 _PART = "__starboard_part__"
 
 
-def action(
-    name: str, payload: type[BaseModel], summary: str, **options: Any
-) -> Callable[[Handler], Handler]:
+def action(name: str, payload: type[BaseModel], summary: str, **options: Any) -> Callable[[Handler], Handler]:
     """Mark a handler as an action; `options` are ActionSpec fields (ship, during, outside…)."""
     for key in ("during", "not_during"):
         if key in options:

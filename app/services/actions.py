@@ -142,7 +142,9 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
                     row = await _existing(session, cmd.battle_id, cmd.action_id)
                     if row is not None:
                         if row.actor_id != cmd.participant_id:
-                            raise Conflict("that action id was already used by someone else", "action_id") from None
+                            raise Conflict(
+                                "that action id was already used by someone else", "action_id"
+                            ) from None
                         return await _repeat(session, platform, row)
                 if cmd.seen_seq is not None:
                     raise Stale("the battle moved on while you acted; reload and try again") from None
@@ -164,7 +166,9 @@ def _resolve(state: BattleState, action: Action, source: DiceSource):  # type: i
     except RuleError as exc:
         raise _rule_error(exc) from None
     except NeedRoll as need:
-        raise RollNeeded(f"roll needed: 1d{need.sides} for {need.purpose}", "dice", needed=need.as_dict()) from None
+        raise RollNeeded(
+            f"roll needed: 1d{need.sides} for {need.purpose}", "dice", needed=need.as_dict()
+        ) from None
     except Exception:
         log.exception("rule fault in %s (payload %r)", action.type, action.payload)
         raise RuleFault(

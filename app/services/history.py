@@ -43,7 +43,9 @@ def _not_replayed(*_: Any) -> list[Event]:
 # Declared like the rules' actions, so the engine's gate (referee only, not after the end) and the
 # catalogue treat them alike; their effect needs the log, so the service resolves them.
 HISTORY_ACTIONS: dict[str, ActionSpec] = {
-    REWIND: ActionSpec(REWIND, RewindPayload, _not_replayed, "Rewind the battle to an earlier action", referee_only=True),
+    REWIND: ActionSpec(
+        REWIND, RewindPayload, _not_replayed, "Rewind the battle to an earlier action", referee_only=True
+    ),
     UNDO: ActionSpec(UNDO, UndoPayload, _not_replayed, "Undo the last action", referee_only=True),
 }
 
@@ -63,7 +65,9 @@ def replay(rules: Rules, battle: Battle, rows: list[ActionLog]) -> BattleState:
             state = kept[_rewind_target(row)]
         else:
             actor = viewer_for(row.actor_id or "system", row.actor_role, state)
-            state = apply_action(state, Action(row.action_type, row.payload, actor), ReplayDice(row.dice)).state
+            state = apply_action(
+                state, Action(row.action_type, row.payload, actor), ReplayDice(row.dice)
+            ).state
         if row.seq in needed:
             kept[row.seq] = state
     return state
@@ -95,7 +99,9 @@ async def resolve(
     if isinstance(payload, UndoPayload):
         if seq == 0:
             raise Invalid("there is nothing to undo", "battle")
-        last = await session.scalar(select(ActionLog).where(ActionLog.battle_id == battle.id, ActionLog.seq == seq))
+        last = await session.scalar(
+            select(ActionLog).where(ActionLog.battle_id == battle.id, ActionLog.seq == seq)
+        )
         target = seq - 1
         text = f"⚠ UNDO (Referee): action {seq} ({last.action_type}) is undone — “{payload.reason}”"  # type: ignore[union-attr]
         stored: dict[str, Any] = {"reason": payload.reason, "_to_seq": target}

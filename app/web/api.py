@@ -204,7 +204,8 @@ async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, c
     """Submit one action as this participant."""
     participant = await _participant(platform, battle_id, creds)
     result = await action_service.submit(
-        platform, Command(battle_id, participant.id, body.type, body.payload, body.action_id, body.seq, body.dice)
+        platform,
+        Command(battle_id, participant.id, body.type, body.payload, body.action_id, body.seq, body.dice),
     )
     return ActionOut(seq=result.seq, duplicate=result.duplicate, events=result.events)
 

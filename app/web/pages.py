@@ -102,7 +102,13 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
             ]
         take_seat(request, battle.id, referee.participant.id)
         for slug in chosen:
-            add = Command(battle.id, referee.participant.id, "ship.add", {"definition": definition(slug)}, uuid.uuid4().hex)
+            add = Command(
+                battle.id,
+                referee.participant.id,
+                "ship.add",
+                {"definition": definition(slug)},
+                uuid.uuid4().hex,
+            )
             await action_service.submit(platform, add)
     except ServiceError as exc:
         return _answer(request, "/", exc.message, "error", exc.status)

@@ -81,7 +81,16 @@ async def test_lost_race_on_an_action_id_answers_only_its_author(
     """Two processes write the same action id: the loser collides on UNIQUE(battle_id, action_id).
     If the loser is someone else, the winner's result (its raw events) is not theirs to read."""
     battle_id, ids = await setup(platform)
-    await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": 5, "direction": "fore"}, "raced"))
+    await actions.submit(
+        platform,
+        Command(
+            battle_id,
+            ids["ann"],
+            "damage.apply",
+            {"target": "crow", "source": "hawk", "amount": 5, "direction": "fore"},
+            "raced",
+        ),
+    )
 
     async def collide(*args: object, **kwargs: object) -> None:
         raise IntegrityError("INSERT", {}, Exception("UNIQUE constraint failed"))

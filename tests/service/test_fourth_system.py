@@ -40,7 +40,11 @@ def shadow(level: int) -> dict[str, Any]:
 
 
 def federation(name: str) -> dict[str, Any]:
-    return {"name": name, "system": "sfb", "parts": {"sheet": {"sections": [{"name": "Hull", "structure_max": 500}]}}}
+    return {
+        "name": name,
+        "system": "sfb",
+        "parts": {"sheet": {"sections": [{"name": "Hull", "structure_max": 500}]}},
+    }
 
 
 async def test_SH_03_SH_06_SH_08_a_shadow_reacts_in_a_system_defined_by_a_test(platform: Platform) -> None:
@@ -51,14 +55,20 @@ async def test_SH_03_SH_06_SH_08_a_shadow_reacts_in_a_system_defined_by_a_test(p
         kirk = await add_participant(session, battle, "Kirk", "player")
     ids = {"ref": ref.participant.id, "kosh": kosh.participant.id, "kirk": kirk.participant.id}
 
-    async def act(who: str, kind: str, payload: dict[str, Any], dice: list[int] | None = None) -> actions.Submitted:
-        return await actions.submit(platform, Command(battle.id, ids[who], kind, payload, uuid.uuid4().hex, dice=dice))
+    async def act(
+        who: str, kind: str, payload: dict[str, Any], dice: list[int] | None = None
+    ) -> actions.Submitted:
+        return await actions.submit(
+            platform, Command(battle.id, ids[who], kind, payload, uuid.uuid4().hex, dice=dice)
+        )
 
     await act("ref", "ship.add", {"definition": shadow(3), "owner": ids["kosh"]})
     await act("ref", "ship.add", {"definition": federation("Excalibur"), "owner": ids["kirk"]})
     moved = await act("kirk", "clock.advance", {})
     assert moved.events[-1]["text"] == "Turn 1 · Muster ends; Turn 1 · Volley begins."
-    await act("kirk", "damage.apply", {"target": "ker", "source": "excalibur", "amount": 250, "direction": "port"})
+    await act(
+        "kirk", "damage.apply", {"target": "ker", "source": "excalibur", "amount": 250, "direction": "port"}
+    )
 
     # The Volley ends: 250 points → band 250+, rise on 1d6 ≤ 6 (6), amount 1 + 1 = 2 → pain 5;
     # the reaction chance succeeds (6) and pain 5 is ONE: flinch away from the damage.

@@ -57,7 +57,9 @@ class Battle:
     async def act(
         self, who: str, type_: str, payload: dict[str, Any], dice: list[int] | None = None
     ) -> actions.Submitted:
-        return await actions.submit(self.platform, Command(self.id, self.ids[who], type_, payload, aid(), dice=dice))
+        return await actions.submit(
+            self.platform, Command(self.id, self.ids[who], type_, payload, aid(), dice=dice)
+        )
 
     async def state(self) -> BattleState:
         async with self.platform.db.reader() as session:

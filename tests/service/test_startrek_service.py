@@ -47,7 +47,9 @@ class Game:
     ids: dict[str, str]
 
     async def do(self, who: str, type_: str, payload: dict[str, Any], dice: list[int] | None = None):
-        return await actions.submit(self.platform, Command(self.battle_id, self.ids[who], type_, payload, uuid.uuid4().hex, dice=dice))
+        return await actions.submit(
+            self.platform, Command(self.battle_id, self.ids[who], type_, payload, uuid.uuid4().hex, dice=dice)
+        )
 
     async def texts(self, who: str, type_: str, payload: dict[str, Any], dice: list[int] | None = None):
         return [e["text"] for e in (await self.do(who, type_, payload, dice)).events]

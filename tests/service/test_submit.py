@@ -36,7 +36,16 @@ async def setup(platform: Platform, system: str = "b5wars", dice_mode: str = "se
         "watcher": watcher.participant.id,
     }
     for name, owner in (("Hawk", "ann"), ("Crow", "bob")):
-        await actions.submit(platform, Command(battle.id, ids["ref"], "ship.add", {"definition": simple_ship(name), "owner": ids[owner]}, aid()))
+        await actions.submit(
+            platform,
+            Command(
+                battle.id,
+                ids["ref"],
+                "ship.add",
+                {"definition": simple_ship(name), "owner": ids[owner]},
+                aid(),
+            ),
+        )
     return battle.id, ids
 
 
@@ -49,7 +58,16 @@ async def log_count(platform: Platform, battle_id: str) -> int:
 
 async def test_submit_writes_log_and_snapshot(platform: Platform) -> None:
     battle_id, ids = await setup(platform)
-    result = await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": 9, "direction": "fore"}, aid()))
+    result = await actions.submit(
+        platform,
+        Command(
+            battle_id,
+            ids["ann"],
+            "damage.apply",
+            {"target": "crow", "source": "hawk", "amount": 9, "direction": "fore"},
+            aid(),
+        ),
+    )
     assert result.seq == 3 and not result.duplicate
     async with platform.db.reader() as session:
         state, seq = await load_state(session, battle_id)
@@ -75,7 +93,10 @@ async def test_concurrent_repeats_of_one_action_apply_once(platform: Platform) -
     key = aid()
     payload = {"target": "crow", "source": "hawk", "amount": 2}
     results = await asyncio.gather(
-        *(actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", payload, key)) for _ in range(5))
+        *(
+            actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", payload, key))
+            for _ in range(5)
+        )
     )
     assert {r.seq for r in results} == {3}
     assert sum(not r.duplicate for r in results) == 1
@@ -85,9 +106,29 @@ async def test_concurrent_repeats_of_one_action_apply_once(platform: Platform) -
 async def test_stale_seq_is_refused_with_409(platform: Platform) -> None:
     battle_id, ids = await setup(platform)
     with pytest.raises(Stale) as err:
-        await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": 5}, aid(), seen_seq=1))
+        await actions.submit(
+            platform,
+            Command(
+                battle_id,
+                ids["ann"],
+                "damage.apply",
+                {"target": "crow", "source": "hawk", "amount": 5},
+                aid(),
+                seen_seq=1,
+            ),
+        )
     assert err.value.status == 409 and err.value.extra["seq"] == 2
-    ok = await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": 5}, aid(), seen_seq=2))
+    ok = await actions.submit(
+        platform,
+        Command(
+            battle_id,
+            ids["ann"],
+            "damage.apply",
+            {"target": "crow", "source": "hawk", "amount": 5},
+            aid(),
+            seen_seq=2,
+        ),
+    )
     assert ok.seq == 3
 
 
@@ -96,15 +137,42 @@ async def test_refusals_change_nothing(platform: Platform) -> None:
     async with platform.db.reader() as session:
         before, _ = await load_state(session, battle_id)
     with pytest.raises(Forbidden) as err:
-        await actions.submit(platform, Command(battle_id, ids["bob"], "damage.apply", {"target": "hawk", "source": "hawk", "amount": 5}, aid()))
+        await actions.submit(
+            platform,
+            Command(
+                battle_id,
+                ids["bob"],
+                "damage.apply",
+                {"target": "hawk", "source": "hawk", "amount": 5},
+                aid(),
+            ),
+        )
     assert err.value.field == "source" and err.value.status == 403
     with pytest.raises(Invalid) as err:
-        await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": "lots"}, aid()))
+        await actions.submit(
+            platform,
+            Command(
+                battle_id,
+                ids["ann"],
+                "damage.apply",
+                {"target": "crow", "source": "hawk", "amount": "lots"},
+                aid(),
+            ),
+        )
     assert err.value.field == "amount"
     with pytest.raises(Forbidden):
         await actions.submit(platform, Command(battle_id, ids["watcher"], "clock.advance", {}, aid()))
     with pytest.raises(Forbidden, match="only the referee"):
-        await actions.submit(platform, Command(battle_id, ids["ann"], "override.set", {"path": "ships.crow.destroyed", "value": True, "reason": "cheat"}, aid()))
+        await actions.submit(
+            platform,
+            Command(
+                battle_id,
+                ids["ann"],
+                "override.set",
+                {"path": "ships.crow.destroyed", "value": True, "reason": "cheat"},
+                aid(),
+            ),
+        )
     with pytest.raises(Invalid, match="unknown action"):
         await actions.submit(platform, Command(battle_id, ids["ann"], "teleport", {}, aid()))
     async with platform.db.reader() as session:
@@ -118,7 +186,9 @@ async def test_seeded_rolls_are_derivable_after_the_seed_is_revealed(platform: P
     async with platform.db.reader() as session:
         battle = await session.get(Battle, battle_id)
         commitment = battle.seed_hash
-    await actions.submit(platform, Command(battle_id, ids["ref"], "battle.end", {"reason": "test over"}, aid()))
+    await actions.submit(
+        platform, Command(battle_id, ids["ref"], "battle.end", {"reason": "test over"}, aid())
+    )
     async with platform.db.reader() as session:
         battle = await session.get(Battle, battle_id)
     import hashlib
@@ -133,9 +203,21 @@ async def test_seeded_rolls_are_derivable_after_the_seed_is_revealed(platform: P
 
 async def test_undo_and_rewind_are_logged_actions(platform: Platform) -> None:
     battle_id, ids = await setup(platform)
-    await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": 5}, aid()))
-    await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": 7}, aid()))
-    undo = await actions.submit(platform, Command(battle_id, ids["ref"], "battle.undo", {"reason": "mistaken entry"}, aid()))
+    await actions.submit(
+        platform,
+        Command(
+            battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": 5}, aid()
+        ),
+    )
+    await actions.submit(
+        platform,
+        Command(
+            battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": 7}, aid()
+        ),
+    )
+    undo = await actions.submit(
+        platform, Command(battle_id, ids["ref"], "battle.undo", {"reason": "mistaken entry"}, aid())
+    )
     assert (
         undo.seq == 5
         and undo.events[0]["text"] == "⚠ UNDO (Referee): action 4 (damage.apply) is undone — “mistaken entry”"
@@ -143,29 +225,56 @@ async def test_undo_and_rewind_are_logged_actions(platform: Platform) -> None:
     async with platform.db.reader() as session:
         state, _ = await load_state(session, battle_id)
     assert state.ships["crow"].parts["sheet"]["sections"][0]["structure"] == 35
-    await actions.submit(platform, Command(battle_id, ids["ref"], "battle.rewind", {"to_seq": 2, "reason": "start again"}, aid()))
+    await actions.submit(
+        platform,
+        Command(battle_id, ids["ref"], "battle.rewind", {"to_seq": 2, "reason": "start again"}, aid()),
+    )
     async with platform.db.reader() as session:
         state, seq = await load_state(session, battle_id)
     assert seq == 6 and state.ships["crow"].parts["sheet"]["sections"][0]["structure"] == 40
     with pytest.raises(Forbidden):
-        await actions.submit(platform, Command(battle_id, ids["ann"], "battle.undo", {"reason": "mine"}, aid()))
+        await actions.submit(
+            platform, Command(battle_id, ids["ann"], "battle.undo", {"reason": "mine"}, aid())
+        )
     assert (await history.rebuild(platform, battle_id)) == state
 
 
 async def test_physical_dice_ask_for_the_roll_and_change_nothing(platform: Platform) -> None:
     """GEN-02: entered dice. The Shadow pain check needs rolls when the impulse ends."""
     battle_id, ids = await setup(platform, system="sfb", dice_mode="physical")
-    await actions.submit(platform, Command(battle_id, ids["ref"], "ship.add", {
-            "definition": __import__("tests.helpers", fromlist=["ship_def"]).ship_def("shadow-cruiser"),
-            "owner": ids["bob"],
-        }, aid()))
-    await actions.submit(platform, Command(battle_id, ids["ref"], "clock.advance", {}, aid()))  # into impulse 1
-    await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", {"target": "shadow-cruiser", "source": "hawk", "amount": 60, "direction": "fore"}, aid()))
+    await actions.submit(
+        platform,
+        Command(
+            battle_id,
+            ids["ref"],
+            "ship.add",
+            {
+                "definition": __import__("tests.helpers", fromlist=["ship_def"]).ship_def("shadow-cruiser"),
+                "owner": ids["bob"],
+            },
+            aid(),
+        ),
+    )
+    await actions.submit(
+        platform, Command(battle_id, ids["ref"], "clock.advance", {}, aid())
+    )  # into impulse 1
+    await actions.submit(
+        platform,
+        Command(
+            battle_id,
+            ids["ann"],
+            "damage.apply",
+            {"target": "shadow-cruiser", "source": "hawk", "amount": 60, "direction": "fore"},
+            aid(),
+        ),
+    )
     with pytest.raises(RollNeeded) as need:
         await actions.submit(platform, Command(battle_id, ids["ref"], "clock.advance", {}, aid()))
     assert need.value.extra["needed"]["sides"] == 6 and need.value.extra["needed"]["index"] == 0
     n = await log_count(platform, battle_id)
-    result = await actions.submit(platform, Command(battle_id, ids["ref"], "clock.advance", {}, aid(), dice=[6]))
+    result = await actions.submit(
+        platform, Command(battle_id, ids["ref"], "clock.advance", {}, aid(), dice=[6])
+    )
     assert await log_count(platform, battle_id) == n + 1
     async with platform.db.reader() as session:
         row = await session.scalar(
@@ -179,24 +288,62 @@ async def test_rebuild_equals_snapshot_after_a_long_scripted_battle(platform: Pl
     battle_id, ids = await setup(platform, system="sfb")
     from tests.helpers import ship_def
 
-    await actions.submit(platform, Command(battle_id, ids["ref"], "ship.add", {"definition": ship_def("shadow-cruiser"), "owner": ids["bob"]}, aid()))
-    await actions.submit(platform, Command(battle_id, ids["ref"], "ship.add", {"definition": ship_def("federation-heavy-cruiser"), "owner": ids["ann"]}, aid()))
+    await actions.submit(
+        platform,
+        Command(
+            battle_id,
+            ids["ref"],
+            "ship.add",
+            {"definition": ship_def("shadow-cruiser"), "owner": ids["bob"]},
+            aid(),
+        ),
+    )
+    await actions.submit(
+        platform,
+        Command(
+            battle_id,
+            ids["ref"],
+            "ship.add",
+            {"definition": ship_def("federation-heavy-cruiser"), "owner": ids["ann"]},
+            aid(),
+        ),
+    )
     for i in range(120):
         async with platform.db.reader() as session:
             now, _ = await load_state(session, battle_id)
         target = next((t for t in ("shadow-cruiser", "crow", "hawk") if not now.ships[t].destroyed), None)
         if i < 20 and not now.ships["crow"].destroyed:
-            await actions.submit(platform, Command(battle_id, ids["bob"], "damage.apply", {"target": "federation-heavy-cruiser", "source": "crow", "amount": 1}, aid()))
+            await actions.submit(
+                platform,
+                Command(
+                    battle_id,
+                    ids["bob"],
+                    "damage.apply",
+                    {"target": "federation-heavy-cruiser", "source": "crow", "amount": 1},
+                    aid(),
+                ),
+            )
         if target is not None:
-            await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", {
-                    "target": target,
-                    "source": "federation-heavy-cruiser",
-                    "amount": 5 + (i * 7) % 40,
-                    "direction": ["fore", "aft", "port"][i % 3],
-                }, aid()))
+            await actions.submit(
+                platform,
+                Command(
+                    battle_id,
+                    ids["ann"],
+                    "damage.apply",
+                    {
+                        "target": target,
+                        "source": "federation-heavy-cruiser",
+                        "amount": 5 + (i * 7) % 40,
+                        "direction": ["fore", "aft", "port"][i % 3],
+                    },
+                    aid(),
+                ),
+            )
         await actions.submit(platform, Command(battle_id, ids["ref"], "clock.advance", {}, aid()))
         if i == 40:
-            await actions.submit(platform, Command(battle_id, ids["ref"], "battle.undo", {"reason": "test undo"}, aid()))
+            await actions.submit(
+                platform, Command(battle_id, ids["ref"], "battle.undo", {"reason": "test undo"}, aid())
+            )
     async with platform.db.reader() as session:
         snapshot, seq = await load_state(session, battle_id)
     assert seq > 150
@@ -208,7 +355,9 @@ async def test_ships_keep_their_order_on_every_database(platform: Platform) -> N
     """JSONB would reorder keys; the state is stored as written so hooks walk ships in one order."""
     battle_id, ids = await setup(platform)
     for name in ("Zulu", "Alpha", "Mike-7", "Bo"):
-        await actions.submit(platform, Command(battle_id, ids["ref"], "ship.add", {"definition": simple_ship(name)}, aid()))
+        await actions.submit(
+            platform, Command(battle_id, ids["ref"], "ship.add", {"definition": simple_ship(name)}, aid())
+        )
     async with platform.db.reader() as session:
         state, _ = await load_state(session, battle_id)
     assert list(state.ships) == ["hawk", "crow", "zulu", "alpha", "mike-7", "bo"]
@@ -237,7 +386,17 @@ async def test_entered_dice_must_match_what_the_action_rolls(platform: Platform)
     """GEN-02: an impossible face or a surplus die is refused with the dice field; nothing changes."""
     battle_id, ids = await setup(platform, dice_mode="physical")
     with pytest.raises(Invalid) as err:
-        await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": 2}, aid(), dice=[3]))
+        await actions.submit(
+            platform,
+            Command(
+                battle_id,
+                ids["ann"],
+                "damage.apply",
+                {"target": "crow", "source": "hawk", "amount": 2},
+                aid(),
+                dice=[3],
+            ),
+        )
     assert (
         err.value.field == "dice"
         and "1 more dice entered than this action rolls (0 needed)" in err.value.message

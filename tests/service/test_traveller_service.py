@@ -36,7 +36,9 @@ class Fleet:
         self.ids = ids
 
     async def act(self, who: str, kind: str, payload: dict[str, Any], dice: list[int] = ()) -> list[str]:
-        result = await actions.submit(self.platform, Command(self.battle_id, self.ids[who], kind, payload, aid(), dice=list(dice)))
+        result = await actions.submit(
+            self.platform, Command(self.battle_id, self.ids[who], kind, payload, aid(), dice=list(dice))
+        )
         return [e["text"] for e in result.events]
 
     async def advance(self, times: int = 1) -> None:

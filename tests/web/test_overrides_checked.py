@@ -17,8 +17,16 @@ async def seq_of(client: httpx.AsyncClient, table, who: str = "ref") -> int:  # 
 @pytest.mark.parametrize(
     ("path", "value", "reason"),
     [
-        ("clock.step", "warp_speed", "Babylon 5 Wars has no step 'warp_speed'; its steps are ship_power, movement, combat, adjust_systems"),
-        ("clock.step", "impulse", "Babylon 5 Wars has no step 'impulse'; its steps are ship_power, movement, combat, adjust_systems"),
+        (
+            "clock.step",
+            "warp_speed",
+            "Babylon 5 Wars has no step 'warp_speed'; its steps are ship_power, movement, combat, adjust_systems",
+        ),
+        (
+            "clock.step",
+            "impulse",
+            "Babylon 5 Wars has no step 'impulse'; its steps are ship_power, movement, combat, adjust_systems",
+        ),
         ("clock.impulse", 5, "Ship Power has no numbered repeats"),
         ("clock.turn", 0, "turns are counted from 1"),
         ("system", "traveller", "a battle's game system cannot be changed; create a new battle"),
@@ -38,17 +46,25 @@ async def test_GEN_01_override_keeps_the_clock_on_the_systems_steps(
     assert await seq_of(client, table) == before + 1
 
 
-async def test_GEN_01_override_to_a_real_step_is_allowed_and_impulses_stay_in_range(client: httpx.AsyncClient) -> None:
+async def test_GEN_01_override_to_a_real_step_is_allowed_and_impulses_stay_in_range(
+    client: httpx.AsyncClient,
+) -> None:
     table = await set_table(client, system="sfb")
-    r = await act(client, table, "ref", "override.set", {"path": "clock.step", "value": "end_of_turn", "reason": "skip"})
+    r = await act(
+        client, table, "ref", "override.set", {"path": "clock.step", "value": "end_of_turn", "reason": "skip"}
+    )
     assert r.status_code == 200
-    r = await act(client, table, "ref", "override.set", {"path": "clock.step", "value": "impulse", "reason": "back"})
+    r = await act(
+        client, table, "ref", "override.set", {"path": "clock.step", "value": "impulse", "reason": "back"}
+    )
     assert r.status_code == 422 and r.json()["detail"]["reason"] == "Impulse runs from 1 to 32"
 
 
 async def test_GEN_03_override_part_value_refused_by_its_schema(client: httpx.AsyncClient) -> None:
     table = await set_table(client)
-    assert (await act(client, table, "ref", "ship.add", {"definition": simple_ship("Hawk")})).status_code == 200
+    assert (
+        await act(client, table, "ref", "ship.add", {"definition": simple_ship("Hawk")})
+    ).status_code == 200
     before = await seq_of(client, table)
     r = await act(
         client,

@@ -289,4 +289,3 @@ def living_ship_refusal(target: Ship, kind: str) -> str | None:
     if "pain" not in target.parts:
         return None
     return f"{target.name} is a Shadow living ship: {KIND_WORDS[kind]} against it is not possible (SH-17)"
-

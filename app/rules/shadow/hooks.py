@@ -16,7 +16,6 @@ from app.rules.system import ALLOCATION, MOVEMENT
 KEEP_ENDED_TURNS = 1
 
 
-
 def _expire_all(state: BattleState, moment: str) -> list[Event]:
     when = now(state)
     events: list[Event] = []

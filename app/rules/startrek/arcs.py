@@ -44,7 +44,14 @@ class Extend(BaseModel):
     projection: str = Field(description="the adjacent projection to reach")
 
 
-@action("startrek.extend_arc", Extend, "Extend a deflector's arc", ship="ship", during={ALLOCATION}, outside=segment("Extending a deflector's arc"))
+@action(
+    "startrek.extend_arc",
+    Extend,
+    "Extend a deflector's arc",
+    ship="ship",
+    during={ALLOCATION},
+    outside=segment("Extending a deflector's arc"),
+)
 def extend(state: BattleState, p: Extend, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: power ×3 and regeneration −1 per 90°; medium ships buy 180° (two steps) at once."""
     ship = state.ship(p.ship)
@@ -93,7 +100,10 @@ class DeflectorRef(BaseModel):
     "startrek.retract_arc",
     DeflectorRef,
     "Drop a deflector's arc extensions",
-    ship="ship", during={ALLOCATION}, outside=segment("Changing a deflector's arc"))
+    ship="ship",
+    during={ALLOCATION},
+    outside=segment("Changing a deflector's arc"),
+)
 def retract(state: BattleState, p: DeflectorRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: back to the listed arc, value and power."""
     ship = state.ship(p.ship)
@@ -122,7 +132,14 @@ class Switch(BaseModel):
     on: bool = Field(default=False, description="true to switch it back on")
 
 
-@action("startrek.switch_system", Switch, "Switch a system off or on", ship="ship", during={ALLOCATION}, outside=segment("Switching systems"))
+@action(
+    "startrek.switch_system",
+    Switch,
+    "Switch a system off or on",
+    ship="ship",
+    during={ALLOCATION},
+    outside=segment("Switching systems"),
+)
 def switch(state: BattleState, p: Switch, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: systems may be switched off in the Ship Power segment to free power."""
     ship = state.ship(p.ship)

@@ -99,8 +99,6 @@ def is_cloaked(ship: Ship) -> bool:
     return bool(cloak and cloak.cloaked)
 
 
-
-
 def shields_down_by_cloak(state: BattleState, ship: Ship) -> str | None:
     """Why the cloak keeps this ship's shields from absorbing, or None (ST-21, ST-21a, ST-22, ST-23a)."""
     cloak = cloak_of(ship)
@@ -210,9 +208,7 @@ class SetSignature(BaseModel):
     signature: int = Field(ge=0, le=100)
 
 
-@action(
-    "startrek.set_signature", SetSignature, "Set a cloak signature", referee_only=True
-)
+@action("startrek.set_signature", SetSignature, "Set a cloak signature", referee_only=True)
 def set_signature(state: BattleState, p: SetSignature, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23: the seed's signature table is missing, so the referee sets each ship's value."""
     ship = state.ship(p.ship)
@@ -243,9 +239,7 @@ def suggestion(ew: int, rng: int, signature: int | None) -> bool | None:
     return ew > rng + signature
 
 
-@action(
-    "startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship="detector"
-)
+@action("startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship="detector")
 def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23: record the attempt and a suggestion; the referee rules the outcome (GEN-03)."""
     detector = state.ship(p.detector, "detector")

@@ -51,5 +51,3 @@ def check_fire(ctx: DamageContext) -> None:
     event = reveal_by_collateral(ctx.state, ctx.target, collateral)
     if event is not None:
         ctx.events.append(event)
-
-

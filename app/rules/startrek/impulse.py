@@ -133,8 +133,6 @@ def thruster_listener(ctx: DamageContext) -> None:
     ctx.events.extend(check_thrusters(ctx.state, ctx.target))
 
 
-
-
 @hook("enter", "turn")
 def new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     """Thrust used resets each turn; thruster losses from referee overrides are caught here too."""
@@ -157,7 +155,14 @@ class Thrust(BaseModel):
     times: int = Field(default=1, ge=1, le=20)
 
 
-@action("startrek.thrust", Thrust, "Spend impulse thrust", ship="ship", during={MOVEMENT}, outside=segment("Thrusting"))
+@action(
+    "startrek.thrust",
+    Thrust,
+    "Spend impulse thrust",
+    ship="ship",
+    during={MOVEMENT},
+    outside=segment("Thrusting"),
+)
 def thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-01/ST-03: charge a manoeuvre to this turn's thrust; beyond the free thrust is over-thrust."""
     ship = state.ship(p.ship)

@@ -39,7 +39,10 @@ class Ram(BaseModel):
     "startrek.ramming_factor",
     Ram,
     "Work out a ramming factor with shields",
-    ship="ship", during={MOVEMENT}, outside=segment("Ramming"))
+    ship="ship",
+    during={MOVEMENT},
+    outside=segment("Ramming"),
+)
 def ram(state: BattleState, p: Ram, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     total, text = ramming_factor(state, ship, p.direction, p.factor)

@@ -93,7 +93,14 @@ class Fire(BaseModel):
     target: str | None = None
 
 
-@action("startrek.fire_torpedoes", Fire, "Fire photon torpedoes", ship="ship", during={FIRE}, outside=segment("Firing"))
+@action(
+    "startrek.fire_torpedoes",
+    Fire,
+    "Fire photon torpedoes",
+    ship="ship",
+    during={FIRE},
+    outside=segment("Firing"),
+)
 def fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-25: a volley of N; the to-hit penalty is recorded for the entered rolls."""
     ship = state.ship(p.ship)

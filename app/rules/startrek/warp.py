@@ -113,8 +113,6 @@ def nacelle_listener(ctx: DamageContext) -> None:
     ctx.events.extend(count_destroyed_nacelles(ctx.target))
 
 
-
-
 def _nacelle_check(ship: Ship, name: str, dice: DiceSource) -> tuple[bool, Roll | None, str]:
     """ST-18: fail on d100 at or under the destroyed boxes (capped at 100); none destroyed, no roll."""
     system = sheet_system(ship, name)
@@ -127,7 +125,14 @@ def _nacelle_check(ship: Ship, name: str, dice: DiceSource) -> tuple[bool, Roll 
     return held, roll, f"{name} ({damaged}% failure) rolls {roll.total}: {roll.outcome}"
 
 
-@action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship", during={ALLOCATION}, outside=segment("Declaring warp"))
+@action(
+    "startrek.declare_warp",
+    ShipRef,
+    "Declare warp",
+    ship="ship",
+    during={ALLOCATION},
+    outside=segment("Declaring warp"),
+)
 def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-17/18/19: declare at the start of the turn; check every working nacelle."""
     ship = state.ship(p.ship)
@@ -189,7 +194,13 @@ class ShutDownNacelle(BaseModel):
 
 
 @action(
-    "startrek.shutdown_nacelle", ShutDownNacelle, "Shut down a nacelle", ship="ship", during={ALLOCATION}, outside=segment("Shutting down a nacelle"))
+    "startrek.shutdown_nacelle",
+    ShutDownNacelle,
+    "Shut down a nacelle",
+    ship="ship",
+    during={ALLOCATION},
+    outside=segment("Shutting down a nacelle"),
+)
 def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-20: with more than two working nacelles, shut one down per turn; the delay grows by 1."""
     ship = state.ship(p.ship)

@@ -36,7 +36,15 @@ class MissileAttack(BaseModel):
 
 
 @action(
-    "traveller.missile", MissileAttack, "Fire individual missiles", ship="ship", during={FIRE}, in_turn=True, outside=COMBAT_ACTION, outside_field="ship")
+    "traveller.missile",
+    MissileAttack,
+    "Fire individual missiles",
+    ship="ship",
+    during={FIRE},
+    in_turn=True,
+    outside=COMBAT_ACTION,
+    outside_field="ship",
+)
 def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     if p.range not in T.RANGE_BANDS:
         raise RuleError(f"range must be one of {', '.join(T.RANGE_BANDS)}", "range")

@@ -94,7 +94,15 @@ class GiveOrders(BaseModel):
         return [value] if isinstance(value, dict) else value
 
 
-@action("traveller.orders", GiveOrders, "Write orders", ship="ship", during={ORDERS}, outside="orders are written in the {step:lower} step; emergency orders come as reactions", outside_field="orders")
+@action(
+    "traveller.orders",
+    GiveOrders,
+    "Write orders",
+    ship="ship",
+    during={ORDERS},
+    outside="orders are written in the {step:lower} step; emergency orders come as reactions",
+    outside_field="orders",
+)
 def give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)", "orders")
@@ -178,7 +186,14 @@ class Reveal(BaseModel):
     """The referee forces the reveal: captains who have not committed give no orders this round."""
 
 
-@action("traveller.reveal_orders", Reveal, "Reveal the orders", referee_only=True, during={ORDERS}, outside="orders are revealed in the {step:lower} step")
+@action(
+    "traveller.reveal_orders",
+    Reveal,
+    "Reveal the orders",
+    referee_only=True,
+    during={ORDERS},
+    outside="orders are revealed in the {step:lower} step",
+)
 def force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)")
@@ -204,7 +219,11 @@ class EmergencyOrder(BaseModel):
     "traveller.emergency_order",
     EmergencyOrder,
     "Give an emergency order",
-    ship="ship", not_during={ORDERS}, outside="in the {orders:lower} step, write it with the other orders", outside_field="order")
+    ship="ship",
+    not_during={ORDERS},
+    outside="in the {orders:lower} step, write it with the other orders",
+    outside_field="order",
+)
 def emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-26: a (!) order as a reaction to an attack, one per ship per round; it costs initiative
     (never below 0) and a reaction from those the current initiative allows."""

@@ -103,7 +103,15 @@ def _undo(model: HgShip, system: str) -> str:
     return f"{screen.label} hits {screen.hits}"
 
 
-@action("traveller.repair", Repair, "Attempt a repair", ship="ship", during={SHIP_ACTION}, outside="repairs happen in the {step:lower} step (TR-22)", outside_field="system")
+@action(
+    "traveller.repair",
+    Repair,
+    "Attempt a repair",
+    ship="ship",
+    during={SHIP_ACTION},
+    outside="repairs happen in the {step:lower} step (TR-22)",
+    outside_field="system",
+)
 def repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     model = load_unit(state, ship)

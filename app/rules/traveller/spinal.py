@@ -61,7 +61,16 @@ def _refuse(state: BattleState, ship_name: str, model: HgShip, p: SpinalShot) ->
         raise RuleError("the computer is disabled: no fire beyond Close", "range")
 
 
-@action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship", during={FIRE}, in_turn=True, outside=COMBAT_ACTION, outside_field="ship")
+@action(
+    "traveller.spinal",
+    SpinalShot,
+    "Fire the spinal mount",
+    ship="ship",
+    during={FIRE},
+    in_turn=True,
+    outside=COMBAT_ACTION,
+    outside_field="ship",
+)
 def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")

@@ -130,9 +130,7 @@ def test_ST_22_leak_battle_view_and_events_hide_the_cloaked_position():
     ]
     mine = json.dumps(battle_view(state, owner()))
     assert LATER_HEX in mine
-    assert (
-        event_for(move_events[0], owner()).text == "Kor'vaq (cloaked) moves: hex 0917, facing 2."
-    )
+    assert event_for(move_events[0], owner()).text == "Kor'vaq (cloaked) moves: hex 0917, facing 2."
 
 
 def test_ST_22_decloak_makes_only_the_current_position_public():
