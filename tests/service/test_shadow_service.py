@@ -154,14 +154,14 @@ async def test_SH_05_SH_06_seed_worked_example_with_entered_dice(platform: Platf
     assert sentences(result.events) == [
         "pain rise chance, band 200–249: 1d6 = 3, needs ≤ 5 → rises",
         "rise amount: 1d6 = 3 → pain 3",
-        "reaction chance, band 200–249: 1d6 = 2, needs ≤ 5 → reacts at pain 3: ZERO",
+        "reaction chance, band 200–249: 1d6 = 2, needs ≤ 5 → pain 3 reads ZERO: no reaction",
     ]
     assert of_kind(result.events, "pain_check")[0]["text"] == (
         "Shadow Cruiser took 217 damage to armour and internals in turn 1 impulse 1 "
         "(most from Federation Heavy Cruiser, 217): pain rises 0 → 3."
     )
     assert of_kind(result.events, "pain_reaction")[0]["text"] == (
-        "Shadow Cruiser grins and bears it — reaction ZERO: no obligation."
+        "Shadow Cruiser grins and bears it: pain 3 reads ZERO, which is no reaction (nothing changes, SH-06)."
     )
     pain = await b.pain()
     assert (pain["level"], pain["reaction"], pain["obligations"], pain["damage_total"]) == (3, "ZERO", [], 0)
@@ -449,7 +449,7 @@ async def test_SH_03_referee_undoes_a_mistaken_hit_before_the_impulse_ends(platf
     assert sentences(result.events) == [
         "pain rise chance, band 25–49: 1d6 = 1, needs ≤ 1 → rises",
         "rise amount: 1d6 − 4 = -3 → at least 1 → pain 1",
-        "reaction chance, band 25–49: 1d6 = 1, needs ≤ 1 → reacts at pain 1: ZERO",
+        "reaction chance, band 25–49: 1d6 = 1, needs ≤ 1 → pain 1 reads ZERO: no reaction",
     ]
     assert of_kind(result.events, "pain_check")[0]["text"] == (
         "Shadow Cruiser took 40 damage to armour and internals in turn 1 impulse 1 (most from Hawk, 40): "
@@ -563,7 +563,7 @@ async def test_SH_03_SH_14_b5wars_combat_step_is_one_impulse_against_the_excelsi
     assert sentences(result.events) == [
         "pain rise chance, band 50–99: 1d6 = 1, needs ≤ 2 → rises",
         "rise amount: 1d6 − 3 = 2 → pain 2",
-        "reaction chance, band 50–99: 1d6 = 2, needs ≤ 2 → reacts at pain 2: ZERO",
+        "reaction chance, band 50–99: 1d6 = 2, needs ≤ 2 → pain 2 reads ZERO: no reaction",
     ]
     pain = await b.pain()
     assert (pain["level"], pain["reaction"], pain["damage_total"]) == (2, "ZERO", 0)
@@ -630,4 +630,82 @@ async def test_SH_03_b5wars_end_of_turn_damage_stays_in_its_turn(platform: Platf
         "ship_power",
         0,
     )
+    await b.assert_rebuilds()
+
+
+async def b5_combat_hit(b: Battle, amount: int, dice: list[int]) -> actions.Submitted:
+    """From Ship Power, through Movement into Combat, where the Excelsior lands `amount` on the
+    Shadow's fore; the combat step then ends with the pain check's entered dice."""
+    await b.act("kirk", "clock.advance", {"expect_step": "ship_power"})
+    await b.act("kirk", "clock.advance", {"expect_step": "movement"})
+    await b.act("kirk", "damage.apply", {"target": SHADOW, "source": EXCELSIOR, "amount": amount, "direction": "fore"})
+    return await b.act("kirk", "clock.advance", {"expect_step": "combat"}, dice=dice)
+
+
+async def test_SH_02_pain_sixteen_kills_by_shock_and_no_reaction_die_is_asked(platform: Platform) -> None:
+    """SH-02 Decision: pain 14, 60 points (band 50–99): rise 1 ≤ 2, 1d6 − 3 = 2 → pain 16: the ship dies
+    of shock. Death is certain, so the check asks for two dice only, and a third is refused."""
+    b = await shadow_battle(platform, system="b5wars", pain=14, fleet=(EXCELSIOR,))
+    await b.act("kirk", "clock.advance", {"expect_step": "ship_power"})
+    await b.act("kirk", "clock.advance", {"expect_step": "movement"})
+    await b.act("kirk", "damage.apply", {"target": SHADOW, "source": EXCELSIOR, "amount": 60, "direction": "fore"})
+    with pytest.raises(Invalid) as refused:
+        await b.act("kirk", "clock.advance", {"expect_step": "combat"}, dice=[1, 5, 1])
+    assert (refused.value.message, refused.value.field) == (
+        "1 more dice entered than this action rolls (2 needed)",
+        "dice",
+    )
+    result = await b.act("kirk", "clock.advance", {"expect_step": "combat"}, dice=[1, 5])
+    assert sentences(result.events) == [
+        "pain rise chance, band 50–99: 1d6 = 1, needs ≤ 2 → rises",
+        "rise amount: 1d6 − 3 = 2 → pain 16 (the maximum)",
+    ]
+    assert of_kind(result.events, "pain_reaction") == []
+    assert [e["text"] for e in of_kind(result.events, "pain_death")] == [
+        "Shadow Cruiser dies of shock at pain 16 and is destroyed: it drops to speed 1 at most, its carcass "
+        "drifts in its last direction, out of the game for every purpose but left in play to be recovered."
+    ]
+    pain = await b.pain()
+    assert (pain["level"], pain["reaction"], pain["dead"]) == (16, "DEATH", True)
+    assert (await b.state()).ships[SHADOW].destroyed is True
+    await b.assert_rebuilds()
+
+
+async def test_SH_06_a_successful_roll_reading_ZERO_is_no_reaction_and_the_owed_attack_stays(
+    platform: Platform,
+) -> None:
+    """SH-06 Decision in B5 Wars: pain 7 + 60 from the Excelsior → pain 9, THREE on the Excelsior;
+    next Ship Power a reduction of 6 (9 → 3) owes one more Shadow Cutter attack (SH-15). In turn 2's
+    combat 30 points raise pain 3 → 4 and the reaction roll succeeds, but pain 4 reads ZERO: no
+    reaction — nothing takes effect and the Excelsior is still owed its attack."""
+    b = await shadow_battle(platform, system="b5wars", pain=7, fleet=(EXCELSIOR,))
+    result = await b5_combat_hit(b, 60, [2, 5, 1])
+    assert of_kind(result.events, "pain_reaction")[0]["text"] == (
+        "Shadow Cruiser is enraged — reaction THREE: must target Excelsior until it is destroyed."
+    )
+    await b.act("ref", "clock.advance", {"expect_step": "adjust_systems"})
+    result = await b.act("kosh", "shadow.reduce_pain", {"ship": SHADOW}, dice=[6])
+    assert [e["text"] for e in result.events] == [
+        "Shadow Cruiser rolls pain reduction: pain 9 → 3; reaction THREE → ZERO (THREE → TWO: Excelsior is "
+        "still alive and is owed one more Shadow Cutter attack; TWO → ONE: no restrictions; ONE → ZERO: no "
+        "restrictions)."
+    ]
+    before = await b.pain()
+    result = await b5_combat_hit(b, 30, [1, 5, 1])
+    assert sentences(result.events) == [
+        "pain rise chance, band 25–49: 1d6 = 1, needs ≤ 1 → rises",
+        "rise amount: 1d6 − 4 = 1 → pain 4",
+        "reaction chance, band 25–49: 1d6 = 1, needs ≤ 1 → pain 4 reads ZERO: no reaction",
+    ]
+    line = "Shadow Cruiser grins and bears it: pain 4 reads ZERO, which is no reaction (nothing changes, SH-06)."
+    assert [e["text"] for e in of_kind(result.events, "pain_reaction")] == [line]
+    for who in ("kirk", "kosh", "ref", "watcher"):
+        assert line in await b.log_texts(who), who
+    pain = await b.pain()
+    assert (pain["level"], pain["reaction"]) == (4, "ZERO")
+    assert (pain["reaction_since"], pain["last_reaction_turn"]) == (before["reaction_since"], 1)
+    owed = [o for o in pain["obligations"] if not o["expired"]]
+    assert [(o["kind"], o["target"], o["text"]) for o in owed] == [
+        ("cutter_attack", EXCELSIOR, "must target Excelsior for one more Shadow Cutter attack")
+    ]
     await b.assert_rebuilds()

@@ -32,7 +32,7 @@ SEED_HITS: list[dict[str, Any]] = [
 SEED_SENTENCES = [
     "pain rise chance, band 200–249: 1d6 = 3, needs ≤ 5 → rises",
     "rise amount: 1d6 = 3 → pain 3",
-    "reaction chance, band 200–249: 1d6 = 2, needs ≤ 5 → reacts at pain 3: ZERO",
+    "reaction chance, band 200–249: 1d6 = 2, needs ≤ 5 → pain 3 reads ZERO: no reaction",
 ]
 
 
@@ -150,7 +150,7 @@ async def test_SH_03_to_SH_06_whole_flow_over_rest_with_entered_dice(client: htt
         assert [e["text"] for e in log if e["kind"].startswith("pain_")] == [
             "Shadow Cruiser took 217 damage to armour and internals in turn 1 impulse 1 "
             "(most from Federation Heavy Cruiser, 217): pain rises 0 → 3.",
-            "Shadow Cruiser grins and bears it — reaction ZERO: no obligation.",
+            "Shadow Cruiser grins and bears it: pain 3 reads ZERO, which is no reaction (nothing changes, SH-06).",
         ]
     assert (await ok(await c.get(f"/api/v1/battles/{table.battle_id}/audit", headers=table.auth("ref"))))[
         "snapshot_matches_log"

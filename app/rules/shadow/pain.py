@@ -3,7 +3,9 @@
 Damage listeners add up, per Shadow ship, what reached armour and internals this impulse (shield
 absorption never hurts the living hull, SH-03). When the impulse ends the check rolls, in order:
 rise chance (SH-04), rise amount (SH-05), then — only if pain rose and the ship still lives —
-reaction chance (SH-06) read against the new level, overriding per SH-07.
+reaction chance (SH-06) read against the new level, overriding per SH-07. Pain 16 kills at once, so
+no reaction die is rolled for that impulse (SH-02); a successful roll that reads ZERO is no reaction
+and changes nothing (SH-06).
 """
 
 from __future__ import annotations
@@ -125,13 +127,20 @@ def _react(
     state: BattleState, ship: Ship, track: PainTrack, band: Band, when: When, dice: DiceSource
 ) -> Event:
     level = reaction_for(track.level)
-    roll = _chance(
-        dice, ship, band, "reaction chance", f"reacts at pain {track.level}: {level}", "no reaction"
-    )
+    hit = f"reacts at pain {track.level}: {level}" if level != "ZERO" else f"pain {track.level} reads ZERO: no reaction"
+    roll = _chance(dice, ship, band, "reaction chance", hit, "no reaction")
     if roll.total > band.chance:
         return Event(
             kind="pain_reaction", ship=ship.id, text=f"{ship.name} does not react to the pain.", rolls=[roll]
         )
+    if level == "ZERO":
+        # SH-06 Decision: a successful roll that reads ZERO is no reaction. It takes no effect,
+        # overrides nothing and ends no standing obligation (an owed Shadow Cutter attack stays owed).
+        text = (
+            f"{ship.name} grins and bears it: pain {track.level} reads ZERO, which is no reaction "
+            "(nothing changes, SH-06)."
+        )
+        return Event(kind="pain_reaction", ship=ship.id, text=text, rolls=[roll], data={"reaction": "ZERO"})
     if not overrides(track, level, when.turn):
         text = (
             f"{ship.name} reacts at {level}, which does not override its {track.reaction} "

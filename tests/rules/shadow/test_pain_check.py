@@ -31,7 +31,7 @@ def test_SH_05_SH_06_seed_worked_example() -> None:
     assert sentences(events) == [
         "pain rise chance, band 200–249: 1d6 = 3, needs ≤ 5 → rises",
         "rise amount: 1d6 = 3 → pain 3",
-        "reaction chance, band 200–249: 1d6 = 2, needs ≤ 5 → reacts at pain 3: ZERO",
+        "reaction chance, band 200–249: 1d6 = 2, needs ≤ 5 → pain 3 reads ZERO: no reaction",
     ]
     track = pain(state)
     assert (track.level, track.reaction, track.obligations) == (3, "ZERO", [])
@@ -39,7 +39,7 @@ def test_SH_05_SH_06_seed_worked_example() -> None:
         "Ker took 217 damage to armour and internals in turn 1 impulse 1 (most from Excalibur, 217): pain rises 0 → 3."
     )
     assert (
-        of_kind(events, "pain_reaction")[0].text == "Ker grins and bears it — reaction ZERO: no obligation."
+        of_kind(events, "pain_reaction")[0].text == "Ker grins and bears it: pain 3 reads ZERO, which is no reaction (nothing changes, SH-06)."
     )
 
 
@@ -107,7 +107,9 @@ def test_SH_04_SH_05_band_edges_rise_on_the_chance(
     state, _ = hit(state, amount)
     state, events = end_impulse(state, [chance, 6, 6])
     expected_rise = max(6 + modifier, 1)
-    reacts = "no reaction" if chance < 6 else f"reacts at pain {expected_rise}: {reaction_for(expected_rise)}"
+    level = reaction_for(expected_rise)
+    reads = f"pain {expected_rise} reads ZERO: no reaction" if level == "ZERO" else f"reacts at pain {expected_rise}: {level}"
+    reacts = "no reaction" if chance < 6 else reads
     sign = {1: " + 1", 0: ""}.get(modifier, f" − {-modifier}")
     assert sentences(events)[0] == f"pain rise chance, band {label}: 1d6 = {chance}, needs ≤ {chance} → rises"
     assert sentences(events)[1] == f"rise amount: 1d6{sign} = {6 + modifier} → pain {expected_rise}"

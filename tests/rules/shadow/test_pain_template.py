@@ -92,7 +92,7 @@ def test_SH_14_reduction_form_for_the_commander_in_energy_allocation_only() -> N
 
 
 def test_SH_16_user_text_is_escaped() -> None:
-    state = at_impulse()
+    state = at_impulse(level=3)  # pain 3 → 5: ONE, a reaction that records who did most damage
     state, _ = act(
         state,
         "ship.add",

@@ -227,3 +227,28 @@ def test_SH_08_restrictions_cannot_be_marked_done() -> None:
     no_fire = next(o for o in pain(state).active() if o.kind == "no_fire")
     with pytest.raises(RuleError, match="restriction that ends by itself"):
         act(state, "shadow.obligation_done", {"ship": KER, "obligation": no_fire.id}, actor=PLAYER)
+
+
+def test_SH_06_a_successful_roll_reading_ZERO_is_no_reaction_and_ends_no_owed_attack() -> None:
+    """SH-06 Decision: pain 9 (THREE on Excalibur) reduced by 6 to 3 owes one more Shadow Cutter attack
+    (SH-15); next turn 25 points raise pain 3 → 4 and the reaction roll succeeds, but pain 4 reads
+    ZERO: no reaction. Nothing takes effect, and the owed attack stays owed."""
+    state = with_reaction(9)
+    state, _ = reduce(state, 6)
+    assert (pain(state).level, pain(state).reaction, active(state)) == (3, "ZERO", [("cutter_attack", "TWO")])
+    before = pain(state).model_dump()
+    state = until_step(state, "impulse", 1)
+    state, _ = hit(state, 25)
+    state, events = end_impulse(state, [1, 5, 1])  # rise 1 ≤ 1; 1d6 − 4 = 1; reaction 1 ≤ 1
+    assert [r.sentence() for e in events for r in e.rolls] == [
+        "pain rise chance, band 25–49: 1d6 = 1, needs ≤ 1 → rises",
+        "rise amount: 1d6 − 4 = 1 → pain 4",
+        "reaction chance, band 25–49: 1d6 = 1, needs ≤ 1 → pain 4 reads ZERO: no reaction",
+    ]
+    assert of_kind(events, "pain_reaction")[0].text == (
+        "Ker grins and bears it: pain 4 reads ZERO, which is no reaction (nothing changes, SH-06)."
+    )
+    track = pain(state)
+    assert (track.level, track.reaction, active(state)) == (4, "ZERO", [("cutter_attack", "TWO")])
+    assert (track.model_dump()["reaction_since"], track.last_reaction_turn) == (before["reaction_since"], 1)
+    assert [o.text for o in track.active()] == ["must target Excalibur for one more Shadow Cutter attack"]
