@@ -2,18 +2,21 @@
 
 The ruleset: the `pain` part (track.py), the pain accumulator on every hit and the pain check as each
 `impulse_end` step ends (pain.py), reactions and obligations (reactions.py), the turn's hooks
-(hooks.py), the commander's actions (actions.py), and the refusal of boarding (SH-17). It plays in
-any system whose steps carry the `allocation` and `impulse_end` moments.
+(hooks.py), the commander's actions (actions.py), what its template draws (display.py), and the
+refusal of boarding (SH-17). It plays in any system whose steps carry the `allocation` and
+`impulse_end` moments.
 """
 
 from app.rules.ruleset import gather
-from app.rules.shadow import actions, hooks, pain, reactions, track
+from app.rules.shadow import actions, display, hooks, pain, reactions, track
+from app.rules.system import ALLOCATION, IMPULSE_END
 
 RULESET = gather(
     "shadow",
     "Shadow living ships",
     [track, pain, reactions, actions, hooks],
-    needs=frozenset({"allocation", "impulse_end"}),
+    parts={"pain": {"display": display.pain}},
+    needs=frozenset({ALLOCATION, IMPULSE_END}),
     damage_listeners=(pain.accumulate,),
     boarding_refusals=(actions.living_ship_refusal,),
     gone=actions.dead_of_pain,
