@@ -12,7 +12,7 @@ from app.rules.core import Actor
 from app.rules.generic.actions import ShipDefinition
 from app.rules.views import Viewer
 from tests.helpers import Elements, part_context
-from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, capital
+from tests.rules.traveller.helpers import KESTREL_ACTOR, TIGRESS_ACTOR, act, advance_to, battle, capital
 
 ROOT = Path(__file__).resolve().parents[3]
 ENV = Environment(loader=FileSystemLoader(str(ROOT / "templates")), autoescape=select_autoescape(["html"]))
@@ -150,6 +150,8 @@ def test_TR_26b_flight_commander_writes_small_craft_orders_on_the_flight_sheet()
     assert parsed.actions == [] and "<li>Fast Strafing Run</li>" in html
     assert "Fast Strafing Run" not in render(state, "red-flight", "flight", STRANGER)[0]
     state = advance_to(state, "combat").state
+    # TR-04: Tigress acts first; once it has finished, the flight's combat actions are offered.
+    state = act(state, "traveller.pass", {"ship": "tigress"}, TIGRESS_ACTOR).state
     _, parsed = render(state, "red-flight", "flight", FLIGHT_VIEW)
     assert parsed.actions == [
         "traveller.barrage",
