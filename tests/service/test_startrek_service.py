@@ -610,6 +610,8 @@ async def test_ST_12_ST_15a_ST_14_a_fallen_fore_is_shored_up_and_covered_by_exte
         "in the Ship Power segment strength may only go to a projection that collapsed; Aft did not (ST-15a)",
     )
     # The Fore deflector is gone (and draws no power): 30 − 14 systems − 3 × 2 = 10 power to extend with.
+    # Its free regeneration went to the Port when Ship Power opened (3 lost at the rating): the
+    # extension re-values it there at 2 and does not give it again to the Fore (ST-07).
     result = await game.do(
         "kirk",
         "startrek.extend_arc",
@@ -618,7 +620,8 @@ async def test_ST_12_ST_15a_ST_14_a_fallen_fore_is_shored_up_and_covered_by_exte
     event = result.events[0]
     assert event["text"] == (
         "Excelsior extends Port Deflector by 90° to cover Fore: power 2 → 6, regeneration 3 → 2 (6 power left); "
-        "free regeneration now Port Deflector +2 → Fore 12/40 (ST-14)."
+        "its free regeneration stays on Port, once per Ship Power, at its value now (ST-07): Port Deflector +0 → "
+        "Port 30/30 (2 lost at the rating) (ST-14)."
     )
     assert event["visibility"] == "owner"
     assert event["hidden_text"] == "Excelsior extends Port Deflector to cover its Fore shield."
@@ -635,15 +638,56 @@ async def test_ST_12_ST_15a_ST_14_a_fallen_fore_is_shored_up_and_covered_by_exte
         "deflector",
         "extending Aft Deflector needs 2 more power than Excelsior has this turn",
     )
-    assert await game.shields("excelsior") == {"Fore": 14, "Starboard": 20, "Aft": 30, "Port": 30}
+    assert await game.shields("excelsior") == {"Fore": 10, "Starboard": 20, "Aft": 30, "Port": 30}
     # Guarded by the extended deflectors, the Fore does not collapse again, and they feed it next turn.
     await game.advance_to("adjust_systems", 2)
     texts = await game.texts("ref", "clock.advance", {})
     assert not any("collapse" in t for t in texts)
     assert (
-        "Excelsior's deflectors regenerate its shields: Starboard Deflector +2 → Fore 16/40; Aft Deflector +0 → "
-        "Aft 30/30 (3 lost at the rating); Port Deflector +2 → Fore 18/40 (ST-07)." in texts
+        "Excelsior's deflectors regenerate its shields: Starboard Deflector +2 → Fore 12/40; Aft Deflector +0 → "
+        "Aft 30/30 (3 lost at the rating); Port Deflector +2 → Fore 14/40 (ST-07)." in texts
     )
+    await game.rebuilds()
+
+
+async def test_ST_07_ST_14_the_demo_port_deflector_regenerates_once_per_ship_power(platform: Platform) -> None:
+    """ST-07 in the demo battle: the warbird Haakona lands 17 on the Excelsior's Fore (40 → 23). Turn 2
+    Ship Power opens with Fore Deflector +4 → Fore 27/40 and Port Deflector +0 → Port 30/30 (3 lost).
+    Kirk extends the Port Deflector to the Fore (ST-14: power 2 → 6, value 3 → 2): its one free
+    regeneration of this Ship Power stays where it went, at 2, and the Fore keeps 27 — before the
+    fix it was given again, "+2 → Fore 29/40". From turn 3 the extended deflector feeds the Fore."""
+    game = await demo_game(platform)
+    await game.advance_to("combat", 1)
+    await game.do(
+        "tomalak",
+        "damage.apply",
+        {"target": "excelsior", "source": "haakona", "amount": 17, "direction": "fore"},
+    )
+    await game.advance_to("adjust_systems", 1)
+    texts = await game.texts("ref", "clock.advance", {})
+    assert (
+        "Excelsior's deflectors regenerate its shields: Fore Deflector +4 → Fore 27/40; Starboard Deflector +0 → "
+        "Starboard 30/30 (3 lost at the rating); Aft Deflector +0 → Aft 30/30 (3 lost at the rating); "
+        "Port Deflector +0 → Port 30/30 (3 lost at the rating) (ST-07)."
+    ) in texts
+    result = await game.do(
+        "kirk",
+        "startrek.extend_arc",
+        {"ship": "excelsior", "deflector": "Port Deflector", "projection": "Fore"},
+    )
+    assert [e["text"] for e in result.events] == [
+        "Excelsior extends Port Deflector by 90° to cover Fore: power 2 → 6, regeneration 3 → 2 (4 power left); "
+        "its free regeneration stays on Port, once per Ship Power, at its value now (ST-07): Port Deflector +0 → "
+        "Port 30/30 (2 lost at the rating) (ST-14)."
+    ]
+    assert await game.shields("excelsior") == {"Fore": 27, "Starboard": 30, "Aft": 30, "Port": 30}
+    await game.advance_to("adjust_systems", 2)
+    texts = await game.texts("ref", "clock.advance", {})
+    assert (
+        "Excelsior's deflectors regenerate its shields: Fore Deflector +4 → Fore 31/40; Starboard Deflector +0 → "
+        "Starboard 30/30 (3 lost at the rating); Aft Deflector +0 → Aft 30/30 (3 lost at the rating); "
+        "Port Deflector +2 → Fore 33/40 (ST-07)."
+    ) in texts
     await game.rebuilds()
 
 

@@ -4,8 +4,14 @@ When the segment opens, every working deflector gives its current value free to 
 its arc with the most room (a collapsed projection starts again from 0, ST-15); free points past the
 rating are lost. Extra regeneration, up to twice the deflector's current value per turn, costs 1
 power per point and applies at once; a purchase that would not fit under the rating is refused, so
-no power is spent for nothing (ST-07 Decision). If the deflector's arcs or value change during the
-segment (arc extension, switching off) its free regeneration is taken back and given again.
+no power is spent for nothing (ST-07 Decision).
+
+A deflector gives its free regeneration once per Ship Power, at its value after any arc-extension
+penalty (ST-07, ST-14). If its arcs or value change later in the segment (an extension, a
+retraction, switching it off and on), that one regeneration is re-valued where it went: it is never
+given again to another projection, and points lost at the rating stay lost. If the projection it
+went to leaves its arc, or the deflector is switched off, the regeneration is withdrawn. A deflector
+that had not given yet (it was off when the segment opened) gives when it is first able to.
 """
 
 from __future__ import annotations
@@ -47,41 +53,62 @@ def best_target(shields: Shields, deflector: Deflector, prefer: str | None = Non
 
 
 def give_free(state: BattleState, shields: Shields, deflector: Deflector, prefer: str | None = None) -> str:
-    """Give the deflector's free regeneration; returns how it reads in the log."""
+    """Give the deflector's free regeneration for this Ship Power; returns how it reads in the log."""
     target = best_target(shields, deflector, prefer)
     value = max(current_value(shields, deflector), 0)
-    given = min(value, target.room)
-    target.current = target.value + given
-    target.collapsed = False
     deflector.regen_turn = state.clock.turn
     deflector.regen_to = target.name
+    deflector.regen_room = target.room
+    return _land(shields, deflector, target, value)
+
+
+def _land(shields: Shields, deflector: Deflector, target: Projection, value: int) -> str:
+    """Put `value` free points on `target`, no more than fitted when the regeneration was given."""
+    given = min(value, deflector.regen_room, target.room)
+    target.current = target.value + given
+    target.collapsed = False
     deflector.regen_given = given
     lost = f" ({value - given} lost at the rating)" if given < value else ""
     return f"{deflector.name} +{given} → {target.name} {ratio(target.value, target.rating)}{lost}"
 
 
-def take_back(state: BattleState, ship: Ship, shields: Shields, deflector: Deflector) -> None:
-    """Undo this segment's free regeneration from a deflector whose arcs or value change."""
-    if deflector.regen_turn != state.clock.turn or deflector.regen_to is None:
-        return
+def given_this_segment(state: BattleState, deflector: Deflector) -> bool:
+    return deflector.regen_turn == state.clock.turn and deflector.regen_to is not None
+
+
+def take_back(state: BattleState, ship: Ship, shields: Shields, deflector: Deflector) -> Projection | None:
+    """Remove the points this segment's free regeneration put on its projection (which stays
+    recorded: the regeneration is given once per Ship Power). Returns that projection."""
+    if not given_this_segment(state, deflector):
+        return None
+    assert deflector.regen_to is not None
     target = shields.projection(deflector.regen_to)
     target.current = target.value - min(deflector.regen_given, target.value)
     deflector.regen_given = 0
-    deflector.regen_to = None
     if target.down_at_open and target.value == 0 and not guarded(ship, shields, target):
         target.collapsed = True
+    return target
 
 
 def rework_free(
     state: BattleState, ship: Ship, shields: Shields, deflector: Deflector, prefer: str | None = None
 ) -> str:
-    """Take back and give again after a change in the Ship Power segment; returns a log note."""
+    """After a change in the Ship Power segment, re-value this segment's one free regeneration at
+    the deflector's value now, on the projection it went to (ST-07, ST-14); returns a log note."""
     if not state.game.in_moment(state, ALLOCATION):
         return ""
-    take_back(state, ship, shields, deflector)
-    if not deflector_working(ship, shields, deflector):
-        return f"; {deflector.name} gives no regeneration now"
-    return f"; free regeneration now {give_free(state, shields, deflector, prefer)}"
+    working = deflector_working(ship, shields, deflector)
+    target = take_back(state, ship, shields, deflector)
+    if target is None:
+        if not working:
+            return f"; {deflector.name} gives no regeneration now"
+        return f"; free regeneration now {give_free(state, shields, deflector, prefer)}"
+    if not working or target.name not in covered(shields, deflector):
+        why = "it is not working" if not working else f"{target.name} is no longer in its arc"
+        return f"; its free regeneration is withdrawn from {target.name} ({why}; given once per Ship Power, ST-07)"
+    value = max(current_value(shields, deflector), 0)
+    landed = _land(shields, deflector, target, value)
+    return f"; its free regeneration stays on {target.name}, once per Ship Power, at its value now (ST-07): {landed}"
 
 
 @hook("enter", ALLOCATION)
@@ -100,6 +127,7 @@ def open_ship_power(state: BattleState, dice: DiceSource) -> list[Event]:
         for deflector in shields.deflectors:
             deflector.extra_bought = 0
             deflector.regen_given = 0
+            deflector.regen_room = 0
             deflector.regen_to = None
             if deflector_working(ship, shields, deflector):
                 notes.append(give_free(state, shields, deflector))
@@ -152,8 +180,11 @@ def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) 
     if p.projection:
         target = shields.projection(p.projection)
     else:
+        reach = covered(shields, deflector)
         target = (
-            shields.projection(deflector.regen_to) if deflector.regen_to else best_target(shields, deflector)
+            shields.projection(deflector.regen_to)
+            if deflector.regen_to in reach
+            else best_target(shields, deflector)
         )
     if target.name not in covered(shields, deflector):
         raise RuleError(f"{target.name} is not in {deflector.name}'s arc", "projection")

@@ -87,10 +87,11 @@ class Deflector(BaseModel):
     regen_turn: int | None = None
     regen_to: str | None = None
     regen_given: int = 0
+    regen_room: int = 0  # room its projection had when this Ship Power's free regeneration was given
     extra_bought: int = 0
 
 
-PRIVATE_DEFLECTOR_FIELDS = ("regen_turn", "regen_to", "regen_given", "extra_bought")
+PRIVATE_DEFLECTOR_FIELDS = ("regen_turn", "regen_to", "regen_given", "regen_room", "extra_bought")
 
 
 def _public_shields(part: dict[str, Any], ship: Ship) -> dict[str, Any]:

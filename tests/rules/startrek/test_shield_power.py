@@ -301,19 +301,22 @@ def test_ST_15_extended_deflector_regenerates_a_collapsed_projection_from_zero()
         {"ship": "excelsior", "deflector": "Fore Deflector", "projection": "Port"},
         ME,
     )
+    # The Fore Deflector gave this Ship Power's free regeneration to the Fore when the segment
+    # opened (once per Ship Power, ST-07): the extension does not give it again to the Port.
     port = shields(state, "excelsior").projections[3]
-    assert (port.value, port.collapsed) == (3, False)
+    assert (port.value, port.collapsed) == (0, True)
     state, _ = act(
         state,
         "startrek.buy_regeneration",
         {"ship": "excelsior", "deflector": "Fore Deflector", "points": 4, "projection": "Port"},
         ME,
     )
-    assert values(state, "excelsior")["Port"] == 7
+    port = shields(state, "excelsior").projections[3]
+    assert (port.value, port.collapsed) == (4, False)  # bought at the extended value: up to 2 × 3
     state = advance_to(state, "adjust_systems")
     state, events = advance(state)
     assert not of_kind(events, "shield_collapse")
-    assert values(state, "excelsior")["Port"] == 10  # next turn: +3 free from the extended deflector
+    assert values(state, "excelsior")["Port"] == 7  # next turn: +3 free from the extended deflector
 
 
 def test_ST_07_others_see_shield_values_but_not_what_power_bought():
@@ -344,3 +347,68 @@ def test_ST_12_two_projections_collapse_together():
     assert of_kind(events, "shield_collapse")[0].text == (
         "Excelsior's Aft, Port shields collapse: no working deflector in arc (ST-12)."
     )
+
+
+def test_ST_07_ST_14_free_regeneration_once_per_ship_power_at_the_extended_value():
+    """ST-07 with the demo's Excelsior: 17 on the Fore in turn 1 (40 → 23). Turn 2 Ship Power opens:
+    Fore Deflector +4 → Fore 27/40 and Port Deflector +0 → Port 30/30 (3 lost). Extending the Port
+    Deflector to the Fore (ST-14: value 3 → 2) re-values that one regeneration where it went, at 2
+    (still all lost at the Port's rating): it is not given again to the Fore. Next Ship Power the
+    extended deflector gives its 2 to the Fore, the projection in its arc with the most room."""
+    state = battle("excelsior")
+    state = advance_to(state, "combat", 1)
+    state, _ = hit(state, "excelsior", 17, direction="fore")
+    state, events = next_ship_power(state)
+    assert of_kind(events, "shield_regeneration")[0].text == (
+        "Excelsior's deflectors regenerate its shields: Fore Deflector +4 → Fore 27/40; Starboard Deflector +0 → "
+        "Starboard 30/30 (3 lost at the rating); Aft Deflector +0 → Aft 30/30 (3 lost at the rating); "
+        "Port Deflector +0 → Port 30/30 (3 lost at the rating) (ST-07)."
+    )
+    extend = {"ship": "excelsior", "deflector": "Port Deflector", "projection": "Fore"}
+    state, events = act(state, "startrek.extend_arc", extend, ME)
+    assert events[0].text == (
+        "Excelsior extends Port Deflector by 90° to cover Fore: power 2 → 6, regeneration 3 → 2 (4 power left); "
+        "its free regeneration stays on Port, once per Ship Power, at its value now (ST-07): Port Deflector +0 → "
+        "Port 30/30 (2 lost at the rating) (ST-14)."
+    )
+    assert values(state, "excelsior") == {"Fore": 27, "Starboard": 30, "Aft": 30, "Port": 30}
+    # Switching it off and on again, or retracting and extending again, never moves it to the Fore.
+    switch = {"ship": "excelsior", "system": "Port Deflector"}
+    state, events = act(state, "startrek.switch_system", switch, ME)
+    assert events[0].text == (
+        "Excelsior switches Port Deflector off (10 power left); its free regeneration is withdrawn from Port "
+        "(it is not working; given once per Ship Power, ST-07)."
+    )
+    state, events = act(state, "startrek.switch_system", {**switch, "on": True}, ME)
+    assert events[0].text.endswith(
+        "its free regeneration stays on Port, once per Ship Power, at its value now (ST-07): Port Deflector +0 → "
+        "Port 30/30 (2 lost at the rating)."
+    )
+    state, _ = act(state, "startrek.retract_arc", {"ship": "excelsior", "deflector": "Port Deflector"}, ME)
+    state, _ = act(state, "startrek.extend_arc", extend, ME)
+    assert values(state, "excelsior")["Fore"] == 27
+    # Bought regeneration still follows the extended arc, up to 2 × the extended value.
+    state, events = act(
+        state,
+        "startrek.buy_regeneration",
+        {"ship": "excelsior", "deflector": "Port Deflector", "points": 4, "projection": "Fore"},
+        ME,
+    )
+    assert values(state, "excelsior")["Fore"] == 31
+    state, events = next_ship_power(state)
+    assert "Port Deflector +2 → Fore 37/40" in of_kind(events, "shield_regeneration")[0].text
+
+
+def test_ST_07_ST_14_an_extension_after_the_free_regeneration_takes_its_penalty_off_it():
+    """ST-07: the regeneration is at the value after the extension penalty. Port 27/30 at the open:
+    Port Deflector +3 → 30/30; extending it then (value 2) leaves Port 29/30; retracting restores 3."""
+    state = battle("excelsior")
+    state = set_value(state, f"{EX}.projections.3.current", 27)
+    state, events = next_ship_power(state)
+    assert "Port Deflector +3 → Port 30/30 (ST-07)" in of_kind(events, "shield_regeneration")[0].text
+    extend = {"ship": "excelsior", "deflector": "Port Deflector", "projection": "Fore"}
+    state, events = act(state, "startrek.extend_arc", extend, ME)
+    assert events[0].text.endswith("at its value now (ST-07): Port Deflector +2 → Port 29/30 (ST-14).")
+    assert values(state, "excelsior") == {"Fore": 40, "Starboard": 30, "Aft": 30, "Port": 29}
+    state, events = act(state, "startrek.retract_arc", {"ship": "excelsior", "deflector": "Port Deflector"}, ME)
+    assert events[0].text.endswith("at its value now (ST-07): Port Deflector +3 → Port 30/30.")
