@@ -16,7 +16,7 @@ import httpx
 from app.rules.state import BattleState
 from app.rules.views import Viewer, battle_view
 from app.services.views import offers_for
-from app.web.render import Offers, display_values
+from app.web.render import Offers, damage_traits, display_values
 
 LIBRARY = Path(__file__).resolve().parent.parent / "app" / "shipdata" / "library"
 
@@ -53,6 +53,7 @@ def part_context(
         "csrf_token": "tok",
         "offers": Offers(offers_for(state, viewer)),
         "display": display_values(state, view),
+        "damage_traits": damage_traits(state),
     }
 
 
@@ -115,11 +116,18 @@ async def set_table(
     ships: dict[str, tuple[dict[str, Any], str | None]] | None = None,
     dice_mode: str = "seeded",
     spectator: bool = True,
+    options: dict[str, Any] | None = None,
 ) -> Table:
-    """Create a battle, seats and ships through the REST API, as a bot referee would."""
-    r = await c.post(
-        "/api/v1/battles", json={"name": "Test battle", "system": system, "dice_mode": dice_mode}
-    )
+    """Create a battle, seats and ships through the REST API, as a bot referee would. These battles
+    let any commander move the clock ("always"), as the rule tests drive it; the readiness tests
+    pass `options={}` for the default (a step ends when nobody is pending)."""
+    body = {
+        "name": "Test battle",
+        "system": system,
+        "dice_mode": dice_mode,
+        "options": {"players_advance_clock": "always"} if options is None else options,
+    }
+    r = await c.post("/api/v1/battles", json=body)
     assert r.status_code == 201, r.text
     created = r.json()
     table = Table(

@@ -92,6 +92,11 @@ class Ruleset:
     gone: Callable[[Ship], str | None] | None = None  # why a ship has left the battle (warp, jump)
     acting: Callable[[BattleState, Step], frozenset[str] | None] | None = None  # ships whose turn it is
     out_of_turn: Callable[[BattleState, Ship], str | None] | None = None  # why a ship must wait its turn
+    # Weapon traits a damage entry may carry for this ruleset's rules: (trait, what the form calls it).
+    damage_traits: tuple[tuple[str, str], ...] = ()
+    # What "done with this step" means for an actor where the ruleset orders the step (passing the
+    # acting ship, committing the orders drafted); None where plain readiness applies.
+    on_ready: Callable[[BattleState, Actor, Step], list[Event] | None] | None = None
 
 
 # --- marking what a module defines -----------------------------------------------------------

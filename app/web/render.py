@@ -74,6 +74,7 @@ async def page_context(
         "library": ships_for(game_state.game.system) if participant.role == "referee" else {},
         "offers": Offers(offers_for(game_state, viewer) if at_seq is None else []),
         "display": display_values(game_state, state),
+        "damage_traits": damage_traits(game_state),
     }
 
 
@@ -88,6 +89,11 @@ class Offers:
         if offer is None:
             return False
         return ship is None or not offer["ships"] or ship in offer["ships"]
+
+    def ships(self, action: str) -> list[str]:
+        """The ships the viewer may name as the acting ship of this action now (none: not offered)."""
+        offer = self._by_type.get(action)
+        return list(offer["ships"]) if offer else []
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self._by_type.values())
@@ -109,6 +115,11 @@ def display_values(state: Any, shown: dict[str, Any]) -> dict[str, dict[str, Any
             if isinstance(part, dict)
         }
     return out
+
+
+def damage_traits(state: Any) -> list[tuple[str, str]]:
+    """The weapon traits a damage entry may carry: those of the rulesets that play in this battle."""
+    return [trait for ruleset in state.game.rulesets for trait in ruleset.damage_traits]
 
 
 def render(name: str, context: dict[str, Any]) -> str:
