@@ -469,3 +469,25 @@ async def test_TR_25a_single_craft_attacked_through_the_service(platform: Platfo
         )
     assert (await f.state()).ships["red-flight"].parts["flight"]["lost"] == 2
     assert (await history.rebuild(platform, f.battle_id)) == await f.state()
+
+
+async def test_TR_08_printed_cells_battle_logs_when_floor_replaced_a_printed_cell(platform: Platform) -> None:
+    """TR-08 Decision through the service: in a battle on the printed cells, 13 pulse lasers have no
+    printed column, so the damage is ⌊13 × 100%⌋ = 13 and the barrage line says so."""
+    f = await fleet(
+        platform,
+        {"tr-arbellatra-cruiser": "ann", "tr-dauntless-battlecruiser": "bob"},
+        orders=False,
+        printed_cells=True,
+    )
+    await f.advance(2)  # orders → manoeuvre → combat
+    shot = {"ship": "dauntless", "battery": "pulse-lasers", "target": "arbellatra", "range": "short", "mounts": 13}
+    # Sand 1d6 4 + 2 (40 sandcasters ≥ 110% of 13 lasers) = 6; attack 2D 6+6; location 1d6 1: Engineering.
+    texts = await f.act("bob", "traveller.barrage", shot, dice=[4, 6, 6, 1])
+    assert texts == [
+        "barrage 13–Pulse Laser–Short–2 at Arbellatra: 2D 12 + range 0 + FC +4 + Gunner +3 + weapon −2"
+        " + (2 − armour 6 − sand 6) = 7 → 100% → 13 damage (no printed column for 13 dice: ⌊13 × 100%⌋, TR-08)"
+        " → location 1d6 1: Engineering; 7 to Engineering Hull 66→59; 6 to Main Hull 66→60"
+    ]
+    engineering, main = await f.section("arbellatra", "Engineering"), await f.section("arbellatra", "Main")
+    assert (engineering["hull"], main["hull"]) == (59, 60)

@@ -358,10 +358,15 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
     natural = sum(attack.dice)
     net = attack.total
     percent = T.barrage_percent(net)
-    damage = T.barrage_damage(n_dice, net, bool(state.options.get("printed_cells", False)))
+    printed = bool(state.options.get("printed_cells", False))
+    damage = T.barrage_damage(n_dice, net, printed)
+    # TR-08: a battle on the printed cells has them only for 5, 10, 12, 20 and 50 dice; any other
+    # size reads ⌊N × %⌋, and the log says that this replaced a printed cell.
+    computed = printed and n_dice not in T.BARRAGE_PRINTED and fire.effect != "shockwave"
+    cell = f" (no printed column for {n_dice} dice: ⌊{n_dice} × {percent}%⌋, TR-08)" if computed else ""
     if fire.effect == "shockwave":
         damage = 0
-    attack.outcome = f"{percent}% → {damage} damage"
+    attack.outcome = f"{percent}% → {damage} damage{cell}"
     parts = (
         [f"2D {natural}"] + [f"{label} {signed(v)}" for label, v in dms] + [_defence_text(fire.dice, found)]
     )
@@ -370,11 +375,13 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
         f"barrage {n_dice}–{fire.name}–{T.RANGE_LABELS[p.range]}–{fire.dice}{fired} at {target_ship.name}: "
         + " + ".join(parts)
         + f" = {number(net)} → {percent}%"
-        + ("" if fire.effect == "shockwave" else f" → {damage} damage")
+        + ("" if fire.effect == "shockwave" else f" → {damage} damage{cell}")
     )
     _record_fire(state, shooter, battery, p, target_ship)
     save_unit(ship, shooter)
     data = {"mounts": p.mounts, "battery": battery.id, "net": net, "percent": percent, "damage": damage}
+    if printed:
+        data["cell"] = "computed" if computed else "printed"
     if fire.effect == "shockwave":
         return _shockwave(target_ship, target, line, rolls, percent, data)
     if isinstance(target, Flight):

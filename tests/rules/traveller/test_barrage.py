@@ -294,3 +294,32 @@ def test_TR_08_battle_option_printed_cells_reads_the_printed_column() -> None:
     )
     default = fire(two_ships(), [2, 3, 1])
     assert "= 4 → 25% → 5 damage" in default.texts[0]
+
+
+def test_TR_08_printed_cells_battle_says_when_floor_replaced_a_printed_cell() -> None:
+    """TR-08 Decision: a printed-cells battle has printed cells only for 5, 10, 12, 20 and 50 dice; 13
+    beam lasers read ⌊13 × 25%⌋ = 3 and the log says so. A default battle says nothing extra."""
+    state = battle(
+        capital("Kestrel"),
+        capital("Tigress"),
+        owners=("p-kestrel", "p-tigress"),
+        orders=False,
+        printed_cells=True,
+    )
+    state = advance_to(state, "combat").state
+    done = fire(state, [2, 3, 1], mounts=13)
+    assert done.texts == [
+        "barrage 13–Beam Laser–Medium–1 at Tigress: 2D 5 + range 0 + FC +2 + Gunner +2 + (1 − armour 6) = 4"
+        " → 25% → 3 damage (no printed column for 13 dice: ⌊13 × 25%⌋, TR-08) → location 1d6 1: Engineering;"
+        " 2 to Engineering Hull 66→64; 1 to Main Hull 66→65"
+    ]
+    assert done.events[0].rolls[0].sentence().endswith(
+        "→ 25% → 3 damage (no printed column for 13 dice: ⌊13 × 25%⌋, TR-08)"
+    )
+    assert done.events[0].data["cell"] == "computed"
+    printed = fire(state, [2, 3, 1], mounts=20)
+    assert "= 4 → 25% → 6 damage → location" in printed.texts[0]
+    assert printed.events[0].data["cell"] == "printed"
+    default = fire(two_ships(), [2, 3, 1], mounts=13)
+    assert "= 4 → 25% → 3 damage → location" in default.texts[0]
+    assert "cell" not in default.events[0].data
