@@ -36,7 +36,9 @@ def shield_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[
     ]
     return {
         "deflectors": deflectors,
-        "feeds": {p.name: [f"+{d['value']}" for d in deflectors if p.name in d["covers"]] for p in sh.projections},
+        "feeds": {
+            p.name: [f"+{d['value']}" for d in deflectors if p.name in d["covers"]] for p in sh.projections
+        },
         "working": not shields.generator_down(ship, sh),
         "ring": len(sh.projections) > 1,
         "extension": {
@@ -71,7 +73,12 @@ def impulse_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict
         "initiative": im.effective_initiative,
         "lost_initiative": signed(impulse.LOST_INITIATIVE),
         "thrusters": [
-            {"name": t.name, "left": t.boxes - t.damage, "boxes": t.boxes, "lost": system_destroyed(ship, t.name)}
+            {
+                "name": t.name,
+                "left": t.boxes - t.damage,
+                "boxes": t.boxes,
+                "lost": system_destroyed(ship, t.name),
+            }
             for t in systems_of_kind(ship, impulse.THRUSTER)
         ],
     }
@@ -120,6 +127,8 @@ def cloak_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[s
 
 
 def photon_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]:
-    most = max((launcher.get("capacity", torpedoes.CAPACITY) for launcher in part.get("launchers", [])), default=0)
+    most = max(
+        (launcher.get("capacity", torpedoes.CAPACITY) for launcher in part.get("launchers", [])), default=0
+    )
     volleys = [(n, signed(torpedoes.to_hit_modifier(n))) for n in range(1, most + 1)]
     return {"volleys": volleys}

@@ -42,7 +42,9 @@ def crew_ladder(strength: str) -> list[dict[str, Any]]:
         label = "cannot act" if step.dm is None else signed(step.dm)
         if step.fire_every and step.fire_every > 1:
             label += f", fire 1/{step.fire_every}"
-        ladder.append({"key": step.key, "name": step.name, "label": f"{step.name} {label}", "now": step.key == strength})
+        ladder.append(
+            {"key": step.key, "name": step.name, "label": f"{step.name} {label}", "now": step.key == strength}
+        )
     return ladder
 
 
@@ -60,14 +62,27 @@ def systems(model: HgShip) -> list[dict[str, Any]]:
     if model.spinal:
         name = model.spinal.name + (f" ({model.spinal.rating})" if model.spinal.rating else "")
         rows.append(_pips(name, model.spinal.hits, 2, ["", "−2", "disabled"][model.spinal.hits]))
-    rows += [_pips(f"{sc.label} ×{sc.count}", sc.hits, sc.count, f"−{2 * sc.hits} protection") for sc in model.screens]
+    rows += [
+        _pips(f"{sc.label} ×{sc.count}", sc.hits, sc.count, f"−{2 * sc.hits} protection")
+        for sc in model.screens
+    ]
     rows += [
         _pips("M-Drive", s.m_drive, max(s.m_drive, model.thrust_max or 1), f"Thrust {model.thrust}"),
         _pips("J-Drive", s.j_drive, 2, ["", f"{s.jump_dm} to jumps", "disabled"][s.j_drive]),
         _pips("Power plant", s.power_plant, 3, ["", "Power −1", "Power −3", "ship disabled"][s.power_plant]),
         _pips("Sensors", s.sensors, 2, ["", f"{s.sensors_dm} DM", "disabled"][s.sensors]),
-        _pips("Computer", s.computer, 3, ["", "−1 to all rolls", "−1d6 to all rolls", "no jump, fire ≤ Close"][s.computer]),
-        _pips("Bridge", s.bridge, 2, ["", f"no manoeuvre round {s.bridge_round}", "destroyed: initiative halved"][s.bridge]),
+        _pips(
+            "Computer",
+            s.computer,
+            3,
+            ["", "−1 to all rolls", "−1d6 to all rolls", "no jump, fire ≤ Close"][s.computer],
+        ),
+        _pips(
+            "Bridge",
+            s.bridge,
+            2,
+            ["", f"no manoeuvre round {s.bridge_round}", "destroyed: initiative halved"][s.bridge],
+        ),
     ]
     return rows
 
@@ -133,8 +148,12 @@ def unit(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
         "skill_name": T.CREW_SKILL_NAMES[model.crew_skill],
         "crew": crew_ladder(model.crew_strength),
         "initiative": model.current_initiative(),
-        "orders": [{**o.model_dump(), "name": o.spec.name, "target_name": _name(state, o.target)} for o in rnd.orders],
-        "drafts": [{**o.model_dump(), "name": o.spec.name, "target_name": _name(state, o.target)} for o in rnd.drafts],
+        "orders": [
+            {**o.model_dump(), "name": o.spec.name, "target_name": _name(state, o.target)} for o in rnd.orders
+        ],
+        "drafts": [
+            {**o.model_dump(), "name": o.spec.name, "target_name": _name(state, o.target)} for o in rnd.drafts
+        ],
         "order_forms": orders,
         "emergency_orders": [f for f in orders if f["order"].emergency],
         "damaged": damaged,
@@ -144,7 +163,9 @@ def unit(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
         "scoring": state.game.in_moment(state, FIRE) and state.game.gone(ship) is None,
         "targets": [{"id": s.id, "name": s.name} for s in others],
         "bands": [(b, T.RANGE_LABELS[b]) for b in T.RANGE_BANDS],
-        "missile_bands": [(b, T.RANGE_LABELS[b]) for b in T.RANGE_BANDS if T.range_dm("missile", b) is not None],
+        "missile_bands": [
+            (b, T.RANGE_LABELS[b]) for b in T.RANGE_BANDS if T.range_dm("missile", b) is not None
+        ],
         "firing": [b for b in model.batteries if b.hits < 3 or b.one_more_shot == state.clock.turn],
     }
     if isinstance(model, Flight):
@@ -157,14 +178,20 @@ def unit(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
     turn = state.clock.turn
     shown.update(
         columns={s.slug: s.column.title() for s in model.sections},
-        crit={s.slug: bool(s.fire or s.offline_round == turn or s.breach_round == turn) for s in model.sections},
+        crit={
+            s.slug: bool(s.fire or s.offline_round == turn or s.breach_round == turn) for s in model.sections
+        },
         systems=systems(model),
         repairable=repairable(model),
         bridge_grounded=model.systems.bridge_round == turn,
-        thaw=bool(model.frozen_watch_steps and model.frozen_watch_ready is None and model.crew_strength != "dead"),
+        thaw=bool(
+            model.frozen_watch_steps and model.frozen_watch_ready is None and model.crew_strength != "dead"
+        ),
         spinal_targets=[{"id": s.id, "name": s.name} for s in others if "hg_ship" in s.parts],
         spinal_bands=[(b, T.RANGE_LABELS[b]) for b in T.RANGE_BANDS if T.spinal_range_dm(b) is not None],
-        missiles=[b for b in model.batteries if b.weapon in MISSILE_WEAPONS] if model.kind != "capital" else [],
+        missiles=[b for b in model.batteries if b.weapon in MISSILE_WEAPONS]
+        if model.kind != "capital"
+        else [],
         capitals=[
             {"id": s.id, "name": s.name}
             for s in others
@@ -178,11 +205,15 @@ def unit(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
             for name in ("hg_ship", "flight")
             if name in s.parts
         ),
-        sides=sorted({s.side for s in state.ships.values() if s.side and ("hg_ship" in s.parts or "flight" in s.parts)}),
+        sides=sorted(
+            {s.side for s in state.ships.values() if s.side and ("hg_ship" in s.parts or "flight" in s.parts)}
+        ),
     )
     return shown
 
 
 def _first_unit(state: BattleState) -> str | None:
     """Battle-wide referee controls sit on the first Traveller sheet (by ship id)."""
-    return next((sid for sid in sorted(state.ships) if {"hg_ship", "flight"} & set(state.ships[sid].parts)), None)
+    return next(
+        (sid for sid in sorted(state.ships) if {"hg_ship", "flight"} & set(state.ships[sid].parts)), None
+    )

@@ -1,0 +1,100 @@
+"""Pages offer what the rules accept (GEN-01, issue 10): the End step button appears exactly when
+submitting `clock.advance` as that participant is accepted, and every form a player's page holds is
+an action the REST battle read lists in `may_submit` for that player, for the ship it names. (The
+offers are the gate's: an action may be offered where the page draws no form for it — a Shadow
+action for a ship without a pain track, which its handler refuses — but never the other way.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.helpers import Elements, act, session_cookie, set_table, ship_def, simple_ship
+
+
+async def page(client: httpx.AsyncClient, token: str, battle_id: str) -> str:
+    client.cookies.set("starboard_session", await session_cookie(client, token))
+    r = await client.get(f"/battles/{battle_id}")
+    assert r.status_code == 200, r.text
+    return r.text
+
+
+CASES = [
+    # (who, players_advance_clock, finished, accepted)
+    ("ref", "always", False, True),
+    ("ann", True, False, True),  # a commander where players may end steps
+    ("ann", False, False, False),  # a commander where only the referee may
+    ("cat", True, False, False),  # a player with no ships
+    ("watcher", True, False, False),  # a spectator
+    ("ref", True, True, False),  # a finished battle
+    ("ann", True, True, False),
+]
+
+
+@pytest.mark.parametrize(("who", "mode", "finished", "accepted"), CASES)
+async def test_GEN_01_end_step_button_exactly_when_advancing_is_accepted(
+    client: httpx.AsyncClient, who: str, mode: Any, finished: bool, accepted: bool
+) -> None:
+    table = await set_table(
+        client,
+        players=("ann", "bob", "cat"),
+        ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")},
+        options={"players_advance_clock": mode},
+    )
+    if finished:
+        r = await act(client, table, "ref", "battle.end", {"reason": "test"})
+        assert r.status_code == 200, r.text
+    html = await page(client, table.tokens[who], table.battle_id)
+    shown = 'id="advance-clock"' in html
+    r = await act(client, table, who, "clock.advance", {})
+    assert (r.status_code == 200) is accepted, r.text
+    assert shown is accepted
+
+
+def forms(html: str) -> list[tuple[str, str | None]]:
+    """Each form's action type with the ship it names (p.ship / p.flight hidden inputs), in order."""
+    found: list[tuple[str, str | None]] = []
+    for chunk in html.split("<form ")[1:]:
+        body = chunk.split("</form>")[0]
+        parsed = Elements()
+        parsed.feed("<form " + body)
+        if not parsed.actions:
+            continue
+        ship = None
+        for key in ('name="p.ship" value="', 'name="p.flight" value="'):
+            if key in body:
+                ship = body.split(key)[1].split('"')[0]
+        found.append((parsed.actions[0], ship))
+    return found
+
+
+DEMOS = {
+    "shadow-sfb": ("sfb", [("shadow-cruiser", "ann"), ("federation-heavy-cruiser", "bob")]),
+    "startrek-b5": ("b5wars", [("excelsior", "ann"), ("shadow-cruiser", "bob"), ("new-orleans", "ann")]),
+    "traveller": ("traveller", [("tr-arbellatra-cruiser", "ann"), ("tr-dauntless-battlecruiser", "bob")]),
+}
+
+
+@pytest.mark.parametrize("demo", sorted(DEMOS))
+async def test_GEN_01_rest_may_submit_lists_what_the_page_offers(
+    client: httpx.AsyncClient, demo: str
+) -> None:
+    system, fleet = DEMOS[demo]
+    table = await set_table(
+        client, system=system, ships={f"s{i}": (ship_def(slug), seat) for i, (slug, seat) in enumerate(fleet)}
+    )
+    if system == "traveller":
+        r = await act(client, table, "ref", "traveller.initiative", {})
+        assert r.status_code == 200, r.text
+    for who in ("ann", "bob"):
+        read = await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth(who))
+        offered = {o["type"]: set(o["ships"]) for o in read.json()["may_submit"]}
+        html = await page(client, table.tokens[who], table.battle_id)
+        on_page = forms(html)
+        assert len(on_page) >= 3, on_page
+        for action, ship in on_page:
+            assert action in offered, (who, action)
+            if ship is not None and offered[action]:
+                assert ship in offered[action], (who, action, ship)
