@@ -98,3 +98,20 @@ async def test_GEN_01_rest_may_submit_lists_what_the_page_offers(
             assert action in offered, (who, action)
             if ship is not None and offered[action]:
                 assert ship in offered[action], (who, action, ship)
+
+
+@pytest.mark.parametrize(("system", "traits"), [("b5wars", True), ("sfb", False)])
+async def test_ST_13_ST_16_ST_24_damage_form_lists_the_traits_of_rulesets_that_play(
+    client: httpx.AsyncClient, system: str, traits: bool
+) -> None:
+    """Energy drain, flash, shredder and First One fire are Star Trek rules: the damage form of a
+    battle lists them only where the Star Trek ruleset plays (B5 Wars, not SFB)."""
+    table = await set_table(
+        client,
+        system=system,
+        ships={"hawk": (simple_ship("Hawk", system), "ann"), "crow": (simple_ship("Crow", system), "bob")},
+    )
+    html = await page(client, table.tokens["ann"], table.battle_id)
+    assert 'id="damage-form"' in html
+    for trait in ("energy_drain", "flash", "shredder", "first_one"):
+        assert (f'name="p.effects[]" value="{trait}"' in html) is traits
