@@ -387,6 +387,7 @@ async def test_TR_27_escort_defence_evasive_action_and_maximum_speed_through_the
         "mounts": 10,
         "target": "arbellatra",
         "range": "medium",
+        "adjacent": "fore",
     }
     assert await f.act("ann", "traveller.barrage", shot, dice=[5, 6, 6, 3]) == [
         "barrage 10–Beam Laser–Medium–1 at Arbellatra: 2D 12 + range 0 + FC +4 + Gunner +2 + dodge −2"
@@ -491,3 +492,72 @@ async def test_TR_08_printed_cells_battle_logs_when_floor_replaced_a_printed_cel
     ]
     engineering, main = await f.section("arbellatra", "Engineering"), await f.section("arbellatra", "Main")
     assert (engineering["hull"], main["hull"]) == (59, 60)
+
+
+async def test_TR_16_the_attacker_chooses_the_adjacent_section_after_the_location(platform: Platform) -> None:
+    """TR-16 through the service with entered dice: Dauntless's 70 pulse lasers hit Arbellatra's Main
+    (1d6 3; CF: Engineering – Main – Forward). Without a choice the service answers 422 naming
+    `adjacent` once the location is known, and nothing changes; the same dice with the attacker's
+    choice (Engineering) land 61 / 61. A section that is not adjacent is refused the same way."""
+    f = await fleet(
+        platform, {"tr-arbellatra-cruiser": "ann", "tr-dauntless-battlecruiser": "bob"}, orders=False
+    )
+    await f.advance(2)  # orders → manoeuvre → combat
+    shot = {"ship": "dauntless", "battery": "pulse-lasers", "target": "arbellatra", "range": "short", "mounts": 70}
+    before = (await f.state()).model_dump(mode="json")
+    with pytest.raises(Invalid) as asked:
+        await f.act("bob", "traveller.barrage", shot, dice=[4, 6, 5, 3])
+    assert (asked.value.status, asked.value.field, asked.value.message) == (
+        422,
+        "adjacent",
+        'the barrage hit Main: choose the adjacent section for the other half, Engineering or Forward (TR-16) — '
+        'send it again with the same dice and "adjacent"',
+    )
+    with pytest.raises(Invalid) as refused:
+        await f.act("bob", "traveller.barrage", {**shot, "adjacent": "Main"}, dice=[4, 6, 5, 3])
+    assert (refused.value.field, refused.value.message) == (
+        "adjacent",
+        "Main is not adjacent to Main, the section hit: the other half goes to Engineering or Forward (TR-16)",
+    )
+    assert (await f.state()).model_dump(mode="json") == before
+    # Sand 4; attack 2D 6+5; location 3: Main; Main External 2D 4+5 = 9; Engineering External 2D 3+3 = 6.
+    texts = await f.act(
+        "bob", "traveller.barrage", {**shot, "adjacent": "Engineering"}, dice=[4, 6, 5, 3, 4, 5, 3, 3]
+    )
+    assert texts == [
+        "barrage 70–Pulse Laser–Short–2 at Arbellatra: 2D 11 + range 0 + FC +4 + Gunner +3 + weapon −2"
+        " + (2 − armour 6 − sand 2) = 10 → 175% → 122 damage → location 1d6 3: Main; 61 to Main Hull 66→5;"
+        " 61 to Engineering Hull 66→5",
+        "Arbellatra Main section hit (External, 2D 9): Turret: Beam Laser — Turret: Beam Laser hit 1: −1d6 DM.",
+        "Arbellatra Engineering section hit (External, 2D 6): Hull — +61 Hull damage: Engineering Hull 5→0,"
+        " Structure 66→10.",
+    ]
+    forward = await f.section("arbellatra", "Forward")
+    engineering = await f.section("arbellatra", "Engineering")
+    assert (forward["hull"], engineering["hull"], engineering["structure"]) == (66, 0, 10)
+
+
+async def test_TR_16_with_server_dice_the_split_comes_with_the_barrage(platform: Platform) -> None:
+    """TR-16 with server dice: the location is rolled as the barrage fires, so a barrage with no
+    standing preference is refused before any die is rolled (nothing changes); with one it fires in
+    one submit."""
+    async with platform.db.transaction() as session:
+        battle, ref = await create_battle(session, "Traveller server dice", "traveller", options={"orders": False})
+        bob = await add_participant(session, battle, "Bob", "player")
+        ann = await add_participant(session, battle, "Ann", "player")
+    f = Fleet(platform, battle.id, {"ref": ref.participant.id, "bob": bob.participant.id, "ann": ann.participant.id})
+    await f.act("ref", "ship.add", {"definition": ship_def("tr-arbellatra-cruiser"), "owner": f.ids["ann"]})
+    await f.act("ref", "ship.add", {"definition": ship_def("tr-dauntless-battlecruiser"), "owner": f.ids["bob"]})
+    await f.advance(2)
+    shot = {"ship": "dauntless", "battery": "pulse-lasers", "target": "arbellatra", "range": "short", "mounts": 70}
+    before = (await f.state()).model_dump(mode="json")
+    with pytest.raises(Invalid) as refused:
+        await f.act("bob", "traveller.barrage", shot)
+    assert (refused.value.field, refused.value.message) == (
+        "adjacent",
+        "with server dice the location is rolled as the barrage fires, so give the split with it: adjacent fore "
+        "or aft, the way the other half goes from the section hit (TR-16)",
+    )
+    assert (await f.state()).model_dump(mode="json") == before
+    texts = await f.act("bob", "traveller.barrage", {**shot, "adjacent": "fore"})
+    assert texts[0].startswith("barrage 70–Pulse Laser–Short–2 at Arbellatra")

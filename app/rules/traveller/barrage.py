@@ -12,7 +12,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
-from app.rules.dice import DiceSource
+from app.rules.dice import DiceSource, SeededDice
 from app.rules.ruleset import action
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
@@ -20,7 +20,15 @@ from app.rules.traveller import tables as T
 from app.rules.traveller.checks import DM, number, signed
 from app.rules.traveller.crew import abandon_ship, can_act
 from app.rules.traveller.flights import FLIGHT_BARRAGE_DM, Flight, craft_lost
-from app.rules.traveller.hits import Resolution, choose_adjacent, damage_section, roll_location, system_roll
+from app.rules.traveller.hits import (
+    TOWARD,
+    Resolution,
+    choose_adjacent,
+    damage_section,
+    needs_choice,
+    roll_location,
+    system_roll,
+)
 from app.rules.traveller.loop import COMBAT_ACTION
 from app.rules.traveller.radiation import apply_radiation
 from app.rules.traveller.ship import Battery, Combatant, HgShip
@@ -37,7 +45,11 @@ class BarrageOrder(BaseModel):
     mounts: int = Field(ge=1, le=10000)
     target: str
     range: str = Field(description="range band: adjacent, close, short, medium, long, very_long, distant…")
-    adjacent: str | None = Field(default="fore", description='"fore", "aft" or a section name (TR-16)')
+    adjacent: str | None = Field(
+        default=None,
+        description="who takes the other half (TR-16): a standing preference, fore or aft (toward that end), "
+        "or a section adjacent to the one hit; without it the attacker is asked once the location is known",
+    )
     dodge_dm: int = Field(default=0, ge=-3, le=0, description="entered dodge outcome (GEN-03), e.g. −2")
     target_section: str | None = Field(default=None, description="with Target That Section*")
 
@@ -348,6 +360,8 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
                 "aiming at one section needs a Target That Section order this round", "target_section"
             )
         shooter.round.target_section_used += 1
+    if isinstance(target, HgShip) and target.kind == "capital" and fire.effect != "shockwave":
+        check_split(target_ship, target, p, dice)
 
     rolls: list[Roll] = []
     dms = attack_dms(state, shooter, target, target_ship, battery, p, dice, rolls)
@@ -434,18 +448,40 @@ def _land(res: Resolution, p: BarrageOrder, damage: int, rolls: list[Roll], data
         rolls.append(roll)
         text = f" → location 1d6 {roll.total}: {hit}"
     data["location"] = hit
-    adjacent = choose_adjacent(model, hit, p.adjacent)
-    first, second = damage - damage // 2, damage // 2
+    # TR-16: the attacker chooses the adjacent section once the location is known (asked for here
+    # unless the barrage carries a choice); half of 0 or 1 goes nowhere, so nothing is asked then.
+    choice = p.adjacent if p.adjacent or damage // 2 > 0 else "fore"
+    adjacent = choose_adjacent(model, hit, choice, res.ship.name)
+    data["adjacent"] = adjacent
+    first, second = (damage - damage // 2, damage // 2) if adjacent else (damage, 0)
     data["struck"] = []
     pieces: list[str] = []
     for name, amount in ((hit, first), (adjacent, second)):
-        if amount <= 0:
+        if amount <= 0 or name is None:
             continue
         section = model.section(name)
         assert section is not None
         pieces.append(f"{amount} to {damage_section(res, section, amount, structure_only=res.meson)}")
         data["struck"].append(name)
     return text + ("; " + "; ".join(pieces) if pieces else "")
+
+
+def check_split(target_ship: Ship, target: HgShip, p: BarrageOrder, dice: DiceSource) -> None:
+    """TR-16 before any die is rolled: with Target That Section the location is known, so the choice
+    is checked (or asked for) now. With server dice the location is rolled as the barrage fires, and a
+    refusal after it would show a roll of a barrage that never happened; so the split must come with
+    the barrage as a standing preference, fore or aft, whenever some section has two neighbours."""
+    if p.target_section:
+        hit = target.section(p.target_section)
+        assert hit is not None
+        choose_adjacent(target, hit.name, p.adjacent, target_ship.name)
+        return
+    if isinstance(dice, SeededDice) and needs_choice(target) and (p.adjacent or "").strip().lower() not in TOWARD:
+        raise RuleError(
+            "with server dice the location is rolled as the barrage fires, so give the split with it: "
+            "adjacent fore or aft, the way the other half goes from the section hit (TR-16)",
+            "adjacent",
+        )
 
 
 def _on_flight(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules.core import Event, Roll
+from app.rules.core import Event, Roll, RuleError
 from app.rules.dice import DiceSource
 from app.rules.state import BattleState, Ship
 from app.rules.traveller import tables as T
@@ -51,23 +51,48 @@ def adjacent_sections(model: HgShip, name: str) -> list[str]:
     return [names[j] for j in (i - 1, i + 1) if 0 <= j < len(names)]
 
 
-def choose_adjacent(model: HgShip, hit: str, choice: str | None) -> str:
-    """The attacker's adjacent section: "fore", "aft" or a section name (the neighbour toward it).
-    Toward a missing side, the other neighbour."""
+TOWARD = ("fore", "aft")
+
+
+def choose_adjacent(
+    model: HgShip, hit: str, choice: str | None, ship_name: str = "the target", field: str = "adjacent"
+) -> str | None:
+    """The section that takes the other half of a turret, barbette or bay barrage (TR-16), chosen by
+    the attacker once the location is known: a section adjacent to `hit`, or a standing preference
+    "fore"/"aft" (toward that end; at an end of the ship, its one neighbour). With one neighbour
+    there is nothing to choose; with none (a one-section ship) None. A section that is not adjacent
+    is refused, and so is no choice where there are two neighbours: the attacker is asked."""
     names = [s.name for s in model.sections]
     i = names.index(hit)
     fore = names[i + 1] if i + 1 < len(names) else None
     aft = names[i - 1] if i > 0 else None
-    wanted = (choice or "fore").lower()
-    if wanted not in ("fore", "aft"):
+    neighbours = [n for n in (aft, fore) if n is not None]
+    wanted = (choice or "").strip().lower()
+    if wanted in TOWARD:
+        return (fore or aft) if wanted == "fore" else (aft or fore)
+    if wanted:
         section = model.section(wanted)
-        if section is not None and section.name != hit:
-            wanted = "fore" if names.index(section.name) > i else "aft"
-        else:
-            wanted = "fore"
-    if wanted == "fore":
-        return fore or aft  # type: ignore[return-value]
-    return aft or fore  # type: ignore[return-value]
+        if section is None:
+            raise RuleError(f"{ship_name} has no section {choice!r} (TR-16)", field)
+        if section.name not in neighbours:
+            raise RuleError(
+                f"{section.name} is not adjacent to {hit}, the section hit: the other half goes to "
+                f"{' or '.join(neighbours) or 'no other section'} (TR-16)",
+                field,
+            )
+        return section.name
+    if len(neighbours) < 2:
+        return neighbours[0] if neighbours else None
+    raise RuleError(
+        f"the barrage hit {hit}: choose the adjacent section for the other half, {aft} or {fore} "
+        f'(TR-16) — send it again with the same dice and "{field}"',
+        field,
+    )
+
+
+def needs_choice(model: HgShip) -> bool:
+    """Whether some section has two neighbours, so the split may need the attacker's choice (TR-16)."""
+    return len(model.sections) > 2
 
 
 def damage_section(res: Resolution, section: HgSection, amount: int, *, structure_only: bool = False) -> str:

@@ -42,7 +42,7 @@ def test_TR_17_TR_18_section_bars_carry_hull_and_structure_and_next_column() -> 
     state = act(
         state,
         "traveller.barrage",
-        {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "tigress", "range": "medium"},
+        {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "tigress", "range": "medium", "adjacent": "fore"},
         KESTREL_ACTOR,
         [3, 4, 4],
     ).state
