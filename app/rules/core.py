@@ -111,6 +111,10 @@ class Event(BaseModel):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+class NoPayload(BaseModel):
+    """The payload of an action that needs nothing but who makes it."""
+
+
 class ShipRef(BaseModel):
     """The payload of every action that names only the ship it concerns."""
 

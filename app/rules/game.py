@@ -121,6 +121,7 @@ class Game:
         if new.turn != old.turn:
             events.extend(self.run_hooks(state, "leave", ["turn"], dice))
         state.clock = new
+        state.ready = []
         events.append(
             Event(kind="clock", text=f"{self.system.describe(old)} ends; {self.system.describe(new)} begins.")
         )
@@ -156,6 +157,54 @@ class Game:
                 ships = ruleset.acting(state, step)
                 if ships is not None:
                     return ships
+        return None
+
+    def awaited(self, state: BattleState) -> list[str]:
+        """Who the current step waits on (participant ids, in ship order): the commanders of the ships
+        a ruleset names (whose turn it is, whose orders are not committed), else every commander of a
+        ship still fighting; less those who said they are done."""
+        ships = self.acting(state)
+        if ships is None:
+            pool = [s for s in state.ships.values() if not self.gone(s)]
+        else:
+            pool = [state.ships[sid] for sid in ships if sid in state.ships]
+        waiting: list[str] = []
+        for ship in sorted(pool, key=lambda s: s.id):
+            if ship.owner and ship.owner not in waiting and ship.owner not in state.ready:
+                waiting.append(ship.owner)
+        return waiting
+
+    def mark_ready(self, state: BattleState, actor: Actor, dice: DiceSource) -> list[Event]:
+        """The actor is done with this step: the ruleset's meaning of it where it orders the step,
+        else a mark; the step ends by itself when it waits on nobody more."""
+        step = self.step(state.clock)
+        events: list[Event] | None = None
+        for ruleset in self.rulesets:
+            if ruleset.on_ready is not None:
+                events = ruleset.on_ready(state, actor, step, dice)
+                if events is not None:
+                    break
+        if events is None:
+            state.ready.append(actor.participant_id or "")
+            events = [
+                Event(
+                    kind="ready",
+                    text=f"Done with {step.title(state.clock)}.",
+                    data={"participant": actor.participant_id},
+                )
+            ]
+        if not self.awaited(state) and not state.finished:
+            events.append(Event(kind="ready", text=f"Everyone is done with {step.title(state.clock)}."))
+            events.extend(self.advance(state, dice))
+        return events
+
+    def turn_order(self, state: BattleState) -> list[str] | None:
+        """The ships in the order they act now (TR-04's loop), where a ruleset keeps one."""
+        for ruleset in self.rulesets:
+            if ruleset.turn_order is not None:
+                order = ruleset.turn_order(state, self.step(state.clock))
+                if order is not None:
+                    return order
         return None
 
     def check_moment(self, state: BattleState, spec: ActionSpec, actor: Actor) -> None:

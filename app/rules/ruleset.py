@@ -96,7 +96,8 @@ class Ruleset:
     damage_traits: tuple[tuple[str, str], ...] = ()
     # What "done with this step" means for an actor where the ruleset orders the step (passing the
     # acting ship, committing the orders drafted); None where plain readiness applies.
-    on_ready: Callable[[BattleState, Actor, Step], list[Event] | None] | None = None
+    turn_order: Callable[[BattleState, Step], list[str] | None] | None = None  # who acts next, in order
+    on_ready: Callable[[BattleState, Actor, Step, DiceSource], list[Event] | None] | None = None
 
 
 # --- marking what a module defines -----------------------------------------------------------

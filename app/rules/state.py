@@ -43,6 +43,7 @@ class BattleState(BaseModel):
     ships: dict[str, Ship] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
     finished: bool = False
+    ready: list[str] = Field(default_factory=list)  # participants done with the current step
     _game: Game | None = PrivateAttr(default=None)
 
     def bind(self, game: Game) -> None:

@@ -146,8 +146,6 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
                                 "that action id was already used by someone else", "action_id"
                             ) from None
                         return await _repeat(session, platform, row)
-                if cmd.seen_seq is not None:
-                    raise Stale("the battle moved on while you acted; reload and try again") from None
                 await asyncio.sleep(0.01 * (attempt + 1))
         else:
             raise Conflict("too many concurrent actions; try again")
@@ -157,6 +155,50 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
         except Exception:  # the write is committed; viewers catch up on their next wake-up
             log.exception("publish failed for battle %s seq %s", cmd.battle_id, result.seq)
     return result
+
+
+def _ships_named(value: Any, ships: dict[str, Any]) -> set[str]:
+    """The ship ids a payload names, at any depth."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str) and node in ships:
+            found.add(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+async def _still_current(session, state: BattleState, cmd: Command, seq: int) -> None:  # type: ignore[no-untyped-def]
+    """Concurrent entries: an action made at an earlier seq still applies when what it depends on has
+    not changed since — the same step, and none of the ships it names touched in between. Otherwise
+    it is refused in the page's words, naming what moved on."""
+    if cmd.seen_seq is None or cmd.seen_seq > seq:
+        raise Stale("that page is from a battle state the server never had; reload", "seen_seq", seq=seq)
+    since = await session.scalars(
+        select(ActionLog)
+        .where(ActionLog.battle_id == cmd.battle_id, ActionLog.seq > cmd.seen_seq)
+        .order_by(ActionLog.seq)
+    )
+    named = _ships_named(cmd.payload, state.ships)
+    for row in since:
+        for event in row.events:
+            if event.get("kind") in ("clock", "rewind"):
+                what = (
+                    event["text"].split(";")[0]
+                    if event.get("kind") == "clock"
+                    else "the referee went back in time"
+                )
+                raise Stale(f"the battle moved on: {what}; look again", "seen_seq", seq=seq)
+        touched = named & ({e.get("ship") for e in row.events} | _ships_named(row.payload, state.ships))
+        if touched:
+            names = ", ".join(sorted(state.ships[s].name for s in touched))
+            raise Stale(
+                f"{names} changed while you acted (action #{row.seq}); look again", "seen_seq", seq=seq
+            )
 
 
 def _resolve(state: BattleState, action: Action, source: DiceSource):  # type: ignore[no-untyped-def]
@@ -186,13 +228,9 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
             if previous.actor_id != participant.id:
                 raise Conflict("that action id was already used by someone else", "action_id")
             return await _repeat(session, platform, previous)
-        if cmd.seen_seq is not None and cmd.seen_seq != battle.seq:
-            raise Stale(
-                f"this action was made at step {cmd.seen_seq} but the battle is at {battle.seq}; look again and retry",
-                "seen_seq",
-                seq=battle.seq,
-            )
         state, seq = await load_state(session, cmd.battle_id, rules)
+        if cmd.seen_seq is not None and cmd.seen_seq != seq:
+            await _still_current(session, state, cmd, seq)
         actor = viewer_for(participant.id, participant.role, state)
         new_seq = seq + 1
         stored_payload = dict(cmd.payload)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -83,16 +83,50 @@ async def visible_log(
     return entries
 
 
-def turn_bar(battle: Battle, state: BattleState, viewer: Viewer, people: list[Participant]) -> dict[str, Any]:
-    """The sticky bar: the step sequence with the current step, and who the battle waits on."""
+def turn_bar(
+    battle: Battle,
+    state: BattleState,
+    viewer: Viewer,
+    people: list[Participant],
+    *,
+    live: bool = True,
+    step_since: datetime | None = None,
+) -> dict[str, Any]:
+    """The sticky bar: the step sequence with the current step, who the step waits on (✓ for those
+    done, since when the others are pending), the turn order where a ruleset keeps one, and "your
+    move" — only for a viewer the step waits on, never in a replay or after the end."""
     game = state.game
     steps = [
         {"key": s.key, "label": s.label, "current": s.key == state.clock.step} for s in game.system.steps
     ]
     step = game.step(state.clock)
+    awaited = game.awaited(state)
     commanders = {ship.owner for ship in state.ships.values() if ship.owner and not game.gone(ship)}
-    waiting = [p.name for p in people if p.id in commanders and p.active]
-    mine = viewer.is_referee or bool(viewer.ships)
+    now = datetime.now(UTC)
+    since = step_since.replace(tzinfo=step_since.tzinfo or UTC) if step_since else None
+    table = [
+        {
+            "id": p.id,
+            "name": p.name,
+            "done": p.id not in awaited,
+            "pending_s": int((now - since).total_seconds()) if since and p.id in awaited else None,
+        }
+        for p in people
+        if p.active and (p.id in commanders or p.id in awaited)
+    ]
+    waiting = [row["name"] for row in table if not row["done"]]
+    names = {p.id: p.name for p in people}
+    order = [
+        {
+            "ship": sid,
+            "name": state.ships[sid].name,
+            "captain": names.get(state.ships[sid].owner or "", ""),
+            "now": i == 0,
+        }
+        for i, sid in enumerate(game.turn_order(state) or [])
+        if sid in state.ships
+    ]
+    mine = live and not state.finished and viewer.participant_id in awaited
     return {
         "clock": game.system.describe(state.clock),
         "step_title": step.title(state.clock),
@@ -101,10 +135,31 @@ def turn_bar(battle: Battle, state: BattleState, viewer: Viewer, people: list[Pa
         "turn": state.clock.turn,
         "impulse": state.clock.impulse,
         "steps": steps,
-        "your_move": mine and not state.finished,
+        "your_move": mine,
         "waiting_on": waiting,
+        "table": table,
+        "order": order,
+        "acts": step.acts,
+        "done": viewer.participant_id in state.ready,
         "finished": state.finished,
     }
+
+
+async def step_began(session: AsyncSession, battle_id: str, seq: int) -> datetime | None:
+    """When the current step began: the time of the latest action up to `seq` that moved the clock."""
+    rows = await session.scalars(
+        select(ActionLog)
+        .where(ActionLog.battle_id == battle_id, ActionLog.seq <= seq)
+        .order_by(ActionLog.seq.desc())
+        .limit(STEP_LOOKBACK)
+    )
+    for row in rows:
+        if any(e.get("kind") == "clock" for e in row.events):
+            return row.created_at
+    return None
+
+
+STEP_LOOKBACK = 200  # actions looked back through for the step's start (older: unknown)
 
 
 def offers_for(state: BattleState, viewer: Viewer) -> list[dict[str, Any]]:
@@ -162,7 +217,14 @@ async def read_battle(
             "ships": sorted(viewer.ships),
         },
         "participants": [{"id": p.id, "name": p.name, "role": p.role} for p in people if p.active],
-        "turn_bar": turn_bar(battle, state, viewer, people),
+        "turn_bar": turn_bar(
+            battle,
+            state,
+            viewer,
+            people,
+            live=at_seq is None,
+            step_since=await step_began(session, battle.id, seq),
+        ),
         "state": battle_view(state, viewer),
     }
     return data, viewer, people, state

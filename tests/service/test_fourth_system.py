@@ -64,7 +64,9 @@ async def test_SH_03_SH_06_SH_08_a_shadow_reacts_in_a_system_defined_by_a_test(p
 
     await act("ref", "ship.add", {"definition": shadow(3), "owner": ids["kosh"]})
     await act("ref", "ship.add", {"definition": federation("Excalibur"), "owner": ids["kirk"]})
-    moved = await act("kirk", "clock.advance", {})
+    # Driven by readiness: the step ends when both commanders are done.
+    await act("kosh", "step.ready", {})
+    moved = await act("kirk", "step.ready", {})
     assert moved.events[-1]["text"] == "Turn 1 · Muster ends; Turn 1 · Volley begins."
     await act(
         "kirk", "damage.apply", {"target": "ker", "source": "excalibur", "amount": 250, "direction": "port"}
@@ -72,7 +74,8 @@ async def test_SH_03_SH_06_SH_08_a_shadow_reacts_in_a_system_defined_by_a_test(p
 
     # The Volley ends: 250 points → band 250+, rise on 1d6 ≤ 6 (6), amount 1 + 1 = 2 → pain 5;
     # the reaction chance succeeds (6) and pain 5 is ONE: flinch away from the damage.
-    ended = await act("kirk", "clock.advance", {}, dice=[6, 1, 6])
+    await act("kirk", "step.ready", {})
+    ended = await act("kosh", "step.ready", {}, dice=[6, 1, 6])
     texts = [e["text"] for e in ended.events]
     assert "Turn 1 · Volley ends; Turn 2 · Muster begins." in texts
     async with platform.db.reader() as session:
@@ -82,7 +85,8 @@ async def test_SH_03_SH_06_SH_08_a_shadow_reacts_in_a_system_defined_by_a_test(p
     assert [o["text"] for o in track["obligations"] if not o["expired"]] == [
         "must move 1 hex away from the damage (damage from port), keeping facing"
     ]
-    assert not any("pain reduction" in t for t in texts)  # SH-14's reminder is Kosh's alone
+    # SH-14's reminder, Kosh's alone, names the step as this system names it.
+    assert "Ker may roll pain reduction this Muster (pain 5, reaction ONE)." in texts
     # SH-14 in this system: the reduction is rolled in the step that carries its allocation moment.
     reduce = await act("kosh", "shadow.reduce_pain", {"ship": "ker"}, dice=[2])
     assert reduce.events[0]["text"].startswith("Ker rolls pain reduction: pain 5 → 3")

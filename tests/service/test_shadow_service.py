@@ -93,7 +93,13 @@ async def shadow_battle(
     platform: Platform, system: str = "sfb", pain: int = 0, fleet: tuple[str, ...] = (FED, HAWK)
 ) -> Battle:
     async with platform.db.transaction() as session:
-        battle, ref = await create_battle(session, "Shadow service test", system, dice_mode="physical")
+        battle, ref = await create_battle(
+            session,
+            "Shadow service test",
+            system,
+            dice_mode="physical",
+            options={"players_advance_clock": "always"},
+        )
         kirk = await add_participant(session, battle, "Kirk", "player")
         kosh = await add_participant(session, battle, "Kosh", "player")
         watcher = await add_participant(session, battle, "Spectator", "spectator")
@@ -638,7 +644,9 @@ async def b5_combat_hit(b: Battle, amount: int, dice: list[int]) -> actions.Subm
     Shadow's fore; the combat step then ends with the pain check's entered dice."""
     await b.act("kirk", "clock.advance", {"expect_step": "ship_power"})
     await b.act("kirk", "clock.advance", {"expect_step": "movement"})
-    await b.act("kirk", "damage.apply", {"target": SHADOW, "source": EXCELSIOR, "amount": amount, "direction": "fore"})
+    await b.act(
+        "kirk", "damage.apply", {"target": SHADOW, "source": EXCELSIOR, "amount": amount, "direction": "fore"}
+    )
     return await b.act("kirk", "clock.advance", {"expect_step": "combat"}, dice=dice)
 
 
@@ -648,7 +656,9 @@ async def test_SH_02_pain_sixteen_kills_by_shock_and_no_reaction_die_is_asked(pl
     b = await shadow_battle(platform, system="b5wars", pain=14, fleet=(EXCELSIOR,))
     await b.act("kirk", "clock.advance", {"expect_step": "ship_power"})
     await b.act("kirk", "clock.advance", {"expect_step": "movement"})
-    await b.act("kirk", "damage.apply", {"target": SHADOW, "source": EXCELSIOR, "amount": 60, "direction": "fore"})
+    await b.act(
+        "kirk", "damage.apply", {"target": SHADOW, "source": EXCELSIOR, "amount": 60, "direction": "fore"}
+    )
     with pytest.raises(Invalid) as refused:
         await b.act("kirk", "clock.advance", {"expect_step": "combat"}, dice=[1, 5, 1])
     assert (refused.value.message, refused.value.field) == (
@@ -697,7 +707,9 @@ async def test_SH_06_a_successful_roll_reading_ZERO_is_no_reaction_and_the_owed_
         "rise amount: 1d6 − 4 = 1 → pain 4",
         "reaction chance, band 25–49: 1d6 = 1, needs ≤ 1 → pain 4 reads ZERO: no reaction",
     ]
-    line = "Shadow Cruiser grins and bears it: pain 4 reads ZERO, which is no reaction (nothing changes, SH-06)."
+    line = (
+        "Shadow Cruiser grins and bears it: pain 4 reads ZERO, which is no reaction (nothing changes, SH-06)."
+    )
     assert [e["text"] for e in of_kind(result.events, "pain_reaction")] == [line]
     for who in ("kirk", "kosh", "ref", "watcher"):
         assert line in await b.log_texts(who), who

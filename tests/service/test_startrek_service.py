@@ -109,7 +109,9 @@ class Game:
 async def demo_game(platform: Platform, fore_rating: int | None = None) -> Game:
     """The Star Trek vs Shadows demo fleet in a physical-dice B5 Wars battle, turn 1 Ship Power."""
     async with platform.db.transaction() as session:
-        battle, ref = await create_battle(session, "ST service", "b5wars", dice_mode="physical")
+        battle, ref = await create_battle(
+            session, "ST service", "b5wars", dice_mode="physical", options={"players_advance_clock": "always"}
+        )
         seats = {
             name: await add_participant(session, battle, name, "player")
             for name in ("kirk", "kosh", "tomalak")
@@ -650,7 +652,9 @@ async def test_ST_12_ST_15a_ST_14_a_fallen_fore_is_shored_up_and_covered_by_exte
     await game.rebuilds()
 
 
-async def test_ST_07_ST_14_the_demo_port_deflector_regenerates_once_per_ship_power(platform: Platform) -> None:
+async def test_ST_07_ST_14_the_demo_port_deflector_regenerates_once_per_ship_power(
+    platform: Platform,
+) -> None:
     """ST-07 in the demo battle: the warbird Haakona lands 17 on the Excelsior's Fore (40 → 23). Turn 2
     Ship Power opens with Fore Deflector +4 → Fore 27/40 and Port Deflector +0 → Port 30/30 (3 lost).
     Kirk extends the Port Deflector to the Fore (ST-14: power 2 → 6, value 3 → 2): its one free
@@ -876,7 +880,13 @@ async def test_ST_10_ST_11_ST_13_spline_picks_generator_loss_and_energy_drain(pl
 
 async def test_ST_19_ST_20_ST_21a_nacelles_and_a_cloak_that_keeps_fighting(platform: Platform) -> None:
     async with platform.db.transaction() as session:
-        battle, ref = await create_battle(session, "ST nacelles", "b5wars", dice_mode="physical")
+        battle, ref = await create_battle(
+            session,
+            "ST nacelles",
+            "b5wars",
+            dice_mode="physical",
+            options={"players_advance_clock": "always"},
+        )
         kirk = await add_participant(session, battle, "kirk", "player")
         tomalak = await add_participant(session, battle, "tomalak", "player")
     game = Game(

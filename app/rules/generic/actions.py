@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from app.rules.core import Actor, Event, RuleError, ShipRef, Visibility
+from app.rules.core import Actor, Event, NoPayload, RuleError, ShipRef, Visibility
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action
 from app.rules.state import BattleState, Ship
@@ -18,16 +18,37 @@ class AdvanceClock(BaseModel):
     """Move to the next step of the turn sequence; the steps' hooks run (pain checks, regeneration…)."""
 
     expect_step: str | None = Field(default=None, description="refuse if the clock is not at this step")
+    reason: str = Field(default="", max_length=300, description="why, when someone is still pending")
+
+
+# players_advance_clock: "when_done" (default): a commander may end a step only when nobody else is
+# pending; "always": any commander at any time (a table that talks in person); False/"never": only
+# the referee. The referee may always end a step; the log names who was still pending.
+CLOCK_MODES = ("when_done", "always", "never")
+
+
+def clock_mode(state: BattleState) -> str:
+    mode = state.options.get("players_advance_clock", "when_done")
+    if mode is True:
+        return "always"
+    if mode is False:
+        return "never"
+    return mode if mode in CLOCK_MODES else "when_done"
 
 
 def may_advance(state: BattleState, actor: Actor) -> str | None:
-    """The referee always; a commander of a ship when the battle lets players move the clock."""
+    """The referee always; a commander as the battle's clock option allows."""
     if actor.is_referee:
         return None
-    if not state.options.get("players_advance_clock", True):
+    mode = clock_mode(state)
+    if mode == "never":
         return "only the referee advances the turn clock in this battle"
     if not actor.ships:
         return "only the referee or a ship's commander may advance the clock"
+    others = [p for p in state.game.awaited(state) if p != actor.participant_id]
+    if mode == "when_done" and others:
+        n = len(others)
+        return f"{n} other commander{'s are' if n > 1 else ' is'} not done with this step yet; wait, or ask the referee"
     return None
 
 
@@ -35,7 +56,45 @@ def may_advance(state: BattleState, actor: Actor) -> str | None:
 def advance_clock(state: BattleState, payload: AdvanceClock, actor: Actor, dice: DiceSource) -> list[Event]:
     if payload.expect_step and payload.expect_step != state.clock.step:
         raise RuleError(f"the clock is at {state.clock.step}, not {payload.expect_step}", "expect_step")
-    return state.game.advance(state, dice)
+    pending = [p for p in state.game.awaited(state) if p != actor.participant_id]
+    events = state.game.advance(state, dice)
+    if pending:
+        # Who was still pending, and why the step ended anyway: kept on the clock line, which the
+        # log shows with the participants' names.
+        clock = next(e for e in events if e.kind == "clock")
+        clock.data.update({"pending": pending, "reason": payload.reason})
+    return events
+
+
+@action("step.ready", NoPayload, "Done with this step", permit=lambda s, a: _may_ready(s, a))
+def ready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The readiness handshake: the actor is done; the step ends by itself when nobody is pending."""
+    return state.game.mark_ready(state, actor, dice)
+
+
+def _may_ready(state: BattleState, actor: Actor) -> str | None:
+    if actor.participant_id not in state.game.awaited(state):
+        return "the step is not waiting on you"
+    return None
+
+
+@action("step.unready", NoPayload, "Not done after all", permit=lambda s, a: _may_unready(s, a))
+def unready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
+    """Take back "done" until the step ends."""
+    state.ready.remove(actor.participant_id or "")
+    return [
+        Event(
+            kind="ready",
+            text="Not done with this step after all.",
+            data={"participant": actor.participant_id},
+        )
+    ]
+
+
+def _may_unready(state: BattleState, actor: Actor) -> str | None:
+    if actor.participant_id not in state.ready:
+        return "you have not said you are done with this step"
+    return None
 
 
 class ShipDefinition(BaseModel):

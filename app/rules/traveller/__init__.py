@@ -30,6 +30,7 @@ from app.rules.traveller import (
     repairs,
     ship,
     spinal,
+    turns,
 )
 
 
@@ -60,6 +61,8 @@ RULESET = gather(
     parts={"hg_ship": {"display": display.unit}, "flight": {"display": display.unit}},
     needs=frozenset({ORDERS, MOVEMENT, FIRE, SHIP_ACTION}),
     gone=jumped_out,
-    acting=loop.acting,
+    acting=turns.acting,
     out_of_turn=loop.out_of_turn,
+    on_ready=turns.on_ready,
+    turn_order=turns.turn_order,
 )
