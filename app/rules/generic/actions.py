@@ -66,6 +66,51 @@ def advance_clock(state: BattleState, payload: AdvanceClock, actor: Actor, dice:
     return events
 
 
+class SkipAhead(BaseModel):
+    """Pass quiet repeats of a step (SFB impulses) at once; every hook still fires on the way."""
+
+    to: int | None = Field(
+        default=None, ge=1, le=1000, description="the repeat to stop at (impulse N); none: on past the last"
+    )
+
+
+@action("clock.skip", SkipAhead, "Skip quiet impulses", permit=may_advance)
+def skip_ahead(state: BattleState, payload: SkipAhead, actor: Actor, dice: DiceSource) -> list[Event]:
+    """Advance through the step's repeats up to `to` (or the last one), stopping early after any
+    repeat where something happened besides the clock (a pain check, a reaction, an obligation)."""
+    game = state.game
+    step = game.step(state.clock)
+    if not step.repeats or state.clock.impulse is None:
+        raise RuleError(f"{step.label} has no numbered repeats to skip", "to")
+    last = step.repeats + 1 if payload.to is None else payload.to  # none: on into the next step
+    if payload.to is not None and not state.clock.impulse < last <= step.repeats:
+        raise RuleError(
+            f"stop at a later {step.label.lower()}: {state.clock.impulse + 1} to {step.repeats}", "to"
+        )
+    first = state.clock.impulse
+    events: list[Event] = []
+    while state.clock.step == step.key and state.clock.impulse is not None and state.clock.impulse < last:
+        happened = game.advance(state, dice)
+        events.extend(happened)
+        if any(e.kind != "clock" for e in happened):
+            break
+    return _fold_quiet(events, step.label, first)
+
+
+def _fold_quiet(events: list[Event], label: str, first: int) -> list[Event]:
+    """A run of clock-only lines becomes one: "Impulses 3–17 pass quietly"."""
+    quiet = [e for e in events if e.kind == "clock"]
+    if len(quiet) < 2 or len(quiet) != len(events):
+        return events
+    last = first + len(quiet) - 1
+    begins = quiet[-1].text.split("; ")[-1]
+    return [
+        Event(
+            kind="clock", text=f"{label}s {first}–{last} pass quietly; {begins}", data={"skipped": len(quiet)}
+        )
+    ]
+
+
 @action("step.ready", NoPayload, "Done with this step", permit=lambda s, a: _may_ready(s, a))
 def ready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     """The readiness handshake: the actor is done; the step ends by itself when nobody is pending."""
