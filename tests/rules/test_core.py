@@ -233,3 +233,36 @@ def test_owner_events_are_hidden_from_others() -> None:
     assert event_for(secret, Viewer("r", "referee", frozenset())).text == secret.text
     state = battle_with(("Hawk", "ann"))
     assert battle_view(state, bob)["ships"]["hawk"]["commanded"] is False
+
+
+def test_GEN_03_a_ship_is_not_entered_as_firing_on_itself() -> None:
+    state = battle_with(("Hawk", "ann"), ("Crow", "bob"))
+    with pytest.raises(RuleError) as err:
+        apply_action(
+            state,
+            Action(
+                "damage.apply",
+                {"target": "hawk", "source": "hawk", "amount": 3},
+                Actor("ann", "player", frozenset({"hawk"})),
+            ),
+            ScriptedDice([]),
+        )
+    assert (err.value.field, err.value.message) == (
+        "source",
+        "Hawk cannot fire on itself: choose the firing ship",
+    )
+
+
+def test_GEN_03_SH_09_the_target_owner_credits_the_enemy_that_fired() -> None:
+    """The commander of the ship hit may enter the hit naming the enemy that fired (SH-09 counts it)."""
+    state = battle_with(("Hawk", "ann"), ("Crow", "bob"))
+    out = apply_action(
+        state,
+        Action(
+            "damage.apply",
+            {"target": "crow", "source": "hawk", "amount": 3},
+            Actor("bob", "player", frozenset({"crow"})),
+        ),
+        ScriptedDice([]),
+    )
+    assert out.events[0].data["source"] == "hawk"

@@ -321,7 +321,7 @@ async def test_TR_26_referee_forces_the_reveal_and_drafts_stay_private(platform:
     result = await actions.submit(platform, Command(f.battle_id, f.ids["ref"], "clock.advance", {}, aid()))
     reveal = [e["text"] for e in result.events if e["kind"] == "orders_revealed"]
     assert reveal == [
-        "The referee reveals the orders: Arbellatra: Screens to Full! — initiative 5 → 1;"
+        "The orders step ends; orders revealed: Arbellatra: Screens to Full! — initiative 5 → 1;"
         " Dauntless (not committed): no orders — initiative 6 → 6."
     ]
     seen = await f.seen_by("bob")

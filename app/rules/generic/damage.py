@@ -126,6 +126,8 @@ def resolve_damage(
     target = state.ship(entry.target, "target")
     if target.destroyed:
         raise RuleError(f"{target.name} is already destroyed", "target")
+    if entry.source == target.id:
+        raise RuleError(f"{target.name} cannot fire on itself: choose the firing ship", "source")
     ctx = DamageContext(
         state=state, target=target, entry=entry, dice=dice, remaining=entry.amount, actor=actor
     )

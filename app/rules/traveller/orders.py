@@ -142,7 +142,7 @@ def give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSourc
     return events
 
 
-def reveal(state: BattleState, forced: bool) -> Event:
+def reveal(state: BattleState, forced: bool, by_referee: bool = False) -> Event:
     """All orders at once, one public event; uncommitted ships give none. Costs lower this round's
     initiative (TR-26c); I Only Need One More Shot arms its system for the round."""
     lines: list[str] = []
@@ -162,7 +162,12 @@ def reveal(state: BattleState, forced: bool) -> Event:
         late = "" if unit.round.committed else " (not committed)"
         change = "initiative not rolled" if base is None else f"initiative {base} → {unit.round.initiative}"
         lines.append(f"{ship.name}{late}: {listed} — {change}")
-    head = "The referee reveals the orders" if forced else "Every captain has committed; orders revealed"
+    if by_referee:
+        head = "The referee reveals the orders"
+    elif forced:  # the clock moved on, whoever moved it (the log names them)
+        head = "The orders step ends; orders revealed"
+    else:
+        head = "Every captain has committed; orders revealed"
     return Event(kind="orders_revealed", text=f"{head}: " + "; ".join(lines) + ".")
 
 
@@ -199,7 +204,7 @@ def force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource) 
         raise RuleError("orders are not used in this battle (TR-26a)")
     if all(u.round.revealed for _, u in units(state)):
         raise RuleError("the orders are already revealed")
-    return [reveal(state, forced=True)]
+    return [reveal(state, forced=True, by_referee=True)]
 
 
 @hook("leave", ORDERS)

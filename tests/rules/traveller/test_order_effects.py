@@ -509,7 +509,7 @@ def test_TR_19_computer_hits_count_against_the_initiative_roll() -> None:
 def test_TR_26_a_reveal_before_initiative_leaves_it_unrolled() -> None:
     done = advance_to(two(), "manoeuvre")
     assert done.texts[0] == (
-        "The referee reveals the orders: Kestrel (not committed): no orders — initiative not rolled;"
+        "The orders step ends; orders revealed: Kestrel (not committed): no orders — initiative not rolled;"
         " Tigress (not committed): no orders — initiative not rolled."
     )
     assert hg(done.state, "kestrel")["round"]["initiative"] is None
