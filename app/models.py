@@ -88,3 +88,70 @@ class Snapshot(Base):
     battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer)
     state: Mapped[dict[str, Any]] = mapped_column(ordered_json_type())
+
+
+# --- At the table (issue 11): chat, seats' notification settings and catch-up, requests -------------
+
+
+class ChatMessage(Base):
+    """Table talk: kept beside the rules log, never in it, so chat changes neither the state nor the
+    actions' seq. `seq` is the battle's own chat counter. A message with a recipient is private
+    between its two ends (a player and the referee)."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (UniqueConstraint("battle_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    sender_id: Mapped[str] = mapped_column(String(32))
+    recipient_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    body: Mapped[str] = mapped_column(String(2000))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SeatStatus(Base):
+    """Per participant: the webhook they opted into (a secret: only its owner reads it), when they
+    were last seen on the page, the last seq they looked at or acted on (catch-up), and whether the
+    battle waited on them at the last committed action (so a notification goes once per wait)."""
+
+    __tablename__ = "seat_status"
+
+    participant_id: Mapped[str] = mapped_column(
+        ForeignKey("participants.id", ondelete="CASCADE"), primary_key=True
+    )
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)
+    webhook_url: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    seen_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    awaited: Mapped[bool] = mapped_column(default=False)
+
+
+class TableSettings(Base):
+    """The table's options a referee may change during play (chat for spectators, damage approval,
+    a step deadline), and the step whose deadline was already reported."""
+
+    __tablename__ = "table_settings"
+
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
+    options: Mapped[dict[str, Any]] = mapped_column(json_column_type(), default=dict)
+    deadline_reported_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class TableRequest(Base):
+    """A player's request to the referee: undo their own last action, or damage waiting for approval."""
+
+    __tablename__ = "table_requests"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)
+    participant_id: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(20))  # undo | damage
+    target_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    payload: Mapped[dict[str, Any] | None] = mapped_column(ordered_json_type(), nullable=True)
+    reason: Mapped[str] = mapped_column(String(300), default="")
+    status: Mapped[str] = mapped_column(String(20), default="pending")  # pending | approved | refused
+    answer: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    result_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
