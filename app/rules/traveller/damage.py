@@ -34,7 +34,9 @@ def _may_enter(state: BattleState, p: EnteredHit, actor: Actor) -> None:
     raise RuleError("enter hits for a ship you command, or as referee", "source")
 
 
-@action("traveller.entered_hit", EnteredHit, "Enter a hit", authorise=_may_enter)
+# The scoring ship (when named) is the acting ship: its commander or the referee enters the hit, and a
+# ship destroyed or gone scores none (GEN-04); without one, only the referee enters it.
+@action("traveller.entered_hit", EnteredHit, "Enter a hit", ship="source", authorise=_may_enter)
 def entered_hit(state: BattleState, p: EnteredHit, actor: Actor, dice: DiceSource) -> list[Event]:
     target = state.ship(p.target, "target")
     if "hg_ship" not in target.parts:

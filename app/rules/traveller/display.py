@@ -160,7 +160,7 @@ def unit(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
         "evasive": rnd.has("evasive_action"),
         "prepare_jump": rnd.has("prepare_jump"),
         # A hit scored at the table by the core rules is entered while ships fire (TR-14).
-        "scoring": state.game.in_moment(state, FIRE) and state.game.gone(ship) is None,
+        "scoring": state.game.in_moment(state, FIRE),
         "targets": [{"id": s.id, "name": s.name} for s in others],
         "bands": [(b, T.RANGE_LABELS[b]) for b in T.RANGE_BANDS],
         "missile_bands": [
