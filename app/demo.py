@@ -20,11 +20,14 @@ LINKS_FILE = ROOT / "var" / "demo_links.json"
 DEMOS_FILE = ROOT / "app" / "shipdata" / "demos.json"
 
 
-def demos() -> list[tuple[str, str, list[tuple[str, str | None]]]]:
-    """Each demo battle as data: its name, game system, and fleet of (library slug, seat name).
-    A slug ending in '-' takes the next unused library ship with that prefix."""
+def demos() -> list[tuple[str, str, list[tuple[str, str | None, str | None]]]]:
+    """Each demo battle as data: its name, game system, and fleet of (library slug, seat name, and
+    the side it fights for when the demo sets one). A slug ending in '-' takes the next unused
+    library ship with that prefix."""
     raw = json.loads(DEMOS_FILE.read_text())
-    return [(d["name"], d["system"], [(slug, seat) for slug, seat in d["fleet"]]) for d in raw]
+    return [
+        (d["name"], d["system"], [(*f[:2], f[2] if len(f) > 2 else None) for f in d["fleet"]]) for d in raw
+    ]
 
 
 def _resolve(slug: str, taken: set[str]) -> str | None:
@@ -42,20 +45,19 @@ async def create_demos(platform: Platform, base_url: str) -> list[dict[str, Any]
     made = []
     for name, system, fleet in demos():
         async with platform.db.transaction() as session:
-            battle, referee = await create_battle(
-                session, name, system, options={"players_advance_clock": True}
-            )
-            seat_names = sorted({seat for _, seat in fleet if seat})
+            battle, referee = await create_battle(session, name, system)
+            seat_names = sorted({seat for _, seat, _ in fleet if seat})
             seats = {n: await add_participant(session, battle, n, "player") for n in seat_names}
             watcher = await add_participant(session, battle, "Spectator", "spectator")
         taken: set[str] = set()
-        for slug, seat in fleet:
+        for slug, seat, side in fleet:
             resolved = _resolve(slug, taken)
             if resolved is None:
                 continue
             taken.add(resolved)
             owner = seats[seat].participant.id if seat else None
-            add = {"definition": library()[resolved], "owner": owner}
+            definition = library()[resolved] | ({"side": side} if side else {})
+            add = {"definition": definition, "owner": owner}
             await action_service.submit(
                 platform, Command(battle.id, referee.participant.id, "ship.add", add, uuid.uuid4().hex)
             )
