@@ -16,7 +16,7 @@ import httpx
 from app.rules.state import BattleState
 from app.rules.views import Viewer, battle_view
 from app.services.views import offers_for
-from app.web.render import Offers, damage_traits, display_values
+from app.web.render import Offers, damage_traits, display_values, render
 
 LIBRARY = Path(__file__).resolve().parent.parent / "app" / "shipdata" / "library"
 
@@ -55,6 +55,17 @@ def part_context(
         "display": display_values(state, view),
         "damage_traits": damage_traits(state),
     }
+
+
+def render_part(
+    state: BattleState, ship_id: str, part: str, viewer: Viewer, seq: int = 7, **battle: Any
+) -> tuple[str, Elements]:
+    """A part's template rendered by the app's own template environment with `part_context`, and
+    its elements parsed."""
+    html = render(f"parts/{part}.html", part_context(state, ship_id, part, viewer, seq, **battle))
+    parsed = Elements()
+    parsed.feed(html)
+    return html, parsed
 
 
 def ship_def(slug: str) -> dict[str, Any]:

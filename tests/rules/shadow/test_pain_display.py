@@ -11,7 +11,7 @@ from app.rules.views import Viewer
 from tests.helpers import part_context
 
 from .support import KER, PLAYER, act, at_impulse, battle, end_impulse, hit
-from .test_pain_template import ENV, render
+from .test_pain_template import render
 
 
 def shown(state, viewer: Viewer = PLAYER) -> dict:
@@ -44,7 +44,7 @@ def test_SH_03_SH_04_damage_band_and_scale_come_from_the_bands() -> None:
         band = band_for(total)
         assert values["band_label"] == (band.label if band else display.NO_CHECK)
         assert values["hot"] is (band is not None)
-        html = ENV.get_template("parts/pain.html").render(part_context(state, KER, "pain", PLAYER))
+        html = render(state, PLAYER)
         assert f"band {values['band_label']}" in html
     assert shown(at_impulse())["scale"] == sorted(b.floor for b in BANDS)
 

@@ -4,27 +4,16 @@ for the commander or referee during Energy Allocation. Rendered from real rule s
 from __future__ import annotations
 
 import re
-from pathlib import Path
-
-from jinja2 import ChoiceLoader, DictLoader, Environment, FileSystemLoader, select_autoescape
 
 from app.rules.state import BattleState
 from app.rules.views import Viewer
-from tests.helpers import part_context
+from tests.helpers import render_part
 
 from .support import FED_PLAYER, KER, PLAYER, act, at_impulse, battle, end_impulse, hit, until_step
 
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
-ENV = Environment(
-    loader=ChoiceLoader(
-        [DictLoader({"partials/action_fields.html": "<i data-fields></i>"}), FileSystemLoader(TEMPLATES)]
-    ),
-    autoescape=select_autoescape(["html"]),
-)
-
 
 def render(state: BattleState, viewer: Viewer) -> str:
-    return ENV.get_template("parts/pain.html").render(part_context(state, KER, "pain", viewer))
+    return render_part(state, KER, "pain", viewer)[0]
 
 
 def owner() -> Viewer:

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from jinja2 import Environment, FileSystemLoader, select_autoescape
-
 from app.rules.views import Viewer, battle_view
-from tests.helpers import Elements, part_context
+from tests.helpers import Elements, render_part
 from tests.rules.startrek.helpers import KER, act, advance_to, battle, definition, hit, player, set_value
-
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
-ENV = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]))
 
 
 def render(state, ship_id: str, part: str, viewer: Viewer) -> tuple[str, Elements]:
-    context = part_context(state, ship_id, part, viewer, dice_mode="server")
-    html = ENV.get_template(f"parts/{part}.html").render(context)
-    parsed = Elements()
-    parsed.feed(html)
-    return html, parsed
+    return render_part(state, ship_id, part, viewer, dice_mode="server")
 
 
 def commander(ship_id: str) -> Viewer:

@@ -6,16 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from app.rules.core import Actor
 from app.rules.generic.actions import ShipDefinition
 from app.rules.views import Viewer
-from tests.helpers import Elements, part_context
+from app.web.render import render as render_page
+from tests.helpers import Elements, part_context, render_part
 from tests.rules.traveller.helpers import KESTREL_ACTOR, TIGRESS_ACTOR, act, advance_to, battle, capital
 
 ROOT = Path(__file__).resolve().parents[3]
-ENV = Environment(loader=FileSystemLoader(str(ROOT / "templates")), autoescape=select_autoescape(["html"]))
 LIBRARY = ROOT / "app" / "shipdata" / "library"
 SAMPLES = sorted(p.stem for p in LIBRARY.glob("tr-*.json"))
 KESTREL = Viewer("p-kestrel", "player", frozenset({"kestrel"}))
@@ -26,11 +25,7 @@ FLIGHT_ACTOR = Actor("p-kestrel", "player", frozenset({"red-flight"}))
 
 
 def render(state, ship_id: str, part: str, viewer: Viewer) -> tuple[str, Elements]:
-    context = part_context(state, ship_id, part, viewer, seq=3, dice_mode="server")
-    html = ENV.get_template(f"parts/{part}.html").render(context)
-    parsed = Elements()
-    parsed.feed(html)
-    return html, parsed
+    return render_part(state, ship_id, part, viewer, seq=3, dice_mode="server")
 
 
 def two_ships():
@@ -42,7 +37,14 @@ def test_TR_17_TR_18_section_bars_carry_hull_and_structure_and_next_column() -> 
     state = act(
         state,
         "traveller.barrage",
-        {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "tigress", "range": "medium", "adjacent": "fore"},
+        {
+            "ship": "kestrel",
+            "battery": "beam",
+            "mounts": 20,
+            "target": "tigress",
+            "range": "medium",
+            "adjacent": "fore",
+        },
         KESTREL_ACTOR,
         [3, 4, 4],
     ).state
@@ -245,7 +247,7 @@ def test_GEN_02_physical_dice_box_only_on_forms_whose_action_rolls() -> None:
     orders, passing, boarding and other actions (which roll nothing) do not."""
     state = advance_to(two_ships(), "combat").state
     context = part_context(state, "kestrel", "hg_ship", KESTREL, seq=3, dice_mode="physical")
-    html = ENV.get_template("parts/hg_ship.html").render(context)
+    html = render_page("parts/hg_ship.html", context)
     forms = html.split("<form ")[1:]
     with_dice = [f.split('name="action_type" value="')[1].split('"')[0] for f in forms if 'name="dice"' in f]
     assert with_dice == ["traveller.barrage", "traveller.dodge"]
