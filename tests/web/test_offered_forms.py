@@ -26,6 +26,7 @@ CASES = [
     ("ref", "always", False, True),
     ("ann", True, False, True),  # a commander where players may end steps
     ("ann", False, False, False),  # a commander where only the referee may
+    ("ann", "when_done", False, False),  # a commander while another commander is not done
     ("cat", True, False, False),  # a player with no ships
     ("watcher", True, False, False),  # a spectator
     ("ref", True, True, False),  # a finished battle
