@@ -28,6 +28,21 @@ def validation_error(exc: ValidationError) -> RuleError:
     return RuleError(first["msg"], where)
 
 
+def _folded(clock_lines: list[Event]) -> list[Event]:
+    """A run of quiet clock lines as one: "Turn 1 · Impulse 2/32 … 9/32 pass quietly; … begins"."""
+    if len(clock_lines) < 2:
+        return clock_lines
+    start = clock_lines[0].text.split(" ends; ")[0]
+    begins = clock_lines[-1].text.split("; ")[-1]
+    return [
+        Event(
+            kind="clock",
+            text=f"{start} to {clock_lines[-1].text.split(' ends; ')[0].split(' · ')[-1]} pass quietly; {begins}",
+            data={"skipped": len(clock_lines)},
+        )
+    ]
+
+
 class _Label(str):
     """A step label in a refusal: `{step}` as the game prints it, `{step:lower}` inside a sentence."""
 
@@ -193,10 +208,57 @@ class Game:
                     data={"participant": actor.participant_id},
                 )
             ]
-        if not self.awaited(state) and not state.finished:
-            events.append(Event(kind="ready", text=f"Everyone is done with {step.title(state.clock)}."))
-            events.extend(self.advance(state, dice))
+        return events + self.settle(state, dice)
+
+    def ready_until(self, state: BattleState, actor: Actor, until: int, dice: DiceSource) -> list[Event]:
+        """Standing readiness in a repeated step: the actor is done until repeat `until` (a skip
+        to impulse N, or past the last one); quiet repeats pass once everyone is carried."""
+        step = self.step(state.clock)
+        who = actor.participant_id or ""
+        state.ready_until[who] = until
+        if who not in state.ready:
+            state.ready.append(who)
+        upto = (
+            f"{step.label.lower()} {until}"
+            if step.repeats and until <= step.repeats
+            else f"the end of {step.label.lower()}s"
+        )
+        events = [Event(kind="ready", text=f"Done until {upto}.", data={"participant": who, "until": until})]
+        return events + self.settle(state, dice)
+
+    def settle(self, state: BattleState, dice: DiceSource) -> list[Event]:
+        """End the step when it waits on nobody, and go on while standing readiness (skips) carries
+        everyone through quiet repeats; stop after a repeat where something besides the clock
+        happened (a pain check, a reaction), which cancels the skips."""
+        events: list[Event] = []
+        quiet: list[Event] = []
+        first = self.step(state.clock).title(state.clock)
+        while not state.finished and not self.awaited(state):
+            happened = self.advance(state, dice)
+            if any(e.kind != "clock" for e in happened):
+                state.ready_until.clear()
+                events.extend(quiet + happened)
+                quiet = []
+                break
+            quiet.extend(happened)
+            self._carry(state)
+        if quiet:
+            events.extend(_folded(quiet))
+        if events:
+            events.insert(0, Event(kind="ready", text=f"Everyone is done with {first}."))
         return events
+
+    def _carry(self, state: BattleState) -> None:
+        """Into the next repeat: those whose skip reaches it are done again; past it, skips end."""
+        step = self.step(state.clock)
+        if not step.repeats or state.clock.impulse is None:
+            state.ready_until.clear()
+            return
+        for who, until in list(state.ready_until.items()):
+            if state.clock.impulse < until:
+                state.ready.append(who)
+            else:
+                del state.ready_until[who]
 
     def turn_order(self, state: BattleState) -> list[str] | None:
         """The ships in the order they act now (TR-04's loop), where a ruleset keeps one."""

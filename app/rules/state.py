@@ -44,6 +44,8 @@ class BattleState(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     finished: bool = False
     ready: list[str] = Field(default_factory=list)  # participants done with the current step
+    # participant → the repeat (impulse) they are done until: a skip is standing readiness
+    ready_until: dict[str, int] = Field(default_factory=dict)
     _game: Game | None = PrivateAttr(default=None)
 
     def bind(self, game: Game) -> None:

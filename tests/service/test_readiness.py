@@ -197,3 +197,31 @@ async def test_GEN_03_two_independent_entries_made_at_once_both_apply(platform: 
     with pytest.raises(Stale) as err:  # made before Ship Power ended, on ships nobody touched since
         await actions.submit(platform, hit("ann", "wren", "kite", seen=second.seq))
     assert err.value.message == "the battle moved on: Turn 1 · Ship Power ends; look again"
+
+
+async def test_GEN_01_SH_03_skips_are_standing_readiness_and_stop_where_a_rule_needs_someone(
+    platform: Platform,
+) -> None:
+    """SFB impulses wait on every commander; a skip says "done until impulse N". Quiet impulses
+    pass once everyone is carried; after an impulse with a pain check the skips end."""
+    shadow = ship_def("shadow-cruiser")
+    t = await table(platform, "sfb", {"ker": (shadow, "bob"), "hawk": (simple_ship("Hawk", "sfb"), "ann")})
+    await t.act("ann", "step.ready")
+    await t.act("bob", "step.ready")  # Energy Allocation → Impulse 1
+    assert await t.act("ann", "clock.skip", {}) == ["Done until the end of impulses."]
+    texts = await t.act("bob", "clock.skip", {"to": 5})
+    assert texts == [
+        "Done until impulse 5.",
+        "Everyone is done with Impulse 1/32.",
+        "Turn 1 · Impulse 1/32 to Impulse 4/32 pass quietly; Turn 1 · Impulse 5/32 begins.",
+    ]
+    assert pending(await t.bar("ref")) == ["Bob"]  # Ann's skip carries her on
+    # Impulse 5: Ann's ship hits the Shadow; when the impulse ends, the pain check stops the skip.
+    hit = {"target": "shadow-cruiser", "source": "hawk", "amount": 20, "section": "Core"}
+    await t.act("ann", "damage.apply", hit)
+    texts = await t.act("bob", "step.ready")
+    assert "Everyone is done with Impulse 5/32." in texts
+    assert any("no pain check" in x for x in texts)
+    state = await t.state()
+    assert (state.clock.impulse, state.ready_until) == (6, {})
+    assert pending(await t.bar("ref")) == ["Ann", "Bob"]

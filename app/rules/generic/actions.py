@@ -74,10 +74,20 @@ class SkipAhead(BaseModel):
     )
 
 
-@action("clock.skip", SkipAhead, "Skip quiet impulses", permit=may_advance)
+def may_skip(state: BattleState, actor: Actor) -> str | None:
+    """Who may skip: as who may move the clock, except that under readiness a commander may skip
+    while others are pending — it then means "done until then" (standing readiness)."""
+    reason = may_advance(state, actor)
+    if reason and clock_mode(state) == "when_done" and actor.participant_id in state.game.awaited(state):
+        return None
+    return reason
+
+
+@action("clock.skip", SkipAhead, "Skip quiet impulses", permit=may_skip)
 def skip_ahead(state: BattleState, payload: SkipAhead, actor: Actor, dice: DiceSource) -> list[Event]:
-    """Advance through the step's repeats up to `to` (or the last one), stopping early after any
-    repeat where something happened besides the clock (a pain check, a reaction, an obligation)."""
+    """Pass the step's repeats up to `to` (or past the last), stopping early after any repeat where
+    something happened besides the clock (a pain check, a reaction, an obligation). Under readiness
+    a commander's skip is "done until then": the repeats pass once nobody else is pending."""
     game = state.game
     step = game.step(state.clock)
     if not step.repeats or state.clock.impulse is None:
@@ -87,6 +97,8 @@ def skip_ahead(state: BattleState, payload: SkipAhead, actor: Actor, dice: DiceS
         raise RuleError(
             f"stop at a later {step.label.lower()}: {state.clock.impulse + 1} to {step.repeats}", "to"
         )
+    if not actor.is_referee and clock_mode(state) == "when_done":
+        return game.ready_until(state, actor, last, dice)
     first = state.clock.impulse
     events: list[Event] = []
     while state.clock.step == step.key and state.clock.impulse is not None and state.clock.impulse < last:
