@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from app.rules.core import NeedRoll, Roll, RuleError
 
@@ -151,3 +151,39 @@ class ReplayDice(DiceSource):
         if entry["sides"] != sides:
             raise AssertionError(f"log recorded a d{entry['sides']} where the rule asks for d{sides}")
         return int(entry["value"])  # type: ignore[arg-type]
+
+
+def dice_plan(
+    run: Callable[[DiceSource], object], entered: list[int], budget: int = 400
+) -> list[dict[str, object]]:
+    """Every die an action may still ask for after the ones entered, found by trying each face of
+    each die the rule asks for (rules are pure, so this is cheap): the physical-dice form can ask for
+    them all at once, named by purpose. Returns, in order, {"index", "sides", "purpose", "ship",
+    "always"}; `always` is False for a die only some faces of earlier dice call for. `budget` bounds
+    the runs tried (a d100 tree is cut short; what was found is still in order)."""
+    found: dict[int, dict[str, object]] = {}
+    ends: list[int] = []  # for each complete path, how many more dice it asked for
+    runs = 0
+
+    def explore(prefix: list[int]) -> None:
+        nonlocal runs
+        if runs >= budget:
+            return
+        runs += 1
+        try:
+            run(EnteredDice(entered + prefix))
+        except NeedRoll as need:
+            found.setdefault(
+                need.index,
+                {"index": need.index, "sides": need.sides, "purpose": need.purpose, "ship": need.ship},
+            )
+            for face in range(1, need.sides + 1):
+                explore([*prefix, face])
+            return
+        except Exception:  # noqa: S110  (a refusal on some face: that path asks for nothing more)
+            pass
+        ends.append(len(prefix))
+
+    explore([])
+    start = len(entered)
+    return [found[i] | {"always": all(n > i - start for n in ends)} for i in sorted(found)]

@@ -23,7 +23,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.models import ActionLog, Battle, Snapshot
 from app.rules import apply_action
 from app.rules.core import Action, NeedRoll, NotAllowed, RuleError
-from app.rules.dice import DiceSource, EnteredDice, SeededDice
+from app.rules.dice import DiceSource, EnteredDice, SeededDice, dice_plan
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
 from app.services import history
@@ -154,7 +154,26 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
             await platform.broker.publish(cmd.battle_id, result.seq)
         except Exception:  # the write is committed; viewers catch up on their next wake-up
             log.exception("publish failed for battle %s seq %s", cmd.battle_id, result.seq)
+        # --- after commit (issue 11): notifications, last seen — background tasks, never awaited here
+        _after_commit(platform, cmd.battle_id, result.seq, cmd.participant_id)
     return result
+
+
+_background: set[asyncio.Task[None]] = set()
+
+
+def _after_commit(platform: Platform, battle_id: str, seq: int, actor: str | None) -> None:
+    for callback in platform.after_commit:
+        task = asyncio.get_running_loop().create_task(_guarded(callback, battle_id, seq, actor))
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+
+async def _guarded(callback: Any, battle_id: str, seq: int, actor: str | None) -> None:
+    try:
+        await callback(battle_id, seq, actor)
+    except Exception:  # after-commit work never fails the action that was committed
+        log.exception("after-commit work failed for battle %s seq %s", battle_id, seq)
 
 
 def _ships_named(value: Any, ships: dict[str, Any]) -> set[str]:
@@ -201,15 +220,17 @@ async def _still_current(session, state: BattleState, cmd: Command, seq: int) ->
             )
 
 
-def _resolve(state: BattleState, action: Action, source: DiceSource):  # type: ignore[no-untyped-def]
-    """Run the rules; a rule's refusal becomes the door's answer, a rule's crash a logged fault."""
+def _resolve(state: BattleState, action: Action, source: DiceSource, entered: list[int] | None):  # type: ignore[no-untyped-def]
+    """Run the rules; a rule's refusal becomes the door's answer, a rule's crash a logged fault.
+    A missing physical die is answered with every die the action may still need, by purpose."""
     try:
         return apply_action(state, action, source)
     except RuleError as exc:
         raise _rule_error(exc) from None
     except NeedRoll as need:
+        plan = dice_plan(lambda dice: apply_action(state, action, dice), list(entered or []))
         raise RollNeeded(
-            f"roll needed: 1d{need.sides} for {need.purpose}", "dice", needed=need.as_dict()
+            f"roll needed: 1d{need.sides} for {need.purpose}", "dice", needed=need.as_dict(), plan=plan
         ) from None
     except Exception:
         log.exception("rule fault in %s (payload %r)", action.type, action.payload)
@@ -247,7 +268,7 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
             )
         else:
             source = _dice_for(battle, new_seq, cmd.dice)
-            outcome = _resolve(state, Action(cmd.action_type, cmd.payload, actor), source)
+            outcome = _resolve(state, Action(cmd.action_type, cmd.payload, actor), source, cmd.dice)
             if isinstance(source, EnteredDice) and source.values:
                 raise Invalid(
                     f"{len(source.values)} more dice entered than this action rolls ({source.used} needed)",

@@ -23,10 +23,12 @@ from app.services.battles import (
 )
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library import definition, ships_for
+from app.services.requests import queue_if_needed
 from app.web.deps import PlatformDep
 from app.web.forms import dice_from_form, payload_from_form
 from app.web.render import page_context, render, templates
 from app.web.security import SESSION_PARTICIPANTS, csrf_ok, csrf_token, seat_in, take_seat
+from app.web.table import page_extras as table_extras
 
 router = APIRouter(include_in_schema=False)
 
@@ -145,6 +147,7 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)
+    context.update(await table_extras(platform, battle, me, context["viewer"], context["seq"]))  # issue 11
     context["flash"] = _pop_flash(request)
     context["new_links"] = request.session.pop(NEW_LINKS, None) if me.role == "referee" else None
     template = "referee.html" if me.role == "referee" else "battle.html"
@@ -187,13 +190,21 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
             int(seen) if seen.isdigit() else None,
             dice_from_form(form),
         )
+        if await queue_if_needed(platform, command):  # issue 11: damage waiting for the referee
+            return _answer(request, back, "Sent to the referee for approval.", "info")
         result = await action_service.submit(platform, command)
         shown = result.events
     except ServiceError as exc:
         message = exc.message
         if exc.extra.get("needed"):
             need = exc.extra["needed"]
-            message = f"Roll needed: 1d{need['sides']} for {need['purpose']} (die {need['index'] + 1}). Enter all dice so far in the Dice box and submit again."
+            plan = exc.extra.get("plan") or [need]
+            wanted = "; ".join(
+                f"die {d['index'] + 1}: 1d{d['sides']} for {d['purpose']}"
+                + ("" if d.get("always", True) else " (if called for)")
+                for d in plan
+            )
+            message = f"Roll needed — enter these dice, in order, in the Dice box (with any you entered) and submit again: {wanted}."
         return _answer(request, back, message, "error", exc.status)
     lines = [e["text"] for e in shown[:3]]
     note = "Already applied." if result.duplicate else " ".join(lines) or "Done."

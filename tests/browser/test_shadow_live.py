@@ -97,8 +97,9 @@ async def test_SH_16_kirk_ends_the_impulse_and_kosh_sees_pain_and_reaction_live(
         advance = kirk.locator("form:has(#advance-clock)")
         await advance.locator("input[name='dice']").fill("2")  # one die short: the page asks for the next
         await kirk.click("#advance-clock")
+        # Every die the check still needs, by purpose, at once (once pain rises, its reaction is rolled).
         await expect(kirk.locator("#flash")).to_contain_text(
-            "Roll needed: 1d6 for rise amount (die 2). Enter all dice so far in the Dice box and submit again."
+            "die 2: 1d6 for rise amount; die 3: 1d6 for reaction chance, band 100–149."
         )
         await expect(pain).to_have_attribute("data-level", "4")
         await advance.locator("input[name='dice']").fill("2 6 1")
