@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, Snapshot
@@ -68,12 +68,22 @@ async def create_battle(
     return battle, seat
 
 
-async def add_participant(session: AsyncSession, battle: Battle, name: str, role: str) -> Seat:
+async def add_participant(
+    session: AsyncSession, battle: Battle, name: str, role: str, *, max_seats: int | None = None
+) -> Seat:
     name = name.strip()
     if not 1 <= len(name) <= 80:
         raise Invalid("a participant needs a name of 1 to 80 characters", "name")
     if role not in ROLES:
         raise Invalid(f"role must be one of {', '.join(ROLES)}", "role")
+    if max_seats is not None:
+        held = await session.scalar(
+            select(func.count())
+            .select_from(Participant)
+            .where(Participant.battle_id == battle.id, Participant.active.is_(True))
+        )
+        if (held or 0) >= max_seats:
+            raise Invalid(f"this battle already holds the most seats allowed ({max_seats})", "participants")
     token = new_token()
     participant = Participant(
         id=new_id(), battle_id=battle.id, name=name, role=role, token_hash=hash_token(token)
@@ -119,6 +129,15 @@ async def remove_participant(session: AsyncSession, battle_id: str, participant_
         raise Invalid("the referee's seat cannot be removed", "participant")
     row.active = False
     return row
+
+
+async def rotate_token(session: AsyncSession, battle_id: str, participant_id: str) -> Seat:
+    """A new token for a seat; the old one (join link and bearer) stops working at once."""
+    row = await get_participant(session, battle_id, participant_id)
+    token = new_token()
+    row.token_hash = hash_token(token)
+    await session.flush()
+    return Seat(row, token)
 
 
 async def load_state(session: AsyncSession, battle_id: str) -> tuple[BattleState, int]:

@@ -46,3 +46,15 @@ class Stale(ServiceError):
 
 class Conflict(ServiceError):
     status = 409
+
+
+class Unauthorized(ServiceError):
+    """No credentials were sent (the REST door answers 401 with WWW-Authenticate: Bearer)."""
+
+    status = 401
+
+
+class RateLimited(ServiceError):
+    """Too many requests of one kind from one client; `retry_after` says when to try again."""
+
+    status = 429
