@@ -51,7 +51,7 @@ _ERROR_TEXT = {
     404: "no such battle",
     409: "stale seq or an action id reused by someone else",
     413: "the request body is over the size limit",
-    422: "invalid input (field named), refused by the rules, or a roll is needed (`needed`)",
+    422: "invalid input (the field named: body, path, query or header), refused by the rules, or a roll is needed (`needed`)",
     429: "too many requests from this address; see the Retry-After header",
 }
 
@@ -174,7 +174,7 @@ async def action_catalogue() -> dict[str, Any]:
     "/battles/{battle_id}",
     responses={
         304: {"description": "unchanged since the ETag sent in If-None-Match"},
-        **errors(401, 403, 404),
+        **errors(401, 403, 404, 422),
     },
 )
 async def read_battle(
@@ -298,7 +298,7 @@ async def new_seat(
 @router.post(
     "/battles/{battle_id}/participants/{participant_id}/token",
     response_model=SeatOut,
-    responses=errors(401, 403, 404),
+    responses=errors(401, 403, 404, 422),
 )
 async def new_token_for_seat(
     battle_id: str, participant_id: str, request: Request, platform: PlatformDep, creds: Creds
@@ -324,7 +324,7 @@ async def drop_seat(battle_id: str, participant_id: str, platform: PlatformDep, 
     return Response(status_code=204)
 
 
-@router.get("/battles/{battle_id}/dice", responses=errors(401, 403, 404))
+@router.get("/battles/{battle_id}/dice", responses=errors(401, 403, 404, 422))
 async def dice_record(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """Every die the server rolled, once the battle has ended and its seed is revealed, so anyone can
     re-derive them: roll `index` of action `seq` is HMAC-SHA256(seed, f"{battle}:{seq}:{index}:d{sides}:…")
@@ -360,7 +360,7 @@ async def dice_record(battle_id: str, platform: PlatformDep, creds: Creds) -> di
     }
 
 
-@router.get("/battles/{battle_id}/audit", responses=errors(401, 403, 404))
+@router.get("/battles/{battle_id}/audit", responses=errors(401, 403, 404, 422))
 async def audit(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """Referee: rebuild the state from the log and compare it with the stored snapshot."""
     await _referee(platform, battle_id, creds)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -272,3 +273,52 @@ async def test_the_referee_rotates_a_seats_token(client: httpx.AsyncClient) -> N
             headers=HX,
         )
         assert r.status_code == 403
+
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+@pytest.mark.skipif(not Path(NGINX).exists(), reason="nginx is not installed (scripts/test.sh installs it)")
+def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, tmp_path: Path) -> None:
+    """deploy/nginx.conf run for real in front of the app: the access log holds no token, neither
+    from an old-style /join/<token> request nor from a Referer."""
+    port = free_port()
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    conf = conf.replace("resolver 127.0.0.11 valid=10s;", "")
+    conf = conf.replace("server app:8000;", f"server 127.0.0.1:{cli_server.port};")
+    conf = conf.replace("listen 8000;", f"listen 127.0.0.1:{port};")
+    conf = conf.replace("/var/log/nginx/access.log", str(tmp_path / "access.log"))
+    (tmp_path / "site.conf").write_text(conf)
+    (tmp_path / "nginx.conf").write_text(
+        f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\ndaemon off;\n"
+        "events {}\nhttp {\n"
+        f"  client_body_temp_path {tmp_path}; proxy_temp_path {tmp_path};\n"
+        f"  include {tmp_path / 'site.conf'};\n}}\n"
+    )
+    proc = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 10
+        while True:
+            try:
+                httpx.get(f"{base}/openapi.json", timeout=1)
+                break
+            except httpx.HTTPError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.1)
+        with httpx.Client(base_url=base) as api:
+            created = api.post("/api/v1/battles", json={"name": "Proxied", "system": "sfb"}).json()
+        token = created["referee"]["token"]
+        with httpx.Client(base_url=base) as b:
+            assert b.get(f"/join/{token}?from=mail").status_code == 303
+            b.get("/static/css/app.css", headers={"Referer": f"{base}/join/{token}"})
+            page = b.get("/join")
+            b.post("/join", data={"csrf_token": csrf(page.text), "token": token})
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    log = (tmp_path / "access.log").read_text()
+    assert '"GET /join/[redacted]?from=mail HTTP/1.1" 303' in log, log
+    assert f'"{base}/join/[redacted]"' in log and '"POST /join HTTP/1.1" 303' in log, log
+    assert token not in log
