@@ -93,19 +93,38 @@ def _field(path: list[str | int]) -> str | None:
     return ".".join(str(p) for p in path) or None
 
 
+BAD_TEXT = "text may not contain NUL characters or unpaired surrogates (no database stores them)"
+
+
+def storable_text(text: str) -> bool:
+    """PostgreSQL text and JSONB hold neither NUL nor lone surrogates (which are not UTF-8 at all)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def check_json(value: Any, depth_limit: int = MAX_JSON_DEPTH) -> None:
-    """Raise JsonRefused for a value nested over `depth_limit` containers, a non-finite float, or a
-    whole number outside ±2^63. Iterative, so no input can exhaust the stack."""
+    """Raise JsonRefused for a value nested over `depth_limit` containers, a non-finite float, a
+    whole number outside ±2^63, or text no database can store. Iterative: no input exhausts the stack."""
     stack: list[tuple[Any, list[str | int]]] = [(value, [])]
     while stack:
         node, path = stack.pop()
         if isinstance(node, dict):
+            for key in node:
+                if not storable_text(key):
+                    raise JsonRefused(BAD_TEXT, _field(path))
             children: list[tuple[str | int, Any]] = list(node.items())
         elif isinstance(node, list):
             children = list(enumerate(node))
         else:
             if isinstance(node, _Unstorable):
                 raise JsonRefused(node.reason, _field(path))
+            if isinstance(node, str) and not storable_text(node):
+                raise JsonRefused(BAD_TEXT, _field(path))
             if isinstance(node, float) and not math.isfinite(node):
                 raise JsonRefused("the number is too large (it would be infinite)", _field(path))
             if isinstance(node, int) and not isinstance(node, bool) and not -INT_LIMIT <= node < INT_LIMIT:
@@ -162,9 +181,21 @@ async def send_error(
     await send({"type": "http.response.body", "body": body})
 
 
+def _content_type(scope: Scope) -> bytes:
+    return dict(scope["headers"]).get(b"content-type", b"").split(b";")[0].strip().lower()
+
+
 def _is_json(scope: Scope) -> bool:
-    content_type = dict(scope["headers"]).get(b"content-type", b"").split(b";")[0].strip().lower()
+    content_type = _content_type(scope)
     return content_type == b"application/json" or content_type.endswith(b"+json")
+
+
+def _is_form(scope: Scope) -> bool:
+    return _content_type(scope) == b"application/x-www-form-urlencoded"
+
+
+def _has_nul(raw: bytes) -> bool:
+    return b"\x00" in raw or b"%00" in raw.lower()
 
 
 class BodyLimit:
@@ -184,8 +215,14 @@ class BodyLimit:
         if length is not None and length.isdigit() and int(length) > self.max_bytes:
             await _too_large(send)
             return
-        if _is_json(scope) and scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
-            await self._json(scope, receive, send)
+        if "\x00" in scope["path"]:
+            await send_error(send, 422, error_body("Invalid", "path", BAD_TEXT))
+            return
+        if _has_nul(scope.get("query_string", b"")):
+            await send_error(send, 422, error_body("Invalid", "query", BAD_TEXT))
+            return
+        if (_is_json(scope) or _is_form(scope)) and scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
+            await self._buffered(scope, receive, send)
             return
         seen = 0
         refused = False
@@ -210,8 +247,8 @@ class BodyLimit:
 
         await self.app(scope, limited, guarded_send)
 
-    async def _json(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Read the whole (bounded) JSON body, check it, then hand the same bytes to the app."""
+    async def _buffered(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Read the whole (bounded) JSON or form body, check it, then hand the same bytes to the app."""
         chunks: list[bytes] = []
         seen = 0
         while True:
@@ -227,7 +264,11 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         raw = b"".join(chunks)
-        if raw:
+        if raw and _is_form(scope):
+            if _has_nul(raw):
+                await send_error(send, 422, error_body("Invalid", None, BAD_TEXT))
+                return
+        elif raw:
             try:
                 strict_loads(raw, MAX_JSON_DEPTH + 1)  # the body object wraps payload/options
             except JsonRefused as exc:

@@ -199,3 +199,31 @@ async def test_form_fields_parse_numbers_strictly(client: httpx.AsyncClient) -> 
             r = await ann.post(f"/battles/{table.battle_id}/actions", data={**base, field: value}, headers=HX)
             assert r.status_code == 422 and said in r.text, (field, value, r.text)
     assert await seq_of(client, table) == 1
+
+
+@pytest.mark.parametrize("text", ["\\u0000", "a\\u0000b", "\\ud800", "x\\udfff"])
+async def test_text_no_database_can_store_is_refused(client: httpx.AsyncClient, text: str) -> None:
+    """NUL and unpaired surrogates (PostgreSQL's text and JSONB hold neither): in values and keys."""
+    before = await count(client, Battle)
+    for body, field in [
+        (f'{{"name": "{text}", "system": "sfb"}}', "name"),
+        (f'{{"name": "ok", "system": "sfb", "options": {{"{text}": 1}}}}', "options"),
+    ]:
+        r = await client.post("/api/v1/battles", content=body, headers={"content-type": "application/json"})
+        assert "NUL characters or unpaired surrogates" in refused(r, 422, field)["reason"]
+    assert await count(client, Battle) == before
+
+
+async def test_nul_in_a_path_query_or_form_is_refused(client: httpx.AsyncClient) -> None:
+    table = await set_table(client)
+    async with browser(client, table.tokens["ref"]) as ref:
+        token = await page_form(ref, table.battle_id)
+        refused(await ref.get("/battles/%00"), 422, "path")
+        refused(await ref.get(f"/battles/{table.battle_id}/replay?seq=%00"), 422, "query")
+        r = await ref.post(
+            f"/battles/{table.battle_id}/participants",
+            data={"csrf_token": token, "name": "mole\x00", "role": "player"},
+        )
+        refused(r, 422, None)
+    state = (await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()
+    assert "mole" not in str(state["participants"])
