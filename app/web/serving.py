@@ -4,7 +4,8 @@ uvicorn closes idle keep-alive connections (--timeout-keep-alive) but sets no de
 headers: a client that opens a connection and sends a header byte every few seconds (slow loris)
 holds it forever. This h11 protocol gives every request head HEADER_TIMEOUT seconds — from the
 connection's start or the end of the previous response — and closes the connection when it runs out.
-The head's size is bounded by h11 (MAX_HEADER_BYTES, uvicorn's h11_max_incomplete_event_size)."""
+A head over MAX_HEADER_BYTES is answered 400 and the connection closed (h11's own limit,
+uvicorn's h11_max_incomplete_event_size, only applies while a head is incomplete)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,19 @@ from app.config import get_settings
 
 class HeaderDeadlineH11Protocol(H11Protocol):
     _deadline: asyncio.TimerHandle | None = None
+    _head: bytearray | None = None
+
+    def data_received(self, data: bytes) -> None:
+        if self.conn.their_state is h11.IDLE:
+            limit = get_settings().max_header_bytes
+            head = self._head if self._head is not None else bytearray()
+            head += data[: limit + 4 - len(head)] if len(head) < limit + 4 else b""
+            self._head = head
+            if b"\r\n\r\n" not in head and len(head) > limit:
+                self._disarm()
+                self.send_400_response(f"Request head over {limit} bytes")
+                return
+        super().data_received(data)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -31,6 +45,7 @@ class HeaderDeadlineH11Protocol(H11Protocol):
         super().handle_events()
         if self.conn.their_state is not h11.IDLE:  # a whole request head has arrived
             self._disarm()
+            self._head = None
 
     def on_response_complete(self) -> None:
         super().on_response_complete()

@@ -147,6 +147,11 @@ def test_a_slow_loris_connection_is_closed(cli_server: CliServer) -> None:
                 closed_after = time.monotonic() - started
                 break
     assert closed_after is not None and closed_after < 3, closed_after
+    # A request head over MAX_HEADER_BYTES (16 KiB) is refused outright.
+    with socket.create_connection(("127.0.0.1", cli_server.port), timeout=5) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n")
+        answer = s.recv(1024)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:80]
     # An ordinary client on a kept-alive connection is served, twice.
     with httpx.Client(base_url=cli_server.url) as c:
         assert c.get("/openapi.json").status_code == 200
