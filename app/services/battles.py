@@ -14,7 +14,7 @@ from app.rules.core import Actor, RuleError
 from app.rules.dice import seed_commitment
 from app.rules.state import BattleState
 from app.services.errors import Forbidden, Invalid, NotFound
-from app.services.tokens import hash_token, new_id, new_token
+from app.services.tokens import hash_token, new_id, new_token, seat_key
 
 ROLES = ("referee", "player", "spectator", "bot")
 
@@ -110,9 +110,12 @@ async def participant_by_token(session: AsyncSession, token: str) -> Participant
 async def get_participant(session: AsyncSession, battle_id: str, participant_id: str | None) -> Participant:
     if participant_id is None:
         raise Forbidden("join this battle first")
-    row = await session.get(Participant, participant_id)
+    row = await session.get(Participant, str(participant_id))
     if row is None or row.battle_id != battle_id or not row.active:
         raise Forbidden("you are not part of this battle")
+    key = getattr(participant_id, "key", None)  # a browser's seat (web.security.SeatRef)
+    if key is not None and key != seat_key(row.token_hash):
+        raise Forbidden("the referee gave this seat a new link; open that one")
     return row
 
 

@@ -303,8 +303,8 @@ async def new_seat(
 async def new_token_for_seat(
     battle_id: str, participant_id: str, request: Request, platform: PlatformDep, creds: Creds
 ) -> SeatOut:
-    """Referee: give a seat a new token (and join link); the old one stops working at once, also for
-    browsers seated with it, and for open sockets at their next frame."""
+    """Referee: give a seat a new token (and join link); the old one stops working at once, and
+    browsers seated with it lose the seat at their next request."""
     await _referee(platform, battle_id, creds)
     async with platform.db.transaction() as session:
         seat = await rotate_token(session, battle_id, participant_id)

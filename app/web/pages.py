@@ -25,6 +25,7 @@ from app.services.battles import (
 )
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library import definition, ships_for
+from app.services.tokens import seat_key
 from app.services.views import answer_events
 from app.web.api import SEQ_MAX, join_url
 from app.web.deps import PlatformDep
@@ -34,6 +35,7 @@ from app.web.limits import check_battle_creation
 from app.web.render import page_context, render, templates
 from app.web.security import (
     SESSION_PARTICIPANTS,
+    SESSION_SEAT_KEYS,
     JsonRefused,
     csrf_ok,
     csrf_token,
@@ -91,11 +93,18 @@ async def home(request: Request, platform: PlatformDep) -> Response:
         async with platform.db.reader() as session:
             # Only seats still held: a removed participant's cookie lists nothing of that battle.
             held = await session.scalars(
-                select(Participant.battle_id).where(
+                select(Participant).where(
                     Participant.id.in_(list(seats.values())), Participant.active.is_(True)
                 )
             )
-            mine = [bid for bid in held if bid in seats]
+            keys = request.session.get(SESSION_SEAT_KEYS, {})
+            # ...and not given a new link since (the key of the token this browser joined with).
+            mine = [
+                p.battle_id
+                for p in held
+                if seats.get(p.battle_id) == p.id
+                and keys.get(p.battle_id, seat_key(p.token_hash)) == seat_key(p.token_hash)
+            ]
             rows = await session.scalars(select(Battle).where(Battle.id.in_(mine)))
             battles = sorted(rows, key=lambda b: b.updated_at, reverse=True)
     return templates.TemplateResponse(
@@ -126,7 +135,7 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
             seats = [referee] + [
                 await add_participant(session, battle, name, "player") for name in players[:8]
             ]
-        take_seat(request, battle.id, referee.participant.id)
+        take_seat(request, battle.id, referee.participant.id, referee.participant.token_hash)
         for slug in chosen:
             await action_service.submit(
                 platform,
@@ -186,6 +195,7 @@ async def join(token: str, request: Request, platform: PlatformDep) -> Response:
 
 async def _seat_or_ask(request: Request, platform: PlatformDep, token: str, confirmed: bool) -> Response:
     seats = request.session.get(SESSION_PARTICIPANTS, {})
+    keys = request.session.get(SESSION_SEAT_KEYS, {})
     async with platform.db.reader() as session:
         participant = await participant_by_token(session, token)
         battle = await get_battle(session, participant.battle_id)
@@ -196,12 +206,17 @@ async def _seat_or_ask(request: Request, platform: PlatformDep, token: str, conf
                     Participant.id.in_(list(seats.values())), Participant.active.is_(True)
                 )
             )
-            held = [p for p in rows if seats.get(p.battle_id) == p.id]
+            held = [
+                p
+                for p in rows
+                if seats.get(p.battle_id) == p.id
+                and keys.get(p.battle_id, seat_key(p.token_hash)) == seat_key(p.token_hash)
+            ]
         already = any(p.id == participant.id for p in held)
         current = next((p for p in held if p.battle_id == participant.battle_id), held[0] if held else None)
         current_battle = await get_battle(session, current.battle_id) if current is not None else None
     if current is None or already:
-        take_seat(request, participant.battle_id, participant.id)
+        take_seat(request, participant.battle_id, participant.id, participant.token_hash)
         return RedirectResponse(f"/battles/{participant.battle_id}", status_code=303)
     confirm = {
         "current_name": current.name,

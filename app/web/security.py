@@ -15,9 +15,23 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
+from app.services.tokens import seat_key
 
 SESSION_PARTICIPANTS = "p"  # battle id → participant id
+SESSION_SEAT_KEYS = "k"  # battle id → seat_key of the token the seat was taken with
 SESSION_CSRF = "csrf"
+
+
+class SeatRef(str):
+    """A participant id from a browser's session, carrying the key of the token it joined with:
+    services.battles.get_participant refuses it once the seat's token was rotated."""
+
+    key: str | None
+
+    def __new__(cls, participant_id: str, key: str | None) -> SeatRef:
+        ref = super().__new__(cls, participant_id)
+        ref.key = key
+        return ref
 
 
 def csrf_token(conn: HTTPConnection) -> str:
@@ -33,17 +47,23 @@ def csrf_ok(conn: HTTPConnection, submitted: str | None) -> bool:
     return bool(expected and submitted and hmac.compare_digest(str(expected), str(submitted)))
 
 
-def seat_in(conn: HTTPConnection, battle_id: str) -> str | None:
-    return conn.session.get(SESSION_PARTICIPANTS, {}).get(battle_id)
+def seat_in(conn: HTTPConnection, battle_id: str) -> SeatRef | None:
+    participant_id = conn.session.get(SESSION_PARTICIPANTS, {}).get(battle_id)
+    if participant_id is None:
+        return None
+    return SeatRef(participant_id, conn.session.get(SESSION_SEAT_KEYS, {}).get(battle_id))
 
 
-def take_seat(conn: HTTPConnection, battle_id: str, participant_id: str) -> None:
-    """Seat this browser; the CSRF token rotates with every change of seat, so a token read before
-    the change (by a page or anyone who saw it) is no longer accepted after it."""
+def take_seat(conn: HTTPConnection, battle_id: str, participant_id: str, token_hash: str) -> None:
+    """Seat this browser (tied to the token it joined with); the CSRF token rotates with every
+    change of seat, so a token read before the change is no longer accepted after it."""
     seats = dict(conn.session.get(SESSION_PARTICIPANTS, {}))
+    keys = dict(conn.session.get(SESSION_SEAT_KEYS, {}))
     changed = seats.get(battle_id) != participant_id
     seats[battle_id] = participant_id
+    keys[battle_id] = seat_key(token_hash)
     conn.session[SESSION_PARTICIPANTS] = seats
+    conn.session[SESSION_SEAT_KEYS] = keys
     if changed:
         conn.session[SESSION_CSRF] = secrets.token_urlsafe(32)
 

@@ -16,10 +16,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+import websockets.exceptions
 
-from tests.conftest import ROOT, SECRET, free_port
+from tests.conftest import ROOT, SECRET, Server, free_port
 from tests.helpers import act, set_table, simple_ship
 from tests.security.util import HX, browser, csrf, page_form
+from tests.web.wsclient import WsViewer, cookie_for
 
 PUBLIC = "https://starboard.example.org"
 
@@ -327,3 +329,55 @@ def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, tmp_p
     assert '"GET /join/[redacted]?from=mail HTTP/1.1" 303' in log, log
     assert f'"{base}/join/[redacted]"' in log and '"POST /join HTTP/1.1" 303' in log, log
     assert token not in log
+
+
+async def test_a_rotated_token_unseats_browsers_that_joined_with_it(client: httpx.AsyncClient) -> None:
+    table = await set_table(client, ships={"hawk": (simple_ship("Hawk"), "ann")})
+    async with browser(client, table.tokens["ann"]) as ann, browser(client, table.tokens["bob"]) as bob:
+        token = await page_form(ann, table.battle_id)
+        assert "Test battle" in (await ann.get("/")).text
+        r = await client.post(
+            f"/api/v1/battles/{table.battle_id}/participants/{table.ids['ann']}/token",
+            headers=table.auth("ref"),
+        )
+        new = r.json()["token"]
+        page = await ann.get(f"/battles/{table.battle_id}", follow_redirects=False)
+        assert page.status_code == 303 and page.headers["location"] == "/"
+        home = await ann.get("/")
+        assert "gave this seat a new link" in home.text and "Test battle" not in home.text
+        r = await ann.post(
+            f"/battles/{table.battle_id}/actions",
+            data={
+                "csrf_token": token,
+                "action_type": "ship.move",
+                "p.ship": "hawk",
+                "p.position.hex": "0909",
+            },
+            headers=HX,
+        )
+        assert r.status_code == 403
+        # Bob's seat was not rotated: his browser is still seated.
+        assert (await bob.get(f"/battles/{table.battle_id}")).status_code == 200
+        # The new link seats the browser again, straight in (it is the same seat).
+        r = await ann.get(f"/join/{new}", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == f"/battles/{table.battle_id}"
+        assert "ann · player" in (await ann.get(f"/battles/{table.battle_id}")).text
+    state = (await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()
+    assert state["seq"] == 1
+
+
+async def test_a_socket_opened_with_a_rotated_seat_is_refused(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        table = await set_table(c, ships={"hawk": (simple_ship("Hawk"), "ann")})
+        cookie = await cookie_for(server.url, table.tokens["ann"])
+        async with WsViewer(server.url, table.battle_id, cookie) as v:
+            await v.hello(0)
+            assert (await v.frame_with_seq(1))["seq"] == 1
+        r = await c.post(
+            f"/api/v1/battles/{table.battle_id}/participants/{table.ids['ann']}/token",
+            headers=table.auth("ref"),
+        )
+        assert r.status_code == 200
+    with pytest.raises(websockets.exceptions.InvalidStatus):
+        async with WsViewer(server.url, table.battle_id, cookie):
+            pass
