@@ -7,6 +7,7 @@ from __future__ import annotations
 import httpx
 from playwright.async_api import Browser, expect
 
+from tests.browser.conftest import wait_until
 from tests.conftest import Server
 from tests.helpers import set_table, simple_ship
 
@@ -37,7 +38,7 @@ async def test_pages_and_docs_run_under_the_policy(browser: Browser, server: Ser
         await page.goto(server.url + link[link.index("/join#") :])
         await page.wait_for_url(f"{server.url}/battles/{table.battle_id}")
         assert "#" not in page.url
-        await page.wait_for_function("document.documentElement.dataset.live === 'connected'", timeout=10000)
+        await wait_until(page, "document.documentElement.dataset.live === 'connected'", timeout=10000)
         await expect(page.locator("header .role")).to_contain_text("ann · player")
         assert await page.evaluate("window.__csp") == []
         await page.goto(f"{server.url}/")
