@@ -57,9 +57,11 @@ _ERROR_TEXT = {
 
 
 def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """The error answers an operation can give, each with the {"detail": {...}} body schema."""
+    """The error answers an operation can give, each with the {"detail": {...}} body schema. Every
+    operation can answer 413 (a body over the limit) and 422 (input no store can hold, e.g. NUL in
+    the path or query), whatever its own parameters: the doors check those before any route."""
     out: dict[int | str, dict[str, Any]] = {}
-    for code in codes:
+    for code in sorted({*codes, 413, 422}):
         out[code] = {"model": ErrorResponse, "description": _ERROR_TEXT[code]}
         if code == 401:
             out[code]["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
@@ -138,13 +140,13 @@ async def new_battle(body: NewBattle, request: Request, platform: PlatformDep) -
     return BattleCreated(battle_id=battle.id, seed_sha256=battle.seed_hash, referee=_seat_out(request, seat))
 
 
-@router.get("/library", responses=errors(422))
+@router.get("/library", responses=errors())
 async def library(system: Literal["sfb", "b5wars", "traveller"] = "b5wars") -> dict[str, Any]:
     """Sample ship definitions usable in a battle of this system (add one with the `ship.add` action)."""
     return {"ships": ships_for(system)}
 
 
-@router.get("/actions")
+@router.get("/actions", responses=errors())
 async def action_catalogue() -> dict[str, Any]:
     """Every action type with its summary, who may submit it, and the JSON schema of its payload."""
     out = {

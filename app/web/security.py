@@ -69,13 +69,15 @@ def take_seat(conn: HTTPConnection, battle_id: str, participant_id: str, token_h
 
 
 def origin_allowed(conn: HTTPConnection, settings: Settings) -> bool:
-    """Same host, or listed in ALLOWED_ORIGINS. A missing Origin (non-browser client) is allowed:
-    cookies are what a cross-site page would abuse, and browsers always send Origin on websockets."""
+    """Same host, PUBLIC_BASE_URL's origin, or listed in ALLOWED_ORIGINS. A missing Origin
+    (non-browser client) is allowed: cookies are what a cross-site page would abuse, and browsers
+    always send Origin on websockets."""
     origin = conn.headers.get("origin")
     if origin is None:
         return True
     origin = origin.rstrip("/")
-    if origin in settings.allowed_origins:
+    public = urlsplit(settings.public_base_url)
+    if origin in settings.allowed_origins or origin == f"{public.scheme}://{public.netloc}":
         return True
     return urlsplit(origin).netloc == conn.headers.get("host", "")
 

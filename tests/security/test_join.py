@@ -4,6 +4,7 @@ CSRF), the CSRF token rotates with the seat, and the referee can give any seat a
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -381,3 +382,14 @@ async def test_a_socket_opened_with_a_rotated_seat_is_refused(server: Server) ->
     with pytest.raises(websockets.exceptions.InvalidStatus):
         async with WsViewer(server.url, table.battle_id, cookie):
             pass
+
+
+async def test_websockets_outlive_the_header_deadline(cli_server: CliServer) -> None:
+    """The header deadline (1 s here) ends with the upgrade request's head: a socket stays open."""
+    async with httpx.AsyncClient(base_url=cli_server.url) as c:
+        table = await set_table(c, ships={"hawk": (simple_ship("Hawk"), "ann")})
+    cookie = await cookie_for(cli_server.url, table.tokens["ann"])
+    async with WsViewer(cli_server.url, table.battle_id, cookie, origin=PUBLIC) as v:
+        await asyncio.sleep(2.5)
+        await v.hello(0)
+        assert (await v.frame_with_seq(1))["seq"] == 1
