@@ -2,11 +2,18 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /srv/starboard
+# Exactly the locked, hash-checked packages (scripts/lock.sh updates requirements.lock).
+COPY requirements.lock ./
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir --no-deps --no-build-isolation .
 EXPOSE 8000
-CMD ["uvicorn", "app.main:create_app", "--factory", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--ws-max-size", "16384"]
+# app.cli serve runs uvicorn with the configured limits: --timeout-keep-alive (TIMEOUT_KEEP_ALIVE=5),
+# a deadline for request heads (HEADER_TIMEOUT=10, closes slow-loris connections), h11's head size
+# limit (MAX_HEADER_BYTES=16384), the websocket frame limit, and --proxy-headers trusting
+# FORWARDED_ALLOW_IPS (the compose file sets it for its nginx). Migrations run in their own service.
+CMD ["python", "-m", "app.cli", "serve", "--host", "0.0.0.0", "--port", "8000", "--no-demo", "--no-migrate"]

@@ -2,13 +2,19 @@
 
 - `python -m app.cli migrate`: alembic upgrade head on DATABASE_URL
 - `python -m app.cli demo`: create the demo battles (again) and print their links
-- `python -m app.cli serve [--host 127.0.0.1] [--port 8000] [--workers 1] [--no-demo]`
+- `python -m app.cli serve [--host 127.0.0.1] [--port 8000] [--workers 1] [--no-demo] [--no-migrate]`
+
+`serve` runs uvicorn with the limits from the configuration: TIMEOUT_KEEP_ALIVE, HEADER_TIMEOUT (a
+deadline for each request's headers, see app/web/serving.py), MAX_HEADER_BYTES (h11), the websocket
+frame limit, and --proxy-headers trusting FORWARDED_ALLOW_IPS. PUBLIC_BASE_URL defaults to the
+address served.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import subprocess
 import sys
 
@@ -63,6 +69,7 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1)
     serve.add_argument("--no-demo", action="store_true")
+    serve.add_argument("--no-migrate", action="store_true", help="the database is migrated already")
     args = parser.parse_args(argv)
 
     if args.command == "migrate":
@@ -71,10 +78,16 @@ def main(argv: list[str] | None = None) -> None:
         migrate()
         print_links(demo(args.base_url, fresh=True))
     else:
-        migrate()
+        # Join links name the address served unless PUBLIC_BASE_URL says where players reach it.
+        os.environ.setdefault("PUBLIC_BASE_URL", f"http://{args.host}:{args.port}")
+        get_settings.cache_clear()
+        if not args.no_migrate:
+            migrate()
         if not args.no_demo:
-            print_links(demo(f"http://{args.host}:{args.port}", fresh=False))
+            print_links(demo(get_settings().public_base_url, fresh=False))
         import uvicorn
+
+        from app.web.serving import HeaderDeadlineH11Protocol
 
         settings = get_settings()
         uvicorn.run(
@@ -83,8 +96,12 @@ def main(argv: list[str] | None = None) -> None:
             host=args.host,
             port=args.port,
             workers=args.workers,
+            http=HeaderDeadlineH11Protocol,
             ws_max_size=settings.max_ws_frame_bytes,
+            timeout_keep_alive=settings.timeout_keep_alive,
+            h11_max_incomplete_event_size=settings.max_header_bytes,
             proxy_headers=True,
+            forwarded_allow_ips=settings.forwarded_allow_ips,
         )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -33,7 +33,50 @@ class Settings(BaseSettings):
     allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 16 * 1024
-    secure_cookies: bool = False
+    secure_cookies: Literal["auto", "true", "false"] = Field(
+        default="auto", description="auto: Secure when the request came over HTTPS (X-Forwarded-Proto)"
+    )
+    public_base_url: str = Field(
+        default="http://127.0.0.1:8000", description="where players reach the server; join links use it"
+    )
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1", description="proxies whose X-Forwarded-For/-Proto uvicorn trusts"
+    )
+    battle_create_limit: int = Field(
+        default=30, ge=0, description="battles one client address may create per window (0: no limit)"
+    )
+    battle_create_window_seconds: int = Field(default=600, ge=1)
+    max_seats_per_battle: int = Field(
+        default=32, ge=1, description="participants (all roles) a battle may hold"
+    )
+    timeout_keep_alive: int = Field(default=5, ge=1, description="seconds an idle connection is kept open")
+    header_timeout: float = Field(
+        default=10.0, gt=0, description="seconds a client has to send a request's headers"
+    )
+    max_header_bytes: int = Field(default=16 * 1024, ge=1024, description="largest request head (h11)")
+
+    @field_validator("secure_cookies", mode="before")
+    @classmethod
+    def _cookie_mode(cls, value: object) -> object:
+        """SECURE_COOKIES=true/false as before, or auto; also accepts 1/0/yes/no."""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, str):
+            v = value.strip().lower()
+            return {
+                "1": "true",
+                "yes": "true",
+                "on": "true",
+                "0": "false",
+                "no": "false",
+                "off": "false",
+            }.get(v, v)
+        return value
+
+    @field_validator("public_base_url", mode="after")
+    @classmethod
+    def _no_trailing_slash(cls, value: str) -> str:
+        return value.rstrip("/")
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

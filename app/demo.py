@@ -61,9 +61,9 @@ async def create_demos(platform: Platform, base_url: str) -> list[dict[str, Any]
             await action_service.submit(
                 platform, Command(battle.id, referee.participant.id, "ship.add", add, uuid.uuid4().hex)
             )
-        links = {"Referee": f"{base_url}/join/{referee.token}"}
-        links.update({n: f"{base_url}/join/{s.token}" for n, s in seats.items()})
-        links["Spectator"] = f"{base_url}/join/{watcher.token}"
+        links = {"Referee": f"{base_url}/join#{referee.token}"}
+        links.update({n: f"{base_url}/join#{s.token}" for n, s in seats.items()})
+        links["Spectator"] = f"{base_url}/join#{watcher.token}"
         made.append({"battle": name, "id": battle.id, "links": links})
     return made
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 
@@ -16,14 +17,16 @@ from app.realtime.hub import Hub
 from app.services.platform import Platform
 from app.web import api, pages, ws
 from app.web.errors import install_error_handlers
-from app.web.render import ROOT
-from app.web.security import BodyLimit
+from app.web.limits import SlidingWindow
+from app.web.render import ROOT, templates
+from app.web.security import BodyLimit, SecurityHeaders, install_log_redaction
 
 API_DESCRIPTION = """
 The Starboard REST API for bots and tools. Every participant has a bearer token (the token in
 their join link). Read the battle as that participant sees it, list log events since a `seq`,
 and submit actions — the same actions the pages offer, with the same rights. Errors are JSON:
-`{"detail": {"field": …, "reason": …}}`. Each action carries a client-made `action_id`: a
+`{"detail": {"error": …, "field": …, "reason": …}}` (every operation lists the statuses it can
+answer). Each action carries a client-made `action_id`: a
 repeat returns the first result. Send `seq` (the seq you acted on) to be refused with 409 if
 the battle has moved on. In physical-dice battles send the dice values in `dice`, in the order
 the rule asks for them; a missing one is answered 422 with `needed` naming the roll.
@@ -56,19 +59,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description=API_DESCRIPTION,
         lifespan=lifespan,
         openapi_url="/openapi.json",
-        docs_url="/docs",
+        docs_url=None,  # served below from the vendored Swagger UI, not a CDN
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.create_limiter = SlidingWindow(
+        settings.battle_create_limit, settings.battle_create_window_seconds
+    )
+    install_log_redaction()
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,
         session_cookie="starboard_session",
         same_site="lax",
-        https_only=settings.secure_cookies,
+        https_only=settings.secure_cookies == "true",
         max_age=60 * 60 * 24 * 30,
     )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders, secure_cookies=settings.secure_cookies)
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs(request: Request) -> HTMLResponse:
+        """Swagger UI from static/vendor (scripts from this origin only, as the CSP demands)."""
+        return templates.TemplateResponse(request, "docs.html", {"openapi_url": app.openapi_url})
+
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     install_error_handlers(app)
     app.include_router(api.router)

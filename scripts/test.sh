@@ -9,16 +9,24 @@ PYTHON="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-.venv/bin/python -m pip install --quiet -e '.[test]'
+# Exactly the locked, hash-checked packages (scripts/lock.sh updates the lock), then the app itself.
+.venv/bin/python -m pip install --quiet --require-hashes -r requirements-test.lock
+.venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
 
-# The browser tests drive Debian's chromium (Playwright's own download cannot work offline).
-if [ ! -x /usr/bin/chromium ]; then
+# The browser tests drive Debian's chromium (Playwright's own download cannot work offline); one
+# security test runs deploy/nginx.conf in a real nginx (skipped if nginx is missing).
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium fonts-dejavu-core)
+[ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ]; then
-    echo "Installing Debian chromium for the browser tests…"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core) >/dev/null
+    echo "Installing Debian ${missing[*]} for the browser and proxy tests…"
+    # policy-rc.d keeps the nginx package from starting a server of its own on port 80.
+    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") >/dev/null || true
+    rm -f /usr/sbin/policy-rc.d
   else
-    echo "chromium is missing: sudo apt-get install chromium (browser tests will fail)" >&2
+    echo "missing: sudo apt-get install ${missing[*]} (browser tests will fail, the nginx test is skipped)" >&2
   fi
 fi
 

@@ -38,6 +38,7 @@ _locks: dict[str, asyncio.Lock] = {}
 
 MAX_PAYLOAD_DEPTH = 32  # ship definitions need under 10; deeper JSON only ever breaks serialisation
 MAX_DICE = 200
+MAX_DIE_VALUE = 1000  # no rule rolls a die with more sides; bigger entries are refused, not stored
 
 
 def _depth_exceeds(value: Any, limit: int) -> bool:
@@ -66,9 +67,13 @@ def _check_input(payload: Any, seen_seq: Any, dice: Any) -> None:
     if seen_seq is not None and (type(seen_seq) is not int or seen_seq < 0):
         raise Invalid("seen_seq must be a whole number", "seen_seq")
     if dice is not None and (
-        not isinstance(dice, list) or len(dice) > MAX_DICE or any(type(d) is not int for d in dice)
+        not isinstance(dice, list)
+        or len(dice) > MAX_DICE
+        or any(type(d) is not int or not 1 <= d <= MAX_DIE_VALUE for d in dice)
     ):
-        raise Invalid(f"dice must be a list of at most {MAX_DICE} whole numbers", "dice")
+        raise Invalid(
+            f"dice must be a list of at most {MAX_DICE} whole numbers from 1 to {MAX_DIE_VALUE}", "dice"
+        )
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, Snapshot
@@ -14,7 +14,7 @@ from app.rules.core import RuleError
 from app.rules.dice import seed_commitment
 from app.rules.state import BattleState
 from app.services.errors import Forbidden, Invalid, NotFound
-from app.services.tokens import hash_token, new_id, new_token
+from app.services.tokens import hash_token, new_id, new_token, seat_key
 
 ROLES = ("referee", "player", "spectator", "bot")
 
@@ -69,12 +69,22 @@ async def create_battle(
     return battle, seat
 
 
-async def add_participant(session: AsyncSession, battle: Battle, name: str, role: str) -> Seat:
+async def add_participant(
+    session: AsyncSession, battle: Battle, name: str, role: str, *, max_seats: int | None = None
+) -> Seat:
     name = name.strip()
     if not 1 <= len(name) <= 80:
         raise Invalid("a participant needs a name of 1 to 80 characters", "name")
     if role not in ROLES:
         raise Invalid(f"role must be one of {', '.join(ROLES)}", "role")
+    if max_seats is not None:
+        held = await session.scalar(
+            select(func.count())
+            .select_from(Participant)
+            .where(Participant.battle_id == battle.id, Participant.active.is_(True))
+        )
+        if (held or 0) >= max_seats:
+            raise Invalid(f"this battle already holds the most seats allowed ({max_seats})", "participants")
     token = new_token()
     participant = Participant(
         id=new_id(), battle_id=battle.id, name=name, role=role, token_hash=hash_token(token)
@@ -84,17 +94,31 @@ async def add_participant(session: AsyncSession, battle: Battle, name: str, role
     return Seat(participant, token)
 
 
-async def battles_held(session: AsyncSession, seats: dict[str, str]) -> list[Battle]:
-    """The battles a browser's seats (battle id → participant id) still hold, latest first: a
-    removed participant's cookie lists nothing of that battle."""
+async def seats_held(
+    session: AsyncSession, seats: dict[str, str], keys: dict[str, str] | None = None
+) -> list[Participant]:
+    """The seats a browser (battle id → participant id) still holds: not removed, and not given a
+    new link since it joined (`keys`: battle id → the seat key of the token it joined with)."""
     if not seats:
         return []
-    held = await session.scalars(
-        select(Participant.battle_id).where(
-            Participant.id.in_(list(seats.values())), Participant.active.is_(True)
-        )
+    keys = keys or {}
+    rows = await session.scalars(
+        select(Participant).where(Participant.id.in_(list(seats.values())), Participant.active.is_(True))
     )
-    mine = [bid for bid in held if bid in seats]
+    return [
+        p
+        for p in rows
+        if seats.get(p.battle_id) == p.id and keys.get(p.battle_id, seat_key(p.token_hash)) == seat_key(p.token_hash)
+    ]
+
+
+async def battles_held(
+    session: AsyncSession, seats: dict[str, str], keys: dict[str, str] | None = None
+) -> list[Battle]:
+    """The battles of the seats a browser still holds, latest first."""
+    mine = [p.battle_id for p in await seats_held(session, seats, keys)]
+    if not mine:
+        return []
     rows = await session.scalars(select(Battle).where(Battle.id.in_(mine)))
     return sorted(rows, key=lambda b: b.updated_at, reverse=True)
 
@@ -116,9 +140,12 @@ async def participant_by_token(session: AsyncSession, token: str) -> Participant
 async def get_participant(session: AsyncSession, battle_id: str, participant_id: str | None) -> Participant:
     if participant_id is None:
         raise Forbidden("join this battle first")
-    row = await session.get(Participant, participant_id)
+    row = await session.get(Participant, str(participant_id))
     if row is None or row.battle_id != battle_id or not row.active:
         raise Forbidden("you are not part of this battle")
+    key = getattr(participant_id, "key", None)  # a browser's seat (web.security.SeatRef)
+    if key is not None and key != seat_key(row.token_hash):
+        raise Forbidden("the referee gave this seat a new link; open that one")
     return row
 
 
@@ -135,6 +162,15 @@ async def remove_participant(session: AsyncSession, battle_id: str, participant_
         raise Invalid("the referee's seat cannot be removed", "participant")
     row.active = False
     return row
+
+
+async def rotate_token(session: AsyncSession, battle_id: str, participant_id: str) -> Seat:
+    """A new token for a seat; the old one (join link and bearer) stops working at once."""
+    row = await get_participant(session, battle_id, participant_id)
+    token = new_token()
+    row.token_hash = hash_token(token)
+    await session.flush()
+    return Seat(row, token)
 
 
 async def load_state(

@@ -52,3 +52,15 @@ class RuleFault(ServiceError):
     """A rule, hook or render raised where it should have answered: logged, nothing changed."""
 
     status = 422
+
+
+class Unauthorized(ServiceError):
+    """No credentials were sent (the REST door answers 401 with WWW-Authenticate: Bearer)."""
+
+    status = 401
+
+
+class RateLimited(ServiceError):
+    """Too many requests of one kind from one client; `retry_after` says when to try again."""
+
+    status = 429

@@ -16,3 +16,9 @@ def new_token() -> str:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_key(token_hash: str) -> str:
+    """What a browser's session keeps of the token it joined with: a new token (rotation) gives a
+    new key, so sessions seated with the old one no longer hold the seat."""
+    return hashlib.sha256(f"seat:{token_hash}".encode()).hexdigest()[:16]

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from app.models import Participant
 from app.services import actions as action_service
@@ -18,43 +18,65 @@ from app.services.battles import (
     load_state,
     participant_by_token,
     remove_participant,
+    rotate_token,
 )
 from app.services.catalogue import catalogue
-from app.services.errors import Forbidden, Invalid
+from app.services.errors import Forbidden, Invalid, Unauthorized
 from app.services.history import rebuild
 from app.services.library import library as all_ships
 from app.services.library import ships_for
 from app.services.records import dice_record as read_dice_record
 from app.services.views import battle_for, viewer_of, visible_log
 from app.web.deps import PlatformDep
+from app.web.limits import check_battle_creation
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 bearer = HTTPBearer(auto_error=False, description="the participant's token from their join link")
 
 
+SEQ_MAX = 2**31 - 1  # seq columns are INTEGER (32-bit on PostgreSQL): no seq can be larger
+
+
 class ErrorBody(BaseModel):
-    error: str
-    field: str | None
-    reason: str
+    error: str = Field(description="the kind of error: Invalid, Forbidden, Stale, RateLimited, …")
+    field: str | None = Field(description="the input field at fault (dotted path), if one is")
+    reason: str = Field(description="a sentence saying what is wrong")
 
 
 class ErrorResponse(BaseModel):
     detail: ErrorBody
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    403: {"model": ErrorResponse, "description": "not allowed"},
-    404: {"model": ErrorResponse, "description": "no such battle"},
-    409: {"model": ErrorResponse, "description": "stale seq or reused action id"},
-    422: {"model": ErrorResponse, "description": "invalid input, refused by the rules, or a roll is needed"},
+_ERROR_TEXT = {
+    401: "no bearer token was sent (the answer carries WWW-Authenticate: Bearer)",
+    403: "the token is not valid, belongs to another battle, or may not do this",
+    404: "no such battle",
+    409: "stale seq or an action id reused by someone else",
+    413: "the request body is over the size limit",
+    422: "invalid input (the field named: body, path, query or header), refused by the rules, or a roll is needed (`needed`)",
+    429: "too many requests from this address; see the Retry-After header",
 }
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers an operation can give, each with the {"detail": {...}} body schema. Every
+    operation can answer 413 (a body over the limit) and 422 (input no store can hold, e.g. NUL in
+    the path or query), whatever its own parameters: the doors check those before any route."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for code in sorted({*codes, 413, 422}):
+        out[code] = {"model": ErrorResponse, "description": _ERROR_TEXT[code]}
+        if code == 401:
+            out[code]["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+        if code == 429:
+            out[code]["headers"] = {"Retry-After": {"schema": {"type": "integer"}}}
+    return out
 
 
 async def _participant(
     platform: PlatformDep, battle_id: str, creds: HTTPAuthorizationCredentials | None
 ) -> Participant:
     if creds is None:
-        raise Forbidden("send Authorization: Bearer <your token>")
+        raise Unauthorized("send Authorization: Bearer <your token>")
     async with platform.db.reader() as session:
         participant = await participant_by_token(session, creds.credentials)
     if participant.battle_id != battle_id:
@@ -87,6 +109,12 @@ class BattleCreated(BaseModel):
     referee: SeatOut
 
 
+def join_url(request: Request, token: str) -> str:
+    """PUBLIC_BASE_URL/join#token: built from the configuration, never from the Host header, and the
+    token rides in the fragment, which browsers do not send — so no request line or log holds it."""
+    return f"{request.app.state.settings.public_base_url}/join#{token}"
+
+
 def _seat_out(request: Request, seat: Any) -> SeatOut:
     p = seat.participant
     return SeatOut(
@@ -94,13 +122,14 @@ def _seat_out(request: Request, seat: Any) -> SeatOut:
         name=p.name,
         role=p.role,
         token=seat.token,
-        join_url=str(request.url_for("join", token=seat.token)),
+        join_url=join_url(request, seat.token),
     )
 
 
-@router.post("/battles", status_code=201, response_model=BattleCreated, responses=ERRORS)
+@router.post("/battles", status_code=201, response_model=BattleCreated, responses=errors(413, 422, 429))
 async def new_battle(body: NewBattle, request: Request, platform: PlatformDep) -> BattleCreated:
-    """Create a battle; the caller gets the referee's token."""
+    """Create a battle; the caller gets the referee's token. Limited per client address (429)."""
+    check_battle_creation(request)
     async with platform.db.transaction() as session:
         battle, seat = await create_battle(
             session,
@@ -114,7 +143,7 @@ async def new_battle(body: NewBattle, request: Request, platform: PlatformDep) -
     return BattleCreated(battle_id=battle.id, seed_sha256=battle.seed_hash, referee=_seat_out(request, seat))
 
 
-@router.get("/library", responses=ERRORS)
+@router.get("/library", responses=errors())
 async def library(
     platform: PlatformDep, system: Annotated[str | None, Query(description="a game system key")] = None
 ) -> dict[str, Any]:
@@ -127,14 +156,20 @@ async def library(
     return {"ships": ships_for(platform.rules.systems[system])}
 
 
-@router.get("/actions")
+@router.get("/actions", responses=errors())
 async def action_catalogue(platform: PlatformDep) -> dict[str, Any]:
     """Every action type with its summary, who may submit it, where it plays and the JSON schema of its
     payload. What a participant may submit *now* is in the battle's `may_submit`."""
     return {"actions": catalogue(platform.rules)}
 
 
-@router.get("/battles/{battle_id}", responses=ERRORS)
+@router.get(
+    "/battles/{battle_id}",
+    responses={
+        304: {"description": "unchanged since the ETag sent in If-None-Match"},
+        **errors(401, 403, 404, 422),
+    },
+)
 async def read_battle(
     battle_id: str,
     platform: PlatformDep,
@@ -154,9 +189,12 @@ async def read_battle(
     return data
 
 
-@router.get("/battles/{battle_id}/events", responses=ERRORS)
+@router.get("/battles/{battle_id}/events", responses=errors(401, 403, 404, 422))
 async def events_since(
-    battle_id: str, platform: PlatformDep, creds: Creds, since: Annotated[int, Query(ge=0)] = 0
+    battle_id: str,
+    platform: PlatformDep,
+    creds: Creds,
+    since: Annotated[int, Query(ge=0, le=SEQ_MAX)] = 0,
 ) -> dict[str, Any]:
     """Log entries after `since`, each with only the events this participant may read."""
     participant = await _participant(platform, battle_id, creds)
@@ -187,9 +225,13 @@ class ActionIn(BaseModel):
     action_id: str = Field(
         min_length=1, max_length=64, description="made by the client; a repeat applies nothing"
     )
-    seq: int | None = Field(default=None, description="the seq this action was made against (409 if stale)")
-    dice: list[int] | None = Field(
-        default=None, description="physical dice, in the order the rule asks for them"
+    seq: StrictInt | None = Field(
+        default=None, ge=0, le=SEQ_MAX, description="the seq this action was made against (409 if stale)"
+    )
+    dice: list[Annotated[StrictInt, Field(ge=1, le=action_service.MAX_DIE_VALUE)]] | None = Field(
+        default=None,
+        max_length=action_service.MAX_DICE,
+        description="physical dice (whole numbers, not strings, floats or booleans), in the order the rule asks for them",
     )
 
 
@@ -199,7 +241,9 @@ class ActionOut(BaseModel):
     events: list[dict[str, Any]]
 
 
-@router.post("/battles/{battle_id}/actions", response_model=ActionOut, responses=ERRORS)
+@router.post(
+    "/battles/{battle_id}/actions", response_model=ActionOut, responses=errors(401, 403, 404, 409, 413, 422)
+)
 async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, creds: Creds) -> ActionOut:
     """Submit one action as this participant."""
     participant = await _participant(platform, battle_id, creds)
@@ -222,19 +266,47 @@ async def _referee(platform: PlatformDep, battle_id: str, creds: Creds) -> Parti
     return participant
 
 
-@router.post("/battles/{battle_id}/participants", status_code=201, response_model=SeatOut, responses=ERRORS)
+@router.post(
+    "/battles/{battle_id}/participants",
+    status_code=201,
+    response_model=SeatOut,
+    responses=errors(401, 403, 404, 413, 422),
+)
 async def new_seat(
     battle_id: str, body: NewSeat, request: Request, platform: PlatformDep, creds: Creds
 ) -> SeatOut:
-    """Referee: add a participant; their token is returned once."""
+    """Referee: add a participant; their token is returned once. A battle holds at most
+    MAX_SEATS_PER_BATTLE seats (422 naming `participants` past it)."""
     await _referee(platform, battle_id, creds)
     async with platform.db.transaction() as session:
         battle = await get_battle(session, battle_id)
-        seat = await add_participant(session, battle, body.name, body.role)
+        seat = await add_participant(
+            session, battle, body.name, body.role, max_seats=platform.settings.max_seats_per_battle
+        )
     return _seat_out(request, seat)
 
 
-@router.delete("/battles/{battle_id}/participants/{participant_id}", status_code=204, responses=ERRORS)
+@router.post(
+    "/battles/{battle_id}/participants/{participant_id}/token",
+    response_model=SeatOut,
+    responses=errors(401, 403, 404, 422),
+)
+async def new_token_for_seat(
+    battle_id: str, participant_id: str, request: Request, platform: PlatformDep, creds: Creds
+) -> SeatOut:
+    """Referee: give a seat a new token (and join link); the old one stops working at once, and
+    browsers seated with it lose the seat at their next request."""
+    await _referee(platform, battle_id, creds)
+    async with platform.db.transaction() as session:
+        seat = await rotate_token(session, battle_id, participant_id)
+    return _seat_out(request, seat)
+
+
+@router.delete(
+    "/battles/{battle_id}/participants/{participant_id}",
+    status_code=204,
+    responses=errors(401, 403, 404, 422),
+)
 async def drop_seat(battle_id: str, participant_id: str, platform: PlatformDep, creds: Creds) -> Response:
     """Referee: remove a participant (their token stops working)."""
     await _referee(platform, battle_id, creds)
@@ -243,7 +315,7 @@ async def drop_seat(battle_id: str, participant_id: str, platform: PlatformDep, 
     return Response(status_code=204)
 
 
-@router.get("/battles/{battle_id}/dice", responses=ERRORS)
+@router.get("/battles/{battle_id}/dice", responses=errors(401, 403, 404, 422))
 async def dice_record(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """Every die the server rolled, once the battle has ended and its seed is revealed, so anyone can
     re-derive them: roll `index` of action `seq` is HMAC-SHA256(seed, f"{battle}:{seq}:{index}:d{sides}:…")
@@ -253,7 +325,7 @@ async def dice_record(battle_id: str, platform: PlatformDep, creds: Creds) -> di
         return await read_dice_record(session, await get_battle(session, battle_id))
 
 
-@router.get("/battles/{battle_id}/audit", responses=ERRORS)
+@router.get("/battles/{battle_id}/audit", responses=errors(401, 403, 404, 422))
 async def audit(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """Referee: rebuild the state from the log and compare it with the stored snapshot."""
     await _referee(platform, battle_id, creds)

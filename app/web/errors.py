@@ -1,24 +1,47 @@
-"""Service errors become JSON for the API (422 with field and reason) and messages for pages."""
+"""Service errors become JSON for the API (`{"detail": {"error", "field", "reason"}}` with the right
+status and headers) and messages for pages."""
 
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.services.errors import ServiceError
+
+REASONS = {404: "NotFound", 405: "MethodNotAllowed", 401: "Unauthorized", 403: "Forbidden"}
+
+
+def service_headers(exc: ServiceError) -> dict[str, str]:
+    headers = {}
+    if exc.status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="starboard"'
+    if exc.status == 429 and "retry_after" in exc.extra:
+        headers["Retry-After"] = str(exc.extra["retry_after"])
+    return headers
 
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"detail": exc.as_dict()}, status_code=exc.status)
+        return JSONResponse({"detail": exc.as_dict()}, status_code=exc.status, headers=service_headers(exc))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
-        loc = [str(p) for p in first["loc"] if p not in ("body", "query", "path")]
+        loc = [str(p) for p in first["loc"] if p not in ("body", "query", "path", "header")]
         return JSONResponse(
             {"detail": {"error": "Invalid", "field": ".".join(loc) or None, "reason": first["msg"]}},
             status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """Starlette's own answers (unknown path, wrong method) in the same shape as every other error."""
+        reason = exc.detail if isinstance(exc.detail, str) else "request refused"
+        return JSONResponse(
+            {"detail": {"error": REASONS.get(exc.status_code, "Error"), "field": None, "reason": reason}},
+            status_code=exc.status_code,
+            headers=exc.headers,
         )

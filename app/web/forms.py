@@ -6,12 +6,23 @@ trailing []) become lists; empty values are left out so the rule's defaults appl
 
 from __future__ import annotations
 
-import json
+import re
 from typing import Any
 
 from starlette.datastructures import FormData
 
 from app.services.errors import Invalid
+from app.web.security import INT_LIMIT, JsonRefused, strict_loads
+
+# ASCII digits only (str.isdigit and int() also take '²' or '٣'), and no more than fit 64 bits.
+_INTEGER = re.compile(r"[+-]?[0-9]{1,19}")
+
+
+def _whole(raw: str) -> int | None:
+    if not _INTEGER.fullmatch(raw):
+        return None
+    value = int(raw)
+    return value if -INT_LIMIT <= value < INT_LIMIT else None
 
 
 def payload_from_form(form: FormData) -> dict[str, Any]:
@@ -40,14 +51,15 @@ def payload_from_form(form: FormData) -> dict[str, Any]:
 def _parse(name: str, kind: str, raw: str) -> Any:
     if kind == "json":
         try:
-            return json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise Invalid(f"{name} is not valid JSON: {exc.msg} (line {exc.lineno})", name) from None
+            return strict_loads(raw)
+        except JsonRefused as exc:
+            where = f"{name}.{exc.field}" if exc.field else name
+            raise Invalid(f"{name}: {exc.reason}", where) from None
     if kind == "int":
-        try:
-            return int(raw)
-        except ValueError:
-            raise Invalid(f"{name} must be a whole number", name) from None
+        value = _whole(raw)
+        if value is None:
+            raise Invalid(f"{name} must be a whole number (ASCII digits, within ±2^63)", name)
+        return value
     return raw
 
 
@@ -55,7 +67,7 @@ def dice_from_form(form: FormData) -> list[int] | None:
     raw = form.get("dice")
     if not isinstance(raw, str) or not raw.strip():
         return None
-    try:
-        return [int(part) for part in raw.replace(",", " ").split()]
-    except ValueError:
-        raise Invalid("dice must be whole numbers separated by spaces", "dice") from None
+    values = [_whole(part) for part in raw.replace(",", " ").split()]
+    if any(v is None for v in values):
+        raise Invalid("dice must be whole numbers separated by spaces", "dice")
+    return values  # type: ignore[return-value]

@@ -3,7 +3,7 @@ and answer with a message fragment while the websocket brings the new state."""
 
 from __future__ import annotations
 
-import json
+import re
 import uuid
 from typing import Any
 
@@ -20,14 +20,28 @@ from app.services.battles import (
     get_participant,
     participant_by_token,
     remove_participant,
+    rotate_token,
+    seats_held,
 )
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library import definition, ships_for
 from app.services.requests import queue_if_needed
+from app.web.api import SEQ_MAX, join_url
 from app.web.deps import PlatformDep
+from app.web.errors import service_headers
 from app.web.forms import dice_from_form, payload_from_form
+from app.web.limits import check_battle_creation
 from app.web.render import page_context, render, templates
-from app.web.security import SESSION_PARTICIPANTS, csrf_ok, csrf_token, seat_in, take_seat
+from app.web.security import (
+    SESSION_PARTICIPANTS,
+    SESSION_SEAT_KEYS,
+    JsonRefused,
+    csrf_ok,
+    csrf_token,
+    seat_in,
+    strict_loads,
+    take_seat,
+)
 from app.web.table import page_extras as table_extras
 
 router = APIRouter(include_in_schema=False)
@@ -48,11 +62,18 @@ def _pop_flash(request: Request) -> dict[str, str] | None:
     return request.session.pop(FLASH, None)
 
 
-def _answer(request: Request, to: str, message: str, level: str = "info", status: int = 200) -> Response:
+def _answer(
+    request: Request,
+    to: str,
+    message: str,
+    level: str = "info",
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+) -> Response:
     """htmx gets a message fragment in place; a plain form post gets redirected with a flash."""
     if _is_htmx(request):
         html = render("partials/flash.html", {"message": message, "level": level})
-        return HTMLResponse(html, status_code=status)
+        return HTMLResponse(html, status_code=status, headers=headers)
     _flash(request, message, level)
     return RedirectResponse(to, status_code=303)
 
@@ -68,7 +89,7 @@ async def _form(request: Request) -> Any:
 async def home(request: Request, platform: PlatformDep) -> Response:
     seats = request.session.get(SESSION_PARTICIPANTS, {})
     async with platform.db.reader() as session:
-        battles = await battles_held(session, seats)
+        battles = await battles_held(session, seats, request.session.get(SESSION_SEAT_KEYS, {}))
     rules = platform.rules
     return templates.TemplateResponse(
         request,
@@ -88,6 +109,7 @@ async def home(request: Request, platform: PlatformDep) -> Response:
 async def new_battle(request: Request, platform: PlatformDep) -> Response:
     try:
         form = await _form(request)
+        check_battle_creation(request)
         system = str(form.get("system", ""))
         chosen = [str(s) for s in form.getlist("ships")]
         players = [n.strip() for n in str(form.get("players", "")).splitlines() if n.strip()]
@@ -102,7 +124,7 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
             seats = [referee] + [
                 await add_participant(session, battle, name, "player") for name in players[:8]
             ]
-        take_seat(request, battle.id, referee.participant.id)
+        take_seat(request, battle.id, referee.participant.id, referee.participant.token_hash)
         for slug in chosen:
             add = Command(
                 battle.id,
@@ -113,28 +135,80 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
             )
             await action_service.submit(platform, add)
     except ServiceError as exc:
-        return _answer(request, "/", exc.message, "error", exc.status)
+        return _answer(request, "/", exc.message, "error", exc.status, service_headers(exc))
     request.session[NEW_LINKS] = [
-        {
-            "name": s.participant.name,
-            "role": s.participant.role,
-            "url": str(request.url_for("join", token=s.token)),
-        }
+        {"name": s.participant.name, "role": s.participant.role, "url": join_url(request, s.token)}
         for s in seats
     ]
     return RedirectResponse(f"/battles/{battle.id}", status_code=303)
 
 
-@router.get("/join/{token}", name="join")
-async def join(token: str, request: Request, platform: PlatformDep) -> Response:
+# Join pages are never cached, and send no Referer at all (an old-style /join/<token> URL would be it).
+NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+
+
+@router.get("/join", name="join_page")
+async def join_page(request: Request) -> Response:
+    """Where join links (/join#<token>) land: static/js/join.js posts the fragment's token here."""
+    return templates.TemplateResponse(
+        request,
+        "join.html",
+        {"csrf_token": csrf_token(request), "flash": _pop_flash(request), "confirm": None},
+        headers=NO_STORE,
+    )
+
+
+@router.post("/join")
+async def join_post(request: Request, platform: PlatformDep) -> Response:
+    """Take the seat of the token posted (with this page's CSRF token: a cross-site form cannot seat
+    anyone). A browser already seated as someone else is asked first, unless it said yes."""
     try:
-        async with platform.db.reader() as session:
-            participant = await participant_by_token(session, token)
+        form = await _form(request)
+        token = str(form.get("token", "")).strip().lstrip("#")
+        return await _seat_or_ask(request, platform, token, confirmed=form.get("confirm") == "yes")
     except ServiceError as exc:
         _flash(request, exc.message, "error")
         return RedirectResponse("/", status_code=303)
-    take_seat(request, participant.battle_id, participant.id)
-    return RedirectResponse(f"/battles/{participant.battle_id}", status_code=303)
+
+
+@router.get("/join/{token}", name="join")
+async def join(token: str, request: Request, platform: PlatformDep) -> Response:
+    """Old-style links with the token in the path (still accepted; the access log redacts them).
+    With no seat in this browser the seat is taken at once; otherwise the switch is confirmed."""
+    try:
+        return await _seat_or_ask(request, platform, token, confirmed=False)
+    except ServiceError as exc:
+        _flash(request, exc.message, "error")
+        return RedirectResponse("/", status_code=303)
+
+
+async def _seat_or_ask(request: Request, platform: PlatformDep, token: str, confirmed: bool) -> Response:
+    seats = request.session.get(SESSION_PARTICIPANTS, {})
+    keys = request.session.get(SESSION_SEAT_KEYS, {})
+    async with platform.db.reader() as session:
+        participant = await participant_by_token(session, token)
+        battle = await get_battle(session, participant.battle_id)
+        held = [] if confirmed else await seats_held(session, seats, keys)
+        already = any(p.id == participant.id for p in held)
+        current = next((p for p in held if p.battle_id == participant.battle_id), held[0] if held else None)
+        current_battle = await get_battle(session, current.battle_id) if current is not None else None
+    if current is None or already:
+        take_seat(request, participant.battle_id, participant.id, participant.token_hash)
+        return RedirectResponse(f"/battles/{participant.battle_id}", status_code=303)
+    confirm = {
+        "current_name": current.name,
+        "current_role": current.role,
+        "current_battle": current_battle.name if current_battle else "",
+        "new_name": participant.name,
+        "new_role": participant.role,
+        "new_battle": battle.name,
+    }
+    return templates.TemplateResponse(
+        request,
+        "join.html",
+        {"csrf_token": csrf_token(request), "flash": None, "confirm": confirm, "token": token},
+        headers=NO_STORE,
+    )
 
 
 @router.get("/battles/{battle_id}", response_class=HTMLResponse)
@@ -179,7 +253,7 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
     back = f"/battles/{battle_id}"
     try:
         form = await _form(request)
-        seen = str(form.get("seen_seq", "")).strip()
+        seen = _seen_seq(form.get("seen_seq"))
         me = seat_in(request, battle_id)
         command = Command(
             battle_id,
@@ -187,7 +261,7 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
             str(form.get("action_type", "")),
             payload_from_form(form),
             str(form.get("action_id", "")) or uuid.uuid4().hex,
-            int(seen) if seen.isdigit() else None,
+            seen,
             dice_from_form(form),
         )
         if await queue_if_needed(platform, command):  # issue 11: damage waiting for the referee
@@ -220,11 +294,9 @@ async def add_ship(battle_id: str, request: Request, platform: PlatformDep) -> R
         raw_json = str(form.get("definition_json", "")).strip()
         if raw_json:
             try:
-                definition_data = json.loads(raw_json)
-            except json.JSONDecodeError as exc:
-                raise Invalid(
-                    f"the ship definition is not valid JSON: {exc.msg} at line {exc.lineno}", "definition"
-                ) from None
+                definition_data = strict_loads(raw_json)
+            except JsonRefused as exc:
+                raise Invalid(f"the ship definition: {exc.reason}", "definition") from None
         else:
             definition_data = definition(str(form.get("library", "")))
         owner = str(form.get("owner", "")).strip() or None
@@ -252,14 +324,54 @@ async def new_seat(battle_id: str, request: Request, platform: PlatformDep) -> R
                 raise Forbidden("only the referee adds participants")
             battle = await get_battle(session, battle_id)
             seat = await add_participant(
-                session, battle, str(form.get("name", "")), str(form.get("role", "player"))
+                session,
+                battle,
+                str(form.get("name", "")),
+                str(form.get("role", "player")),
+                max_seats=platform.settings.max_seats_per_battle,
             )
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status)
-    url = str(request.url_for("join", token=seat.token))
+    url = join_url(request, seat.token)
     return _answer(
         request, back, f"{seat.participant.name} ({seat.participant.role}) can join with {url} — shown once."
     )
+
+
+@router.post("/battles/{battle_id}/participants/{participant_id}/token")
+async def new_token_for_seat(
+    battle_id: str, participant_id: str, request: Request, platform: PlatformDep
+) -> Response:
+    """Referee: a new join link for a seat; the old link and bearer token stop working."""
+    back = f"/battles/{battle_id}"
+    try:
+        await _form(request)
+        async with platform.db.transaction() as session:
+            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+            if me.role != "referee":
+                raise Forbidden("only the referee gives out new links")
+            seat = await rotate_token(session, battle_id, participant_id)
+    except ServiceError as exc:
+        return _answer(request, back, exc.message, "error", exc.status)
+    url = join_url(request, seat.token)
+    return _answer(
+        request,
+        back,
+        f"New link for {seat.participant.name} ({seat.participant.role}): {url} — shown once; the old one no longer works.",
+    )
+
+
+_WHOLE = re.compile(r"[0-9]{1,10}")
+
+
+def _seen_seq(raw: object) -> int | None:
+    """The form's seen_seq: empty for none, else ASCII digits within a seq's range (not '²' or '٣')."""
+    text = str(raw or "").strip()
+    if not text:
+        return None
+    if not _WHOLE.fullmatch(text) or int(text) > SEQ_MAX:
+        raise Invalid(f"seen_seq must be a whole number (ASCII digits, at most {SEQ_MAX})", "seen_seq")
+    return int(text)
 
 
 @router.post("/battles/{battle_id}/participants/{participant_id}/remove")

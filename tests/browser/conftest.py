@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 
@@ -33,3 +34,16 @@ async def browser() -> AsyncIterator[Browser]:
         b = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         await b.close()
+
+
+async def wait_until(page, expression: str, timeout: float = 10000) -> None:  # type: ignore[no-untyped-def]
+    """Poll a JavaScript expression until it is true. page.wait_for_function polls with eval inside
+    the page, which the Content-Security-Policy (script-src 'self', no 'unsafe-eval') forbids;
+    page.evaluate goes through the DevTools protocol, which the policy does not govern."""
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    deadline = asyncio.get_running_loop().time() + timeout / 1000
+    while not await page.evaluate(expression):
+        if asyncio.get_running_loop().time() > deadline:
+            raise PlaywrightTimeout(f"{expression!r} still false after {timeout} ms")
+        await asyncio.sleep(0.05)

@@ -8,6 +8,7 @@ import statistics
 import httpx
 from playwright.async_api import Browser, expect
 
+from tests.browser.conftest import wait_until
 from tests.conftest import Server
 from tests.helpers import set_table, simple_ship
 
@@ -31,7 +32,7 @@ async def open_as(browser: Browser, server: Server, token: str, width: int = 128
     page.on("websocket", lambda ws: seen.append(f"websocket opened {ws.url}"))
     await page.goto(f"{server.url}/join/{token}")
     try:
-        await page.wait_for_function("document.documentElement.dataset.live === 'connected'", timeout=10000)
+        await wait_until(page, "document.documentElement.dataset.live === 'connected'", timeout=10000)
     except Exception as exc:
         raise AssertionError(
             f"page never connected live: {seen}; state {await page.evaluate('document.documentElement.dataset.live || document.visibilityState')}"

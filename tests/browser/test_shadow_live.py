@@ -9,6 +9,7 @@ import httpx
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.conftest import wait_until
 from tests.conftest import ROOT, Server
 from tests.helpers import act, set_table, ship_def
 
@@ -37,9 +38,7 @@ async def open_as(browser: Browser, server: Server, token: str, width: int = 128
     await page.goto(f"{server.url}/join/{token}")
     for attempt in range(3):
         try:
-            await page.wait_for_function(
-                "document.documentElement.dataset.live === 'connected'", timeout=6000
-            )
+            await wait_until(page, "document.documentElement.dataset.live === 'connected'", timeout=6000)
             return context, page
         except PlaywrightTimeout:
             print(f"\n[browser] page not live after 6 s (attempt {attempt + 1}); loading it again")

@@ -69,7 +69,8 @@ async def test_errors_are_json_with_field_and_reason_and_change_nothing(client: 
     assert (
         await client.get(f"/api/v1/battles/{table.battle_id}", headers={"Authorization": "Bearer nope"})
     ).status_code == 403
-    assert (await client.get(f"/api/v1/battles/{table.battle_id}")).status_code == 403
+    missing = await client.get(f"/api/v1/battles/{table.battle_id}")
+    assert missing.status_code == 401 and missing.headers["www-authenticate"].startswith("Bearer")
     r = await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))
     assert r.json()["seq"] == 2
 

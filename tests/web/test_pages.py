@@ -14,6 +14,8 @@ def csrf(html: str) -> str:
 
 
 async def join(client: httpx.AsyncClient, token: str) -> httpx.Response:
+    """Take a seat in a fresh browser (a seated browser is asked before it switches seats)."""
+    client.cookies.clear()
     return await client.get(f"/join/{token}", follow_redirects=True)
 
 
@@ -33,9 +35,13 @@ async def test_create_battle_from_home_page_and_show_links_once(client: httpx.As
         follow_redirects=True,
     )
     assert r.status_code == 200 and "Referee dashboard" in r.text
-    assert r.text.count("/join/") == 3 and "Shadow Cruiser" in r.text and "Federation Heavy Cruiser" in r.text
+    assert (
+        r.text.count("http://127.0.0.1:8000/join#") == 3
+        and "Shadow Cruiser" in r.text
+        and "Federation Heavy Cruiser" in r.text
+    )
     again = await client.get(str(r.url))
-    assert "/join/" not in again.text  # shown once
+    assert "/join#" not in again.text  # shown once
 
 
 async def test_form_post_redirect_get_and_errors_as_page_messages(client: httpx.AsyncClient) -> None:

@@ -310,6 +310,7 @@ async def test_SH_09_referee_rules_the_target_over_rest_and_the_page(client: htt
     kosh_page = await c.get(f"/join/{table.tokens['kosh']}", follow_redirects=True)
     assert "must target Federation Heavy Cruiser next turn (turn 2)" in kosh_page.text
     assert "shadow.set_target" not in kosh_page.text
+    c.cookies.clear()  # the referee's own browser
     ref_page = await c.get(f"/join/{table.tokens['ref']}", follow_redirects=True)
     assert 'value="shadow.set_target"' in ref_page.text and "Change target (referee)" in ref_page.text
     token = re.search(r'name="csrf_token" value="([^"]+)"', ref_page.text).group(1)

@@ -67,7 +67,9 @@ async def events(c: httpx.AsyncClient, table: Table, who: str) -> httpx.Response
 
 
 async def page(c: httpx.AsyncClient, table: Table, who: str) -> str:
-    """The battle page as this participant: take the seat with the join link, then GET the page."""
+    """The battle page as this participant (in a browser of their own): take the seat with the join
+    link, then GET the page."""
+    c.cookies.clear()
     r = await c.get(f"/join/{table.tokens[who]}", follow_redirects=False)
     assert r.status_code == 303
     r = await c.get(f"/battles/{table.battle_id}")
