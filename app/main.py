@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
@@ -14,8 +16,9 @@ from app.config import Settings, get_settings
 from app.db import Database
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
+from app.services import notify
 from app.services.platform import Platform
-from app.web import api, pages, ws
+from app.web import api, pages, table, table_api, ws
 from app.web.errors import install_error_handlers
 from app.web.limits import SlidingWindow
 from app.web.render import ROOT, templates
@@ -43,14 +46,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         hub = Hub()
         platform.broker.subscribe(hub.wake)
+        # At the table (issue 11): chat/requests wake-ups, notifications after commit, step deadlines
+        table_live = table.TableLive(platform, hub)
+        platform.broker.subscribe(table_live.wake)
+        platform.after_commit.append(partial(notify.after_commit, platform))
+        deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
         await platform.broker.start()
         app.state.platform = platform
         app.state.hub = hub
         try:
             yield
         finally:
+            deadlines.cancel()
             await platform.broker.stop()
             await hub.drain()
+            await table_live.drain()
             await platform.db.dispose()
 
     app = FastAPI(
@@ -86,6 +96,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     install_error_handlers(app)
     app.include_router(api.router)
+    app.include_router(table_api.router)
+    app.include_router(table.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     return app

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from app.config import Settings
 from app.db import Database
 from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
+
+AfterCommit = Callable[[str, int, "str | None"], Awaitable[None]]
 
 
 @dataclass
@@ -16,3 +19,7 @@ class Platform:
     db: Database
     broker: Broker
     rules: Rules = field(default=STANDARD)  # the systems and rulesets this server plays
+    # After-commit work (issue 11: notifications, last seen): each callback gets (battle id, new seq,
+    # acting participant id) once an action is committed and published. submit() starts them as
+    # background tasks, so they never block or fail the action.
+    after_commit: list[AfterCommit] = field(default_factory=list)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field, StrictInt
 
@@ -26,6 +27,7 @@ from app.services.history import rebuild
 from app.services.library import library as all_ships
 from app.services.library import ships_for
 from app.services.records import dice_record as read_dice_record
+from app.services.requests import queue_if_needed
 from app.services.views import battle_for, viewer_of, visible_log
 from app.web.deps import PlatformDep
 from app.web.limits import check_battle_creation
@@ -247,10 +249,11 @@ class ActionOut(BaseModel):
 async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, creds: Creds) -> ActionOut:
     """Submit one action as this participant."""
     participant = await _participant(platform, battle_id, creds)
-    result = await action_service.submit(
-        platform,
-        Command(battle_id, participant.id, body.type, body.payload, body.action_id, body.seq, body.dice),
-    )
+    command = Command(battle_id, participant.id, body.type, body.payload, body.action_id, body.seq, body.dice)
+    queued = await queue_if_needed(platform, command)  # issue 11: damage waiting for the referee
+    if queued is not None:
+        return JSONResponse({"queued_request": queued.id, "status": "pending"}, status_code=202)  # type: ignore[return-value]
+    result = await action_service.submit(platform, command)
     return ActionOut(seq=result.seq, duplicate=result.duplicate, events=result.events)
 
 

@@ -8,6 +8,7 @@ Server → client: {"content": "<hx-partial …>…", "seq": N} (htmx swaps it),
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import Any
@@ -16,11 +17,14 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.realtime.hub import Subscriber
 from app.services import actions as action_service
+from app.services import seats
 from app.services.actions import Command
 from app.services.battles import get_battle, get_participant
 from app.services.errors import ServiceError
+from app.services.requests import queue_if_needed
 from app.web.render import live_fragments, render
 from app.web.security import csrf_token, origin_allowed, seat_in
+from app.web.table import table_fragments
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -70,6 +74,8 @@ async def battle_socket(websocket: WebSocket, battle_id: str) -> None:
         pass
     finally:
         hub.leave(viewer)
+        with contextlib.suppress(Exception):  # issue 11: what they saw live counts as seen
+            await seats.mark_seen(platform, participant.id, viewer.last_seq)
 
 
 async def _handle(
@@ -87,6 +93,11 @@ async def _handle(
         seq = message.get("seq")
         viewer.last_seq = seq if isinstance(seq, int) and seq >= 0 else 0
         await viewer.catch_up()
+        await seats.mark_seen(platform, participant_id, viewer.last_seq)  # issue 11: last seen
+        if "chat_seq" in message:  # issue 11: the chat and requests as they are now
+            html = await table_fragments(platform, viewer.battle_id, participant_id)
+            if html is not None:
+                await websocket.send_text(json.dumps({"content": html, "table": True}))
         return
     if kind == "action":
         try:
@@ -99,6 +110,10 @@ async def _handle(
                 message.get("seen_seq"),
                 message.get("dice"),
             )
+            queued = await queue_if_needed(platform, command)  # issue 11: damage waiting for approval
+            if queued is not None:
+                await websocket.send_text(json.dumps({"type": "queued", "request": queued.id}))
+                return
             result = await action_service.submit(platform, command)
         except ServiceError as exc:
             flash = render("partials/flash.html", {"message": exc.message, "level": "error"})

@@ -31,7 +31,10 @@
   // On (re)connect, say which seq we have: the server sends what we missed.
   document.addEventListener("htmx:ws:after:connection", function (evt) {
     var socket = evt.detail && evt.detail.connection && evt.detail.connection.socket;
-    if (socket) socket.send(JSON.stringify({ type: "hello", seq: currentSeq() }));
+    var chat = document.getElementById("chat-list");  // issue 11: also resync the table talk
+    var hello = { type: "hello", seq: currentSeq() };
+    if (chat) hello.chat_seq = parseInt(chat.dataset.chatSeq || "0", 10);
+    if (socket) socket.send(JSON.stringify(hello));
     document.documentElement.dataset.live = "connected";
   });
   document.addEventListener("htmx:ws:close", function () {
