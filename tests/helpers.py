@@ -172,6 +172,9 @@ async def set_table(
 
 
 async def session_cookie(c: httpx.AsyncClient, token: str) -> str:
-    r = await c.get(f"/join/{token}", follow_redirects=False)
-    assert r.status_code == 303, r.text
-    return r.cookies["starboard_session"]
+    """The session cookie a fresh browser gets from a join link (a browser already seated would be
+    asked to confirm the switch first)."""
+    async with httpx.AsyncClient(transport=c._transport, base_url=c.base_url) as fresh:
+        r = await fresh.get(f"/join/{token}", follow_redirects=False)
+        assert r.status_code == 303, r.text
+        return r.cookies["starboard_session"]

@@ -13,7 +13,7 @@ from app.services import chat, notify, requests, seats
 from app.services.battles import get_battle, load_state
 from app.services.errors import Forbidden
 from app.services.views import viewer_of
-from app.web.api import ERRORS, Creds, _participant
+from app.web.api import Creds, _participant, errors
 from app.web.deps import PlatformDep
 from app.web.table import catch_up
 
@@ -28,7 +28,7 @@ class ChatIn(BaseModel):
     )
 
 
-@router.get("/battles/{battle_id}/chat", responses=ERRORS)
+@router.get("/battles/{battle_id}/chat", responses=errors(401, 403, 404))
 async def read_chat(
     battle_id: str, platform: PlatformDep, creds: Creds, since: int = Query(default=0, ge=0)
 ) -> dict[str, Any]:
@@ -40,7 +40,7 @@ async def read_chat(
     return {"chat_seq": seq, "messages": [line.as_dict() for line in lines]}
 
 
-@router.post("/battles/{battle_id}/chat", status_code=201, responses={**ERRORS, 429: ERRORS[422]})
+@router.post("/battles/{battle_id}/chat", status_code=201, responses=errors(401, 403, 404, 429))
 async def write_chat(battle_id: str, body: ChatIn, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """Say something at the table (429 when writing faster than the limit)."""
     me = await _participant(platform, battle_id, creds)
@@ -52,14 +52,14 @@ class WebhookIn(BaseModel):
     webhook_url: str | None = Field(default=None, description="http(s) URL; empty or null turns it off")
 
 
-@router.get("/battles/{battle_id}/notifications", responses=ERRORS)
+@router.get("/battles/{battle_id}/notifications", responses=errors(401, 403, 404))
 async def read_notifications(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """Your own webhook (nobody else's)."""
     me = await _participant(platform, battle_id, creds)
     return {"webhook_url": await notify.webhook_of(platform, me)}
 
 
-@router.put("/battles/{battle_id}/notifications", responses=ERRORS)
+@router.put("/battles/{battle_id}/notifications", responses=errors(401, 403, 404))
 async def write_notifications(
     battle_id: str, body: WebhookIn, platform: PlatformDep, creds: Creds
 ) -> dict[str, Any]:
@@ -69,13 +69,13 @@ async def write_notifications(
     return {"webhook_url": await notify.set_webhook(platform, me, body.webhook_url)}
 
 
-@router.post("/battles/{battle_id}/notifications/test", responses=ERRORS)
+@router.post("/battles/{battle_id}/notifications/test", responses=errors(401, 403, 404))
 async def test_notification(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     me = await _participant(platform, battle_id, creds)
     return {"delivered": await notify.send_test(platform, me)}
 
 
-@router.get("/battles/{battle_id}/catch-up", responses=ERRORS)
+@router.get("/battles/{battle_id}/catch-up", responses=errors(401, 403, 404))
 async def read_catch_up(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """What happened (as you may see it) since the seq you last looked at or acted on; reading it
     here marks the battle's current seq as seen."""
@@ -99,7 +99,7 @@ class AnswerIn(BaseModel):
     answer: str = Field(default="", max_length=300, description="why, when refusing")
 
 
-@router.get("/battles/{battle_id}/requests", responses=ERRORS)
+@router.get("/battles/{battle_id}/requests", responses=errors(401, 403, 404))
 async def read_requests(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """The referee: every request; a player: their own."""
     me = await _participant(platform, battle_id, creds)
@@ -109,7 +109,7 @@ async def read_requests(battle_id: str, platform: PlatformDep, creds: Creds) -> 
     return {"requests": [r.as_dict() for r in shown]}
 
 
-@router.post("/battles/{battle_id}/requests", status_code=201, responses=ERRORS)
+@router.post("/battles/{battle_id}/requests", status_code=201, responses=errors(401, 403, 404))
 async def ask_undo(battle_id: str, body: AskIn, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """A player asks the referee to undo their own last action (while it is the battle's last)."""
     me = await _participant(platform, battle_id, creds)
@@ -117,7 +117,7 @@ async def ask_undo(battle_id: str, body: AskIn, platform: PlatformDep, creds: Cr
     return {"id": req.id, "kind": req.kind, "target_seq": req.target_seq, "status": req.status}
 
 
-@router.post("/battles/{battle_id}/requests/{request_id}", responses=ERRORS)
+@router.post("/battles/{battle_id}/requests/{request_id}", responses=errors(401, 403, 404))
 async def answer(
     battle_id: str, request_id: int, body: AnswerIn, platform: PlatformDep, creds: Creds
 ) -> dict[str, Any]:
@@ -127,14 +127,14 @@ async def answer(
     return {"id": row.id, "status": row.status, "answer": row.answer, "result_seq": row.result_seq}
 
 
-@router.get("/battles/{battle_id}/table", responses=ERRORS)
+@router.get("/battles/{battle_id}/table", responses=errors(401, 403, 404))
 async def read_table(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     await _participant(platform, battle_id, creds)
     async with platform.db.reader() as session:
         return {"options": await seats.table_options(session, await get_battle(session, battle_id))}
 
 
-@router.patch("/battles/{battle_id}/table", responses=ERRORS)
+@router.patch("/battles/{battle_id}/table", responses=errors(401, 403, 404))
 async def change_table(
     battle_id: str, body: dict[str, Any], platform: PlatformDep, creds: Creds
 ) -> dict[str, Any]:

@@ -13,8 +13,14 @@
     return Date.now().toString(36) + Math.random().toString(36).slice(2);
   }
 
+  // The form whose answer the flash region will show: cleared after a success, so a second Enter
+  // does not send the same hit (or the same dice) again.
+  var lastForm = null;
+
   // Each submission is a new action; a double click inside one request is still one action.
   document.addEventListener("htmx:config:request", function (evt) {
+    var source = evt.target && evt.target.closest ? evt.target.closest("form") : null;
+    if (source) lastForm = source;
     var body = evt.detail && evt.detail.ctx && evt.detail.ctx.request && evt.detail.ctx.request.body;
     if (body && typeof body.set === "function") {
       if (body.has("action_id")) body.set("action_id", newId());
@@ -144,6 +150,10 @@
       close.setAttribute("aria-label", "Dismiss message");
       close.addEventListener("click", function () { msg.remove(); });
       msg.appendChild(close);
+      if (!msg.classList.contains("flash-error") && lastForm) {
+        lastForm.reset();
+        lastForm = null;
+      }
       if (!msg.classList.contains("flash-error")) {
         timer = setTimeout(function () {
           if (msg.contains(document.activeElement)) return;

@@ -65,6 +65,11 @@ async def test_GEN_01_a_b5wars_turn_by_readiness_in_three_browsers(browser: Brow
         await ann.fill("#damage-form input[name='p.amount']", "6")
         await ann.click("#damage-form button[type=submit]")
         await expect(bob.locator("#log-list")).to_contain_text("Hawk hits Crow for 6")
+        # The form clears after a success: a second Enter does not send the hit again.
+        await expect(ann.locator("#damage-form input[name='p.amount']")).to_have_value("")
+        # A player's target list leaves out their own ships; the ship's owner credits the firer.
+        assert await ann.locator("#damage-form select[name='p.target'] option").all_inner_texts() == ["Crow"]
+        await expect(bob.locator("#damage-taken-form select[name='p.source']")).to_contain_text("Hawk")
         await both_done(ann, bob, pages, "Adjust Ship Systems")
         await both_done(ann, bob, pages, "Ship Power")
         for page in pages:

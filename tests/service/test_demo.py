@@ -16,7 +16,7 @@ async def test_demos_seat_everyone_and_put_the_traveller_fleets_on_opposing_side
         "Demo: Traveller fleet action (High Guard)",
     ]
     for m in made:
-        assert m["links"]["Referee"].startswith("http://demo.test/join/") and "Spectator" in m["links"]
+        assert m["links"]["Referee"].startswith("http://demo.test/join#") and "Spectator" in m["links"]
     async with platform.db.reader() as session:
         traveller, _ = await load_state(session, made[2]["id"])
         shadow, _ = await load_state(session, made[0]["id"])

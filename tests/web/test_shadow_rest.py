@@ -112,6 +112,24 @@ async def test_SH_03_to_SH_06_whole_flow_over_rest_with_entered_dice(client: htt
         "field": "dice",
         "reason": "roll needed: 1d6 for pain rise chance, band 200–249",
         "needed": {"sides": 6, "purpose": "pain rise chance, band 200–249", "ship": SHADOW, "index": 0},
+        # Every die the check may still ask for, at once (GEN-02): a bot can send them in one go.
+        "plan": [
+            {
+                "index": 0,
+                "sides": 6,
+                "purpose": "pain rise chance, band 200–249",
+                "ship": SHADOW,
+                "always": True,
+            },
+            {"index": 1, "sides": 6, "purpose": "rise amount", "ship": SHADOW, "always": False},
+            {
+                "index": 2,
+                "sides": 6,
+                "purpose": "reaction chance, band 200–249",
+                "ship": SHADOW,
+                "always": False,
+            },
+        ],
     }
     r = await act(c, table, "kirk", "clock.advance", {}, seq=seq, dice=[3, 3])
     assert r.status_code == 422
