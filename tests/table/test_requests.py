@@ -65,7 +65,8 @@ async def test_undo_request_approved_goes_through_battle_undo(client: httpx.Asyn
         await client.get(f"/api/v1/battles/{table.battle_id}/events?since=3", headers=table.auth("ann"))
     ).json()
     assert events["entries"][0]["action_type"] == "battle.undo"
-    assert "ann asked: I entered 9, meant 3" in events["entries"][0]["events"][0]["text"]
+    text = events["entries"][0]["events"][0]["text"]
+    assert f"at ann's request (#{rid})" in text and "meant 3" not in text  # the reason stays between them
     assert (await decide(client, table, rid, True)).status_code == 422  # answered already
     assert "Your undo request is approved (action #4)." in await chat_of(client, table, "ann")
 
