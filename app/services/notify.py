@@ -141,6 +141,9 @@ async def set_webhook(platform: Platform, participant: Participant, url: str | N
     async with platform.db.transaction() as session:
         row = await status_of(session, participant)
         row.webhook_url = kept
+        # A wait already under way when they opt in is not "starting" at the next action.
+        state, _ = await load_state(session, participant.battle_id, platform.rules)
+        row.awaited = not state.finished and participant.id in state.game.awaited(state)
     return kept
 
 

@@ -160,3 +160,13 @@ async def test_send_a_test_and_the_step_deadline(local_client: httpx.AsyncClient
         await settle()
         assert "has waited over 5 min on ann" in rx.bodies[-1]["content"] and len(rx.bodies) == 2
         assert await notify.check_deadlines(platform, now=later) == 0  # once per step
+
+
+async def test_opting_in_during_a_wait_sends_nothing_for_that_wait(local_client: httpx.AsyncClient) -> None:
+    c = local_client
+    table = await set_table(c, options={})
+    async with Receiver() as rx:
+        await add_ship(c, table, "Hawk", "ann")  # waiting on Ann, who has no webhook yet
+        await hook(c, table, "ann", rx.url)
+        await add_ship(c, table, "Crow", "bob")  # the same wait goes on
+        assert rx.bodies == []
