@@ -58,12 +58,12 @@ class Settings(BaseSettings):
     chat_max_chars: int = 500
     chat_rate_count: int = 5  # messages per seat …
     chat_rate_seconds: float = 10.0  # … in this many seconds
+    public_url: str = ""  # e.g. https://starboard.example; notifications then link to the battle
     webhook_allow_private: bool = False  # allow webhooks to loopback / private-network hosts (SSRF guard)
     webhook_timeout_seconds: float = 5.0
     webhook_retries: int = 3  # attempts after the first
     webhook_backoff_seconds: float = 1.0  # doubled after each failed attempt
     notify_idle_seconds: float = 180.0  # nobody seen on the page this recently is notified
-    public_url: str = ""  # e.g. https://starboard.example; notifications then link to the battle
     deadline_check_seconds: float = 30.0  # how often step deadlines are checked
 
     @field_validator("secure_cookies", mode="before")

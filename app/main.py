@@ -54,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await platform.broker.start()
         app.state.platform = platform
         app.state.hub = hub
+        app.state.table_live = table_live
         try:
             yield
         finally:

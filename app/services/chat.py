@@ -37,7 +37,7 @@ class RateLimited(ServiceError):
 
 @dataclass
 class Line:
-    """One message as a reader sees it."""
+    """One message as a reader sees it; `seq` is the reader's own ordinal (see visible_count)."""
 
     seq: int
     sender: str
@@ -68,16 +68,34 @@ def _visible_to(participant: Participant) -> Any:
     )
 
 
+async def visible_count(session: AsyncSession, battle_id: str, reader: Participant) -> int:
+    """How many messages this reader may see: their own cursor (`seq` of a Line is the reader's
+    ordinal, 1…n, so the numbers a reader sees have no gaps where someone else's private line was)."""
+    return (
+        await session.scalar(
+            select(func.count())
+            .select_from(ChatMessage)
+            .where(ChatMessage.battle_id == battle_id, _visible_to(reader))
+        )
+        or 0
+    )
+
+
 async def lines_for(
     session: AsyncSession, battle_id: str, reader: Participant, *, since: int = 0, limit: int | None = SHOWN
 ) -> list[Line]:
-    """The messages this reader may see (public, or private with them at one end), oldest first."""
-    query = select(ChatMessage).where(
-        ChatMessage.battle_id == battle_id, ChatMessage.seq > since, _visible_to(reader)
-    )
+    """The messages this reader may see (public, or private with them at one end), oldest first,
+    after the reader's own ordinal `since` (at most the last `limit`)."""
+    start = since
     if limit is not None:
-        query = query.order_by(ChatMessage.seq.desc()).limit(limit)
-    rows = sorted(await session.scalars(query), key=lambda m: m.seq)
+        start = max(since, await visible_count(session, battle_id, reader) - limit)
+    query = (
+        select(ChatMessage)
+        .where(ChatMessage.battle_id == battle_id, _visible_to(reader))
+        .order_by(ChatMessage.seq)
+        .offset(start)
+    )
+    rows = list(await session.scalars(query))
     people = {p.id: p for p in await participants(session, battle_id)}
 
     def name(pid: str | None) -> str:
@@ -85,7 +103,7 @@ async def lines_for(
 
     return [
         Line(
-            seq=m.seq,
+            seq=start + i + 1,
             sender=name(m.sender_id),
             sender_role=people[m.sender_id].role if m.sender_id in people else "",
             to=None if m.recipient_id is None else name(m.recipient_id),
@@ -94,7 +112,7 @@ async def lines_for(
             at=aware(m.created_at) or m.created_at,
             mine=m.sender_id == reader.id,
         )
-        for m in rows
+        for i, m in enumerate(rows)
     ]
 
 
@@ -199,15 +217,8 @@ async def post(
     else:
         raise ServiceError("the chat is busy; try again")
     await wake_table(platform, battle_id, message.seq)
-    return Line(
-        message.seq, sender.name, sender.role, None, recipient is not None, text, message.created_at, True
-    )
-
-
-async def chat_seq(session: AsyncSession, battle_id: str) -> int:
-    return (
-        await session.scalar(select(func.max(ChatMessage.seq)).where(ChatMessage.battle_id == battle_id)) or 0
-    )
+    async with platform.db.reader() as session:
+        return (await lines_for(session, battle_id, sender, limit=1))[-1]
 
 
 async def wake_table(platform: Platform, battle_id: str, seq: int) -> None:

@@ -3,7 +3,7 @@ JSON body `{"content": "…"}`), sent once each time the battle *starts* waiting
 
 After each committed action (Platform.after_commit) the notifier compares who the step waits on
 (`Game.awaited`) with what it saw at the previous action (`SeatStatus.awaited`); each seat newly
-waited on, not seen on the page in the last `notify_idle_seconds`, gets one message — in a
+waited on (or waited on by a step that began in this action), not seen on the page in the last `notify_idle_seconds`, gets one message — in a
 background task with retries and backoff, never blocking or failing the action. Finished battles
 notify nobody. A periodic check tells the referee when a step waited longer than the battle's
 `step_deadline_minutes`.
@@ -141,6 +141,9 @@ async def set_webhook(platform: Platform, participant: Participant, url: str | N
     async with platform.db.transaction() as session:
         row = await status_of(session, participant)
         row.webhook_url = kept
+        # A wait already under way when they opt in is not "starting" at the next action.
+        state, _ = await load_state(session, participant.battle_id, platform.rules)
+        row.awaited = not state.finished and participant.id in state.game.awaited(state)
     return kept
 
 
@@ -184,13 +187,18 @@ async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: s
             people = {p.id: p for p in await participants(session, battle_id) if p.active}
             rows = await statuses(session, battle_id)
             step = state.game.step(state.clock).title(state.clock)
+            row_at = await session.scalar(
+                select(ActionLog).where(ActionLog.battle_id == battle_id, ActionLog.seq == seq)
+            )
+            # A step that ended and began again in this one action is a new wait for those it waits on.
+            new_step = row_at is not None and any(e.get("kind") in ("clock", "rewind") for e in row_at.events)
             for pid in awaited - set(rows):
                 if pid in people:
                     rows[pid] = await status_of(session, people[pid])
             for pid, row in rows.items():
                 now_waited = pid in awaited and pid in people
                 idle = not recently_seen(row, platform.settings.notify_idle_seconds)
-                if now_waited and not row.awaited and row.webhook_url and idle:
+                if now_waited and (new_step or not row.awaited) and row.webhook_url and idle:
                     link = _link(platform, battle_id)
                     sends.append(
                         (row.webhook_url, f"Starboard: “{battle.name}” is waiting on you — {step}.{link}")

@@ -118,6 +118,15 @@ async def queue_if_needed(platform: Platform, cmd: Command) -> TableRequest | No
             return None  # an unknown target is refused by submit as usual; own ships apply at once
         if state.finished:
             return None
+        for earlier in await session.scalars(
+            select(TableRequest).where(
+                TableRequest.battle_id == battle.id,
+                TableRequest.participant_id == me.id,
+                TableRequest.kind == "damage",
+            )
+        ):
+            if (earlier.payload or {}).get("action_id") == cmd.action_id:
+                return earlier  # a repeated action id queues nothing more
         req = TableRequest(
             battle_id=battle.id,
             participant_id=me.id,
@@ -201,12 +210,13 @@ async def decide(
                     f"action #{req.target_seq} is no longer the last action; refuse the request instead",
                     "request",
                 )
+            # The log is public: it says who asked, not the reason the player gave the referee.
             name = player.name if player else "a player"
             cmd = Command(
                 battle_id,
                 me.id,
                 UNDO,
-                {"reason": f"{name} asked: {req.reason}"[:300]},
+                {"reason": f"at {name}'s request (#{req.id})"[:300]},
                 f"request-{req.id}-{uuid.uuid4().hex[:8]}",
             )
         else:

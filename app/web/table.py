@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import weakref
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -53,7 +54,7 @@ async def table_context(
             "can_chat": can_chat,
             "private_to": private_to,
             "chat_max": platform.settings.chat_max_chars,
-            "chat_seq": await chat.chat_seq(session, battle.id),
+            "chat_seq": await chat.visible_count(session, battle.id, me),
             "has_requests": me.role == "referee" or me.role in requests.ASKERS,
             "undo_seq": await requests.may_ask_undo(session, battle, me),
         },
@@ -111,11 +112,15 @@ async def table_fragments(platform: Platform, battle_id: str, participant_id: st
 
 class TableLive:
     """The broker listener for table wake-ups: each viewer of that battle in this process gets its
-    own chat and requests regions. Action wake-ups (plain battle ids) are the hub's."""
+    own chat and requests regions. Action wake-ups (plain battle ids) are the hub's.
+
+    A viewer is sent a frame only when their own regions changed: someone else's private line (or a
+    request they may not see) sends them nothing at all, so not even its timing reaches them."""
 
     def __init__(self, platform: Platform, hub: Hub) -> None:
         self.platform, self.hub = platform, hub
         self._sending: set[asyncio.Task[None]] = set()
+        self._last: weakref.WeakKeyDictionary[Subscriber, str] = weakref.WeakKeyDictionary()
 
     async def wake(self, key: str, seq: int) -> None:
         if not key.startswith(chat.TABLE_WAKE):
@@ -126,12 +131,17 @@ class TableLive:
             self._sending.add(task)
             task.add_done_callback(self._sending.discard)
 
-    async def send(self, viewer: Subscriber) -> None:
+    async def send(self, viewer: Subscriber, *, always: bool = False) -> None:
+        """Render this viewer's regions; send them if they changed since the last frame (or `always`:
+        the socket's hello)."""
         try:
             html = await table_fragments(self.platform, viewer.battle_id, viewer.participant_id)
             if html is None:
                 return
             async with viewer.lock:  # not between another frame's render and send
+                if not always and self._last.get(viewer) == html:
+                    return
+                self._last[viewer] = html
                 await viewer.send_text(json.dumps({"content": html, "table": True}))
         except Exception as exc:  # a closed socket: the hub forgets it on its next send
             log.info("table frame not sent to a viewer of %s: %r", viewer.battle_id, exc)

@@ -32,11 +32,12 @@ class ChatIn(BaseModel):
 async def read_chat(
     battle_id: str, platform: PlatformDep, creds: Creds, since: int = Query(default=0, ge=0)
 ) -> dict[str, Any]:
-    """The table talk this participant may read (public, and private lines they are an end of)."""
+    """The table talk this participant may read (public, and private lines they are an end of).
+    `seq` numbers the messages *you* may read (1, 2, …), so `since` pages on without gaps."""
     me = await _participant(platform, battle_id, creds)
     async with platform.db.reader() as session:
         lines = await chat.lines_for(session, battle_id, me, since=since, limit=None)
-        seq = await chat.chat_seq(session, battle_id)
+        seq = await chat.visible_count(session, battle_id, me)
     return {"chat_seq": seq, "messages": [line.as_dict() for line in lines]}
 
 

@@ -1,7 +1,9 @@
 """The battle websocket: pushes per-viewer fragments after each commit and accepts actions.
 
 Client → server frames (JSON): {"type": "hello", "seq": N} to (re)start from seq N;
-{"type": "action", "action_type", "payload", "action_id", "seen_seq", "dice"} to act.
+{"type": "action", "action_type", "payload", "action_id", "seen_seq", "dice"} to act;
+{"type": "seen"} while the page is visible (issue 11: last seen). A hello with "chat_seq" is
+also answered with the table's regions (chat, requests).
 Server → client: {"content": "<hx-partial …>…", "seq": N} (htmx swaps it), and
 {"type": "result", …} / {"type": "error", …} answers to actions.
 """
@@ -24,7 +26,6 @@ from app.services.errors import ServiceError
 from app.services.requests import queue_if_needed
 from app.web.render import live_fragments, render
 from app.web.security import csrf_token, origin_allowed, seat_in
-from app.web.table import table_fragments
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -95,9 +96,10 @@ async def _handle(
         await viewer.catch_up()
         await seats.mark_seen(platform, participant_id, viewer.last_seq)  # issue 11: last seen
         if "chat_seq" in message:  # issue 11: the chat and requests as they are now
-            html = await table_fragments(platform, viewer.battle_id, participant_id)
-            if html is not None:
-                await websocket.send_text(json.dumps({"content": html, "table": True}))
+            await websocket.app.state.table_live.send(viewer, always=True)
+        return
+    if kind == "seen":  # issue 11: the page is open and visible (no notification while active)
+        await seats.mark_seen(platform, participant_id)
         return
     if kind == "action":
         try:

@@ -45,4 +45,16 @@
     was = yourMove();
     setUpButton();
   });
+
+  // While the page is open and visible, tell the server now and then: nobody is notified of a move
+  // they are looking at.
+  var socket = null;
+  function seen() {
+    if (socket && socket.readyState === 1 && !document.hidden) socket.send(JSON.stringify({ type: "seen" }));
+  }
+  document.addEventListener("htmx:ws:after:connection", function (evt) {
+    socket = evt.detail && evt.detail.connection && evt.detail.connection.socket;
+  });
+  document.addEventListener("visibilitychange", seen);
+  setInterval(seen, 60000);
 })();
