@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Battle, Participant, TableRequest
+from app.rules import STANDARD, Rules
 from app.services import actions as action_service
 from app.services import chat
 from app.services.actions import Command
@@ -25,6 +26,7 @@ from app.services.seats import table_options, utcnow
 
 ASKERS = ("player", "bot")
 DAMAGE = "damage.apply"
+MAX_PENDING = 10  # damage entries one player may have waiting for the referee
 
 
 @dataclass
@@ -118,6 +120,7 @@ async def queue_if_needed(platform: Platform, cmd: Command) -> TableRequest | No
             return None  # an unknown target is refused by submit as usual; own ships apply at once
         if state.finished:
             return None
+        waiting = 0
         for earlier in await session.scalars(
             select(TableRequest).where(
                 TableRequest.battle_id == battle.id,
@@ -127,6 +130,9 @@ async def queue_if_needed(platform: Platform, cmd: Command) -> TableRequest | No
         ):
             if (earlier.payload or {}).get("action_id") == cmd.action_id:
                 return earlier  # a repeated action id queues nothing more
+            waiting += earlier.status == "pending"
+        if waiting >= MAX_PENDING:
+            raise Invalid(f"{MAX_PENDING} of your damage entries already wait for the referee", "target")
         req = TableRequest(
             battle_id=battle.id,
             participant_id=me.id,
@@ -153,7 +159,7 @@ def _summary(req: TableRequest, ship_names: dict[str, str]) -> str:
 
 
 async def requests_for(
-    session: AsyncSession, battle: Battle, viewer: Participant, limit: int = 20
+    session: AsyncSession, battle: Battle, viewer: Participant, limit: int = 20, rules: Rules = STANDARD
 ) -> list[Shown]:
     """The referee's queue (every request), or a player's own requests; nothing for others."""
     query = select(TableRequest).where(TableRequest.battle_id == battle.id)
@@ -163,7 +169,7 @@ async def requests_for(
         query = query.where(TableRequest.participant_id == viewer.id)
     rows = list(await session.scalars(query.order_by(TableRequest.id.desc()).limit(limit)))
     names = {p.id: p.name for p in await participants(session, battle.id)}
-    state, _ = await load_state(session, battle.id)
+    state, _ = await load_state(session, battle.id, rules)
     ships = {sid: s.name for sid, s in state.ships.items()}
     return [
         Shown(

@@ -59,7 +59,7 @@ async def table_context(
             "undo_seq": await requests.may_ask_undo(session, battle, me),
         },
         "chat_lines": await chat.lines_for(session, battle.id, me),
-        "table_requests": await requests.requests_for(session, battle, me),
+        "table_requests": await requests.requests_for(session, battle, me, rules=platform.rules),
     }
 
 
@@ -84,7 +84,8 @@ async def catch_up(
     """The events this viewer may see after `since` up to `seq`, folded: counts and the first lines."""
     if since is None or since >= seq:
         return None
-    entries = await visible_log(session, battle, viewer, since=since, until=seq)
+    # Like the log: an action whose events this viewer may not read is not there for them at all.
+    entries = [e for e in await visible_log(session, battle, viewer, since=since, until=seq) if e.events]
     events = [e for entry in entries for e in entry.events]
     if not entries:
         return None

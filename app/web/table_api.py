@@ -106,7 +106,7 @@ async def read_requests(battle_id: str, platform: PlatformDep, creds: Creds) -> 
     me = await _participant(platform, battle_id, creds)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
-        shown = await requests.requests_for(session, battle, me)
+        shown = await requests.requests_for(session, battle, me, rules=platform.rules)
     return {"requests": [r.as_dict() for r in shown]}
 
 
