@@ -1,0 +1,40 @@
+"""Table talk across processes (issue 11): a message posted through one server process reaches a
+websocket viewer on another, through PostgreSQL LISTEN/NOTIFY — the same wake-up path as actions,
+keyed "table:<battle>"."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.conftest import Server
+from tests.helpers import set_table
+from tests.table.test_chat import say
+from tests.table.test_live_and_catch_up import table_frame
+from tests.web.wsclient import WsViewer, cookie_for
+
+
+@pytest.fixture(scope="module")
+def two_servers(postgres_url: str) -> Iterator[tuple[Server, Server]]:
+    a, b = Server(postgres_url, postgres_url), Server(postgres_url, postgres_url)
+    yield a, b
+    a.stop()
+    b.stop()
+
+
+async def test_chat_posted_in_one_process_reaches_a_viewer_of_the_other(
+    two_servers: tuple[Server, Server],
+) -> None:
+    a, b = two_servers
+    async with httpx.AsyncClient(base_url=a.url) as c:
+        table = await set_table(c)
+        cookie = await cookie_for(b.url, table.tokens["bob"])
+        async with WsViewer(b.url, table.battle_id, cookie) as bob:
+            await bob.socket.send(json.dumps({"type": "hello", "seq": 0, "chat_seq": 0}))
+            await table_frame(bob, 'hx-target="#chat-list"')
+            assert (await say(c, table, "ann", "across the wire")).status_code == 201
+            frame = await table_frame(bob, "across the wire")
+            assert frame["table"] is True
