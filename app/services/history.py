@@ -1,10 +1,17 @@
 """The battle's history: rebuilding a state from the append-only log, the state at any seq, and the
-two actions that reach back into the log — rewind and undo — which are logged like any other.
+three actions that reach back into the log — undo, redo and rewind — which are logged like any other.
+
+Undo is honest: it always steps back over one more *real* action (never an undo, redo or rewind),
+the last one still in effect, and returns to the state just before it. Redo puts back what the
+undos took away, newest first, only while nothing else happened since: any other action (a rewind
+too) clears what may be redone. Each history row stores the seq whose state it returns to
+(`_to_seq`, or `to_seq` for a rewind), so a replay never needs to work this out again.
 
 Rebuilding never rolls: every die is read back from the log (ReplayDice)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -25,6 +32,7 @@ from app.services.platform import Platform
 
 REWIND = "battle.rewind"
 UNDO = "battle.undo"
+REDO = "battle.redo"
 
 
 class RewindPayload(BaseModel):
@@ -34,6 +42,10 @@ class RewindPayload(BaseModel):
 
 class UndoPayload(BaseModel):
     reason: str = Field(min_length=3, max_length=300)
+
+
+class RedoPayload(BaseModel):
+    reason: str = Field(default="", max_length=300)
 
 
 def _not_replayed(*_: Any) -> list[Event]:
@@ -46,7 +58,10 @@ HISTORY_ACTIONS: dict[str, ActionSpec] = {
     REWIND: ActionSpec(
         REWIND, RewindPayload, _not_replayed, "Rewind the battle to an earlier action", referee_only=True
     ),
-    UNDO: ActionSpec(UNDO, UndoPayload, _not_replayed, "Undo the last action", referee_only=True),
+    UNDO: ActionSpec(
+        UNDO, UndoPayload, _not_replayed, "Undo the last action still in effect", referee_only=True
+    ),
+    REDO: ActionSpec(REDO, RedoPayload, _not_replayed, "Redo what the last undo undid", referee_only=True),
 }
 
 
@@ -73,6 +88,51 @@ def replay(rules: Rules, battle: Battle, rows: list[ActionLog]) -> BattleState:
     return state
 
 
+@dataclass(frozen=True)
+class _Node:
+    """One real action in effect, on top of those in effect before it (a persistent stack)."""
+
+    seq: int
+    below: _Node | None
+
+
+@dataclass
+class Stacks:
+    """What is in effect after the log's last row: the real actions an undo may take back (newest
+    last) and the undone actions a redo may put back (the next to redo last)."""
+
+    in_effect: list[int]
+    redoable: list[int]
+
+
+def stacks(rows: list[ActionLog]) -> Stacks:
+    """Walk the log: a real action goes on top of what is in effect and clears what may be redone;
+    a history row returns to the stack that was in effect after the row it returns to."""
+    after: dict[int, _Node | None] = {0: None}
+    top: _Node | None = None
+    redo: list[int] = []
+    for row in rows:
+        if row.action_type in HISTORY_ACTIONS:
+            target = _rewind_target(row)
+            top = after.get(target)
+            undone = row.payload.get("_undoes")
+            if row.action_type == UNDO and isinstance(undone, int):
+                redo = [*redo, undone]
+            elif row.action_type == REDO and redo:
+                redo = redo[:-1]
+            else:  # a rewind, or an undo logged before undo was honest: nothing to redo
+                redo = []
+        else:
+            top = _Node(row.seq, top)
+            redo = []
+        after[row.seq] = top
+    in_effect: list[int] = []
+    while top is not None:
+        in_effect.append(top.seq)
+        top = top.below
+    return Stacks(in_effect[::-1], redo)
+
+
 async def log_rows(session: AsyncSession, battle_id: str, until: int | None = None) -> list[ActionLog]:
     query = select(ActionLog).where(ActionLog.battle_id == battle_id)
     if until is not None:
@@ -92,28 +152,76 @@ async def state_at(session: AsyncSession, battle: Battle, seq: int, rules: Rules
     return replay(rules, battle, await log_rows(session, battle.id, seq))
 
 
+def line_of(row: ActionLog | None, referee: bool = False) -> str:
+    """How an action reads in the log: its first line as everyone may read it (a hidden line reads
+    as others see it), or as the referee reads it."""
+    if row is None:
+        return "the start of the battle"
+    texts = []
+    for event in row.events:
+        public = event.get("visibility", "public") == "public"
+        text = event.get("text") if public or referee else event.get("hidden_text") or "a hidden action"
+        if text:
+            texts.append(str(text))
+    first = texts[0] if texts else row.action_type
+    return f"#{row.seq} {first}" + (f" (+{len(texts) - 1} more)" if len(texts) > 1 else "")
+
+
+async def preview(session: AsyncSession, battle_id: str) -> dict[str, Any]:
+    """For the referee's page: what Undo would take back and what Redo would put back (the log
+    line of each), and the points a rewind may return to."""
+    rows = await log_rows(session, battle_id)
+    by_seq = {r.seq: r for r in rows}
+    now = stacks(rows)
+    undo = now.in_effect[-1] if now.in_effect else None
+    redo = now.redoable[-1] if now.redoable else None
+    return {
+        "undo": {"seq": undo, "line": line_of(by_seq[undo], True)} if undo else None,
+        "redo": {"seq": redo, "line": line_of(by_seq[redo], True)} if redo else None,
+        "rewind_points": [{"seq": 0, "line": line_of(None)}]
+        + [{"seq": r.seq, "line": line_of(r, True)} for r in rows[:-1]][-REWIND_POINTS:][::-1],
+    }
+
+
+REWIND_POINTS = 100  # the latest points a rewind form offers by name (any seq may still be typed)
+
+
 async def resolve(
     session: AsyncSession, rules: Rules, battle: Battle, action_type: str, payload: BaseModel, seq: int
 ) -> tuple[BattleState, list[Event], dict[str, Any]]:
-    """A rewind or undo: the state it returns to, its event, and the payload the log keeps."""
+    """An undo, redo or rewind: the state it returns to, its event, and the payload the log keeps."""
+    rows = await log_rows(session, battle.id)
+    by_seq = {r.seq: r for r in rows}
     if isinstance(payload, UndoPayload):
-        if seq == 0:
+        in_effect = stacks(rows).in_effect
+        if not in_effect:
             raise Invalid("there is nothing to undo", "battle")
-        last = await session.scalar(
-            select(ActionLog).where(ActionLog.battle_id == battle.id, ActionLog.seq == seq)
-        )
-        target = seq - 1
-        text = f"⚠ UNDO (Referee): action {seq} ({last.action_type}) is undone — “{payload.reason}”"  # type: ignore[union-attr]
-        stored: dict[str, Any] = {"reason": payload.reason, "_to_seq": target}
+        undone = in_effect[-1]
+        target = undone - 1  # the state just before that action
+        last = by_seq[undone]
+        text = f"⚠ UNDO (Referee): action {undone} ({last.action_type}) is undone — “{payload.reason}”"
+        stored: dict[str, Any] = {"reason": payload.reason, "_to_seq": target, "_undoes": undone}
+        data: dict[str, Any] = {"to_seq": target, "undoes": undone, "line": line_of(last)}
+    elif isinstance(payload, RedoPayload):
+        redoable = stacks(rows).redoable
+        if not redoable:
+            raise Invalid("there is nothing to redo: no undo since the last action", "battle")
+        target = redoable[-1]  # the state that action made
+        why = f" — “{payload.reason}”" if payload.reason else ""
+        text = f"⚠ REDO (Referee): action {target} ({by_seq[target].action_type}) is restored{why}"
+        stored = {"reason": payload.reason, "_to_seq": target}
+        data = {"to_seq": target, "redoes": target, "line": line_of(by_seq[target])}
     else:
         assert isinstance(payload, RewindPayload)
         if payload.to_seq >= seq:
             raise Invalid(f"rewind to an earlier action than the current {seq}", "to_seq")
         target = payload.to_seq
-        text = f"⚠ REWIND (Referee): back to action {target} — “{payload.reason}”"
+        point = line_of(by_seq.get(target)) if target else "the start of the battle"
+        text = f"⚠ REWIND (Referee): back to action {target} (after {point}) — “{payload.reason}”"
         stored = {"to_seq": target, "reason": payload.reason}
+        data = {"to_seq": target, "line": point}
     try:
-        state = await state_at(session, battle, target, rules)
+        state = replay(rules, battle, [r for r in rows if r.seq <= target])
     except RuleError as exc:  # the log no longer replays under these rules
         raise Invalid(f"the log does not replay to action {target}: {exc.message}", "battle") from None
-    return state, [Event(kind="rewind", text=text, data={"to_seq": target})], stored
+    return state, [Event(kind="rewind", text=text, data=data)], stored

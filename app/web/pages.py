@@ -18,6 +18,7 @@ from app.services.battles import (
     create_battle,
     get_battle,
     get_participant,
+    load_state,
     participant_by_token,
     remove_participant,
     rotate_token,
@@ -83,6 +84,46 @@ async def _form(request: Request) -> Any:
     if not csrf_ok(request, form.get("csrf_token")):  # type: ignore[arg-type]
         raise Forbidden("the form expired or came from another site; reload the page and try again")
     return form
+
+
+# Destructive steps from a page are confirmed first: the server refuses them without confirm=yes
+# and answers with a page that asks (keyboard and no-JavaScript friendly). Bots over REST do not ask.
+CONFIRMED_ACTIONS = {
+    "ship.remove": (
+        "Remove {ship} from the battle?",
+        "Its sheet and damage go with it (undo can bring it back).",
+        "Yes, remove {ship}",
+    ),
+    "battle.end": (
+        "End the battle?",
+        "Nobody can act after the end, undo included, and the dice seed is revealed.",
+        "Yes, end the battle",
+    ),
+}
+
+
+def _confirm_page(
+    request: Request, form: Any, action: str, back: str, question: str, consequence: str, yes: str
+) -> Response:
+    """Ask before a destructive step. An htmx post gets the question as a page message with the
+    same form (confirm=yes) to press; a plain post gets a page of its own."""
+    fields = [(k, str(v)) for k, v in form.multi_items() if k != "confirm" and isinstance(v, str)]
+    context = {
+        "question": question,
+        "consequence": consequence,
+        "yes": yes,
+        "action": action,
+        "back": back,
+        "fields": fields,
+        "flash": None,
+        "csrf_token": csrf_token(request),
+    }
+    if _is_htmx(request):
+        html = render(
+            "partials/flash.html", {"message": f"{question} Confirm on the page first.", "level": "error"}
+        )
+        return HTMLResponse(html, status_code=422)
+    return templates.TemplateResponse(request, "confirm.html", context, status_code=200)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -255,6 +296,17 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
         form = await _form(request)
         seen = _seen_seq(form.get("seen_seq"))
         me = seat_in(request, battle_id)
+        kind = str(form.get("action_type", ""))
+        if kind in CONFIRMED_ACTIONS and form.get("confirm") != "yes":
+            ship = str(form.get("p.ship", ""))
+            async with platform.db.reader() as session:
+                asker = await get_participant(session, battle_id, me)
+                state, _ = await load_state(session, battle_id, platform.rules)
+            if asker.role == "referee" and not state.finished:  # others are refused as they are
+                name = state.ships[ship].name if ship in state.ships else (ship or "the ship")
+                question, consequence, yes = (t.format(ship=name) for t in CONFIRMED_ACTIONS[kind])
+                to = f"/battles/{battle_id}/actions"
+                return _confirm_page(request, form, to, back, question, consequence, yes)
         command = Command(
             battle_id,
             me,
@@ -378,7 +430,22 @@ def _seen_seq(raw: object) -> int | None:
 async def drop_seat(battle_id: str, participant_id: str, request: Request, platform: PlatformDep) -> Response:
     back = f"/battles/{battle_id}"
     try:
-        await _form(request)
+        form = await _form(request)
+        if form.get("confirm") != "yes":
+            async with platform.db.reader() as session:
+                me = await get_participant(session, battle_id, seat_in(request, battle_id))
+                if me.role != "referee":
+                    raise Forbidden("only the referee removes participants")
+                who = await get_participant(session, battle_id, participant_id)
+            return _confirm_page(
+                request,
+                form,
+                f"/battles/{battle_id}/participants/{participant_id}/remove",
+                back,
+                f"Remove {who.name} from the battle?",
+                "Their link and token stop working at once; ships they command stay, unassigned.",
+                f"Yes, remove {who.name}",
+            )
         async with platform.db.transaction() as session:
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
             if me.role != "referee":

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant
 from app.rules import STANDARD, Rules
+from app.services.history import preview as history_preview
 from app.services.library import ships_for
 from app.services.views import offers_for, read_battle, visible_log
 
@@ -53,7 +54,10 @@ async def page_context(
     log = await visible_log(
         session, battle, viewer, since=log_since, until=at_seq, limit=log_limit, names=names
     )
+    live_referee = participant.role == "referee" and at_seq is None
     return {
+        # the referee's undo/redo/rewind forms say what they would do (the log line of each)
+        "history": await history_preview(session, battle.id) if live_referee else None,
         "battle": {
             "id": battle.id,
             "name": battle.name,
