@@ -10,6 +10,7 @@ viewers (app/web/table_live.py)."""
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -20,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, ChatMessage, Participant
 from app.services.battles import get_battle, get_participant, participants
-from app.services.errors import Forbidden, Invalid, ServiceError
+from app.services.errors import Forbidden, Invalid, RateLimited, ServiceError
 from app.services.platform import Platform
 from app.services.seats import aware, table_options, utcnow
 
@@ -29,10 +30,6 @@ log = logging.getLogger(__name__)
 TABLE_WAKE = "table:"  # broker wake-ups for the table's regions: ("table:<battle id>", chat seq)
 REFEREE = "referee"  # the `to` a player writes to reach the referee privately
 SHOWN = 60  # messages a page shows
-
-
-class RateLimited(ServiceError):
-    status = 429
 
 
 @dataclass
@@ -197,6 +194,7 @@ async def post(
                             f"slow down: at most {settings.chat_rate_count} messages in "
                             f"{settings.chat_rate_seconds:g} s",
                             "text",
+                            retry_after=max(1, math.ceil(settings.chat_rate_seconds)),
                         )
                 last = await session.scalar(
                     select(func.max(ChatMessage.seq)).where(ChatMessage.battle_id == battle_id)

@@ -42,7 +42,7 @@ def _check_address(host: str, allow_private: bool) -> None:
         return
     try:
         infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError):
+    except (OSError, UnicodeError, ValueError):  # no such name, or text no resolver takes
         raise Invalid(f"the webhook's host {host!r} does not resolve", "webhook_url") from None
     for info in infos:
         address = ipaddress.ip_address(info[4][0].split("%")[0])

@@ -219,6 +219,8 @@ async def answer_request(
     back = f"/battles/{battle_id}#requests"
     try:
         form = await pages._form(request)
+        if not 1 <= request_id < 2**31:
+            raise Invalid("no such request", "request")
         decision = str(form.get("decision", ""))
         if decision not in ("approve", "refuse"):
             raise Invalid("approve or refuse", "decision")

@@ -4,9 +4,9 @@ to its ends, and a webhook URL only to its owner."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from app.services import chat, notify, requests, seats
@@ -30,7 +30,7 @@ class ChatIn(BaseModel):
 
 @router.get("/battles/{battle_id}/chat", responses=errors(401, 403, 404))
 async def read_chat(
-    battle_id: str, platform: PlatformDep, creds: Creds, since: int = Query(default=0, ge=0)
+    battle_id: str, platform: PlatformDep, creds: Creds, since: int = Query(default=0, ge=0, le=2**31 - 1)
 ) -> dict[str, Any]:
     """The table talk this participant may read (public, and private lines they are an end of).
     `seq` numbers the messages *you* may read (1, 2, …), so `since` pages on without gaps."""
@@ -118,9 +118,13 @@ async def ask_undo(battle_id: str, body: AskIn, platform: PlatformDep, creds: Cr
     return {"id": req.id, "kind": req.kind, "target_seq": req.target_seq, "status": req.status}
 
 
-@router.post("/battles/{battle_id}/requests/{request_id}", responses=errors(401, 403, 404))
+@router.post("/battles/{battle_id}/requests/{request_id}", responses=errors(401, 403, 404, 409))
 async def answer(
-    battle_id: str, request_id: int, body: AnswerIn, platform: PlatformDep, creds: Creds
+    battle_id: str,
+    request_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    body: AnswerIn,
+    platform: PlatformDep,
+    creds: Creds,
 ) -> dict[str, Any]:
     """The referee approves or refuses a request."""
     me = await _participant(platform, battle_id, creds)
