@@ -170,3 +170,32 @@ async def test_opting_in_during_a_wait_sends_nothing_for_that_wait(local_client:
         await hook(c, table, "ann", rx.url)
         await add_ship(c, table, "Crow", "bob")  # the same wait goes on
         assert rx.bodies == []
+
+
+async def test_the_page_door_saves_the_webhook_and_sends_a_test(local_client: httpx.AsyncClient) -> None:
+    from tests.web.test_pages import csrf
+
+    c = local_client
+    table = await set_table(c)
+    async with Receiver() as rx:
+        html = await page_as(c, table.tokens["ann"], table.battle_id)
+        assert 'id="webhook-test"' in html and 'id="browser-notify"' in html
+        htmx = {"hx-request": "true"}
+        r = await c.post(
+            f"/battles/{table.battle_id}/notifications",
+            data={"csrf_token": csrf(html), "webhook_url": rx.url},
+            headers=htmx,
+        )
+        assert r.status_code == 200 and "Webhook saved." in r.text
+        r = await c.post(
+            f"/battles/{table.battle_id}/notifications",
+            data={"csrf_token": csrf(html), "webhook_url": rx.url, "test": "1"},
+            headers=htmx,
+        )
+        assert r.status_code == 200 and "Test sent" in r.text and len(rx.bodies) == 1
+        r = await c.post(
+            f"/battles/{table.battle_id}/notifications", data={"webhook_url": rx.url}, headers=htmx
+        )
+        assert r.status_code == 403  # no CSRF token: refused
+        watcher = await page_as(c, table.tokens["watcher"], table.battle_id)
+        assert 'id="webhook-test"' not in watcher and rx.url not in watcher

@@ -160,3 +160,38 @@ async def test_damage_waits_for_approval_where_the_battle_asks(client: httpx.Asy
     )
     assert r.status_code == 200 and "Request refused." in r.text
     assert "Your damage request is refused: out of range" in await chat_of(client, table, "ann")
+
+
+async def test_the_pages_ask_and_the_referee_sets_the_table(client: httpx.AsyncClient) -> None:
+    table = await set_table(client, ships=two_ships())
+    await act(client, table, "ann", "damage.apply", HIT)
+    html = await page_as(client, table.tokens["ann"], table.battle_id)
+    assert 'id="ask-undo-button"' in html and "action #3" in html
+    r = await client.post(
+        f"/battles/{table.battle_id}/requests",
+        data={"csrf_token": csrf(html), "reason": "wrong ship"},
+        headers={"hx-request": "true"},
+    )
+    assert r.status_code == 200 and "Asked the referee to undo action #3." in r.text
+    ref = await page_as(client, table.tokens["ref"], table.battle_id)
+    assert "undo action #3" in ref and "wrong ship" in ref and 'id="table-options"' in ref
+    r = await client.post(
+        f"/battles/{table.battle_id}/table",
+        data={"csrf_token": csrf(ref), "spectators_chat": "on", "step_deadline_minutes": "15"},
+        headers={"hx-request": "true"},
+    )
+    assert r.status_code == 200 and "Table options saved." in r.text
+    options = (await client.get(f"/api/v1/battles/{table.battle_id}/table", headers=table.auth("ann"))).json()
+    assert options["options"] == {
+        "spectators_chat": True,
+        "damage_needs_approval": False,
+        "step_deadline_minutes": 15,
+    }
+    bob = await page_as(client, table.tokens["bob"], table.battle_id)
+    assert "wrong ship" not in bob and 'id="table-options"' not in bob
+    r = await client.post(
+        f"/battles/{table.battle_id}/table",
+        data={"csrf_token": csrf(bob), "spectators_chat": "on"},
+        headers={"hx-request": "true"},
+    )
+    assert r.status_code == 403
