@@ -16,16 +16,17 @@ from pydantic import BaseModel, ValidationError
 
 from app.rules.core import Actor, Event, NotAllowed, RuleError
 from app.rules.dice import DiceSource
+from app.rules.messages import first_error
 from app.rules.ruleset import ActionSpec, PartSpec, Ruleset, StepHook, When
 from app.rules.state import BattleState, Clock, Ship
 from app.rules.system import GameSystem, Step
 
 
 def validation_error(exc: ValidationError) -> RuleError:
-    """A pydantic error as the rules answer it: the first problem, naming its field."""
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or None
-    return RuleError(first["msg"], where)
+    """A pydantic error as the rules answer it: the first problem in the user's words, naming its
+    field ("amount: must be at least 1 (you sent 0)", field "amount")."""
+    where, text = first_error(exc)
+    return RuleError(text, where)
 
 
 def _folded(clock_lines: list[Event]) -> list[Event]:

@@ -8,6 +8,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.rules.messages import humane
 from app.services.errors import ServiceError
 
 REASONS = {404: "NotFound", 405: "MethodNotAllowed", 401: "Unauthorized", 403: "Forbidden"}
@@ -29,12 +30,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
-        loc = [str(p) for p in first["loc"] if p not in ("body", "query", "path", "header")]
-        return JSONResponse(
-            {"detail": {"error": "Invalid", "field": ".".join(loc) or None, "reason": first["msg"]}},
-            status_code=422,
-        )
+        errors = exc.errors()
+        where, text = humane(errors[0]) if errors else (None, "the request is not valid")
+        return JSONResponse({"detail": {"error": "Invalid", "field": where, "reason": text}}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

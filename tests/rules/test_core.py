@@ -205,9 +205,8 @@ def test_ship_definition_errors_are_clear() -> None:
     bad["parts"]["sheet"]["sections"][0]["structure_max"] = 0
     with pytest.raises(RuleError) as err:
         apply_action(new_battle("b5wars"), Action("ship.add", {"definition": bad}, REFEREE), ScriptedDice([]))
-    assert (
-        "greater than or equal to 1" in err.value.message and "sections.0.structure_max" in err.value.message
-    )
+    assert err.value.field == "definition.parts.sheet.sections.0.structure_max"
+    assert err.value.message == f"{err.value.field}: must be at least 1 (you sent 0)"
     with pytest.raises(RuleError, match="unknown ship part 'warpcore'"):
         apply_action(
             new_battle("b5wars"),

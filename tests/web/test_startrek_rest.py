@@ -155,7 +155,7 @@ async def test_ST_07_purchase_errors_are_json_with_field_and_change_nothing(
          "Fore is not in Aft Deflector's arc"),
         ("kirk", {"deflector": "Tractor Beam", "points": 1}, 422, "deflector",
          "no deflector 'Tractor Beam' (deflectors: Fore Deflector, Starboard Deflector, Aft Deflector, Port Deflector)"),
-        ("kirk", {"deflector": "Fore Deflector", "points": 0}, 422, "points", "Input should be greater than or equal to 1"),
+        ("kirk", {"deflector": "Fore Deflector", "points": 0}, 422, "points", "points: must be at least 1 (you sent 0)"),
         ("kosh", {"deflector": "Fore Deflector", "points": 1}, 403, "ship", "you do not command that ship"),
     ]  # fmt: skip
     for who, payload, status, field, reason in refusals:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from app.rules.core import Actor, Event, NoPayload, RuleError, ShipRef, Visibility
 from app.rules.dice import DiceSource
+from app.rules.messages import first_error
 from app.rules.ruleset import action
 from app.rules.state import BattleState, Ship
 
@@ -181,12 +182,13 @@ def build_ship(state: BattleState, definition: ShipDefinition, owner: str | None
     ship_id, n = base, 2
     while ship_id in state.ships:
         ship_id, n = f"{base}-{n}", n + 1
-    try:
-        parts = state.game.validate_parts(definition.parts)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise RuleError(f"{first['msg']} (at {where})", "definition.parts") from None
+    parts: dict[str, Any] = {}
+    for name, data in definition.parts.items():  # one part at a time, so an error names its part
+        try:
+            parts.update(state.game.validate_parts({name: data}))
+        except ValidationError as exc:
+            where, text = first_error(exc, f"definition.parts.{name}")
+            raise RuleError(text, where) from None
     return Ship(
         id=ship_id,
         name=definition.name,
@@ -268,7 +270,7 @@ def override(state: BattleState, payload: Override, actor: Actor, dice: DiceSour
         for ship in fresh.ships.values():
             game.validate_parts(ship.parts)
     except ValidationError as exc:
-        raise RuleError(f"that value is not allowed: {exc.errors()[0]['msg']}", "value") from None
+        raise RuleError(f"value: that value is not allowed — {first_error(exc)[1]}", "value") from None
     _check_clock(state, fresh)
     visibility, hidden_ship = _secrecy(state, fresh, payload.path)
     for name in BattleState.model_fields:
