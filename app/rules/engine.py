@@ -20,4 +20,9 @@ def apply_action(state: BattleState, action: Action, dice: DiceSource) -> Outcom
         spec.authorise(state, payload, action.actor)
     new_state = state.copy_deep()
     events = spec.handler(new_state, payload, action.actor, dice)
+    for event in events:
+        # Who may read a ship's owner-only event is who commanded it when it happened: a later
+        # change of command hands nobody the ship's hidden past.
+        if event.visibility == "owner" and event.ship in new_state.ships:
+            event.data.setdefault("commander", new_state.ships[event.ship].owner)
     return Outcome(new_state, events)

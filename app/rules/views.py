@@ -37,6 +37,14 @@ def battle_view(state: BattleState, viewer: Actor) -> dict[str, Any]:
     }
 
 
+def _commanded_then(event: Event, viewer: Actor) -> bool:
+    """Whether the viewer commanded the event's ship when it happened (older log rows, written
+    before the commander was recorded, fall back to who commands it now)."""
+    if "commander" in event.data:
+        return event.data["commander"] is not None and event.data["commander"] == viewer.participant_id
+    return event.ship in viewer.ships
+
+
 def event_for(event: Event, viewer: Actor, finished: bool = False) -> Event | None:
     """The event as this viewer may read it: whole, replaced by its hidden_text, or not at all.
 
@@ -46,7 +54,7 @@ def event_for(event: Event, viewer: Actor, finished: bool = False) -> Event | No
         return event
     if finished and event.data.get("reveal_at_end"):
         return event
-    if event.visibility == "owner" and event.ship is not None and event.ship in viewer.ships:
+    if event.visibility == "owner" and event.ship is not None and _commanded_then(event, viewer):
         return event
     if event.hidden_text is None:
         return None

@@ -54,6 +54,15 @@ class Game:
     async def texts(self, who: str, type_: str, payload: dict[str, Any], dice: list[int] | None = None):
         return [e["text"] for e in (await self.do(who, type_, payload, dice)).events]
 
+    async def log_texts(self, who: str) -> list[str]:
+        """Every event sentence of the log as `who` may read it (the read every door uses)."""
+        async with self.platform.db.reader() as session:
+            battle = await get_battle(session, self.battle_id)
+            state, _ = await load_state(session, self.battle_id)
+            me = next(p for p in await participants(session, self.battle_id) if p.id == self.ids[who])
+            entries = await visible_log(session, battle, viewer_of(me, state))
+        return [e["text"] for entry in entries for e in entry.events]
+
     async def state(self) -> tuple[BattleState, int]:
         async with self.platform.db.reader() as session:
             return await load_state(session, self.battle_id)
@@ -703,10 +712,12 @@ async def test_ST_23_detection_with_the_referees_signature_and_ruling(platform: 
     await game.advance_to("combat", 2)
     detect = {"detector": "excelsior", "target": "haakona", "ew": 9, "range": 2}
     texts = await game.texts("kirk", "startrek.detect_cloak", detect)
-    assert texts == [
-        "Excelsior puts 9 EW on detecting Haakona at range 2; the referee has not set its signature yet. The "
-        "referee rules (ST-23)."
-    ]
+    assert texts == ["Excelsior puts 9 EW on detecting Haakona at range 2. The referee rules (ST-23)."]
+    assert await game.texts("ref", "startrek.rule_detection", {"target": "haakona", "attempt": 0, "detected": False})
+    # The referee's copy carries the suggestion; the detector's never does (the signature is the
+    # referee's, and EW and range the detector's own inputs).
+    assert "the referee has not set its signature yet" in " ".join(await game.log_texts("ref"))
+    assert "signature" not in " ".join(await game.log_texts("kirk"))
     await game.refused(
         "kirk",
         "startrek.set_signature",
@@ -716,11 +727,22 @@ async def test_ST_23_detection_with_the_referees_signature_and_ruling(platform: 
         "only the referee may set a cloak signature",
     )
     await game.do("ref", "startrek.set_signature", {"ship": "haakona", "signature": 6})
-    texts = await game.texts("kirk", "startrek.detect_cloak", detect)
-    assert texts == [
-        "Excelsior puts 9 EW on detecting Haakona at range 2; suggested: EW 9 vs range 2 + signature 6 → "
-        "detected. The referee rules (ST-23)."
-    ]
+    # One attempt per detector per turn; the Thomas Paine may still search.
+    await game.refused(
+        "kirk",
+        "startrek.detect_cloak",
+        detect,
+        Invalid,
+        "detector",
+        "Excelsior has already searched for a cloaked ship this turn (ST-23)",
+    )
+    texts = await game.texts("kirk", "startrek.detect_cloak", {**detect, "detector": "thomas-paine"})
+    assert texts == ["Thomas Paine puts 9 EW on detecting Haakona at range 2. The referee rules (ST-23)."]
+    assert (
+        "For the referee — attempt 1 by Thomas Paine: suggested: EW 9 vs range 2 + signature 6 → detected (ST-23)."
+        in await game.log_texts("ref")
+    )
+    assert "signature 6" not in " ".join(await game.log_texts("kirk") + await game.log_texts("tomalak"))
     await game.refused(
         "kirk",
         "startrek.rule_detection",
@@ -730,14 +752,10 @@ async def test_ST_23_detection_with_the_referees_signature_and_ruling(platform: 
         "only the referee may rule a detection attempt",
     )
     texts = await game.texts(
-        "ref", "startrek.rule_detection", {"target": "haakona", "attempt": 0, "detected": False}
-    )
-    assert texts == ["Excelsior does not find Haakona (referee's ruling, ST-23)."]
-    texts = await game.texts(
         "ref", "startrek.rule_detection", {"target": "haakona", "attempt": 1, "detected": True}
     )
     assert texts == [
-        "Excelsior detects the cloaked Haakona at hex 0506, facing 3: it may be fired at this turn with its "
+        "Thomas Paine detects the cloaked Haakona at hex 0506, facing 3: it may be fired at this turn with its "
         "shields down; fire outcomes are entered (ST-23, ST-23a)."
     ]
     # ST-23a: the detected ship may be fired at, and its shields absorb nothing.

@@ -28,7 +28,7 @@ from app.rules.startrek.common import (
     systems_of_kind,
 )
 from app.rules.state import BattleState, Ship
-from app.rules.system import ADJUST
+from app.rules.system import ADJUST, FIRE
 
 PART = "cloak"
 REVEALING_EFFECTS = ("flash", "shredder")
@@ -239,9 +239,19 @@ def suggestion(ew: int, rng: int, signature: int | None) -> bool | None:
     return ew > rng + signature
 
 
-@action("startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship="detector")
+@action(
+    "startrek.detect_cloak",
+    Detect,
+    "Try to detect a cloaked ship",
+    ship="detector",
+    during={FIRE},
+    outside=segment("Detecting a cloaked ship"),
+)
 def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> list[Event]:
-    """ST-23: record the attempt and a suggestion; the referee rules the outcome (GEN-03)."""
+    """ST-23: record the attempt; the referee rules the outcome (GEN-03) with the suggestion, which
+    only the referee reads: the signature is the referee's, and EW and range are the detector's own
+    inputs, so a verdict shown to the detector would let tries narrow it down. One attempt per
+    detector per turn."""
     detector = state.ship(p.detector, "detector")
     target = state.ship(p.target, "target")
     cloak = need_part(target, PART, Cloak, "cloaking device")
@@ -249,6 +259,12 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
         raise RuleError(f"{target.name} is not cloaked", "target")
     if detector.id == target.id:
         raise RuleError("a ship cannot look for itself", "target")
+    for ship in state.ships.values():
+        other = read_part(ship, PART, Cloak)
+        if other and any(a.detector == detector.id and a.turn == state.clock.turn for a in other.attempts):
+            raise RuleError(
+                f"{detector.name} has already searched for a cloaked ship this turn (ST-23)", "detector"
+            )
     hint = suggestion(p.ew, p.range, cloak.signature)
     attempt = DetectionAttempt(
         index=len(cloak.attempts),
@@ -271,11 +287,18 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
             kind="cloak_detection_attempt",
             ship=detector.id,
             visibility="owner",
-            text=f"{detector.name} puts {p.ew} EW on detecting {target.name} at range {p.range}; {advice}. "
+            text=f"{detector.name} puts {p.ew} EW on detecting {target.name} at range {p.range}. "
             "The referee rules (ST-23).",
             hidden_text=f"{detector.name} searches for a cloaked ship.",
             data={"target": target.id, "attempt": attempt.index},
-        )
+        ),
+        Event(
+            kind="cloak_detection_suggestion",
+            ship=target.id,
+            visibility="referee",
+            text=f"For the referee — attempt {attempt.index} by {detector.name}: {advice} (ST-23).",
+            data={"target": target.id, "attempt": attempt.index, "suggested": hint},
+        ),
     ]
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from app.rules import Action, Actor, BattleState, apply_action, new_battle
 from app.rules.core import REFEREE, Event
 from app.rules.dice import ScriptedDice
+from app.rules.generic.actions import slug
 from app.rules.startrek.shields import Shields
 
 LIBRARY = Path(__file__).resolve().parents[3] / "app" / "shipdata" / "library"
@@ -46,7 +47,8 @@ def act(
 
 
 def add(state: BattleState, data: dict[str, Any], position: dict[str, Any] | None = None) -> BattleState:
-    owner = f"p-{data['name']}"
+    # The commander's participant id is the one `player(ship id)` acts as.
+    owner = f"p-{slug(data['name'])}"
     state, events = act(state, "ship.add", {"definition": data, "owner": owner, "position": position})
     return state
 

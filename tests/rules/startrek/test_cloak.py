@@ -172,18 +172,22 @@ def test_ST_23_detection_attempt_suggests_and_the_referee_rules():
         {"detector": "excelsior", "target": "kor-vaq", "ew": 8, "range": 4},
         ENEMY,
     )
-    assert events[0].text == (
-        "Excelsior puts 8 EW on detecting Kor'vaq at range 4; suggested: EW 8 vs range 4 + signature 3 → detected. "
-        "The referee rules (ST-23)."
-    )
+    # The detector reads what it did; only the referee reads the suggestion and the signature.
+    assert events[0].text == "Excelsior puts 8 EW on detecting Kor'vaq at range 4. The referee rules (ST-23)."
     assert events[0].visibility == "owner" and events[0].ship == "excelsior"
-    state, events = act(
-        state,
-        "startrek.detect_cloak",
-        {"detector": "excelsior", "target": "kor-vaq", "ew": 7, "range": 4},
-        ENEMY,
+    assert events[1].text == (
+        "For the referee — attempt 0 by Excelsior: suggested: EW 8 vs range 4 + signature 3 → detected (ST-23)."
     )
-    assert cloak(state).attempts[1].suggested is False
+    assert events[1].visibility == "referee"
+    assert [event_for(e, ENEMY) for e in events][1] is None
+    # One attempt per detector per turn: repeated tries cannot narrow the signature down.
+    with pytest.raises(RuleError) as err:
+        act(state, "startrek.detect_cloak", {"detector": "excelsior", "target": "kor-vaq", "ew": 7, "range": 4}, ENEMY)
+    assert (err.value.field, err.value.message) == (
+        "detector",
+        "Excelsior has already searched for a cloaked ship this turn (ST-23)",
+    )
+    assert cloak(state).attempts[0].suggested is True
     with pytest.raises(RuleError):
         act(state, "startrek.rule_detection", {"target": "kor-vaq", "attempt": 0, "detected": True}, ENEMY)
     with pytest.raises(RuleError) as err:

