@@ -12,11 +12,11 @@ from starlette.middleware.sessions import SessionMiddleware
 from app.config import Settings, get_settings
 from app.db import Database
 from app.realtime.broker import make_broker
-from app.realtime.hub import Hub
+from app.realtime.hub import Hub, HubSettings
 from app.services.platform import Platform
-from app.web import api, pages, ws
+from app.web import api, health, pages, ws
 from app.web.errors import install_error_handlers
-from app.web.render import ROOT
+from app.web.render import ROOT, LiveViews, battle_seqs, read_live
 from app.web.security import BodyLimit
 
 API_DESCRIPTION = """
@@ -35,20 +35,43 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        platform = Platform(
-            settings=settings, db=Database(settings.database_url), broker=make_broker(settings.broadcast_url)
+        db = Database(
+            settings.database_url,
+            connect_timeout=settings.db_connect_timeout,
+            statement_timeout=settings.db_statement_timeout,
+            pool_size=settings.db_pool_size,
+            max_overflow=settings.db_max_overflow,
+            pool_timeout=settings.db_pool_timeout,
         )
-        hub = Hub()
-        platform.broker.subscribe(hub.wake)
-        await platform.broker.start()
+        broker = make_broker(
+            settings.broadcast_url,
+            publish_timeout=settings.broker_publish_timeout,
+            retry_max=settings.broker_retry_max,
+            connect_timeout=settings.db_connect_timeout,
+        )
+        platform = Platform(settings=settings, db=db, broker=broker)
+        hub = Hub(
+            load=lambda battle_id, since: read_live(db, battle_id, since),
+            views=LiveViews(),
+            seqs=lambda battle_ids: battle_seqs(db, battle_ids),
+            settings=HubSettings(
+                heartbeat_seconds=settings.ws_heartbeat_seconds,
+                read_timeout=settings.db_connect_timeout + settings.db_statement_timeout,
+                send_timeout=settings.ws_send_timeout,
+            ),
+        )
+        broker.subscribe(hub.wake)
+        broker.on_resubscribed(hub.resync_all)
+        await broker.start()
+        await hub.start()
         app.state.platform = platform
         app.state.hub = hub
         try:
             yield
         finally:
-            await platform.broker.stop()
+            await broker.stop()
             await hub.drain()
-            await platform.db.dispose()
+            await db.dispose()
 
     app = FastAPI(
         title="Starboard",
@@ -71,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     install_error_handlers(app)
+    app.include_router(health.router)
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(pages.router)

@@ -235,10 +235,13 @@ async def submit(
         else:
             raise Conflict("too many concurrent actions; try again")
     if not result.duplicate:
+        # After the commit and off the request path: local viewers are woken now, the other
+        # processes by a background publisher with its own timeout (kept pending and sent again
+        # when the broker is back). Nothing here can delay or fail the committed action.
         try:
-            await platform.broker.publish(battle_id, result.seq)
-        except Exception:  # the write is committed; viewers catch up on their next wake-up
-            log.exception("publish failed for battle %s seq %s", battle_id, result.seq)
+            platform.broker.announce(battle_id, result.seq)
+        except Exception:  # the write is committed; the hub's heartbeat catches viewers up
+            log.exception("announcing battle %s seq %s failed", battle_id, result.seq)
     return result
 
 

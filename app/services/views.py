@@ -74,6 +74,13 @@ async def visible_log(
     rows.sort(key=lambda r: r.seq)
     if names is None:
         names = {p.id: p.name for p in await participants(session, battle.id)}
+    return log_entries(rows, battle, viewer, names)
+
+
+def log_entries(
+    rows: list[ActionLog], battle: Battle, viewer: Viewer, names: dict[str, str]
+) -> list[LogEntry]:
+    """Log rows as this viewer may read them (no database: the hub reads the rows once for all)."""
     finished = battle.status == "finished"
     entries = []
     for row in rows:
@@ -131,7 +138,19 @@ async def read_battle(
         state, seq = await state_at(session, battle, at_seq), at_seq
     viewer = viewer_of(participant, state)
     people = await participants(session, battle.id)
-    data = {
+    return view_data(battle, state, seq, participant, viewer, people), viewer, people
+
+
+def view_data(
+    battle: Battle,
+    state: BattleState,
+    seq: int,
+    participant: Participant,
+    viewer: Viewer,
+    people: list[Participant],
+) -> dict[str, Any]:
+    """The viewer's data from what was read (no database)."""
+    return {
         "id": battle.id,
         "name": battle.name,
         "system": battle.system,
@@ -150,4 +169,3 @@ async def read_battle(
         "turn_bar": turn_bar(battle, state, viewer, people),
         "state": battle_view(state, viewer),
     }
-    return data, viewer, people

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import secrets
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Battle, Participant
+from app.db import Database
+from app.models import ActionLog, Battle, Participant
+from app.realtime.hub import SeatGone, Subscriber
 from app.rules.clock import STEP_LABELS
 from app.rules.registry import ACTIONS
+from app.rules.state import BattleState
+from app.rules.views import Viewer
+from app.services.battles import get_battle, load_state, participants
 from app.services.library import ships_for
-from app.services.views import read_battle, visible_log
+from app.services.views import log_entries, read_battle, view_data, viewer_of, visible_log
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -46,13 +54,27 @@ async def page_context(
     log_since: int = 0,
     at_seq: int | None = None,
 ) -> dict[str, Any]:
-    """What every battle template needs, for this viewer only (as of `at_seq` for a replay)."""
+    """What every battle template needs, for this viewer only (as of `at_seq` for a replay).
+    The log stops at the state's own seq, so a page never shows an entry its state lacks."""
     data, viewer, people = await read_battle(session, battle, participant, at_seq)
-    state = data["state"]
     names = {p.id: p.name for p in people}
     log = await visible_log(
-        session, battle, viewer, since=log_since, until=at_seq, limit=log_limit, names=names
+        session, battle, viewer, since=log_since, until=data["seq"], limit=log_limit, names=names
     )
+    return _context(battle, participant, viewer, data, people, names, log, csrf)
+
+
+def _context(
+    battle: Battle,
+    participant: Participant,
+    viewer: Viewer,
+    data: dict[str, Any],
+    people: list[Participant],
+    names: dict[str, str],
+    log: list[Any],
+    csrf: str,
+) -> dict[str, Any]:
+    state = data["state"]
     return {
         "battle": {
             "id": battle.id,
@@ -79,9 +101,80 @@ def render(name: str, context: dict[str, Any]) -> str:
     return env.get_template(name).render(context)
 
 
+@dataclass
+class LiveRead:
+    """One battle as read once for every viewer of it in this process: the snapshot, the seats,
+    and the log rows after the oldest viewer's seq up to the snapshot's own seq (never past it)."""
+
+    battle: Battle
+    state: BattleState
+    seq: int
+    people: list[Participant]
+    rows: list[ActionLog]
+
+    def __post_init__(self) -> None:
+        self.by_id = {p.id: p for p in self.people}
+        self.names = {p.id: p.name for p in self.people}
+
+
+async def read_live(db: Database, battle_id: str, since: int) -> LiveRead:
+    async with db.snapshot_reader() as session:
+        state, seq = await load_state(session, battle_id)
+        battle = await get_battle(session, battle_id)
+        people = await participants(session, battle_id)
+        rows = list(
+            await session.scalars(
+                select(ActionLog)
+                .where(ActionLog.battle_id == battle_id, ActionLog.seq > since, ActionLog.seq <= seq)
+                .order_by(ActionLog.seq)
+            )
+        )
+    return LiveRead(battle, state, seq, people, rows)
+
+
+async def battle_seqs(db: Database, battle_ids: list[str]) -> dict[str, int]:
+    """The current seq of each battle (the heartbeat's one query)."""
+    async with db.reader() as session:
+        rows = await session.execute(select(Battle.id, Battle.seq).where(Battle.id.in_(battle_ids)))
+        return {battle_id: seq for battle_id, seq in rows}
+
+
+class LiveViews:
+    """The hub's renderer: what a viewer sees depends only on their role and the ships they
+    command, so spectators share one rendering per seq, and so do a player's tabs. The CSRF
+    token (per browser session) is a placeholder the hub fills in per socket."""
+
+    def __init__(self) -> None:
+        self.placeholder = f"__csrf_{secrets.token_hex(8)}__"
+
+    def _me(self, read: LiveRead, viewer: Subscriber) -> Participant:
+        me = read.by_id.get(viewer.participant_id)
+        if me is None or not me.active:
+            raise SeatGone(viewer.participant_id)
+        return me
+
+    def key(self, read: LiveRead, viewer: Subscriber) -> Any:
+        seen = viewer_of(self._me(read, viewer), read.state)
+        return (seen.role, seen.ships)
+
+    def html(self, read: LiveRead, viewer: Subscriber) -> str:
+        since = viewer.last_seq or 0
+        return live_html(read, self._me(read, viewer), since, self.placeholder)
+
+
+def live_html(read: LiveRead, me: Participant, since: int, csrf: str) -> str:
+    """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer."""
+    viewer = viewer_of(me, read.state)
+    data = view_data(read.battle, read.state, read.seq, me, viewer, read.people)
+    rows = [r for r in read.rows if r.seq > since]
+    log = log_entries(rows, read.battle, viewer, read.names)
+    context = _context(read.battle, me, viewer, data, read.people, read.names, log, csrf)
+    return render("partials/live_update.html", context)
+
+
 async def live_fragments(
     session: AsyncSession, battle: Battle, participant: Participant, since: int, csrf: str
 ) -> tuple[str, int]:
-    """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer."""
+    """One viewer's live regions read on their own (the hub shares `read_live` instead)."""
     context = await page_context(session, battle, participant, csrf, log_limit=None, log_since=since)
     return render("partials/live_update.html", context), context["seq"]
