@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.models import ActionLog, Battle, ShipRow, Snapshot
+from app.models import ActionLog, Battle, Checkpoint, ShipRow, Snapshot
 from app.rules import apply_action
 from app.rules.battle import new_battle
 from app.rules.clock import short
@@ -113,17 +113,52 @@ def _parse(model: type[BaseModel], payload: dict[str, Any]) -> Any:
         raise Invalid(first["msg"], ".".join(str(p) for p in first["loc"]) or None) from None
 
 
-def _rewind_target(row: ActionLog) -> int:
+def _rewind_target(row: ActionLog | LogRow) -> int:
     return int(row.payload["to_seq"] if row.action_type == REWIND else row.payload["_to_seq"])
 
 
-def replay(battle: Battle, rows: list[ActionLog]) -> BattleState:
+@dataclass(frozen=True)
+class LogRow:
+    """What replaying needs of a log row, detached from the session (safe to hand to a thread)."""
+
+    seq: int
+    action_type: str
+    actor_id: str | None
+    actor_role: str
+    payload: dict[str, Any]
+    dice: list[Any]
+
+
+def _plain(rows: list[ActionLog]) -> list[LogRow]:
+    return [LogRow(r.seq, r.action_type, r.actor_id, r.actor_role, r.payload, r.dice) for r in rows]
+
+
+def replay(
+    battle: Battle,
+    rows: list[ActionLog] | list[LogRow],
+    start: BattleState | None = None,
+    start_seq: int = 0,
+    known: dict[int, BattleState] | None = None,
+) -> BattleState:
     """Rebuild the state from the log alone: the rolls are read from the log, never rolled again.
 
+    From the new battle, or from `start` (the state right after `start_seq`) with the rows after
+    it; `known` holds the states before `start_seq` that a rewind or undo in `rows` returns to.
     Only the states that a later rewind or undo returns to are kept in memory."""
+    return _replay(battle.system, battle.options, list(rows), start, start_seq, known or {})
+
+
+def _replay(
+    system: str,
+    options: dict[str, Any],
+    rows: list[ActionLog] | list[LogRow],
+    start: BattleState | None,
+    start_seq: int,
+    known: dict[int, BattleState],
+) -> BattleState:
     needed = {_rewind_target(r) for r in rows if r.action_type in SERVICE_ACTIONS}
-    state = new_battle(battle.system, battle.options)
-    kept: dict[int, BattleState] = {0: state}
+    state = start if start is not None else new_battle(system, options)
+    kept: dict[int, BattleState] = {**known, start_seq: state}
     for row in rows:
         if row.action_type in SERVICE_ACTIONS:
             state = kept[_rewind_target(row)]
@@ -139,26 +174,84 @@ def replay(battle: Battle, rows: list[ActionLog]) -> BattleState:
 
 
 async def rebuild(platform: Platform, battle_id: str) -> BattleState:
+    """The whole log replayed from the start (the audit: it must equal the snapshot), in a worker
+    thread so a long battle never blocks the event loop."""
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
-        rows = list(
-            await session.scalars(
-                select(ActionLog).where(ActionLog.battle_id == battle_id).order_by(ActionLog.seq)
+        rows = _plain(
+            list(
+                await session.scalars(
+                    select(ActionLog).where(ActionLog.battle_id == battle_id).order_by(ActionLog.seq)
+                )
             )
         )
-    return replay(battle, rows)
+    return await asyncio.to_thread(_replay, battle.system, dict(battle.options), rows, None, 0, {})
 
 
-async def state_at(session, battle: Battle, seq: int) -> BattleState:  # type: ignore[no-untyped-def]
-    """The state right after action `seq`, rebuilt from the log (replay, undo and rewind use it)."""
-    rows = list(
-        await session.scalars(
-            select(ActionLog)
-            .where(ActionLog.battle_id == battle.id, ActionLog.seq <= seq)
-            .order_by(ActionLog.seq)
+async def state_at(session, battle: Battle, seq: int, _memo: dict[int, BattleState] | None = None) -> BattleState:  # type: ignore[no-untyped-def]
+    """The state right after action `seq` (replay, undo and rewind use it): the snapshot if it is
+    at `seq`, else the latest checkpoint at or before `seq` and fewer than CHECKPOINT_EVERY
+    actions replayed on it, in a worker thread."""
+    memo = {} if _memo is None else _memo
+    if seq in memo:
+        return memo[seq]
+    snap = await session.get(Snapshot, battle.id)
+    if snap is not None and snap.seq == seq:
+        state = await asyncio.to_thread(BattleState.model_validate, snap.state)
+        memo[seq] = state
+        return state
+    base = await session.scalar(
+        select(Checkpoint)
+        .where(Checkpoint.battle_id == battle.id, Checkpoint.seq <= seq)
+        .order_by(Checkpoint.seq.desc())
+        .limit(1)
+    )
+    base_seq = base.seq if base is not None else 0
+    rows = _plain(
+        list(
+            await session.scalars(
+                select(ActionLog)
+                .where(ActionLog.battle_id == battle.id, ActionLog.seq > base_seq, ActionLog.seq <= seq)
+                .order_by(ActionLog.seq)
+            )
         )
     )
-    return replay(battle, rows)
+    known: dict[int, BattleState] = {}
+    for row in rows:  # a rewind to before the checkpoint: that state comes the same way
+        if row.action_type in SERVICE_ACTIONS and _rewind_target(row) < base_seq:
+            target = _rewind_target(row)
+            known[target] = await state_at(session, battle, target, memo)
+    start = await asyncio.to_thread(BattleState.model_validate, base.state) if base is not None else None
+    state = await asyncio.to_thread(
+        _replay, battle.system, dict(battle.options), rows, start, base_seq, known
+    )
+    memo[seq] = state
+    return state
+
+
+_background: set[asyncio.Task[None]] = set()
+
+
+def _spawn(coro: Any) -> None:
+    task = asyncio.get_running_loop().create_task(coro)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
+async def _checkpoint(platform: Platform, battle_id: str, seq: int) -> None:
+    """Keep the state after action `seq` (every CHECKPOINT_EVERY actions), after the commit and
+    off the request path; a failure only means history replays a little further."""
+    try:
+        async with platform.db.transaction() as session:
+            if await session.get(Checkpoint, (battle_id, seq)) is not None:
+                return
+            battle = await get_battle(session, battle_id)
+            state = await state_at(session, battle, seq)
+            session.add(Checkpoint(battle_id=battle_id, seq=seq, state=state.model_dump(mode="json")))
+    except IntegrityError:  # another process kept it first
+        pass
+    except Exception:
+        log.warning("checkpoint of %s at %s failed", battle_id, seq, exc_info=True)
 
 
 async def _existing(session, battle_id: str, action_id: str) -> ActionLog | None:  # type: ignore[no-untyped-def]
@@ -242,6 +335,9 @@ async def submit(
             platform.broker.announce(battle_id, result.seq)
         except Exception:  # the write is committed; the hub's heartbeat catches viewers up
             log.exception("announcing battle %s seq %s failed", battle_id, result.seq)
+        every = getattr(platform.settings, "checkpoint_every", 0)
+        if every and result.seq % every == 0:
+            _spawn(_checkpoint(platform, battle_id, result.seq))
     return result
 
 
