@@ -115,7 +115,7 @@ def free_port() -> int:
 class Server:
     """A real uvicorn process serving the app."""
 
-    def __init__(self, db: str, broadcast: str = "memory://") -> None:
+    def __init__(self, db: str, broadcast: str = "memory://", env: dict[str, str] | None = None) -> None:
         self.db = db
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -125,6 +125,7 @@ class Server:
             "BROADCAST_URL": broadcast,
             "SECRET_KEY": SECRET,
             "ALLOWED_ORIGINS": "",
+            **(env or {}),
         }
         self.log = open(ROOT / "var" / f"test-server-{self.port}.log", "w")  # noqa: SIM115
         self.proc = subprocess.Popen(

@@ -5,7 +5,6 @@ the connection is kept alive, instead of a bare 500."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from fastapi import FastAPI, Request
@@ -40,7 +39,7 @@ def is_unavailable(exc: BaseException) -> bool:
     """Whether the error means "the database could not be reached or answer in time"."""
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
         return True
-    if isinstance(exc, UNAVAILABLE | asyncio.TimeoutError):
+    if isinstance(exc, UNAVAILABLE):
         return True
     if isinstance(exc, DBAPIError):  # asyncpg's own errors wrapped by SQLAlchemy
         return isinstance(exc.orig, UNAVAILABLE) or "QueryCanceled" in type(exc.orig).__name__ or (
