@@ -9,4 +9,4 @@ COPY templates ./templates
 COPY static ./static
 RUN pip install --no-cache-dir .
 EXPOSE 8000
-CMD ["uvicorn", "app.main:create_app", "--factory", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--ws-max-size", "16384"]
+CMD ["uvicorn", "app.main:create_app", "--factory", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--ws-max-size", "65536"]

@@ -140,7 +140,7 @@ class Server:
                 "--log-level",
                 "warning",
                 "--ws-max-size",
-                "16384",
+                "65536",  # above MAX_WS_FRAME_BYTES: the app closes 1009 with a full closing handshake
             ],
             cwd=ROOT,
             env=env,

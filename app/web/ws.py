@@ -20,7 +20,7 @@ import logging
 import time
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from app.realtime.hub import TRY_AGAIN_LATER, Hub, Subscriber
@@ -137,7 +137,7 @@ async def _serve(
             except ServiceError:  # the seat was removed (or the battle is gone) while connected
                 await close(POLICY_VIOLATION, "you are not part of this battle")
                 return
-    except RuntimeError:  # the socket went away under us
+    except (RuntimeError, OSError, WebSocketDisconnect):  # the client went away while we answered
         return
     finally:
         viewer.closed = True
