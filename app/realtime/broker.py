@@ -43,6 +43,7 @@ class Broker:
         self.retry_max = retry_max
         self.pending: dict[str, int] = {}  # battle → latest seq not yet sent to the other processes
         self._kick = asyncio.Event()
+        self._sending = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._publisher: asyncio.Task[None] | None = None
         self.subscribed = True  # the in-process broker is always "subscribed"
@@ -89,7 +90,8 @@ class Broker:
     async def publish(self, battle_id: str, seq: int) -> None:
         """Send one wake-up and wait for it (tests and tools); `announce` is the app's way."""
         if self.remote:
-            await asyncio.wait_for(self._send(battle_id, seq), self.publish_timeout)
+            async with self._sending:
+                await asyncio.wait_for(self._send(battle_id, seq), self.publish_timeout)
         else:
             await self._deliver(battle_id, seq)
 
@@ -108,7 +110,8 @@ class Broker:
             while self.pending:
                 battle_id, seq = next(iter(self.pending.items()))
                 try:
-                    await asyncio.wait_for(self._send(battle_id, seq), self.publish_timeout)
+                    async with self._sending:  # one command at a time on the publishing connection
+                        await asyncio.wait_for(self._send(battle_id, seq), self.publish_timeout)
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:

@@ -127,6 +127,7 @@ class Hub:
             group.discard(viewer)
             if not group:
                 del self.viewers[viewer.battle_id]
+                self.wanted.pop(viewer.battle_id, None)
         if viewer.writer is not None and not viewer.writer.done():
             viewer.writer.cancel()
 
@@ -179,10 +180,11 @@ class Hub:
 
     async def wake(self, battle_id: str, seq: int) -> None:
         """A broker listener: return at once; the round for the battle runs in the background."""
+        if battle_id not in self.viewers:  # nobody watches it here (a hello reads it anyway)
+            return
         if seq > self.wanted.get(battle_id, -1):
             self.wanted[battle_id] = seq
-        if battle_id in self.viewers:
-            self._start(battle_id)
+        self._start(battle_id)
 
     async def resync_all(self) -> None:
         """After the broker's subscription came back: wake-ups may have been missed, so every
