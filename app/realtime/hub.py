@@ -49,6 +49,7 @@ class Subscriber:
     closed: bool = False
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
     writer: asyncio.Task[None] | None = None
+    sent: dict[str, str] = field(default_factory=dict)  # region → its HTML as last sent
     sent_frames: int = 0
     sent_bytes: int = 0
 
@@ -66,15 +67,20 @@ Loader = Callable[[str, int], Awaitable[Any]]  # (battle, since) → a shared re
 
 class Views(Protocol):
     """How a shared read becomes frames: `key` names what a viewer sees (viewers with the same
-    key get the same HTML), `html` draws it with `placeholder` where the viewer's CSRF token goes."""
+    key get the same HTML), `html` draws it with `placeholder` where the viewer's CSRF token goes
+    — one string, or (region, html) pairs so regions a viewer already has can be left out."""
 
     placeholder: str
 
     def key(self, read: Any, viewer: Subscriber) -> Any: ...
 
-    def html(self, read: Any, viewer: Subscriber) -> str: ...
+    def html(self, read: Any, viewer: Subscriber) -> str | list[tuple[str, str]]: ...
 
 SeqReader = Callable[[list[str]], Awaitable[dict[str, int]]]
+
+
+def _regions(html: str | list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [("", html)] if isinstance(html, str) else html
 
 
 def _delay(attempt: int) -> float:
@@ -135,6 +141,7 @@ class Hub:
         """The client holds `seq`: send it everything after that."""
         viewer.last_seq = seq
         viewer.resync = True
+        viewer.sent = {}  # what the page shows is as of its seq: send every region again
         self.join(viewer)
         self._start(viewer.battle_id)
 
@@ -252,7 +259,8 @@ class Hub:
     def _push(self, battle_id: str, read: Any, behind: list[Subscriber]) -> None:
         seq = read.seq
         self.wanted[battle_id] = max(self.wanted.get(battle_id, -1), seq)
-        frames: dict[Any, str] = {}  # (view, since) → the frame, rendered once for all who share it
+        rendered: dict[Any, list[tuple[str, str]]] = {}  # (view, since) → regions, drawn once for all
+        frames: dict[Any, str] = {}  # (view, since, regions sent) → the frame, encoded once
         for viewer in behind:
             if viewer.closed or viewer.last_seq is None:
                 continue
@@ -261,10 +269,9 @@ class Hub:
                 continue
             try:
                 key = (self.views.key(read, viewer), viewer.last_seq)  # type: ignore[union-attr]
-                frame = frames.get(key)
-                if frame is None:
-                    html = self.views.html(read, viewer)  # type: ignore[union-attr]
-                    frame = frames[key] = json.dumps({"content": html, "seq": seq})
+                regions = rendered.get(key)
+                if regions is None:
+                    regions = rendered[key] = _regions(self.views.html(read, viewer))  # type: ignore[union-attr]
                     self.stats["renders"] += 1
             except SeatGone:
                 self._spawn_shut(viewer, POLICY_VIOLATION, "you are not part of this battle")
@@ -273,6 +280,18 @@ class Hub:
                 log.exception("rendering a frame of %s failed", battle_id)
                 self._spawn_shut(viewer, INTERNAL_ERROR, "the frame could not be rendered; reconnecting")
                 continue
+            # A region the viewer was last sent exactly so is left out (the page keeps it); the
+            # log is appended, so its part is always new.
+            fresh = tuple(
+                target for target, html in regions if target.startswith("+") or viewer.sent.get(target) != html
+            )
+            frame = frames.get((key, fresh))
+            if frame is None:
+                content = "".join(html for target, html in regions if target in fresh)
+                frame = frames[(key, fresh)] = json.dumps({"content": content, "seq": seq})
+            for target, html in regions:
+                if not target.startswith("+"):  # "+": appended (the log), never the same twice
+                    viewer.sent[target] = html
             placeholder = getattr(self.views, "placeholder", None)
             if placeholder:  # the one per-socket part of a shared rendering: its CSRF token
                 frame = frame.replace(placeholder, viewer.csrf)

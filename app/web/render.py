@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,6 +140,10 @@ async def battle_seqs(db: Database, battle_ids: list[str]) -> dict[str, int]:
         return {battle_id: seq for battle_id, seq in rows}
 
 
+_PARTIAL = re.compile(r"(?=<hx-partial )")
+_TARGET = re.compile(r'^<hx-partial hx-target="([^"]+)"')
+
+
 class LiveViews:
     """The hub's renderer: what a viewer sees depends only on their role and the ships they
     command, so spectators share one rendering per seq, and so do a player's tabs. The CSRF
@@ -157,9 +162,17 @@ class LiveViews:
         seen = viewer_of(self._me(read, viewer), read.state)
         return (seen.role, seen.ships)
 
-    def html(self, read: LiveRead, viewer: Subscriber) -> str:
+    def html(self, read: LiveRead, viewer: Subscriber) -> list[tuple[str, str]]:
         since = viewer.last_seq or 0
-        return live_html(read, self._me(read, viewer), since, self.placeholder)
+        html = live_html(read, self._me(read, viewer), since, self.placeholder)
+        regions = []
+        for part in _PARTIAL.split(html):
+            if part.strip():
+                target = _TARGET.search(part)
+                name = target.group(1) if target else ""
+                # "+": the log's part is appended and only ever carries new entries
+                regions.append(("+" + name if "beforeend" in part[:80] else name, part))
+        return regions
 
 
 def live_html(read: LiveRead, me: Participant, since: int, csrf: str) -> str:

@@ -95,3 +95,41 @@ async def test_viewers_who_see_the_same_share_one_rendering() -> None:
     assert len(reads) == 1 and views.rendered == 1
     for i, s in enumerate(socks):  # each gets its own CSRF token in the shared rendering
         assert len(s.sent) == 1 and f"tok{i}" in s.sent[0] and "@@csrf@@" not in s.sent[0]
+
+
+class RegionViews(Views):
+    def __init__(self) -> None:
+        super().__init__()
+        self.panel = "<panel v1>"
+
+    def html(self, read: Read, viewer: Subscriber) -> list[tuple[str, str]]:  # type: ignore[override]
+        self.rendered += 1
+        return [("#bar", f"<bar {read.seq}>"), ("#panel", self.panel), ("+#log", f"<log {read.seq}>")]
+
+
+async def test_a_region_the_viewer_already_has_is_not_sent_again_until_hello() -> None:
+    seq = {"n": 3}
+
+    async def load(battle_id: str, since: int) -> Read:
+        return Read(seq["n"])
+
+    views = RegionViews()
+    hub = Hub(load=load, views=views, settings=HubSettings(heartbeat_seconds=0))
+    sock = Socket()
+    v = viewer(sock)
+    hub.hello(v, 2)
+    await settle()
+    assert "<panel v1>" in sock.sent[-1] and "<bar 3>" in sock.sent[-1] and "<log 3>" in sock.sent[-1]
+    seq["n"] = 4
+    await hub.wake("b", 4)
+    await settle()
+    assert "<bar 4>" in sock.sent[-1] and "<log 4>" in sock.sent[-1] and "panel" not in sock.sent[-1]
+    views.panel, seq["n"] = "<panel v2>", 5
+    await hub.wake("b", 5)
+    await settle()
+    assert "<panel v2>" in sock.sent[-1]
+    hub.hello(v, 5)  # the page may hold less than we think: everything again
+    seq["n"] = 6
+    await hub.wake("b", 6)
+    await settle()
+    assert "<panel v2>" in sock.sent[-1] and "<bar 6>" in sock.sent[-1]
