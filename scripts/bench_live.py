@@ -287,14 +287,19 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
                     t.spectators.append(j.cookies["starboard_session"])  # type: ignore[attr-defined]
                 tables.append(t)
         plan = []
+        async with httpx.AsyncClient(base_url=srv_url, timeout=30) as c:
+            players = {t.battle_id: (await c.get(f"/join/{t.tokens['ann']}", follow_redirects=False)).cookies[
+                "starboard_session"] for t in tables} if a.role == "player" else {}
         for k in range(a.watchers):
             t = tables[k % a.battles]
-            plan.append([t.battle_id, t.spectators[(k // a.battles) % len(t.spectators)], 2])  # type: ignore[attr-defined]
+            cookie = players.get(t.battle_id) or t.spectators[(k // a.battles) % len(t.spectators)]  # type: ignore[attr-defined]
+            plan.append([t.battle_id, cookie, 2])
         await asyncio.sleep(1)
         rss0 = rss_of(server.pid)
         me = [sys.executable, __file__, "--floor", a.floor, "--_cpus", cli]
         watch = await asyncio.create_subprocess_exec(*me, "--_client", "--_port", str(port),
-                                                     stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+                                                     stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                                                     limit=2**28)
         procs.append(watch)
         watch.stdin.write((json.dumps(plan) + "\n").encode())  # type: ignore[union-attr]
         await watch.stdin.drain()  # type: ignore[union-attr]
@@ -378,7 +383,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
             if last is not None:
                 e2e.append((last - sched) * 1000)
         return {
-            "app_root": str(app_root), "watchers": a.watchers, "battles": a.battles, "rate": a.rate,
+            "app_root": str(app_root), "watchers": a.watchers, "role": a.role, "battles": a.battles, "rate": a.rate,
             "seconds": a.seconds, "actions": len(results), "errors": errors, "error_kinds": sorted(set(kinds))[:5], "missing_deliveries": missing,
             "watchers_lost": got["lost"],
             "answer_ms": pct(answer), "e2e_ms": pct(e2e),
@@ -430,6 +435,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--warmup", type=float, default=2.0)
     ap.add_argument("--drain", type=float, default=3.0)
+    ap.add_argument("--role", choices=("spectator", "player"), default="spectator",
+                    help="watchers watch as spectators, or as the acting player (her tabs; ≤ 20 per battle)")
     ap.add_argument("--app-root", default=str(ROOT), help="the checkout to run (default: this one)")
     ap.add_argument("--with-floor", action="store_true", help="run the floor tool right after, same load")
     ap.add_argument("--no-pin", action="store_true")
@@ -449,7 +456,7 @@ def main() -> None:
         return
     (ROOT / "var").mkdir(exist_ok=True)
     r = asyncio.run(coordinator(a))
-    print(f"app ({r['app_root']}): W={a.watchers} battles={a.battles} rate={a.rate}/s, {a.seconds:g} s measured")
+    print(f"app ({r['app_root']}): W={a.watchers} ({a.role}s) battles={a.battles} rate={a.rate}/s, {a.seconds:g} s measured")
     print(f"  answer  ms p50/p90/p99/max: {fmt(r['answer_ms'])}")
     print(f"  e2e     ms p50/p90/p99/max: {fmt(r['e2e_ms'])}")
     cpu = r["cpu_ms_per_action"]
