@@ -259,7 +259,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
         log = open(ROOT / "var" / f"bench-live-{port}.log", "w")  # noqa: SIM115
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--port", str(port),
-             "--log-level", "warning", "--ws-max-size", "65536"],
+             "--log-level", "warning", "--ws-max-size", "65536", *a.uvicorn_arg],
             cwd=app_root, env=env, stdout=log, stderr=subprocess.STDOUT,
             preexec_fn=(lambda: os.sched_setaffinity(0, set(srv_cpus))) if srv_cpus else None,
         )
@@ -438,6 +438,7 @@ def main() -> None:
     ap.add_argument("--role", choices=("spectator", "player"), default="spectator",
                     help="watchers watch as spectators, or as the acting player (her tabs; ≤ 20 per battle)")
     ap.add_argument("--app-root", default=str(ROOT), help="the checkout to run (default: this one)")
+    ap.add_argument("--uvicorn-arg", action="append", default=[], help="extra uvicorn argument (repeatable)")
     ap.add_argument("--with-floor", action="store_true", help="run the floor tool right after, same load")
     ap.add_argument("--no-pin", action="store_true")
     ap.add_argument("--_client", action="store_true", help=argparse.SUPPRESS)
