@@ -150,12 +150,10 @@ async def test_one_process_cut_from_the_database(postgres_url: str, own_redis, p
             assert r.status_code == 503 and r.headers["retry-after"].isdigit(), r.text
             assert set(r.json()["detail"]) == {"error", "field", "reason"}
             assert r.headers.get("connection", "keep-alive") != "close"
-            page = await c.get("/", headers={"accept": "text/html"}, cookies={})
             r = await c.get(f"/battles/{table.battle_id}", headers={"accept": "text/html"})
             assert r.status_code == 503 and "flash-error" in r.text and "<html" in r.text
             assert (await c.get("/healthz")).status_code == 200
             assert (await c.get("/readyz")).status_code == 503
-            del page
         await asyncio.sleep(2)
         await _hits(a, table, 1)
         proxy.restore()
