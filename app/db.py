@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
-from sqlalchemy import JSON, MetaData, event
+from sqlalchemy import JSON, MetaData, event, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
@@ -46,7 +47,15 @@ def async_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(
+    url: str,
+    *,
+    connect_timeout: float = 5.0,
+    statement_timeout: float = 15.0,
+    pool_size: int = 10,
+    max_overflow: int = 10,
+    pool_timeout: float = 5.0,
+) -> AsyncEngine:
     url = async_url(url)
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})
@@ -60,15 +69,26 @@ def make_engine(url: str) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    return create_async_engine(
+        url,
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        pool_timeout=pool_timeout,
+        pool_pre_ping=True,
+        connect_args={
+            "timeout": connect_timeout,  # asyncpg: opening a connection
+            "command_timeout": statement_timeout,  # asyncpg: the client gives up on a statement
+            "server_settings": {"statement_timeout": str(int(statement_timeout * 1000))},
+        },
+    )
 
 
 class Database:
     """The engine and a session factory; `transaction()` is the unit of work."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, **engine_options: Any) -> None:
         self.url = async_url(url)
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, **engine_options)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
 
     @property
@@ -84,6 +104,20 @@ class Database:
     async def reader(self) -> AsyncIterator[AsyncSession]:
         async with self.sessions() as session:
             yield session
+
+    @asynccontextmanager
+    async def snapshot_reader(self) -> AsyncIterator[AsyncSession]:
+        """A read-only session whose statements all see one moment (REPEATABLE READ on PostgreSQL;
+        on SQLite each read sees the latest commit, and callers bound what they read by seq)."""
+        async with self.sessions() as session:
+            if not self.is_sqlite:
+                await session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            yield session
+
+    async def ping(self) -> str | None:
+        """The migration revision the database is at (raises if it cannot be reached)."""
+        async with self.engine.connect() as conn:
+            return (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar()
 
     async def dispose(self) -> None:
         await self.engine.dispose()

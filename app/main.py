@@ -15,13 +15,13 @@ from starlette.middleware.sessions import SessionMiddleware
 from app.config import Settings, get_settings
 from app.db import Database
 from app.realtime.broker import make_broker
-from app.realtime.hub import Hub
-from app.services import notify
+from app.realtime.hub import Hub, HubSettings
+from app.services import chat, notify
 from app.services.platform import Platform
-from app.web import api, pages, table, table_api, ws
+from app.web import api, health, pages, table, table_api, ws
 from app.web.errors import install_error_handlers
 from app.web.limits import SlidingWindow
-from app.web.render import ROOT, templates
+from app.web.render import ROOT, LiveViews, battle_seqs, read_live, templates
 from app.web.security import BodyLimit, SecurityHeaders, install_log_redaction
 
 API_DESCRIPTION = """
@@ -41,17 +41,47 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        platform = Platform(
-            settings=settings, db=Database(settings.database_url), broker=make_broker(settings.broadcast_url)
+        db = Database(
+            settings.database_url,
+            connect_timeout=settings.db_connect_timeout,
+            statement_timeout=settings.db_statement_timeout,
+            pool_size=settings.db_pool_size,
+            max_overflow=settings.db_max_overflow,
+            pool_timeout=settings.db_pool_timeout,
         )
-        hub = Hub()
-        platform.broker.subscribe(hub.wake)
+        broker = make_broker(
+            settings.broadcast_url,
+            publish_timeout=settings.broker_publish_timeout,
+            retry_max=settings.broker_retry_max,
+            connect_timeout=settings.db_connect_timeout,
+        )
+        platform = Platform(settings=settings, db=db, broker=broker)
+        hub = Hub(
+            load=lambda battle_id, since: read_live(db, battle_id, since, platform.rules),
+            views=LiveViews(),
+            seqs=lambda battle_ids: battle_seqs(db, battle_ids),
+            settings=HubSettings(
+                heartbeat_seconds=settings.ws_heartbeat_seconds,
+                read_timeout=settings.db_connect_timeout + settings.db_statement_timeout,
+                send_timeout=settings.ws_send_timeout,
+            ),
+        )
         # At the table (issue 11): chat/requests wake-ups, notifications after commit, step deadlines
         table_live = table.TableLive(platform, hub)
-        platform.broker.subscribe(table_live.wake)
+
+        async def route(key: str, seq: int) -> None:
+            """Action wake-ups (battle ids) are the hub's; table wake-ups the table's."""
+            if key.startswith(chat.TABLE_WAKE):
+                await table_live.wake(key, seq)
+            else:
+                await hub.wake(key, seq)
+
+        broker.subscribe(route)
+        broker.on_resubscribed(hub.resync_all)
         platform.after_commit.append(partial(notify.after_commit, platform))
         deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
-        await platform.broker.start()
+        await broker.start()
+        await hub.start()
         app.state.platform = platform
         app.state.hub = hub
         app.state.table_live = table_live
@@ -96,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     install_error_handlers(app)
+    app.include_router(health.router)
     app.include_router(api.router)
     app.include_router(table_api.router)
     app.include_router(table.router)

@@ -155,3 +155,16 @@ class TableRequest(Base):
     result_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Checkpoint(Base):
+    """The state right after action `seq`, kept every CHECKPOINT_EVERY actions so the state at any
+    seq replays fewer than that many actions. Like the snapshot, a cache of the log: written once,
+    never updated (the log is append-only, so the state after an action never changes)."""
+
+    __tablename__ = "checkpoints"
+
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    state: Mapped[dict[str, Any]] = mapped_column(ordered_json_type())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

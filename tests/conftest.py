@@ -115,7 +115,7 @@ def free_port() -> int:
 class Server:
     """A real uvicorn process serving the app."""
 
-    def __init__(self, db: str, broadcast: str = "memory://") -> None:
+    def __init__(self, db: str, broadcast: str = "memory://", env: dict[str, str] | None = None) -> None:
         self.db = db
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -126,6 +126,7 @@ class Server:
             "SECRET_KEY": SECRET,
             "ALLOWED_ORIGINS": "",
             "BATTLE_CREATE_LIMIT": "0",  # the suite creates many battles from one address
+            **(env or {}),
         }
         self.log = open(ROOT / "var" / f"test-server-{self.port}.log", "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
@@ -140,7 +141,7 @@ class Server:
                 "--log-level",
                 "warning",
                 "--ws-max-size",
-                "16384",
+                "65536",  # above MAX_WS_FRAME_BYTES: the app closes 1009 with a full closing handshake
             ],
             cwd=ROOT,
             env=env,

@@ -3,6 +3,16 @@
 Messages are only `(battle_id, seq)`: the database stays the truth, so a lost message costs a
 refresh, never a wrong state, and payloads stay far under PostgreSQL's 8000-byte NOTIFY limit.
 Backends: in-process (default), PostgreSQL LISTEN/NOTIFY (asyncpg), Redis pub/sub.
+
+How it copes with faults (docs/architecture.md, "The live path under faults"):
+
+* `announce(battle, seq)` never waits and never fails: it wakes this process's viewers at once and
+  hands the wake-up to a background publisher, which sends it with its own timeout. What could
+  not be sent stays pending (the latest seq per battle) and is sent again when the broker is back.
+* The subscription is watched: a lost LISTEN connection is noticed at once (asyncpg's termination
+  listener) and a failing Redis subscription at its next read; both are re-established with
+  backoff, and every `on_resubscribed` callback then runs, so the hub catches every viewer up
+  from the database (wake-ups sent while we were deaf are never made up any other way).
 """
 
 from __future__ import annotations
@@ -11,31 +21,121 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 from collections.abc import Awaitable, Callable
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[str, int], Awaitable[None]]
+Callback = Callable[[], Awaitable[None]]
 CHANNEL = "starboard_battles"
 
 
 class Broker:
-    """In-process broker: publish calls the listeners directly."""
+    """In-process broker: a wake-up goes straight to this process's listeners."""
 
-    def __init__(self) -> None:
+    remote = False
+
+    def __init__(self, publish_timeout: float = 2.0, retry_max: float = 5.0) -> None:
         self.listeners: list[Listener] = []
+        self.resubscribed: list[Callback] = []
+        self.publish_timeout = publish_timeout
+        self.retry_max = retry_max
+        self.pending: dict[str, int] = {}  # battle → latest seq not yet sent to the other processes
+        self._kick = asyncio.Event()
+        self._sending = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._publisher: asyncio.Task[None] | None = None
+        self.subscribed = True  # the in-process broker is always "subscribed"
+        self.published = 0
+        self.publish_failures = 0
+
+    # -- wiring -----------------------------------------------------------------------------
 
     def subscribe(self, listener: Listener) -> None:
         self.listeners.append(listener)
 
+    def on_resubscribed(self, callback: Callback) -> None:
+        """Called after the subscription came back (the process may have missed wake-ups)."""
+        self.resubscribed.append(callback)
+
     async def start(self) -> None:
-        return None
+        if self.remote:
+            self._publisher = asyncio.get_running_loop().create_task(self._publish_loop())
 
     async def stop(self) -> None:
-        return None
+        tasks = [t for t in (self._publisher, *self._tasks) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- publishing -------------------------------------------------------------------------
+
+    def announce(self, battle_id: str, seq: int) -> None:
+        """After a commit: wake local viewers now, and the other processes in the background.
+        Returns at once; nothing here can delay or fail the action that was committed."""
+        self._spawn(self._deliver(battle_id, seq))
+        if self.remote:
+            if seq > self.pending.get(battle_id, -1):
+                self.pending[battle_id] = seq
+            self._kick.set()
 
     async def publish(self, battle_id: str, seq: int) -> None:
-        await self._deliver(battle_id, seq)
+        """Send one wake-up and wait for it (tests and tools); `announce` is the app's way."""
+        if self.remote:
+            async with self._sending:
+                await asyncio.wait_for(self._send(battle_id, seq), self.publish_timeout)
+        else:
+            await self._deliver(battle_id, seq)
+
+    async def _send(self, battle_id: str, seq: int) -> None:  # pragma: no cover - per backend
+        raise NotImplementedError
+
+    async def _reset_sender(self) -> None:
+        """Drop the publishing connection after a failure or timeout (it may be half-used)."""
+        return None
+
+    async def _publish_loop(self) -> None:
+        failures = 0
+        while True:
+            await self._kick.wait()
+            self._kick.clear()
+            while self.pending:
+                battle_id, seq = next(iter(self.pending.items()))
+                try:
+                    async with self._sending:  # one command at a time on the publishing connection
+                        await asyncio.wait_for(self._send(battle_id, seq), self.publish_timeout)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    failures += 1
+                    self.publish_failures += 1
+                    delay = _backoff(failures, self.retry_max)
+                    log.warning(
+                        "publish of %s@%s failed (%r); %d pending, retrying in %.1fs",
+                        battle_id,
+                        seq,
+                        exc,
+                        len(self.pending),
+                        delay,
+                    )
+                    with contextlib.suppress(Exception):
+                        await self._reset_sender()
+                    await asyncio.sleep(delay)
+                    continue
+                failures = 0
+                self.published += 1
+                if self.pending.get(battle_id) == seq:
+                    del self.pending[battle_id]
+
+    # -- receiving --------------------------------------------------------------------------
 
     async def _deliver(self, battle_id: str, seq: int) -> None:
         for listener in list(self.listeners):
@@ -51,111 +151,242 @@ class Broker:
         except (ValueError, KeyError, TypeError):
             log.warning("ignoring malformed broker message %r", raw)
             return
-        asyncio.get_running_loop().create_task(self._deliver(battle_id, seq))
+        self._spawn(self._deliver(battle_id, seq))
+
+    async def _subscription_back(self) -> None:
+        """The subscription is (re-)established: catch up, and send what is pending."""
+        self.subscribed = True
+        self._kick.set()
+        for callback in list(self.resubscribed):
+            try:
+                await callback()
+            except Exception:
+                log.exception("resubscribe callback failed")
 
 
 def _encode(battle_id: str, seq: int) -> str:
     return json.dumps({"b": battle_id, "s": seq})
 
 
-class PostgresBroker(Broker):
-    """LISTEN/NOTIFY on one dedicated asyncpg connection; reconnects if the server drops it."""
+def _backoff(attempt: int, cap: float) -> float:
+    """0.1 s, 0.2 s, 0.4 s … up to `cap`, with ±20 % jitter so processes do not reconnect in step."""
+    base = min(cap, 0.1 * (2 ** min(attempt - 1, 10)))
+    return base * random.uniform(0.8, 1.2)
 
-    def __init__(self, url: str) -> None:
-        super().__init__()
+
+class PostgresBroker(Broker):
+    """LISTEN/NOTIFY: one dedicated asyncpg connection listens, another notifies."""
+
+    remote = True
+
+    def __init__(self, url: str, connect_timeout: float = 5.0, **kw: float) -> None:
+        super().__init__(**kw)
         self.url = url.replace("postgresql+asyncpg://", "postgresql://").replace(
             "postgres://", "postgresql://"
         )
+        self.connect_timeout = connect_timeout
         self.listen_conn = None
         self.notify_conn = None
-        self._lock = asyncio.Lock()
+        self.subscribed = False
+        self._lost = asyncio.Event()
         self._watch: asyncio.Task[None] | None = None
 
-    async def _connect(self) -> None:
+    async def _listen(self) -> None:
         import asyncpg
 
-        self.listen_conn = await asyncpg.connect(self.url)
-        await self.listen_conn.add_listener(CHANNEL, lambda *args: self._on_raw(args[3]))
-        self.notify_conn = await asyncpg.connect(self.url)
+        conn = await asyncpg.connect(self.url, timeout=self.connect_timeout)
+        try:
+            await conn.add_listener(CHANNEL, lambda *args: self._on_raw(args[3]))
+        except BaseException:
+            with contextlib.suppress(Exception):
+                conn.terminate()
+            raise
+        conn.add_termination_listener(self._on_terminated)
+        self.listen_conn = conn
+
+    def _on_terminated(self, conn) -> None:  # type: ignore[no-untyped-def]
+        if conn is self.listen_conn:
+            log.warning("LISTEN connection lost; re-establishing")
+            self.subscribed = False
+            self._lost.set()
 
     async def start(self) -> None:
-        await self._connect()
-        self._watch = asyncio.get_running_loop().create_task(self._keepalive())
+        """Listen now if the server is there; otherwise start unsubscribed (not ready) and keep
+        trying in the background rather than refuse to serve."""
+        try:
+            await self._listen()
+            self.subscribed = True
+        except Exception as exc:
+            log.warning("LISTEN unavailable at start (%r); retrying in the background", exc)
+            self._lost.set()
+        await super().start()
+        self._watch = asyncio.get_running_loop().create_task(self._keep_listening())
 
-    async def _keepalive(self) -> None:
+    async def _keep_listening(self) -> None:
+        """Re-establish LISTEN as soon as it is lost (termination listener), with backoff; a
+        probe every few seconds catches a connection that hangs without closing."""
+        failures = 0
         while True:
-            await asyncio.sleep(5)
-            try:
-                await self.listen_conn.execute("SELECT 1")  # type: ignore[union-attr]
-            except Exception:
-                log.warning("LISTEN connection lost; reconnecting")
+            if not self._lost.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._lost.wait(), 5)
+            if not self._lost.is_set():
+                try:
+                    await self.listen_conn.execute("SELECT 1", timeout=self.connect_timeout)  # type: ignore[union-attr]
+                    continue
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.warning("LISTEN connection does not answer; re-establishing")
+                    self.subscribed = False
+            old, self.listen_conn = self.listen_conn, None
+            if old is not None:
                 with contextlib.suppress(Exception):
-                    await self._connect()
+                    old.terminate()
+            try:
+                await self._listen()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                failures += 1
+                delay = _backoff(failures, self.retry_max)
+                log.warning("LISTEN reconnect failed (%r); again in %.1fs", exc, delay)
+                self._lost.set()
+                await asyncio.sleep(delay)
+                continue
+            failures = 0
+            self._lost.clear()
+            log.info("LISTEN re-established")
+            await self._subscription_back()
 
     async def stop(self) -> None:
         if self._watch:
             self._watch.cancel()
+            with contextlib.suppress(BaseException):
+                await self._watch
+        await super().stop()
         for conn in (self.listen_conn, self.notify_conn):
             if conn is not None:
                 with contextlib.suppress(Exception):
-                    await conn.close()
+                    await asyncio.wait_for(conn.close(), 1)
+        self.listen_conn = self.notify_conn = None
 
-    async def publish(self, battle_id: str, seq: int) -> None:
-        async with self._lock:
-            try:
-                await self.notify_conn.execute("SELECT pg_notify($1, $2)", CHANNEL, _encode(battle_id, seq))  # type: ignore[union-attr]
-            except Exception:
-                log.warning("NOTIFY failed; reconnecting and retrying once")
-                await self._connect()
-                await self.notify_conn.execute("SELECT pg_notify($1, $2)", CHANNEL, _encode(battle_id, seq))  # type: ignore[union-attr]
+    async def _send(self, battle_id: str, seq: int) -> None:
+        import asyncpg
+
+        if self.notify_conn is None or self.notify_conn.is_closed():
+            self.notify_conn = await asyncpg.connect(self.url, timeout=self.connect_timeout)
+        await self.notify_conn.execute("SELECT pg_notify($1, $2)", CHANNEL, _encode(battle_id, seq))
+
+    async def _reset_sender(self) -> None:
+        conn, self.notify_conn = self.notify_conn, None
+        if conn is not None:
+            conn.terminate()
 
 
 class RedisBroker(Broker):
-    """Redis pub/sub through redis.asyncio."""
+    """Redis pub/sub through redis.asyncio: one client subscribes, another publishes."""
 
-    def __init__(self, url: str) -> None:
-        super().__init__()
+    remote = True
+
+    def __init__(self, url: str, connect_timeout: float = 5.0, **kw: float) -> None:
+        super().__init__(**kw)
         self.url = url
-        self.client = None
+        self.connect_timeout = connect_timeout
+        self.client = None  # publishing
+        self.sub_client = None
+        self.subscribed = False
         self._reader: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
+    async def _subscribe(self):  # type: ignore[no-untyped-def]
         import redis.asyncio as redis
 
-        self.client = redis.from_url(self.url)
-        pubsub = self.client.pubsub()
-        await pubsub.subscribe(CHANNEL)
+        client = redis.from_url(self.url, socket_connect_timeout=self.connect_timeout, retry=None)
+        pubsub = client.pubsub()
+        try:
+            await asyncio.wait_for(pubsub.subscribe(CHANNEL), self.connect_timeout)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+                await client.aclose()
+            raise
+        self.sub_client = client
+        return pubsub
+
+    async def start(self) -> None:
+        try:
+            pubsub = await self._subscribe()
+            self.subscribed = True
+        except Exception as exc:
+            log.warning("redis unavailable at start (%r); retrying in the background", exc)
+            pubsub = None
+        await super().start()
         self._reader = asyncio.get_running_loop().create_task(self._read(pubsub))
 
     async def _read(self, pubsub) -> None:  # type: ignore[no-untyped-def]
+        failures = 0
         while True:
             try:
+                if pubsub is None:
+                    pubsub = await self._subscribe()
+                    failures = 0
+                    log.info("redis subscription re-established")
+                    await self._subscription_back()
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if message and message.get("type") == "message":
                     self._on_raw(message["data"])
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.warning("redis subscription failed; resubscribing")
-                await asyncio.sleep(0.5)
-                with contextlib.suppress(Exception):
-                    await pubsub.subscribe(CHANNEL)
+            except Exception as exc:
+                self.subscribed = False
+                failures += 1
+                delay = _backoff(failures, self.retry_max)
+                log.warning("redis subscription failed (%r); resubscribing in %.1fs", exc, delay)
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                if self.sub_client is not None:
+                    with contextlib.suppress(Exception):
+                        await self.sub_client.aclose()
+                pubsub, self.sub_client = None, None
+                await asyncio.sleep(delay)
 
     async def stop(self) -> None:
         if self._reader:
             self._reader.cancel()
-        if self.client is not None:
-            await self.client.aclose()
+            with contextlib.suppress(BaseException):
+                await self._reader
+        await super().stop()
+        for client in (self.client, self.sub_client):
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(client.aclose(), 1)
 
-    async def publish(self, battle_id: str, seq: int) -> None:
-        await self.client.publish(CHANNEL, _encode(battle_id, seq))  # type: ignore[union-attr]
+    async def _send(self, battle_id: str, seq: int) -> None:
+        import redis.asyncio as redis
+
+        if self.client is None:
+            self.client = redis.from_url(
+                self.url,
+                socket_connect_timeout=self.connect_timeout,
+                socket_timeout=self.publish_timeout,
+                retry=None,
+            )
+        await self.client.publish(CHANNEL, _encode(battle_id, seq))
+
+    async def _reset_sender(self) -> None:
+        client, self.client = self.client, None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.aclose(), 1)
 
 
-def make_broker(url: str) -> Broker:
+def make_broker(url: str, **kw: float) -> Broker:
     if url.startswith("memory"):
-        return Broker()
+        kw.pop("connect_timeout", None)
+        return Broker(**kw)
     if url.startswith("postgres"):
-        return PostgresBroker(url)
+        return PostgresBroker(url, **kw)
     if url.startswith("redis"):
-        return RedisBroker(url)
+        return RedisBroker(url, **kw)
     raise ValueError(f"BROADCAST_URL must be memory://, postgresql://… or redis://…, not {url!r}")

@@ -1,47 +1,132 @@
-"""Per-process registry of websocket viewers. A broker wake-up (battle, seq) makes each viewer of
-that battle render its own fragments from the database and receive them, tagged with the seq."""
+"""Per-process registry of websocket viewers, and the only place that pushes battle frames.
+
+A wake-up (battle, seq) starts one *round* for that battle: one database read shared by every
+viewer of the battle in this process, one rendering per distinct view (viewers who see the same
+thing — spectators, a player's several tabs — share it), and each viewer's frame queued on its
+own socket writer, so a slow socket delays only itself.
+
+Never stale: a round whose read or rendering fails is retried with backoff; if it still fails the
+viewers' sockets are closed with 1013/1011 (the browser reconnects and catches up by seq) — a
+viewer is never silently forgotten while its socket stays open. A heartbeat every few seconds
+reads the seq of every watched battle (one query), catches up any viewer behind it (so a wake-up
+lost by the broker costs at most one heartbeat), and tells each up-to-date viewer the battle's
+seq so the client can resync if it holds less.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
+
+TRY_AGAIN_LATER = 1013  # the database is unreachable: reconnect and catch up in a moment
+INTERNAL_ERROR = 1011
+POLICY_VIOLATION = 1008
+
+
+class SeatGone(Exception):
+    """The viewer's seat was removed (or the battle is gone): close with 1008."""
 
 
 @dataclass(eq=False)
 class Subscriber:
-    """One open websocket: who is watching which battle, and the last seq they have."""
+    """One open websocket: who is watching which battle, and the last seq they have been sent."""
 
     battle_id: str
     participant_id: str
     send_text: Callable[[str], Awaitable[None]]
-    render: Callable[[int], Awaitable[tuple[str, int]]]  # since → (html, seq)
-    last_seq: int | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    close: Callable[[int, str], Awaitable[None]]
+    csrf: str = ""
+    last_seq: int | None = None  # None until the client said hello
+    resync: bool = False  # send what it lacks even without a new seq (after hello)
+    closed: bool = False
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
+    writer: asyncio.Task[None] | None = None
+    sent: dict[str, str] = field(default_factory=dict)  # region → its HTML as last sent
+    sent_frames: int = 0
+    sent_bytes: int = 0
 
-    async def catch_up(self, seq_hint: int | None = None) -> None:
-        """Send everything after last_seq; a wake-up for a seq already sent is ignored."""
-        async with self.lock:
-            if self.last_seq is None or (seq_hint is not None and seq_hint <= self.last_seq):
-                return
-            html, seq = await self.render(self.last_seq)
-            if seq <= self.last_seq:
-                return
-            await self.send_text(json.dumps({"content": html, "seq": seq}))
-            self.last_seq = seq
+
+@dataclass
+class HubSettings:
+    heartbeat_seconds: float = 5.0
+    read_retries: int = 3
+    read_timeout: float = 5.0
+    send_timeout: float = 10.0
+
+
+Loader = Callable[[str, int], Awaitable[Any]]  # (battle, since) → a shared read with .seq
+
+
+class Views(Protocol):
+    """How a shared read becomes frames: `key` names what a viewer sees (viewers with the same
+    key get the same HTML), `html` draws it with `placeholder` where the viewer's CSRF token goes
+    — one string, or (region, html) pairs so regions a viewer already has can be left out."""
+
+    placeholder: str
+
+    def key(self, read: Any, viewer: Subscriber) -> Any: ...
+
+    def html(self, read: Any, viewer: Subscriber) -> str | list[tuple[str, str]]: ...
+
+
+SeqReader = Callable[[list[str]], Awaitable[dict[str, int]]]
+
+
+def _regions(html: str | list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [("", html)] if isinstance(html, str) else html
+
+
+def _delay(attempt: int) -> float:
+    return min(2.0, 0.2 * 2 ** (attempt - 1)) * random.uniform(0.8, 1.2)
 
 
 class Hub:
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        load: Loader | None = None,
+        views: Views | None = None,
+        seqs: SeqReader | None = None,
+        settings: HubSettings | None = None,
+    ) -> None:
         self.viewers: dict[str, set[Subscriber]] = {}
-        self._sending: set[asyncio.Task[None]] = set()
+        self.sockets: dict[tuple[str, str], int] = {}  # open sockets per seat (battle, participant)
+        self.load, self.views, self.seqs = load, views, seqs
+        self.settings = settings or HubSettings()
+        self.wanted: dict[str, int] = {}  # the highest seq heard of, per battle
+        self._rounds: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        self._heart: asyncio.Task[None] | None = None
+        self.stats = {"reads": 0, "renders": 0, "frames": 0, "bytes": 0, "read_failures": 0}
+
+    # -- sockets and viewers ----------------------------------------------------------------
+
+    def open_socket(self, battle_id: str, participant_id: str) -> int:
+        key = (battle_id, participant_id)
+        self.sockets[key] = self.sockets.get(key, 0) + 1
+        return self.sockets[key]
+
+    def close_socket(self, battle_id: str, participant_id: str) -> None:
+        key = (battle_id, participant_id)
+        left = self.sockets.get(key, 1) - 1
+        if left > 0:
+            self.sockets[key] = left
+        else:
+            self.sockets.pop(key, None)
 
     def join(self, viewer: Subscriber) -> None:
+        """(Re-)join: hello calls it every time, so a viewer that was dropped comes back."""
+        viewer.closed = False
         self.viewers.setdefault(viewer.battle_id, set()).add(viewer)
+        if viewer.writer is None or viewer.writer.done():
+            viewer.writer = asyncio.get_running_loop().create_task(self._write(viewer))
 
     def leave(self, viewer: Subscriber) -> None:
         group = self.viewers.get(viewer.battle_id)
@@ -49,23 +134,245 @@ class Hub:
             group.discard(viewer)
             if not group:
                 del self.viewers[viewer.battle_id]
+                self.wanted.pop(viewer.battle_id, None)
+        if viewer.writer is not None and not viewer.writer.done():
+            viewer.writer.cancel()
+
+    def hello(self, viewer: Subscriber, seq: int) -> None:
+        """The client holds `seq`: send it everything after that."""
+        viewer.last_seq = seq
+        viewer.resync = True
+        viewer.sent = {}  # what the page shows is as of its seq: send every region again
+        self.join(viewer)
+        self._start(viewer.battle_id)
+
+    async def shut(self, viewer: Subscriber, code: int, reason: str) -> None:
+        """Close a viewer's socket with a code the client understands, and forget it."""
+        if viewer.closed:
+            return
+        viewer.closed = True
+        self.leave(viewer)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(viewer.close(code, reason), 2)
+
+    def _queue(self, viewer: Subscriber, frame: str) -> None:
+        try:
+            viewer.outbox.put_nowait(frame)
+        except asyncio.QueueFull:  # far behind: let it reconnect and catch up in one frame
+            self._spawn_shut(viewer, TRY_AGAIN_LATER, "too far behind; reconnect")
+
+    def _spawn_shut(self, viewer: Subscriber, code: int, reason: str) -> None:
+        asyncio.get_running_loop().create_task(self.shut(viewer, code, reason))
+
+    async def _write(self, viewer: Subscriber) -> None:
+        """The viewer's own writer: frames go out in order; a failed or stuck send closes it."""
+        while True:
+            frame = await viewer.outbox.get()
+            if frame is None:
+                return
+            try:
+                await asyncio.wait_for(viewer.send_text(frame), self.settings.send_timeout)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.info("closing a viewer of %s after a failed send: %r", viewer.battle_id, exc)
+                viewer.closed = True
+                self.leave(viewer)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(viewer.close(INTERNAL_ERROR, "send failed"), 1)
+                return
+            viewer.sent_frames += 1
+            viewer.sent_bytes += len(frame)
+
+    # -- wake-ups and rounds ----------------------------------------------------------------
 
     async def wake(self, battle_id: str, seq: int) -> None:
-        """Start each viewer's catch-up and return at once: the action that caused the wake-up does
-        not wait for every viewer's rendering, and a slow client delays nobody but itself."""
-        for viewer in list(self.viewers.get(battle_id, ())):
-            task = asyncio.get_running_loop().create_task(self._send(viewer, seq))
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+        """A broker listener: return at once; the round for the battle runs in the background."""
+        if battle_id not in self.viewers:  # nobody watches it here (a hello reads it anyway)
+            return
+        if seq > self.wanted.get(battle_id, -1):
+            self.wanted[battle_id] = seq
+        self._start(battle_id)
 
-    async def _send(self, viewer: Subscriber, seq: int) -> None:
+    async def resync_all(self) -> None:
+        """After the broker's subscription came back: wake-ups may have been missed, so every
+        battle watched here is read again and every viewer caught up from its seq."""
+        for battle_id in list(self.viewers):
+            for viewer in self.viewers.get(battle_id, ()):
+                viewer.resync = True
+            self._start(battle_id)
+
+    def _start(self, battle_id: str) -> None:
+        task = self._rounds.get(battle_id)
+        if task is not None and not task.done():
+            self._again.add(battle_id)
+            return
+        self._rounds[battle_id] = asyncio.get_running_loop().create_task(self._run(battle_id))
+
+    def _behind(self, battle_id: str) -> list[Subscriber]:
+        wanted = self.wanted.get(battle_id, -1)
+        return [
+            v
+            for v in self.viewers.get(battle_id, ())
+            if v.last_seq is not None and not v.closed and (v.resync or v.last_seq < wanted)
+        ]
+
+    async def _run(self, battle_id: str) -> None:
         try:
-            await viewer.catch_up(seq)
-        except Exception as exc:  # a closed or broken socket: forget the viewer
-            log.info("dropping viewer of %s after send failure: %r", viewer.battle_id, exc)
-            self.leave(viewer)
+            attempt = 0
+            while True:
+                self._again.discard(battle_id)
+                behind = self._behind(battle_id)
+                if not behind:
+                    return
+                since = min(v.last_seq for v in behind)  # type: ignore[type-var]
+                try:
+                    read = await asyncio.wait_for(
+                        self.load(battle_id, since),  # type: ignore[misc]
+                        self.settings.read_timeout,
+                    )
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    attempt += 1
+                    self.stats["read_failures"] += 1
+                    if attempt > self.settings.read_retries:
+                        log.warning(
+                            "battle %s unreadable after %d tries (%r): closing its %d viewers (1013)",
+                            battle_id,
+                            attempt,
+                            exc,
+                            len(behind),
+                        )
+                        for viewer in behind:
+                            await self.shut(
+                                viewer, TRY_AGAIN_LATER, "the battle could not be read; reconnecting"
+                            )
+                        return
+                    await asyncio.sleep(_delay(attempt))
+                    continue
+                attempt = 0
+                self.stats["reads"] += 1
+                self._push(battle_id, read, behind)
+                if battle_id not in self._again:
+                    return
+        finally:
+            if self._rounds.get(battle_id) is asyncio.current_task():
+                del self._rounds[battle_id]
+            if battle_id in self._again and battle_id in self.viewers:  # woken during the last step
+                self._start(battle_id)
+
+    def _push(self, battle_id: str, read: Any, behind: list[Subscriber]) -> None:
+        seq = read.seq
+        self.wanted[battle_id] = max(self.wanted.get(battle_id, -1), seq)
+        rendered: dict[Any, list[tuple[str, str]]] = {}  # (view, since) → regions, drawn once for all
+        frames: dict[Any, str] = {}  # (view, since, regions sent) → the frame, encoded once
+        for viewer in behind:
+            if viewer.closed or viewer.last_seq is None:
+                continue
+            viewer.resync = False
+            if seq <= viewer.last_seq:
+                continue
+            try:
+                key = (self.views.key(read, viewer), viewer.last_seq)  # type: ignore[union-attr]
+                regions = rendered.get(key)
+                if regions is None:
+                    regions = rendered[key] = _regions(self.views.html(read, viewer))  # type: ignore[union-attr]
+                    self.stats["renders"] += 1
+            except SeatGone:
+                self._spawn_shut(viewer, POLICY_VIOLATION, "you are not part of this battle")
+                continue
+            except Exception:
+                log.exception("rendering a frame of %s failed", battle_id)
+                self._spawn_shut(viewer, INTERNAL_ERROR, "the frame could not be rendered; reconnecting")
+                continue
+            # A region the viewer was last sent exactly so is left out (the page keeps it); the
+            # log is appended, so its part is always new.
+            fresh = tuple(
+                target
+                for target, html in regions
+                if target.startswith("+") or viewer.sent.get(target) != html
+            )
+            frame = frames.get((key, fresh))
+            if frame is None:
+                content = "".join(html for target, html in regions if target in fresh)
+                frame = frames[(key, fresh)] = json.dumps({"content": content, "seq": seq})
+            for target, html in regions:
+                if not target.startswith("+"):  # "+": appended (the log), never the same twice
+                    viewer.sent[target] = html
+            placeholder = getattr(self.views, "placeholder", None)
+            if placeholder:  # the one per-socket part of a shared rendering: its CSRF token
+                frame = frame.replace(placeholder, viewer.csrf)
+            viewer.last_seq = seq
+            self.stats["frames"] += 1
+            self.stats["bytes"] += len(frame)
+            self._queue(viewer, frame)
+
+    # -- heartbeat --------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        if self.settings.heartbeat_seconds > 0:
+            self._heart = asyncio.get_running_loop().create_task(self._heartbeat())
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.heartbeat_seconds)
+            try:
+                await self.beat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("heartbeat failed")
+
+    async def beat(self) -> None:
+        """One heartbeat: read the watched battles' seqs (one query), catch up whoever is behind,
+        and tell every up-to-date viewer the battle's seq."""
+        battles = list(self.viewers)
+        if not battles:
+            return
+        current: dict[str, int] = {}
+        if self.seqs is not None:
+            try:
+                current = await asyncio.wait_for(self.seqs(battles), self.settings.read_timeout)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database is away: the rounds will find out too
+                log.info("heartbeat could not read seqs: %r", exc)
+        for battle_id in battles:
+            seq = current.get(battle_id)
+            if seq is not None and seq > self.wanted.get(battle_id, -1):
+                log.info(
+                    "heartbeat found %s at %s (had heard of %s): catching up",
+                    battle_id,
+                    seq,
+                    self.wanted.get(battle_id),
+                )
+                self.wanted[battle_id] = seq
+            known = self.wanted.get(battle_id)
+            if self._behind(battle_id):
+                self._start(battle_id)
+            if known is None:
+                continue
+            beat = json.dumps({"type": "heartbeat", "seq": known, "every": self.settings.heartbeat_seconds})
+            for viewer in list(self.viewers.get(battle_id, ())):
+                if viewer.last_seq is not None and viewer.last_seq >= known and viewer.outbox.empty():
+                    self._queue(viewer, beat)
+
+    # -- shutdown ---------------------------------------------------------------------------
 
     async def drain(self) -> None:
-        """Wait for the sends under way (shutdown)."""
-        if self._sending:
-            await asyncio.gather(*self._sending, return_exceptions=True)
+        """Stop the heartbeat, let the rounds under way finish and the writers empty (shutdown)."""
+        if self._heart is not None:
+            self._heart.cancel()
+        rounds = list(self._rounds.values())
+        if rounds:
+            await asyncio.wait(rounds, timeout=5)
+        writers = []
+        for group in self.viewers.values():
+            for viewer in group:
+                if viewer.writer is not None and not viewer.writer.done():
+                    with contextlib.suppress(asyncio.QueueFull):
+                        viewer.outbox.put_nowait(None)
+                    writers.append(viewer.writer)
+        if writers:
+            await asyncio.wait(writers, timeout=5)

@@ -155,10 +155,16 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
         else:
             raise Conflict("too many concurrent actions; try again")
     if not result.duplicate:
+        # After the commit and off the request path: local viewers are woken now, the other
+        # processes by a background publisher with its own timeout (kept pending and sent again
+        # when the broker is back). Nothing here can delay or fail the committed action.
         try:
-            await platform.broker.publish(cmd.battle_id, result.seq)
-        except Exception:  # the write is committed; viewers catch up on their next wake-up
-            log.exception("publish failed for battle %s seq %s", cmd.battle_id, result.seq)
+            platform.broker.announce(cmd.battle_id, result.seq)
+        except Exception:  # the write is committed; the hub's heartbeat catches viewers up
+            log.exception("announcing battle %s seq %s failed", cmd.battle_id, result.seq)
+        every = getattr(platform.settings, "checkpoint_every", 0)
+        if every and result.seq % every == 0:
+            _spawn(history.checkpoint(platform, cmd.battle_id, result.seq))
         # --- after commit (issue 11): notifications, last seen — background tasks, never awaited here
         _after_commit(platform, cmd.battle_id, result.seq, cmd.participant_id)
     return result
@@ -167,11 +173,15 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
 _background: set[asyncio.Task[None]] = set()
 
 
+def _spawn(coro: Any) -> None:
+    task = asyncio.get_running_loop().create_task(coro)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
 def _after_commit(platform: Platform, battle_id: str, seq: int, actor: str | None) -> None:
     for callback in platform.after_commit:
-        task = asyncio.get_running_loop().create_task(_guarded(callback, battle_id, seq, actor))
-        _background.add(task)
-        task.add_done_callback(_background.discard)
+        _spawn(_guarded(callback, battle_id, seq, actor))
 
 
 async def _guarded(callback: Any, battle_id: str, seq: int, actor: str | None) -> None:

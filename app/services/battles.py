@@ -108,7 +108,8 @@ async def seats_held(
     return [
         p
         for p in rows
-        if seats.get(p.battle_id) == p.id and keys.get(p.battle_id, seat_key(p.token_hash)) == seat_key(p.token_hash)
+        if seats.get(p.battle_id) == p.id
+        and keys.get(p.battle_id, seat_key(p.token_hash)) == seat_key(p.token_hash)
     ]
 
 

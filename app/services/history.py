@@ -11,14 +11,17 @@ Rebuilding never rolls: every die is read back from the log (ReplayDice)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import ActionLog, Battle
+from app.models import ActionLog, Battle, Checkpoint, Snapshot
 from app.rules import Action, Rules
 from app.rules.core import Event, RuleError
 from app.rules.dice import ReplayDice
@@ -29,6 +32,8 @@ from app.rules.views import viewer_for
 from app.services.battles import get_battle
 from app.services.errors import Invalid
 from app.services.platform import Platform
+
+log = logging.getLogger(__name__)
 
 REWIND = "battle.rewind"
 UNDO = "battle.undo"
@@ -65,16 +70,52 @@ HISTORY_ACTIONS: dict[str, ActionSpec] = {
 }
 
 
-def _rewind_target(row: ActionLog) -> int:
+def _rewind_target(row: ActionLog | LogRow) -> int:
     return int(row.payload["to_seq"] if row.action_type == REWIND else row.payload["_to_seq"])
 
 
-def replay(rules: Rules, battle: Battle, rows: list[ActionLog]) -> BattleState:
-    """Rebuild the state from the log alone. Only the states a later rewind or undo returns to are
-    kept in memory."""
+@dataclass(frozen=True)
+class LogRow:
+    """What replaying needs of a log row, detached from the session (safe to hand to a thread)."""
+
+    seq: int
+    action_type: str
+    actor_id: str | None
+    actor_role: str
+    payload: dict[str, Any]
+    dice: list[Any]
+
+
+def _plain(rows: list[ActionLog]) -> list[LogRow]:
+    return [LogRow(r.seq, r.action_type, r.actor_id, r.actor_role, r.payload, r.dice) for r in rows]
+
+
+def replay(
+    rules: Rules,
+    battle: Battle,
+    rows: list[ActionLog] | list[LogRow],
+    start: BattleState | None = None,
+    start_seq: int = 0,
+    known: dict[int, BattleState] | None = None,
+) -> BattleState:
+    """Rebuild the state from the log alone — from the new battle, or from `start` (the state right
+    after `start_seq`) with the rows after it; `known` holds states before `start_seq` that a rewind
+    or undo in `rows` returns to. Only the states a later rewind or undo returns to are kept."""
+    return _replay(rules, battle.system, dict(battle.options), list(rows), start, start_seq, known or {})
+
+
+def _replay(
+    rules: Rules,
+    system: str,
+    options: dict[str, Any],
+    rows: list[ActionLog] | list[LogRow],
+    start: BattleState | None,
+    start_seq: int,
+    known: dict[int, BattleState],
+) -> BattleState:
     needed = {_rewind_target(r) for r in rows if r.action_type in HISTORY_ACTIONS}
-    state = rules.new_battle(battle.system, battle.options)
-    kept: dict[int, BattleState] = {0: state}
+    state = start if start is not None else rules.new_battle(system, options)
+    kept: dict[int, BattleState] = {**known, start_seq: state}
     for row in rows:
         if row.action_type in HISTORY_ACTIONS:
             state = kept[_rewind_target(row)]
@@ -141,15 +182,72 @@ async def log_rows(session: AsyncSession, battle_id: str, until: int | None = No
 
 
 async def rebuild(platform: Platform, battle_id: str) -> BattleState:
+    """The whole log replayed from the start (the audit: it must equal the snapshot), in a worker
+    thread so a long battle never blocks the event loop."""
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
-        rows = await log_rows(session, battle_id)
-    return replay(platform.rules, battle, rows)
+        rows = _plain(await log_rows(session, battle_id))
+    rules = platform.rules
+    return await asyncio.to_thread(_replay, rules, battle.system, dict(battle.options), rows, None, 0, {})
 
 
-async def state_at(session: AsyncSession, battle: Battle, seq: int, rules: Rules) -> BattleState:
-    """The state right after action `seq`, rebuilt from the log (replay, undo and rewind use it)."""
-    return replay(rules, battle, await log_rows(session, battle.id, seq))
+async def state_at(
+    session: AsyncSession, battle: Battle, seq: int, rules: Rules, _memo: dict[int, BattleState] | None = None
+) -> BattleState:
+    """The state right after action `seq` (replay, undo and rewind use it): the snapshot if it is at
+    `seq`, else the latest checkpoint at or before `seq` with fewer than CHECKPOINT_EVERY actions
+    replayed on it, in a worker thread — the cost is bounded at any length of battle."""
+    memo = {} if _memo is None else _memo
+    if seq in memo:
+        return memo[seq]
+    snap = await session.get(Snapshot, battle.id)
+    if snap is not None and snap.seq == seq:
+        state = await asyncio.to_thread(rules.load, snap.state)
+        memo[seq] = state
+        return state
+    base = await session.scalar(
+        select(Checkpoint)
+        .where(Checkpoint.battle_id == battle.id, Checkpoint.seq <= seq)
+        .order_by(Checkpoint.seq.desc())
+        .limit(1)
+    )
+    base_seq = base.seq if base is not None else 0
+    rows = _plain(
+        list(
+            await session.scalars(
+                select(ActionLog)
+                .where(ActionLog.battle_id == battle.id, ActionLog.seq > base_seq, ActionLog.seq <= seq)
+                .order_by(ActionLog.seq)
+            )
+        )
+    )
+    known: dict[int, BattleState] = {}
+    for row in rows:  # a rewind to before the checkpoint: that state comes the same way
+        if row.action_type in HISTORY_ACTIONS and _rewind_target(row) < base_seq:
+            target = _rewind_target(row)
+            known[target] = await state_at(session, battle, target, rules, memo)
+    start = await asyncio.to_thread(rules.load, base.state) if base is not None else None
+    state = await asyncio.to_thread(
+        _replay, rules, battle.system, dict(battle.options), rows, start, base_seq, known
+    )
+    memo[seq] = state
+    return state
+
+
+async def checkpoint(platform: Platform, battle_id: str, seq: int) -> None:
+    """Keep the state after action `seq` (every CHECKPOINT_EVERY actions), after the commit and off
+    the request path; a failure only means history replays a little further."""
+    try:
+        async with platform.db.transaction() as session:
+            if await session.get(Checkpoint, (battle_id, seq)) is not None:
+                return
+            battle = await get_battle(session, battle_id)
+            state = await state_at(session, battle, seq, platform.rules)
+            session.add(Checkpoint(battle_id=battle_id, seq=seq, state=state.model_dump(mode="json")))
+    except IntegrityError:  # another process kept it first
+        pass
+    except Exception:
+        log.warning("checkpoint of %s at %s failed", battle_id, seq, exc_info=True)
 
 
 def line_of(row: ActionLog | None, referee: bool = False) -> str:

@@ -65,6 +65,13 @@ async def visible_log(
     rows.sort(key=lambda r: r.seq)
     if names is None:
         names = {p.id: p.name for p in await participants(session, battle.id)}
+    return log_entries(rows, battle, viewer, names)
+
+
+def log_entries(
+    rows: list[ActionLog], battle: Battle, viewer: Viewer, names: dict[str, str]
+) -> list[LogEntry]:
+    """Log rows as this viewer may read them (no database: the hub reads the rows once for all)."""
     finished = battle.status == "finished"
     entries = []
     for row in rows:
@@ -201,7 +208,24 @@ async def read_battle(
         state, seq = await state_at(session, battle, at_seq, rules), at_seq
     viewer = viewer_of(participant, state)
     people = await participants(session, battle.id)
-    data = {
+    since = await step_began(session, battle.id, seq)
+    data = view_data(battle, state, seq, participant, viewer, people, live=at_seq is None, step_since=since)
+    return data, viewer, people, state
+
+
+def view_data(
+    battle: Battle,
+    state: BattleState,
+    seq: int,
+    participant: Participant,
+    viewer: Viewer,
+    people: list[Participant],
+    *,
+    live: bool = True,
+    step_since: datetime | None = None,
+) -> dict[str, Any]:
+    """The viewer's data from what was read (no database)."""
+    return {
         "id": battle.id,
         "name": battle.name,
         "system": battle.system,
@@ -217,14 +241,6 @@ async def read_battle(
             "ships": sorted(viewer.ships),
         },
         "participants": [{"id": p.id, "name": p.name, "role": p.role} for p in people if p.active],
-        "turn_bar": turn_bar(
-            battle,
-            state,
-            viewer,
-            people,
-            live=at_seq is None,
-            step_since=await step_began(session, battle.id, seq),
-        ),
+        "turn_bar": turn_bar(battle, state, viewer, people, live=live, step_since=step_since),
         "state": battle_view(state, viewer),
     }
-    return data, viewer, people, state

@@ -1,11 +1,18 @@
 """Service errors become JSON for the API (`{"detail": {"error", "field", "reason"}}` with the right
-status and headers) and messages for pages."""
+status and headers) and messages for pages. A database that cannot be reached (down, cut off, too
+slow, or every pooled connection busy) is answered 503 with Retry-After — JSON for the API, an HTML
+page with a banner for browsers — and the connection is kept alive, instead of a bare 500."""
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import InterfaceError as SAInterfaceError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.rules.messages import humane
@@ -21,6 +28,79 @@ def service_headers(exc: ServiceError) -> dict[str, str]:
     if exc.status == 429 and "retry_after" in exc.extra:
         headers["Retry-After"] = str(exc.extra["retry_after"])
     return headers
+
+
+log = logging.getLogger(__name__)
+
+UNAVAILABLE_REASON = "the battle database is unavailable for a moment; try again shortly"
+
+
+def unavailable_exceptions() -> tuple[type[BaseException], ...]:
+    kinds: list[type[BaseException]] = [
+        OperationalError,
+        SAInterfaceError,
+        PoolTimeout,
+        ConnectionError,
+        TimeoutError,
+    ]
+    try:
+        import asyncpg
+
+        kinds += [asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.CannotConnectNowError]
+    except ImportError:  # pragma: no cover
+        pass
+    return tuple(kinds)
+
+
+UNAVAILABLE = unavailable_exceptions()
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    """Whether the error means "the database could not be reached or answer in time"."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    if isinstance(exc, UNAVAILABLE):
+        return True
+    if isinstance(exc, DBAPIError):  # asyncpg's own errors wrapped by SQLAlchemy
+        return (
+            isinstance(exc.orig, UNAVAILABLE)
+            or "QueryCanceled" in type(exc.orig).__name__
+            or ("canceling statement due to statement timeout" in str(exc.orig))
+        )
+    return False
+
+
+def unavailable_response(request: Request, retry_after: int) -> Response:
+    headers = {"Retry-After": str(retry_after), "Cache-Control": "no-store"}
+    body = {"error": "Unavailable", "field": None, "reason": UNAVAILABLE_REASON}
+    wants_html = (
+        not request.url.path.startswith("/api/") and "text/html" in request.headers.get("accept", "")
+    ) or request.headers.get("hx-request") == "true"
+    if not wants_html:
+        return JSONResponse({"detail": body}, status_code=503, headers=headers)
+    if request.headers.get("hx-request") == "true":  # a form posted in place: a flash message
+        from app.web.render import render
+
+        message = "The battle database is unavailable for a moment. Try again shortly; this page catches up by itself."
+        html = render("partials/flash.html", {"message": message, "level": "error"})
+        return HTMLResponse(html, status_code=503, headers=headers)
+    from app.web.render import templates
+
+    return templates.TemplateResponse(
+        request,
+        "unavailable.html",
+        {
+            "reason": UNAVAILABLE_REASON,
+            "retry_after": retry_after,
+            "flash": {
+                "message": "The battle database cannot be reached right now. Nothing you did was lost; "
+                f"this page tries again in {retry_after} seconds.",
+                "level": "error",
+            },
+        },
+        status_code=503,
+        headers=headers,
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -43,3 +123,12 @@ def install_error_handlers(app: FastAPI) -> None:
             status_code=exc.status_code,
             headers=exc.headers,
         )
+
+    async def database_unavailable(request: Request, exc: Exception) -> Response:
+        if not is_unavailable(exc):
+            raise exc
+        log.warning("database unavailable for %s %s: %r", request.method, request.url.path, exc)
+        return unavailable_response(request, app.state.settings.retry_after_seconds)
+
+    for kind in (DBAPIError, PoolTimeout, ConnectionError, TimeoutError, *UNAVAILABLE):
+        app.add_exception_handler(kind, database_unavailable)

@@ -2,17 +2,34 @@
 
 from __future__ import annotations
 
+import re
+import secrets
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Battle, Participant
+from app.db import Database
+from app.models import ActionLog, Battle, Participant
+from app.realtime.hub import SeatGone, Subscriber
 from app.rules import STANDARD, Rules
+from app.rules.state import BattleState
+from app.rules.views import Viewer
+from app.services.battles import get_battle, load_state, participants
 from app.services.history import preview as history_preview
 from app.services.library import ships_for
-from app.services.views import offers_for, read_battle, visible_log
+from app.services.views import (
+    log_entries,
+    offers_for,
+    read_battle,
+    step_began,
+    view_data,
+    viewer_of,
+    visible_log,
+)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -47,17 +64,37 @@ async def page_context(
 ) -> dict[str, Any]:
     """What every battle template needs, for this viewer only (as of `at_seq` for a replay): the
     data, what the rules let this viewer do now (`offers`; none in a replay), and each shown part's
-    display values (`display`), so templates draw what the rules give them."""
+    display values (`display`), so templates draw what the rules give them. The log stops at the
+    state's own seq, so a page never shows an entry its state lacks."""
     data, viewer, people, game_state = await read_battle(session, battle, participant, at_seq, rules)
-    state = data["state"]
     names = {p.id: p.name for p in people}
     log = await visible_log(
-        session, battle, viewer, since=log_since, until=at_seq, limit=log_limit, names=names
+        session, battle, viewer, since=log_since, until=data["seq"], limit=log_limit, names=names
     )
     live_referee = participant.role == "referee" and at_seq is None
+    history = await history_preview(session, battle.id) if live_referee else None
+    return _context(
+        battle, participant, viewer, data, people, names, log, csrf, game_state, at_seq is None, history
+    )
+
+
+def _context(
+    battle: Battle,
+    participant: Participant,
+    viewer: Viewer,
+    data: dict[str, Any],
+    people: list[Participant],
+    names: dict[str, str],
+    log: list[Any],
+    csrf: str,
+    game_state: BattleState,
+    live: bool,
+    history: dict[str, Any] | None,
+) -> dict[str, Any]:
+    state = data["state"]
     return {
         # the referee's undo/redo/rewind forms say what they would do (the log line of each)
-        "history": await history_preview(session, battle.id) if live_referee else None,
+        "history": history,
         "battle": {
             "id": battle.id,
             "name": battle.name,
@@ -76,7 +113,7 @@ async def page_context(
         "people": [p for p in people if p.active],
         "names": names,
         "library": ships_for(game_state.game.system) if participant.role == "referee" else {},
-        "offers": Offers(offers_for(game_state, viewer) if at_seq is None else []),
+        "offers": Offers(offers_for(game_state, viewer) if live else []),
         "display": display_values(game_state, state),
         "damage_traits": damage_traits(game_state),
     }
@@ -130,6 +167,97 @@ def render(name: str, context: dict[str, Any]) -> str:
     return env.get_template(name).render(context)
 
 
+@dataclass
+class LiveRead:
+    """One battle as read once for every viewer of it in this process: the snapshot, the seats,
+    and the log rows after the oldest viewer's seq up to the snapshot's own seq (never past it)."""
+
+    battle: Battle
+    state: BattleState
+    seq: int
+    people: list[Participant]
+    rows: list[ActionLog]
+    step_since: Any = None  # when the current step began (the turn bar's pending times)
+    history: dict[str, Any] | None = None  # what the referee's undo/redo would do
+
+    def __post_init__(self) -> None:
+        self.by_id = {p.id: p for p in self.people}
+        self.names = {p.id: p.name for p in self.people}
+
+
+async def read_live(db: Database, battle_id: str, since: int, rules: Rules = STANDARD) -> LiveRead:
+    async with db.snapshot_reader() as session:
+        state, seq = await load_state(session, battle_id, rules)
+        battle = await get_battle(session, battle_id)
+        people = await participants(session, battle_id)
+        rows = list(
+            await session.scalars(
+                select(ActionLog)
+                .where(ActionLog.battle_id == battle_id, ActionLog.seq > since, ActionLog.seq <= seq)
+                .order_by(ActionLog.seq)
+            )
+        )
+        since_step = await step_began(session, battle_id, seq)
+        referee_seated = any(p.role == "referee" and p.active for p in people)
+        history = await history_preview(session, battle_id) if referee_seated else None
+    return LiveRead(battle, state, seq, people, rows, since_step, history)
+
+
+async def battle_seqs(db: Database, battle_ids: list[str]) -> dict[str, int]:
+    """The current seq of each battle (the heartbeat's one query)."""
+    async with db.reader() as session:
+        rows = await session.execute(select(Battle.id, Battle.seq).where(Battle.id.in_(battle_ids)))
+        return {battle_id: seq for battle_id, seq in rows}
+
+
+_PARTIAL = re.compile(r"(?=<hx-partial )")
+_TARGET = re.compile(r'^<hx-partial hx-target="([^"]+)"')
+
+
+class LiveViews:
+    """The hub's renderer: what a viewer sees depends only on their role and the ships they
+    command, so spectators share one rendering per seq, and so do a player's tabs. The CSRF
+    token (per browser session) is a placeholder the hub fills in per socket."""
+
+    def __init__(self) -> None:
+        self.placeholder = f"__csrf_{secrets.token_hex(8)}__"
+
+    def _me(self, read: LiveRead, viewer: Subscriber) -> Participant:
+        me = read.by_id.get(viewer.participant_id)
+        if me is None or not me.active:
+            raise SeatGone(viewer.participant_id)
+        return me
+
+    def key(self, read: LiveRead, viewer: Subscriber) -> Any:
+        seen = viewer_of(self._me(read, viewer), read.state)
+        return (seen.role, seen.ships)
+
+    def html(self, read: LiveRead, viewer: Subscriber) -> list[tuple[str, str]]:
+        since = viewer.last_seq or 0
+        html = live_html(read, self._me(read, viewer), since, self.placeholder)
+        regions = []
+        for part in _PARTIAL.split(html):
+            if part.strip():
+                target = _TARGET.search(part)
+                name = target.group(1) if target else ""
+                # "+": the log's part is appended and only ever carries new entries
+                regions.append(("+" + name if "beforeend" in part[:80] else name, part))
+        return regions
+
+
+def live_html(read: LiveRead, me: Participant, since: int, csrf: str) -> str:
+    """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer."""
+    viewer = viewer_of(me, read.state)
+    data = view_data(read.battle, read.state, read.seq, me, viewer, read.people, step_since=read.step_since)
+    rows = [r for r in read.rows if r.seq > since]
+    log = log_entries(rows, read.battle, viewer, read.names)
+    history = read.history if me.role == "referee" else None
+    context = _context(
+        read.battle, me, viewer, data, read.people, read.names, log, csrf, read.state, True, history
+    )
+    return render("partials/live_update.html", context)
+
+
 async def live_fragments(
     session: AsyncSession,
     battle: Battle,
@@ -138,7 +266,7 @@ async def live_fragments(
     csrf: str,
     rules: Rules = STANDARD,
 ) -> tuple[str, int]:
-    """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer."""
+    """One viewer's live regions read on their own (the hub shares `read_live` instead)."""
     context = await page_context(
         session, battle, participant, csrf, log_limit=None, log_since=since, rules=rules
     )

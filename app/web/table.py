@@ -139,11 +139,11 @@ class TableLive:
             html = await table_fragments(self.platform, viewer.battle_id, viewer.participant_id)
             if html is None:
                 return
-            async with viewer.lock:  # not between another frame's render and send
-                if not always and self._last.get(viewer) == html:
-                    return
-                self._last[viewer] = html
-                await viewer.send_text(json.dumps({"content": html, "table": True}))
+            if not always and self._last.get(viewer) == html:
+                return
+            self._last[viewer] = html
+            # Through the viewer's own outbox, so table frames and battle frames go out in order.
+            viewer.outbox.put_nowait(json.dumps({"content": html, "table": True}))
         except Exception as exc:  # a closed socket: the hub forgets it on its next send
             log.info("table frame not sent to a viewer of %s: %r", viewer.battle_id, exc)
 

@@ -1,37 +1,75 @@
 """The battle websocket: pushes per-viewer fragments after each commit and accepts actions.
 
-Client → server frames (JSON): {"type": "hello", "seq": N} to (re)start from seq N;
-{"type": "action", "action_type", "payload", "action_id", "seen_seq", "dice"} to act;
-{"type": "seen"} while the page is visible (issue 11: last seen). A hello with "chat_seq" is
-also answered with the table's regions (chat, requests).
-Server → client: {"content": "<hx-partial …>…", "seq": N} (htmx swaps it), and
-{"type": "result", …} / {"type": "error", …} answers to actions.
+Client → server frames (JSON text): {"type": "hello", "seq": N} to (re)start from seq N (first,
+within WS_HELLO_TIMEOUT); {"type": "action", "action_type", "payload", "action_id", "seen_seq",
+"dice"} to act. Server → client: {"content": "<hx-partial …>…", "seq": N} (htmx swaps it),
+{"type": "heartbeat", "seq": N, "every": S} every S seconds (the battle's seq: a client holding
+less says hello again), and {"type": "result", …} / {"type": "error", …} answers.
+
+Close codes: 1003 binary frame; 1008 origin, seat, no hello in time, too many sockets for the
+seat or too many frames; 1009 frame too large; 1011/1013 the server could not read or send the
+battle (the client reconnects and catches up by seq).
+{"type": "seen"} while the page is visible (last seen, for notifications); a hello with
+"chat_seq" is also answered with the table's regions (chat, requests).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
-from app.realtime.hub import Subscriber
+from app.realtime.hub import TRY_AGAIN_LATER, Hub, Subscriber
 from app.services import actions as action_service
 from app.services import seats
 from app.services.actions import Command
 from app.services.battles import get_battle, get_participant
 from app.services.errors import ServiceError
 from app.services.requests import queue_if_needed
-from app.web.render import live_fragments, render
+from app.web.errors import is_unavailable
+from app.web.render import render
 from app.web.security import csrf_token, origin_allowed, seat_in
 
 router = APIRouter()
 log = logging.getLogger(__name__)
 
+UNSUPPORTED = 1003
 POLICY_VIOLATION = 1008
 TOO_BIG = 1009
+MAX_SEQ = 2**63 - 1  # a seq is a signed 64-bit integer in every database the app runs on
+
+
+def _error(field: str | None, reason: str) -> str:
+    return json.dumps({"type": "error", "field": field, "reason": reason})
+
+
+class _Bucket:
+    """Frames a client may send: `rate` a second on average, bursts of twice that."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate, self.capacity = rate, max(1.0, 2 * rate)
+        self.tokens, self.at = self.capacity, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    if websocket.application_state != WebSocketState.DISCONNECTED:
+        with contextlib.suppress(Exception):  # already closed by the client or the server
+            await websocket.close(code=code, reason=reason)
 
 
 @router.websocket("/battles/{battle_id}/ws")
@@ -49,63 +87,101 @@ async def battle_socket(websocket: WebSocket, battle_id: str) -> None:
     except ServiceError:
         await websocket.close(code=POLICY_VIOLATION, reason="join the battle first")
         return
+    except Exception as exc:
+        if not is_unavailable(exc):
+            raise
+        await websocket.accept()  # so the client gets a code it reconnects on
+        await _close(websocket, TRY_AGAIN_LATER, "the battle database is unavailable; reconnecting")
+        return
     csrf = csrf_token(websocket)
     await websocket.accept()
+    opened = hub.open_socket(battle_id, participant.id)
+    try:
+        if opened > settings.ws_max_sockets_per_seat:
+            await _close(websocket, POLICY_VIOLATION, "too many connections")
+            return
+        await _serve(websocket, hub, platform, settings, battle_id, participant.id, csrf)
+    finally:
+        hub.close_socket(battle_id, participant.id)
 
-    async def render_since(since: int) -> tuple[str, int]:
-        async with platform.db.reader() as session:
-            battle = await get_battle(session, battle_id)
-            me = await get_participant(session, battle_id, participant.id)
-            return await live_fragments(session, battle, me, since, csrf, platform.rules)
 
-    viewer = Subscriber(battle_id, participant.id, websocket.send_text, render_since)
-    hub.join(viewer)
+async def _serve(
+    websocket: WebSocket,
+    hub: Hub,
+    platform: Any,
+    settings: Any,
+    battle_id: str,
+    participant_id: str,
+    csrf: str,
+) -> None:
+    async def close(code: int, reason: str) -> None:
+        await _close(websocket, code, reason)
+
+    viewer = Subscriber(battle_id, participant_id, websocket.send_text, close, csrf=csrf)
+    bucket = _Bucket(settings.ws_max_frames_per_second)
+    deadline = time.monotonic() + settings.ws_hello_timeout
     try:
         while True:
-            raw = await websocket.receive_text()
-            if len(raw.encode()) > settings.max_ws_frame_bytes:
-                await websocket.close(code=TOO_BIG, reason="frame too large")
+            if viewer.last_seq is None:  # no hello yet: wait for it only so long
+                left = deadline - time.monotonic()
+                try:
+                    message = await asyncio.wait_for(websocket.receive(), max(0.0, left))
+                except TimeoutError:
+                    await close(POLICY_VIOLATION, f"say hello within {settings.ws_hello_timeout:g} s")
+                    return
+            else:
+                message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            raw = message.get("text")
+            if raw is None:
+                await close(UNSUPPORTED, "binary frames are not accepted; send JSON text")
+                return
+            if len(raw) > settings.max_ws_frame_bytes or len(raw.encode()) > settings.max_ws_frame_bytes:
+                await close(TOO_BIG, "frame too large")
+                return
+            if not bucket.take():
+                await close(POLICY_VIOLATION, "too many frames")
                 return
             try:
-                await _handle(websocket, viewer, platform, participant.id, raw)
+                await _handle(websocket, viewer, hub, platform, raw)
             except ServiceError:  # the seat was removed (or the battle is gone) while connected
-                await websocket.close(code=POLICY_VIOLATION, reason="you are not part of this battle")
+                await close(POLICY_VIOLATION, "you are not part of this battle")
                 return
-    except WebSocketDisconnect:
-        pass
+    except (RuntimeError, OSError, WebSocketDisconnect):  # the client went away while we answered
+        return
     finally:
+        viewer.closed = True
         hub.leave(viewer)
-        with contextlib.suppress(Exception):  # issue 11: what they saw live counts as seen
-            await seats.mark_seen(platform, participant.id, viewer.last_seq)
+        with contextlib.suppress(Exception):  # what they saw live counts as seen
+            await seats.mark_seen(platform, participant_id, viewer.last_seq)
 
 
-async def _handle(
-    websocket: WebSocket, viewer: Subscriber, platform: Any, participant_id: str, raw: str
-) -> None:
+async def _handle(websocket: WebSocket, viewer: Subscriber, hub: Hub, platform: Any, raw: str) -> None:
     try:
         message = json.loads(raw)
         kind = message.get("type")
     except (ValueError, AttributeError, RecursionError):
-        await websocket.send_text(
-            json.dumps({"type": "error", "field": None, "reason": "frames must be JSON objects"})
-        )
+        await websocket.send_text(_error(None, "frames must be JSON objects"))
         return
     if kind == "hello":
         seq = message.get("seq")
-        viewer.last_seq = seq if isinstance(seq, int) and seq >= 0 else 0
-        await viewer.catch_up()
-        await seats.mark_seen(platform, participant_id, viewer.last_seq)  # issue 11: last seen
-        if "chat_seq" in message:  # issue 11: the chat and requests as they are now
+        if type(seq) is not int or not 0 <= seq <= MAX_SEQ:
+            await websocket.send_text(_error("seq", "hello needs the seq you hold: a whole number from 0"))
+            return
+        hub.hello(viewer, seq)
+        await seats.mark_seen(platform, viewer.participant_id, seq)  # last seen (notifications)
+        if "chat_seq" in message:  # the chat and requests as they are now
             await websocket.app.state.table_live.send(viewer, always=True)
         return
-    if kind == "seen":  # issue 11: the page is open and visible (no notification while active)
-        await seats.mark_seen(platform, participant_id)
+    if kind == "seen":  # the page is open and visible (no notification while active)
+        await seats.mark_seen(platform, viewer.participant_id)
         return
     if kind == "action":
         try:
             command = Command(
                 viewer.battle_id,
-                participant_id,
+                viewer.participant_id,
                 str(message.get("action_type", "")),
                 message.get("payload") or {},
                 str(message.get("action_id", "")),
@@ -129,10 +205,13 @@ async def _handle(
                 )
             )
             return
+        except Exception as exc:
+            if not is_unavailable(exc):
+                raise
+            await websocket.send_text(_error(None, "the battle database is unavailable; try again shortly"))
+            return
         await websocket.send_text(
             json.dumps({"type": "result", "seq": result.seq, "duplicate": result.duplicate})
         )
         return
-    await websocket.send_text(
-        json.dumps({"type": "error", "field": "type", "reason": f"unknown frame type {kind!r}"})
-    )
+    await websocket.send_text(_error("type", f"unknown frame type {str(kind)[:40]!r}"))

@@ -35,17 +35,59 @@
   }, true);
 
   // On (re)connect, say which seq we have: the server sends what we missed.
+  var live = { socket: null, lastHeard: 0, every: 5, asked: 0 };
+  function hello(socket) {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      var message = { type: "hello", seq: currentSeq() };
+      var chat = document.getElementById("chat-list");  // also resync the table talk
+      if (chat) message.chat_seq = parseInt(chat.dataset.chatSeq || "0", 10);
+      socket.send(JSON.stringify(message));
+      live.asked = Date.now();
+    }
+  }
   document.addEventListener("htmx:ws:after:connection", function (evt) {
     var socket = evt.detail && evt.detail.connection && evt.detail.connection.socket;
-    var chat = document.getElementById("chat-list");  // issue 11: also resync the table talk
-    var hello = { type: "hello", seq: currentSeq() };
-    if (chat) hello.chat_seq = parseInt(chat.dataset.chatSeq || "0", 10);
-    if (socket) socket.send(JSON.stringify(hello));
+    live.socket = socket; live.lastHeard = Date.now();
+    hello(socket);
     document.documentElement.dataset.live = "connected";
   });
   document.addEventListener("htmx:ws:close", function () {
     document.documentElement.dataset.live = "disconnected";
   });
+
+  function frameOf(detail) {
+    var data = detail && detail.message && detail.message.data;
+    if (typeof data !== "string" || data.charAt(0) !== "{") return null;
+    try { return JSON.parse(data); } catch (e) { return null; }
+  }
+  // Never apply a frame we already have: after a resync the server may send a seq twice, and the
+  // log is appended, so a repeat would show its entries twice.
+  document.addEventListener("htmx:ws:before:message:incoming", function (evt) {
+    live.lastHeard = Date.now();
+    var frame = frameOf(evt.detail);
+    if (!frame) return;
+    if (frame.content !== undefined && typeof frame.seq === "number" && !frame.type && frame.seq <= currentSeq()) {
+      evt.detail.cancelled = true;
+      return;
+    }
+    // Heartbeat: the battle's seq. Holding less means a frame was lost: ask again from ours.
+    if (frame.type === "heartbeat") {
+      if (typeof frame.every === "number" && frame.every > 0) live.every = frame.every;
+      if (typeof frame.seq === "number" && frame.seq > currentSeq() && Date.now() - live.asked > 1000) {
+        hello(evt.detail.connection && evt.detail.connection.socket);
+      }
+    }
+  });
+  // Silence for three heartbeats means a dead connection (a cut network closes nothing): drop it
+  // so the ws extension reconnects, and the hello on reconnect catches up.
+  setInterval(function () {
+    var s = live.socket;
+    if (!s || s.readyState !== WebSocket.OPEN || !live.lastHeard) return;
+    if (Date.now() - live.lastHeard > Math.max(15, 3 * live.every) * 1000) {
+      live.lastHeard = 0;
+      try { s.close(); } catch (e) { /* already closing */ }
+    }
+  }, 2000);
 
   // Highlight [data-watch] elements whose data-value changed, without moving focus or scrolling.
   var seen = {};

@@ -293,7 +293,7 @@ def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, tmp_p
     port = free_port()
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     conf = conf.replace("resolver 127.0.0.11 valid=10s;", "")
-    conf = conf.replace("server app:8000;", f"server 127.0.0.1:{cli_server.port};")
+    conf = conf.replace("server app:8000", f"server 127.0.0.1:{cli_server.port}")
     conf = conf.replace("listen 8000;", f"listen 127.0.0.1:{port};")
     conf = conf.replace("/var/log/nginx/access.log", str(tmp_path / "access.log"))
     (tmp_path / "site.conf").write_text(conf)

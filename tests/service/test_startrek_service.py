@@ -713,7 +713,9 @@ async def test_ST_23_detection_with_the_referees_signature_and_ruling(platform: 
     detect = {"detector": "excelsior", "target": "haakona", "ew": 9, "range": 2}
     texts = await game.texts("kirk", "startrek.detect_cloak", detect)
     assert texts == ["Excelsior puts 9 EW on detecting Haakona at range 2. The referee rules (ST-23)."]
-    assert await game.texts("ref", "startrek.rule_detection", {"target": "haakona", "attempt": 0, "detected": False})
+    assert await game.texts(
+        "ref", "startrek.rule_detection", {"target": "haakona", "attempt": 0, "detected": False}
+    )
     # The referee's copy carries the suggestion; the detector's never does (the signature is the
     # referee's, and EW and range the detector's own inputs).
     assert "the referee has not set its signature yet" in " ".join(await game.log_texts("ref"))

@@ -482,7 +482,13 @@ async def test_TR_08_printed_cells_battle_logs_when_floor_replaced_a_printed_cel
         printed_cells=True,
     )
     await f.advance(2)  # orders → manoeuvre → combat
-    shot = {"ship": "dauntless", "battery": "pulse-lasers", "target": "arbellatra", "range": "short", "mounts": 13}
+    shot = {
+        "ship": "dauntless",
+        "battery": "pulse-lasers",
+        "target": "arbellatra",
+        "range": "short",
+        "mounts": 13,
+    }
     # Sand 1d6 4 + 2 (40 sandcasters ≥ 110% of 13 lasers) = 6; attack 2D 6+6; location 1d6 1: Engineering.
     texts = await f.act("bob", "traveller.barrage", shot, dice=[4, 6, 6, 1])
     assert texts == [
@@ -503,14 +509,20 @@ async def test_TR_16_the_attacker_chooses_the_adjacent_section_after_the_locatio
         platform, {"tr-arbellatra-cruiser": "ann", "tr-dauntless-battlecruiser": "bob"}, orders=False
     )
     await f.advance(2)  # orders → manoeuvre → combat
-    shot = {"ship": "dauntless", "battery": "pulse-lasers", "target": "arbellatra", "range": "short", "mounts": 70}
+    shot = {
+        "ship": "dauntless",
+        "battery": "pulse-lasers",
+        "target": "arbellatra",
+        "range": "short",
+        "mounts": 70,
+    }
     before = (await f.state()).model_dump(mode="json")
     with pytest.raises(Invalid) as asked:
         await f.act("bob", "traveller.barrage", shot, dice=[4, 6, 5, 3])
     assert (asked.value.status, asked.value.field, asked.value.message) == (
         422,
         "adjacent",
-        'the barrage hit Main: choose the adjacent section for the other half, Engineering or Forward (TR-16) — '
+        "the barrage hit Main: choose the adjacent section for the other half, Engineering or Forward (TR-16) — "
         'send it again with the same dice and "adjacent"',
     )
     with pytest.raises(Invalid) as refused:
@@ -542,14 +554,26 @@ async def test_TR_16_with_server_dice_the_split_comes_with_the_barrage(platform:
     standing preference is refused before any die is rolled (nothing changes); with one it fires in
     one submit."""
     async with platform.db.transaction() as session:
-        battle, ref = await create_battle(session, "Traveller server dice", "traveller", options={"orders": False})
+        battle, ref = await create_battle(
+            session, "Traveller server dice", "traveller", options={"orders": False}
+        )
         bob = await add_participant(session, battle, "Bob", "player")
         ann = await add_participant(session, battle, "Ann", "player")
-    f = Fleet(platform, battle.id, {"ref": ref.participant.id, "bob": bob.participant.id, "ann": ann.participant.id})
+    f = Fleet(
+        platform, battle.id, {"ref": ref.participant.id, "bob": bob.participant.id, "ann": ann.participant.id}
+    )
     await f.act("ref", "ship.add", {"definition": ship_def("tr-arbellatra-cruiser"), "owner": f.ids["ann"]})
-    await f.act("ref", "ship.add", {"definition": ship_def("tr-dauntless-battlecruiser"), "owner": f.ids["bob"]})
+    await f.act(
+        "ref", "ship.add", {"definition": ship_def("tr-dauntless-battlecruiser"), "owner": f.ids["bob"]}
+    )
     await f.advance(2)
-    shot = {"ship": "dauntless", "battery": "pulse-lasers", "target": "arbellatra", "range": "short", "mounts": 70}
+    shot = {
+        "ship": "dauntless",
+        "battery": "pulse-lasers",
+        "target": "arbellatra",
+        "range": "short",
+        "mounts": 70,
+    }
     before = (await f.state()).model_dump(mode="json")
     with pytest.raises(Invalid) as refused:
         await f.act("bob", "traveller.barrage", shot)

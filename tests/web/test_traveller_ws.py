@@ -51,21 +51,28 @@ async def test_TR_26_frames_of_other_captains_never_carry_orders_before_the_reve
                 await v.frame_with_seq(bob_seq)
             # Ann saves a draft, then commits. Cid has not committed: no reveal.
             orders = [{"order": "screens_full"}, {"order": "angle_max_effect"}]
+            secret_frames: dict[str, list[str]] = {who: [] for who in who_all}
+
+            async def collect(upto: int) -> None:
+                for who, v in viewers.items():
+                    while True:
+                        frame = await v.next_frame()
+                        if "content" not in frame:  # a heartbeat
+                            continue
+                        # the raw frame (JSON-escaped) and its decoded content, so no spelling slips by
+                        secret_frames[who].append(v.raw[-1] + frame.get("content", ""))
+                        if frame.get("seq", -1) >= upto:
+                            break
+
             r = await act(c, table, "ann", "traveller.orders", {"ship": "arbellatra", "orders": orders})
             assert r.status_code == 200, r.text
+            await collect(r.json()["seq"])  # (a live page shows the state now: wait for the draft's)
             r = await act(
                 c, table, "ann", "traveller.orders", {"ship": "arbellatra", "orders": orders, "commit": True}
             )
             assert r.status_code == 200, r.text
             ann_seq = r.json()["seq"]
-            secret_frames = {who: [] for who in who_all}
-            for who, v in viewers.items():
-                while True:
-                    frame = await v.next_frame()
-                    # the raw frame (JSON-escaped) and its decoded content, so no spelling slips by
-                    secret_frames[who].append(v.raw[-1] + frame.get("content", ""))
-                    if frame.get("seq", -1) >= ann_seq:
-                        break
+            await collect(ann_seq)
             # Cid commits: the reveal.
             r = await act(
                 c, table, "cid", "traveller.orders", {"ship": "vigilant", "orders": [], "commit": True}

@@ -16,6 +16,7 @@ class WsViewer:
         self.headers = {"Cookie": f"starboard_session={cookie}", "Origin": origin or base}
         self.frames: list[dict[str, Any]] = []
         self.raw: list[str] = []
+        self.heartbeats: list[dict[str, Any]] = []
         self.socket: Any = None
 
     async def __aenter__(self) -> WsViewer:
@@ -28,12 +29,18 @@ class WsViewer:
     async def hello(self, seq: int) -> None:
         await self.socket.send(json.dumps({"type": "hello", "seq": seq}))
 
-    async def next_frame(self, timeout: float = 5.0) -> dict[str, Any]:
-        raw = await asyncio.wait_for(self.socket.recv(), timeout)
-        self.raw.append(raw)
-        frame = json.loads(raw)
-        self.frames.append(frame)
-        return frame
+    async def next_frame(self, timeout: float = 5.0, heartbeats: bool = False) -> dict[str, Any]:
+        """The next frame; heartbeats are counted and skipped unless asked for."""
+        while True:
+            raw = await asyncio.wait_for(self.socket.recv(), timeout)
+            frame = json.loads(raw)
+            if frame.get("type") == "heartbeat":
+                self.heartbeats.append(frame)
+                if not heartbeats:
+                    continue
+            self.raw.append(raw)
+            self.frames.append(frame)
+            return frame
 
     async def frame_with_seq(self, seq: int, timeout: float = 5.0) -> dict[str, Any]:
         while True:
@@ -46,7 +53,9 @@ class WsViewer:
         got = []
         try:
             while True:
-                got.append(await asyncio.wait_for(self.socket.recv(), seconds))
+                raw = await asyncio.wait_for(self.socket.recv(), seconds)
+                if '"type": "heartbeat"' not in raw[:40]:
+                    got.append(raw)
         except TimeoutError:
             return got
 

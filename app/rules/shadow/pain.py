@@ -59,8 +59,6 @@ def release_targets(state: BattleState) -> None:
             save(ship, track)
 
 
-
-
 def _clear_impulse(track: PainTrack, when: When) -> None:
     if track.damage_total:
         source, _ = track.largest_source()
@@ -127,7 +125,11 @@ def _react(
     state: BattleState, ship: Ship, track: PainTrack, band: Band, when: When, dice: DiceSource
 ) -> Event:
     level = reaction_for(track.level)
-    hit = f"reacts at pain {track.level}: {level}" if level != "ZERO" else f"pain {track.level} reads ZERO: no reaction"
+    hit = (
+        f"reacts at pain {track.level}: {level}"
+        if level != "ZERO"
+        else f"pain {track.level} reads ZERO: no reaction"
+    )
     roll = _chance(dice, ship, band, "reaction chance", hit, "no reaction")
     if roll.total > band.chance:
         return Event(

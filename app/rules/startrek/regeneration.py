@@ -167,7 +167,10 @@ class BuyRegeneration(BaseModel):
     "startrek.buy_regeneration",
     BuyRegeneration,
     "Buy shield regeneration",
-    ship="ship", during={ALLOCATION}, outside=segment("Buying shield regeneration"))
+    ship="ship",
+    during={ALLOCATION},
+    outside=segment("Buying shield regeneration"),
+)
 def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-07: up to 2× the deflector's current value, 1 power a point, applied at once."""
     ship = state.ship(p.ship)

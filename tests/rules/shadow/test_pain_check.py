@@ -39,7 +39,8 @@ def test_SH_05_SH_06_seed_worked_example() -> None:
         "Ker took 217 damage to armour and internals in turn 1 impulse 1 (most from Excalibur, 217): pain rises 0 → 3."
     )
     assert (
-        of_kind(events, "pain_reaction")[0].text == "Ker grins and bears it: pain 3 reads ZERO, which is no reaction (nothing changes, SH-06)."
+        of_kind(events, "pain_reaction")[0].text
+        == "Ker grins and bears it: pain 3 reads ZERO, which is no reaction (nothing changes, SH-06)."
     )
 
 
@@ -108,7 +109,11 @@ def test_SH_04_SH_05_band_edges_rise_on_the_chance(
     state, events = end_impulse(state, [chance, 6, 6])
     expected_rise = max(6 + modifier, 1)
     level = reaction_for(expected_rise)
-    reads = f"pain {expected_rise} reads ZERO: no reaction" if level == "ZERO" else f"reacts at pain {expected_rise}: {level}"
+    reads = (
+        f"pain {expected_rise} reads ZERO: no reaction"
+        if level == "ZERO"
+        else f"reacts at pain {expected_rise}: {level}"
+    )
     reacts = "no reaction" if chance < 6 else reads
     sign = {1: " + 1", 0: ""}.get(modifier, f" − {-modifier}")
     assert sentences(events)[0] == f"pain rise chance, band {label}: 1d6 = {chance}, needs ≤ {chance} → rises"

@@ -182,7 +182,12 @@ def test_ST_23_detection_attempt_suggests_and_the_referee_rules():
     assert [event_for(e, ENEMY) for e in events][1] is None
     # One attempt per detector per turn: repeated tries cannot narrow the signature down.
     with pytest.raises(RuleError) as err:
-        act(state, "startrek.detect_cloak", {"detector": "excelsior", "target": "kor-vaq", "ew": 7, "range": 4}, ENEMY)
+        act(
+            state,
+            "startrek.detect_cloak",
+            {"detector": "excelsior", "target": "kor-vaq", "ew": 7, "range": 4},
+            ENEMY,
+        )
     assert (err.value.field, err.value.message) == (
         "detector",
         "Excelsior has already searched for a cloaked ship this turn (ST-23)",

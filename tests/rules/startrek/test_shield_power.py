@@ -410,5 +410,7 @@ def test_ST_07_ST_14_an_extension_after_the_free_regeneration_takes_its_penalty_
     state, events = act(state, "startrek.extend_arc", extend, ME)
     assert events[0].text.endswith("at its value now (ST-07): Port Deflector +2 → Port 29/30 (ST-14).")
     assert values(state, "excelsior") == {"Fore": 40, "Starboard": 30, "Aft": 30, "Port": 29}
-    state, events = act(state, "startrek.retract_arc", {"ship": "excelsior", "deflector": "Port Deflector"}, ME)
+    state, events = act(
+        state, "startrek.retract_arc", {"ship": "excelsior", "deflector": "Port Deflector"}, ME
+    )
     assert events[0].text.endswith("at its value now (ST-07): Port Deflector +3 → Port 30/30.")

@@ -28,7 +28,14 @@ def two_ships(orders: bool = False, **tigress: object):
 
 
 def fire(state, dice, actor=KESTREL_ACTOR, **payload):
-    body = {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "tigress", "range": "medium", "adjacent": "fore"}
+    body = {
+        "ship": "kestrel",
+        "battery": "beam",
+        "mounts": 20,
+        "target": "tigress",
+        "range": "medium",
+        "adjacent": "fore",
+    }
     body.update(payload)
     return act(state, "traveller.barrage", body, actor, dice)
 
@@ -266,7 +273,14 @@ def test_TR_25_flight_fires_with_all_its_craft_as_mounts() -> None:
     state = battle(capital("Tigress"), flight, owners=("p-tigress", "p-red"), orders=False)
     state = advance_to(state, "combat").state
     actor = type(TIGRESS_ACTOR)("p-red", "player", frozenset({"red-flight"}))
-    body = {"ship": "red-flight", "battery": "pulse", "mounts": 8, "target": "tigress", "range": "adjacent", "adjacent": "fore"}
+    body = {
+        "ship": "red-flight",
+        "battery": "pulse",
+        "mounts": 8,
+        "target": "tigress",
+        "range": "adjacent",
+        "adjacent": "fore",
+    }
     done = act(state, "traveller.barrage", body, actor, [4, 4, 1])
     # small craft at Adjacent read the first column: Short row +0; pulse laser −2
     assert done.texts[0].startswith(
@@ -313,8 +327,11 @@ def test_TR_08_printed_cells_battle_says_when_floor_replaced_a_printed_cell() ->
         " → 25% → 3 damage (no printed column for 13 dice: ⌊13 × 25%⌋, TR-08) → location 1d6 1: Engineering;"
         " 2 to Engineering Hull 66→64; 1 to Main Hull 66→65"
     ]
-    assert done.events[0].rolls[0].sentence().endswith(
-        "→ 25% → 3 damage (no printed column for 13 dice: ⌊13 × 25%⌋, TR-08)"
+    assert (
+        done.events[0]
+        .rolls[0]
+        .sentence()
+        .endswith("→ 25% → 3 damage (no printed column for 13 dice: ⌊13 × 25%⌋, TR-08)")
     )
     assert done.events[0].data["cell"] == "computed"
     printed = fire(state, [2, 3, 1], mounts=20)
@@ -334,7 +351,7 @@ def test_TR_16_the_adjacent_section_is_asked_for_once_the_location_is_known() ->
         fire(state, [3, 4, 4], adjacent=None)
     assert (asked.value.field, asked.value.message) == (
         "adjacent",
-        'the barrage hit Main: choose the adjacent section for the other half, Engineering or Forward (TR-16) — '
+        "the barrage hit Main: choose the adjacent section for the other half, Engineering or Forward (TR-16) — "
         'send it again with the same dice and "adjacent"',
     )
     done = fire(state, [3, 4, 4], adjacent="Engineering")
@@ -343,7 +360,10 @@ def test_TR_16_the_adjacent_section_is_asked_for_once_the_location_is_known() ->
         " → 75% → 15 damage → location 1d6 4: Main; 8 to Main Hull 66→58; 7 to Engineering Hull 66→59"
     ]
     assert (done.events[0].data["location"], done.events[0].data["adjacent"]) == ("Main", "Engineering")
-    assert (section(done.state, "tigress", "Forward")["hull"], section(done.state, "tigress", "Main")["hull"]) == (
+    assert (
+        section(done.state, "tigress", "Forward")["hull"],
+        section(done.state, "tigress", "Main")["hull"],
+    ) == (
         66,
         58,
     )
@@ -356,7 +376,9 @@ def test_TR_16_a_standing_preference_is_used_and_a_section_not_adjacent_is_refus
     end = fire(state, [3, 4, 6], adjacent="fore")  # Forward has no fore neighbour: its one, Main
     assert end.texts[0].endswith("location 1d6 6: Forward; 8 to Forward Hull 66→58; 7 to Main Hull 66→59")
     alone = fire(state, [3, 4, 1], adjacent=None)  # Engineering's one neighbour: nothing to ask
-    assert alone.texts[0].endswith("location 1d6 1: Engineering; 8 to Engineering Hull 66→58; 7 to Main Hull 66→59")
+    assert alone.texts[0].endswith(
+        "location 1d6 1: Engineering; 8 to Engineering Hull 66→58; 7 to Main Hull 66→59"
+    )
     with pytest.raises(RuleError) as refused:
         fire(state, [3, 4, 1], adjacent="Forward")
     assert (refused.value.field, refused.value.message) == (
@@ -365,7 +387,10 @@ def test_TR_16_a_standing_preference_is_used_and_a_section_not_adjacent_is_refus
     )
     with pytest.raises(RuleError) as unknown:
         fire(state, [3, 4, 1], adjacent="Bridge")
-    assert (unknown.value.field, unknown.value.message) == ("adjacent", "Tigress has no section 'Bridge' (TR-16)")
+    assert (unknown.value.field, unknown.value.message) == (
+        "adjacent",
+        "Tigress has no section 'Bridge' (TR-16)",
+    )
 
 
 def test_TR_16_server_dice_need_the_split_before_the_location_is_rolled() -> None:
@@ -379,7 +404,9 @@ def test_TR_16_server_dice_need_the_split_before_the_location_is_rolled() -> Non
     for choice in (None, "Engineering"):
         dice = SeededDice(b"\x01" * 32, "b-1", 9)
         with pytest.raises(RuleError) as refused:
-            apply_action(state, Action("traveller.barrage", {**body, "adjacent": choice}, KESTREL_ACTOR), dice)
+            apply_action(
+                state, Action("traveller.barrage", {**body, "adjacent": choice}, KESTREL_ACTOR), dice
+            )
         assert refused.value.field == "adjacent" and "with server dice" in refused.value.message
         assert dice.record == []
     dice = SeededDice(b"\x01" * 32, "b-1", 9)

@@ -25,7 +25,14 @@ def two_ships(**tigress):
 
 
 def barrage(state, dice):
-    body = {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "tigress", "range": "medium", "adjacent": "fore"}
+    body = {
+        "ship": "kestrel",
+        "battery": "beam",
+        "mounts": 20,
+        "target": "tigress",
+        "range": "medium",
+        "adjacent": "fore",
+    }
     return act(state, "traveller.barrage", body, KESTREL_ACTOR, dice)
 
 

@@ -60,7 +60,14 @@ def two(**options: Any) -> BattleState:
 
 
 def beam(state: BattleState, dice: list[int], **payload: Any):  # type: ignore[no-untyped-def]
-    body = {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "tigress", "range": "medium", "adjacent": "fore"}
+    body = {
+        "ship": "kestrel",
+        "battery": "beam",
+        "mounts": 20,
+        "target": "tigress",
+        "range": "medium",
+        "adjacent": "fore",
+    }
     return act(state, "traveller.barrage", {**body, **payload}, KESTREL_ACTOR, dice)
 
 
@@ -198,7 +205,14 @@ def test_TR_27_prepare_for_jump_adds_2_and_a_jumped_ship_leaves_the_battle() -> 
         act(
             state,
             "traveller.barrage",
-            {"ship": "tigress", "battery": "beam", "mounts": 20, "target": "kestrel", "range": "medium", "adjacent": "fore"},
+            {
+                "ship": "tigress",
+                "battery": "beam",
+                "mounts": 20,
+                "target": "kestrel",
+                "range": "medium",
+                "adjacent": "fore",
+            },
             TIGRESS_ACTOR,
         )
     # A second J-drive hit disables the drive.
@@ -317,7 +331,14 @@ def test_TR_27_escort_defence_lends_its_sand_and_screens_to_the_ship_it_guards()
         " 3 to Main Hull 66→63; 2 to Forward Hull 66→64"
     )
     # The Guard's nuclear damper (2 points) covers Tigress against fusion guns.
-    fusion = {"ship": "kestrel", "battery": "fusion", "mounts": 8, "target": "tigress", "range": "medium", "adjacent": "fore"}
+    fusion = {
+        "ship": "kestrel",
+        "battery": "fusion",
+        "mounts": 8,
+        "target": "tigress",
+        "range": "medium",
+        "adjacent": "fore",
+    }
     done = act(done.state, "traveller.barrage", fusion, KESTREL_ACTOR, [6, 6, 4, 3, 3, 4, 4])
     assert done.texts == [
         "barrage 8–Fusion Gun Bay–Medium–5 at Tigress: 2D 12 + range 0 + FC +2 + Gunner +2"
@@ -594,7 +615,14 @@ def rows_battle() -> BattleState:
 
 def test_TR_05_TR_02a_sandcaster_and_pebble_barrages_count_one_die_per_4_or_2_and_reach_close() -> None:
     state = rows_battle()
-    shot = {"ship": "kestrel", "battery": "sand", "mounts": 32, "target": "tigress", "range": "medium", "adjacent": "fore"}
+    shot = {
+        "ship": "kestrel",
+        "battery": "sand",
+        "mounts": 32,
+        "target": "tigress",
+        "range": "medium",
+        "adjacent": "fore",
+    }
     with pytest.raises(RuleError, match=r"Turret: Sandcaster reaches no further than Close \(TR-02a\)"):
         act(state, "traveller.barrage", shot, KESTREL_ACTOR)
     done = act(state, "traveller.barrage", {**shot, "range": "close"}, KESTREL_ACTOR, [3, 3, 4])
@@ -614,7 +642,14 @@ def test_TR_05_TR_02a_sandcaster_and_pebble_barrages_count_one_die_per_4_or_2_an
 
 def test_TR_07_shockwave_missiles_clear_the_sand_for_the_round_and_ortillery_reaches_adjacent() -> None:
     state = rows_battle()
-    shock = {"ship": "kestrel", "battery": "shockwave", "mounts": 16, "target": "tigress", "range": "medium", "adjacent": "fore"}
+    shock = {
+        "ship": "kestrel",
+        "battery": "shockwave",
+        "mounts": 16,
+        "target": "tigress",
+        "range": "medium",
+        "adjacent": "fore",
+    }
     # Sand 1d6 2 + 2 (30 sandcasters ≥ 110% of 16 missiles) = 4; 2D 10 + 4 − 9 = 5 → 50% ≥ 5%: no damage.
     done = act(state, "traveller.barrage", shock, KESTREL_ACTOR, [2, 5, 5])
     assert done.texts == [

@@ -1,0 +1,76 @@
+"""Honest faults in process: /healthz and /readyz, and a database that cannot serve (here: every
+pooled connection busy) answered 503 with Retry-After — JSON with {error, field, reason} for the
+API, an HTML page with a banner for pages, a flash for htmx — instead of a bare 500."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from app.config import Settings
+from app.main import create_app
+from tests.conftest import SECRET
+from tests.helpers import set_table
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+async def tight(postgres_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    settings = Settings(
+        database_url=postgres_url,
+        secret_key=SECRET,
+        db_pool_size=1,
+        db_max_overflow=0,
+        db_pool_timeout=0.3,
+        retry_after_seconds=7,
+    )
+    app = create_app(settings)
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://testserver") as c,
+    ):
+        c.app = app  # type: ignore[attr-defined]
+        yield c
+
+
+async def test_ready_and_healthy(tight: httpx.AsyncClient) -> None:
+    assert (await tight.get("/healthz")).json() == {"status": "ok"}
+    r = await tight.get("/readyz")
+    assert r.status_code == 200 and r.json() == {
+        "status": "ready",
+        "checks": {"database": "ok", "broker": "ok"},
+    }
+
+
+async def test_pool_exhausted_is_503_with_retry_after(tight: httpx.AsyncClient) -> None:
+    table = await set_table(tight, players=("ann",), spectator=False)
+    assert (await tight.get(f"/join/{table.tokens['ann']}")).status_code == 303  # a seat cookie
+    page = (await tight.get(f"/battles/{table.battle_id}")).text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    engine = tight.app.state.platform.db.engine  # type: ignore[attr-defined]
+    async with engine.connect() as held:  # the pool's only connection
+        await held.exec_driver_sql("SELECT 1")
+        r = await tight.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))
+        assert r.status_code == 503 and r.headers["retry-after"] == "7"
+        assert r.json() == {
+            "detail": {"error": "Unavailable", "field": None, "reason": r.json()["detail"]["reason"]}
+        }
+        r = await tight.get(f"/battles/{table.battle_id}", headers={"accept": "text/html"})
+        assert r.status_code == 503 and r.headers["retry-after"] == "7"
+        assert "flash-error" in r.text and "Back in a moment" in r.text
+        r = await tight.post(
+            f"/battles/{table.battle_id}/actions",
+            headers={"hx-request": "true"},
+            data={"csrf_token": csrf, "action_type": "clock.advance", "action_id": "x1"},
+        )
+        assert r.status_code == 503 and 'class="flash flash-error"' in r.text
+        r = await tight.get("/readyz")
+        assert r.status_code == 503 and r.json()["checks"]["database"].startswith("unreachable")
+        assert (await tight.get("/healthz")).status_code == 200
+    r = await tight.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))
+    assert r.status_code == 200

@@ -1,0 +1,135 @@
+"""The hub in isolation (fault 1): a viewer whose frame cannot be read is retried, and if it still
+fails its socket is closed with a code the client reconnects on — never dropped silently; hello
+re-joins; viewers who see the same thing share one read and one rendering per seq."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from app.realtime.hub import Hub, HubSettings, Subscriber
+
+
+@dataclass
+class Read:
+    seq: int
+
+
+class Views:
+    placeholder = "@@csrf@@"
+
+    def __init__(self) -> None:
+        self.rendered = 0
+
+    def key(self, read: Read, viewer: Subscriber) -> str:
+        return "spectator"
+
+    def html(self, read: Read, viewer: Subscriber) -> str:
+        self.rendered += 1
+        return f"<p>{read.seq} @@csrf@@</p>"
+
+
+class Socket:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: list[tuple[int, str]] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed.append((code, reason))
+
+
+def viewer(sock: Socket, csrf: str = "t") -> Subscriber:
+    return Subscriber("b", "p", sock.send, sock.close, csrf=csrf)
+
+
+async def settle() -> None:
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+
+
+async def test_a_failing_read_is_retried_then_the_socket_closed_1013_and_hello_rejoins() -> None:
+    state = {"fail": 2, "seq": 3, "reads": 0}
+
+    async def load(battle_id: str, since: int) -> Read:
+        state["reads"] += 1
+        if state["fail"]:
+            state["fail"] -= 1
+            raise ConnectionError("database away")
+        return Read(state["seq"])
+
+    hub = Hub(load=load, views=Views(), settings=HubSettings(heartbeat_seconds=0, read_retries=3))
+    sock = Socket()
+    v = viewer(sock)
+    hub.hello(v, 2)
+    await asyncio.sleep(1.0)  # two failures, backoff, then the read works
+    assert [s for s in sock.sent if '"seq": 3' in s] and not sock.closed
+    state["fail"], state["seq"] = 99, 4
+    await hub.wake("b", 4)
+    await asyncio.sleep(2.2)  # 0.2 + 0.4 + 0.8 s of backoff (±20 %)
+    assert sock.closed and sock.closed[0][0] == 1013  # told to reconnect, not forgotten
+    assert "b" not in hub.viewers
+    state["fail"] = 0
+    hub.hello(v, 3)  # the same socket says hello again: back in
+    await settle()
+    assert "b" in hub.viewers and '"seq": 4' in sock.sent[-1]
+
+
+async def test_viewers_who_see_the_same_share_one_rendering() -> None:
+    reads = []
+
+    async def load(battle_id: str, since: int) -> Read:
+        reads.append(since)
+        return Read(5)
+
+    views = Views()
+    hub = Hub(load=load, views=views, settings=HubSettings(heartbeat_seconds=0))
+    socks = [Socket() for _ in range(30)]
+    for i, s in enumerate(socks):
+        hub.join(v := viewer(s, csrf=f"tok{i}"))
+        v.last_seq = 4
+    await hub.wake("b", 5)
+    await settle()
+    assert len(reads) == 1 and views.rendered == 1
+    for i, s in enumerate(socks):  # each gets its own CSRF token in the shared rendering
+        assert len(s.sent) == 1 and f"tok{i}" in s.sent[0] and "@@csrf@@" not in s.sent[0]
+
+
+class RegionViews(Views):
+    def __init__(self) -> None:
+        super().__init__()
+        self.panel = "<panel v1>"
+
+    def html(self, read: Read, viewer: Subscriber) -> list[tuple[str, str]]:  # type: ignore[override]
+        self.rendered += 1
+        return [("#bar", f"<bar {read.seq}>"), ("#panel", self.panel), ("+#log", f"<log {read.seq}>")]
+
+
+async def test_a_region_the_viewer_already_has_is_not_sent_again_until_hello() -> None:
+    seq = {"n": 3}
+
+    async def load(battle_id: str, since: int) -> Read:
+        return Read(seq["n"])
+
+    views = RegionViews()
+    hub = Hub(load=load, views=views, settings=HubSettings(heartbeat_seconds=0))
+    sock = Socket()
+    v = viewer(sock)
+    hub.hello(v, 2)
+    await settle()
+    assert "<panel v1>" in sock.sent[-1] and "<bar 3>" in sock.sent[-1] and "<log 3>" in sock.sent[-1]
+    seq["n"] = 4
+    await hub.wake("b", 4)
+    await settle()
+    assert "<bar 4>" in sock.sent[-1] and "<log 4>" in sock.sent[-1] and "panel" not in sock.sent[-1]
+    views.panel, seq["n"] = "<panel v2>", 5
+    await hub.wake("b", 5)
+    await settle()
+    assert "<panel v2>" in sock.sent[-1]
+    hub.hello(v, 5)  # the page may hold less than we think: everything again
+    seq["n"] = 6
+    await hub.wake("b", 6)
+    await settle()
+    assert "<panel v2>" in sock.sent[-1] and "<bar 6>" in sock.sent[-1]
