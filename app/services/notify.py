@@ -24,7 +24,7 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import select
+from sqlalchemy import or_, select, update
 
 from app.models import ActionLog, Battle, Participant, SeatStatus, TableSettings
 from app.services.battles import load_state, participants
@@ -261,7 +261,21 @@ async def check_deadlines(platform: Platform, now: Any = None) -> int:
             waiting = [people[p].name for p in state.game.awaited(state) if p in people]
             if not waiting:
                 continue
-            settings_row.deadline_reported_seq = start_seq
+            # Claimed with a conditional update: of several server processes checking, one tells.
+            claimed = await session.execute(
+                update(TableSettings)
+                .where(
+                    TableSettings.battle_id == battle.id,
+                    or_(
+                        TableSettings.deadline_reported_seq.is_(None),
+                        TableSettings.deadline_reported_seq != start_seq,
+                    ),
+                )
+                .values(deadline_reported_seq=start_seq)
+                .execution_options(synchronize_session=False)
+            )
+            if claimed.rowcount != 1:
+                continue
             step = state.game.step(state.clock).title(state.clock)
             text = (
                 f"Starboard: “{battle.name}” — {step} has waited over {minutes} min on "
