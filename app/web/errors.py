@@ -1,11 +1,12 @@
 """Service errors become JSON for the API (`{"detail": {"error", "field", "reason"}}` with the right
-status and headers) and messages for pages."""
+status and headers) and messages for pages; a browser opening a page that fails gets the same reason
+as an HTML page (templates/error.html: a title, a heading and a way home, issue 17)."""
 
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.rules.messages import humane
@@ -23,9 +24,31 @@ def service_headers(exc: ServiceError) -> dict[str, str]:
     return headers
 
 
+def wants_page(request: Request) -> bool:
+    """A browser navigating to a page (not the API, not an htmx or script request)."""
+    return (
+        request.method == "GET"
+        and not request.url.path.startswith("/api/")
+        and "text/html" in request.headers.get("accept", "")
+        and "hx-request" not in request.headers
+    )
+
+
+def error_page(request: Request, status: int, reason: str, headers: dict[str, str] | None = None) -> Response:
+    from app.web.render import templates
+
+    return templates.TemplateResponse(
+        request, "error.html", {"status": status, "reason": reason}, status_code=status, headers=headers
+    )
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
-    async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
+    async def service_error(request: Request, exc: ServiceError) -> Response:
+        if wants_page(request):
+            return error_page(
+                request, exc.status, exc.as_dict().get("reason") or exc.message, service_headers(exc)
+            )
         return JSONResponse({"detail": exc.as_dict()}, status_code=exc.status, headers=service_headers(exc))
 
     @app.exception_handler(RequestValidationError)
@@ -35,9 +58,11 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"detail": {"error": "Invalid", "field": where, "reason": text}}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         """Starlette's own answers (unknown path, wrong method) in the same shape as every other error."""
         reason = exc.detail if isinstance(exc.detail, str) else "request refused"
+        if wants_page(request):
+            return error_page(request, exc.status_code, reason, dict(exc.headers or {}))
         return JSONResponse(
             {"detail": {"error": REASONS.get(exc.status_code, "Error"), "field": None, "reason": reason}},
             status_code=exc.status_code,
