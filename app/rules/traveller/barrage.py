@@ -51,7 +51,7 @@ class BarrageOrder(BaseModel):
         "or a section adjacent to the one hit; without it the attacker is asked once the location is known",
     )
     dodge_dm: int = Field(default=0, ge=-3, le=0, description="entered dodge outcome (GEN-03), e.g. −2")
-    target_section: str | None = Field(default=None, description="with Target That Section*")
+    target_section: str | None = Field(default=None, max_length=40, description="with Target That Section*")
 
 
 def _fire_limits(state: BattleState, shooter: Combatant, battery: Battery) -> tuple[int, int, list[str]]:
@@ -310,7 +310,16 @@ def _defence_text(dice_per_mount: int, found: list[DM]) -> str:
     return f"({dice_per_mount}" + "".join(f" − {label} {value}" for label, value in found) + ")"
 
 
-@action("traveller.barrage", BarrageOrder, "Fire a barrage", ship="ship", during={FIRE}, in_turn=True, outside=COMBAT_ACTION, outside_field="ship")
+@action(
+    "traveller.barrage",
+    BarrageOrder,
+    "Fire a barrage",
+    ship="ship",
+    during={FIRE},
+    in_turn=True,
+    outside=COMBAT_ACTION,
+    outside_field="ship",
+)
 def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     if p.range not in T.RANGE_BANDS:
         raise RuleError(f"range must be one of {', '.join(T.RANGE_BANDS)}", "range")
@@ -476,7 +485,11 @@ def check_split(target_ship: Ship, target: HgShip, p: BarrageOrder, dice: DiceSo
         assert hit is not None
         choose_adjacent(target, hit.name, p.adjacent, target_ship.name)
         return
-    if isinstance(dice, SeededDice) and needs_choice(target) and (p.adjacent or "").strip().lower() not in TOWARD:
+    if (
+        isinstance(dice, SeededDice)
+        and needs_choice(target)
+        and (p.adjacent or "").strip().lower() not in TOWARD
+    ):
         raise RuleError(
             "with server dice the location is rolled as the barrage fires, so give the split with it: "
             "adjacent fore or aft, the way the other half goes from the section hit (TR-16)",
