@@ -34,11 +34,30 @@ def wants_page(request: Request) -> bool:
     )
 
 
+# What each status means to a person reading the page (the reason below it says what happened).
+TITLES = {
+    401: "You are not seated in this battle",
+    403: "This is not yours to open",
+    404: "There is no such page",
+    405: "That is not something this page does",
+    409: "The battle moved on",
+    413: "That was too much to send",
+    422: "The address asks for something this page cannot show",
+    429: "Too many requests — wait a moment",
+    500: "Something went wrong on the server",
+}
+
+
 def error_page(request: Request, status: int, reason: str, headers: dict[str, str] | None = None) -> Response:
     from app.web.render import templates
 
+    title = TITLES.get(status, reason)
     return templates.TemplateResponse(
-        request, "error.html", {"status": status, "reason": reason}, status_code=status, headers=headers
+        request,
+        "error.html",
+        {"status": status, "reason": reason, "title": title},
+        status_code=status,
+        headers=headers,
     )
 
 
@@ -52,10 +71,23 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"detail": exc.as_dict()}, status_code=exc.status, headers=service_headers(exc))
 
     @app.exception_handler(RequestValidationError)
-    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
         errors = exc.errors()
         where, text = humane(errors[0]) if errors else (None, "the request is not valid")
+        if wants_page(request):  # a bad query in the address bar (/battles/…/replay?seq=abc)
+            return error_page(request, 422, text)
         return JSONResponse({"detail": {"error": "Invalid", "field": where, "reason": text}}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> Response:
+        """A fault nobody answered (it is logged by the server as it propagates): a page for a
+        browser, the error shape for everyone else."""
+        reason = "the fault is logged; try again, or go back to your battles"
+        if wants_page(request):
+            return error_page(request, 500, reason)
+        return JSONResponse(
+            {"detail": {"error": "ServerError", "field": None, "reason": reason}}, status_code=500
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
