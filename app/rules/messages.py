@@ -21,8 +21,14 @@ MISSING = {
 }
 
 
-def _shown(value: Any) -> str:
-    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,19}(\.[0-9]{1,10})?", value):
+NUMERIC = {"greater_than_equal", "greater_than", "less_than_equal", "less_than"}
+
+# What a field's expected form is, where a pattern alone would not say.
+PATTERNS = {"hex": "must be four digits, column then row, e.g. 0405"}
+
+
+def _shown(value: Any, numeric: bool = False) -> str:
+    if numeric and isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,19}(\.[0-9]{1,10})?", value):
         return value  # a number typed in a form or a query reads as the number
     if isinstance(value, str):
         return f"“{value[:40]}{'…' if len(value) > 40 else ''}”"
@@ -42,7 +48,8 @@ def explain(error: dict[str, Any]) -> str:
     kind = error.get("type", "")
     ctx = error.get("ctx") or {}
     value = error.get("input")
-    sent = f" (you sent {_shown(value)})"
+    numeric = kind in NUMERIC or kind.startswith(("int_", "float_"))
+    sent = f" (you sent {_shown(value, numeric)})"
     if kind == "missing":
         return "is required"
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
@@ -67,7 +74,8 @@ def explain(error: dict[str, Any]) -> str:
     if kind == "string_too_long":
         return f"may have at most {_plural(ctx.get('max_length'), 'character')}"
     if kind == "string_pattern_mismatch":
-        return f"is not in the expected form{sent}"
+        last = str((error.get("loc") or ("",))[-1])
+        return f"{PATTERNS.get(last, 'is not in the expected form')}{sent}"
     if kind in ("literal_error", "enum"):
         return f"must be one of {ctx.get('expected', '…')}{sent}"
     if kind in ("dict_type", "model_type", "model_attributes_type"):

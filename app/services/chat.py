@@ -215,8 +215,13 @@ async def post(
     else:
         raise ServiceError("the chat is busy; try again")
     await wake_table(platform, battle_id, message.seq)
-    async with platform.db.reader() as session:
-        return (await lines_for(session, battle_id, sender, limit=1))[-1]
+    async with platform.db.reader() as session:  # this message, numbered as its sender reads it
+        before = await session.scalar(
+            select(func.count())
+            .select_from(ChatMessage)
+            .where(ChatMessage.battle_id == battle_id, ChatMessage.seq < message.seq, _visible_to(sender))
+        )
+        return (await lines_for(session, battle_id, sender, since=before or 0, limit=None))[0]
 
 
 async def wake_table(platform: Platform, battle_id: str, seq: int) -> None:

@@ -24,7 +24,7 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import select
+from sqlalchemy import or_, select, update
 
 from app.models import ActionLog, Battle, Participant, SeatStatus, TableSettings
 from app.services.battles import load_state, participants
@@ -95,7 +95,8 @@ def _post_once(url: str, body: bytes, timeout: float, allow_private: bool) -> in
 async def deliver(platform: Platform, url: str, content: str, *, retries: int | None = None) -> bool:
     """POST {"content": …} with retries and exponential backoff; True once a 2xx answers."""
     s = platform.settings
-    body = json.dumps({"content": content[:1900]}).encode()
+    # "@" gets a zero-width space: a battle or seat name never pings @everyone on Discord.
+    body = json.dumps({"content": content[:1900].replace("@", "@\u200b")}).encode()
     attempts = 1 + (s.webhook_retries if retries is None else retries)
     delay = s.webhook_backoff_seconds
     for attempt in range(attempts):
@@ -119,6 +120,7 @@ async def deliver(platform: Platform, url: str, content: str, *, retries: int | 
 
 _tasks: set[asyncio.Task[Any]] = set()
 _locks: dict[str, asyncio.Lock] = {}
+_compared: dict[str, int] = {}  # battle → the last seq whose waits were compared in this process
 
 
 def _spawn(coro: Any) -> None:
@@ -137,7 +139,9 @@ async def set_webhook(platform: Platform, participant: Participant, url: str | N
     """Opt into (or, with an empty URL, out of) notifications for this seat."""
     if participant.role == "spectator":
         raise Forbidden("spectators are never waited on; there is nothing to notify", "webhook_url")
-    kept = check_url(url, platform.settings.webhook_allow_private) if url and url.strip() else None
+    kept = None
+    if url and url.strip():  # the name is resolved off the event loop
+        kept = await asyncio.to_thread(check_url, url, platform.settings.webhook_allow_private)
     async with platform.db.transaction() as session:
         row = await status_of(session, participant)
         row.webhook_url = kept
@@ -182,16 +186,25 @@ async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: s
             battle = await session.get(Battle, battle_id)
             if battle is None:
                 return
-            state, _ = await load_state(session, battle_id, platform.rules)
+            # Always the latest state, compared once per seq: callbacks that run out of order (two
+            # quick actions) see nothing new the second time.
+            state, current = await load_state(session, battle_id, platform.rules)
+            since = _compared.get(battle_id, seq - 1)
+            if current <= since:
+                return
+            _compared[battle_id] = current
             awaited = set() if state.finished else set(state.game.awaited(state))
             people = {p.id: p for p in await participants(session, battle_id) if p.active}
             rows = await statuses(session, battle_id)
             step = state.game.step(state.clock).title(state.clock)
-            row_at = await session.scalar(
-                select(ActionLog).where(ActionLog.battle_id == battle_id, ActionLog.seq == seq)
+            moved = await session.scalars(
+                select(ActionLog).where(
+                    ActionLog.battle_id == battle_id, ActionLog.seq > since, ActionLog.seq <= current
+                )
             )
-            # A step that ended and began again in this one action is a new wait for those it waits on.
-            new_step = row_at is not None and any(e.get("kind") in ("clock", "rewind") for e in row_at.events)
+            # A step that ended and began again since the last comparison is a new wait for those it
+            # waits on (even if they were waited on just before).
+            new_step = any(e.get("kind") in ("clock", "rewind") for row in moved for e in row.events)
             for pid in awaited - set(rows):
                 if pid in people:
                     rows[pid] = await status_of(session, people[pid])
@@ -248,7 +261,21 @@ async def check_deadlines(platform: Platform, now: Any = None) -> int:
             waiting = [people[p].name for p in state.game.awaited(state) if p in people]
             if not waiting:
                 continue
-            settings_row.deadline_reported_seq = start_seq
+            # Claimed with a conditional update: of several server processes checking, one tells.
+            claimed = await session.execute(
+                update(TableSettings)
+                .where(
+                    TableSettings.battle_id == battle.id,
+                    or_(
+                        TableSettings.deadline_reported_seq.is_(None),
+                        TableSettings.deadline_reported_seq != start_seq,
+                    ),
+                )
+                .values(deadline_reported_seq=start_seq)
+                .execution_options(synchronize_session=False)
+            )
+            if claimed.rowcount != 1:
+                continue
             step = state.game.step(state.clock).title(state.clock)
             text = (
                 f"Starboard: “{battle.name}” — {step} has waited over {minutes} min on "

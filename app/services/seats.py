@@ -106,8 +106,8 @@ async def mark_seen(platform: Platform, participant_id: str, seq: int | None = N
                 row = await status_of(session, participant)
                 before = row.seen_seq
                 row.last_seen_at = utcnow()
-                if seq is not None:
-                    row.seen_seq = seq
+                if seq is not None:  # seqs only grow (a rewind is an action too): keep the highest
+                    row.seen_seq = seq if before is None else max(before, seq)
                 return before
         except IntegrityError:  # two first visits at once: the other made the row; go again
             continue

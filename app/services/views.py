@@ -32,6 +32,7 @@ class LogEntry:
     at: datetime
     events: list[dict[str, Any]]
     payload: dict[str, Any] | None  # the referee's eyes only
+    hidden: bool = False  # an action this viewer may read nothing of: "a hidden action" in its place
 
 
 def visible_events(raw: list[dict[str, Any]], viewer: Viewer, finished: bool) -> list[dict[str, Any]]:
@@ -76,15 +77,17 @@ def log_entries(
     entries = []
     for row in rows:
         events = visible_events(row.events, viewer, finished)
+        hidden = bool(row.events) and not events  # keeps its number, says nothing of who or what
         entries.append(
             LogEntry(
                 seq=row.seq,
-                actor=names.get(row.actor_id or "", "system"),
-                action_type=row.action_type,
+                actor="" if hidden else names.get(row.actor_id or "", "system"),
+                action_type="hidden" if hidden else row.action_type,
                 clock=row.clock,
                 at=row.created_at,
                 events=events,
                 payload=row.payload if viewer.is_referee else None,
+                hidden=hidden,
             )
         )
     return entries

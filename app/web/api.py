@@ -214,6 +214,7 @@ async def events_since(
                 "clock": e.clock,
                 "at": e.at.isoformat(),
                 "events": e.events,
+                **({"hidden": True} if e.hidden else {}),
                 **({"payload": e.payload} if e.payload is not None else {}),
             }
             for e in entries

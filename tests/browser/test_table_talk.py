@@ -7,6 +7,7 @@ from __future__ import annotations
 import httpx
 from playwright.async_api import Browser, expect
 
+from tests.browser.conftest import wait_until
 from tests.browser.test_live_damage import open_as
 from tests.conftest import Server
 from tests.helpers import set_table, simple_ship
@@ -40,3 +41,49 @@ async def test_chat_shows_on_other_pages_without_reload(browser: Browser, server
     finally:
         for ctx, _ in pages.values():
             await ctx.close()
+
+
+STUB = """
+window.__notes = [];
+Object.defineProperty(document, "hidden", { configurable: true, get: () => window.__hidden === true });
+window.Notification = function (title, options) { window.__notes.push([title, options && options.body]); };
+window.Notification.permission = "granted";
+window.Notification.requestPermission = () => Promise.resolve("granted");
+"""
+
+
+async def test_a_hidden_tab_gets_a_browser_notification_when_it_becomes_your_move(
+    browser: Browser, server: Server
+) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        table = await set_table(c, options={})
+        context = await browser.new_context()
+        page = await context.new_page()
+        await page.add_init_script(STUB)
+        try:
+            await page.goto(f"{server.url}/join/{table.tokens['ann']}")
+            await wait_until(page, "document.documentElement.dataset.live === 'connected'")
+            assert await page.get_attribute("#turnbar", "data-your-move") == "no"
+            await page.evaluate("window.__hidden = true")
+            r = await c.post(
+                f"/api/v1/battles/{table.battle_id}/actions",
+                json={
+                    "type": "ship.add",
+                    "action_id": "hawk-for-ann",
+                    "payload": {"definition": simple_ship("Hawk"), "owner": table.ids["ann"]},
+                },
+                headers=table.auth("ref"),
+            )
+            assert r.status_code == 200, r.text
+            await wait_until(page, "document.getElementById('turnbar').dataset.yourMove === 'yes'")
+            await page.wait_for_timeout(200)
+            notes = await page.evaluate("window.__notes")
+            assert len(notes) == 1 and notes[0][0] == "Starboard: your move"
+            # Another change while it stays her move: no second notification.
+            r = await c.post(
+                f"/api/v1/battles/{table.battle_id}/chat", json={"text": "hello"}, headers=table.auth("bob")
+            )
+            await page.wait_for_timeout(300)
+            assert len(await page.evaluate("window.__notes")) == 1
+        finally:
+            await context.close()

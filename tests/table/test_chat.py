@@ -49,11 +49,19 @@ async def test_a_private_line_reaches_only_its_two_ends_on_pages_and_rest(client
     assert (await say(client, table, "ann", "psst, my torpedo is a dud", to="referee")).status_code == 201
     r = await say(client, table, "ref", "noted, Bob must not know", to=table.ids["ann"])
     assert r.status_code == 201, r.text
+    assert {k: r.json()[k] for k in ("seq", "from", "to", "private")} == {
+        "seq": 2,
+        "from": "Referee",
+        "to": "ann",
+        "private": True,
+    }
     assert (await say(client, table, "bob", "hello all")).status_code == 201
     secret = ("psst, my torpedo is a dud", "noted, Bob must not know")
     assert await chat_of(client, table, "ann") == [*secret, "hello all"]
     assert await chat_of(client, table, "ref") == [*secret, "hello all"]
     assert await chat_of(client, table, "bob") == ["hello all"]
+    r = await client.get(f"/api/v1/battles/{table.battle_id}/chat", headers=table.auth("bob"))
+    assert r.json()["chat_seq"] == 1 and r.json()["messages"][0]["seq"] == 1  # no gap where the whispers were
     assert await chat_of(client, table, "watcher") == ["hello all"]
     for who, sees in (("ann", True), ("ref", True), ("bob", False), ("watcher", False)):
         html = await page_as(client, table.tokens[who], table.battle_id)

@@ -199,3 +199,10 @@ async def test_the_page_door_saves_the_webhook_and_sends_a_test(local_client: ht
         assert r.status_code == 403  # no CSRF token: refused
         watcher = await page_as(c, table.tokens["watcher"], table.battle_id)
         assert 'id="webhook-test"' not in watcher and rx.url not in watcher
+
+
+async def test_a_message_never_pings_everyone(local_client: httpx.AsyncClient) -> None:
+    platform = local_client.app.state.platform  # type: ignore[attr-defined]
+    async with Receiver() as rx:
+        assert await notify.deliver(platform, rx.url, "“@everyone fight” is waiting on you")
+        assert rx.bodies == [{"content": "“@\u200beveryone fight” is waiting on you"}]

@@ -51,7 +51,7 @@ class BarrageOrder(BaseModel):
         "or a section adjacent to the one hit; without it the attacker is asked once the location is known",
     )
     dodge_dm: int = Field(default=0, ge=-3, le=0, description="entered dodge outcome (GEN-03), e.g. −2")
-    target_section: str | None = Field(default=None, description="with Target That Section*")
+    target_section: str | None = Field(default=None, max_length=40, description="with Target That Section*")
 
 
 def _fire_limits(state: BattleState, shooter: Combatant, battery: Battery) -> tuple[int, int, list[str]]:

@@ -21,7 +21,7 @@ class EnteredHit(BaseModel):
     a capital ship (TR-14), or any effect the referee enters."""
 
     target: str
-    section: str
+    section: str = Field(max_length=40)
     hull_damage: int = Field(default=0, ge=0, le=100000)
     system: str | None = Field(default=None, description="slot kind: m_drive, power_plant, sensors, command…")
     source: str | None = None

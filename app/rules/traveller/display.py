@@ -97,6 +97,35 @@ def repairable(model: HgShip) -> list[tuple[str, str]]:
     return found
 
 
+NOT_REPAIRED = "Hull, Structure, armour and the bridge are not repaired during a battle (TR-22)"
+
+
+def repair_options(state: BattleState, model: HgShip) -> dict[str, Any]:
+    """TR-22 on the sheet without dead ends: the (section, system) attempts the rules would take
+    now, and for each damaged system that cannot be tried, why (as the rules would refuse it)."""
+    attempts: list[dict[str, str]] = []
+    blocked: list[str] = []
+    for key, label in repairable(model):
+        why: list[str] = []
+        for section in model.sections:
+            problem = repairs.refusal(state, model, "", section.name, key)
+            if problem is None:
+                attempts.append(
+                    {"section": section.name, "system": key, "label": f"{label} in {section.name}"}
+                )
+            elif repairs.in_section(section, key) and not section.destroyed:
+                why.append(problem[0])
+        if not any(a["system"] == key for a in attempts):
+            blocked.append(f"{label}: {'; '.join(why) or 'it sits in no working section'}")
+    worn = any(
+        s.hull < s.hull_max or s.structure < s.structure_max or s.armour < s.armour_max  # type: ignore[operator]
+        for s in model.sections
+    )
+    if worn or model.systems.bridge:
+        blocked.append(NOT_REPAIRED)
+    return {"attempts": attempts, "blocked": blocked}
+
+
 def unmet(unit: Combatant, order: T.Order) -> str | None:
     """TR-26b: why this unit may not give this order at all (Crew Skill N+, a spinal mount, small
     craft only); the order's target and the round's budget are checked when it is given."""
@@ -183,6 +212,7 @@ def unit(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
         },
         systems=systems(model),
         repairable=repairable(model),
+        repairs=repair_options(state, model),
         bridge_grounded=model.systems.bridge_round == turn,
         thaw=bool(
             model.frozen_watch_steps and model.frozen_watch_ready is None and model.crew_strength != "dead"

@@ -40,7 +40,7 @@ class Repair(BaseModel):
     )
 
 
-def _in_section(section: HgSection, system: str) -> bool:
+def in_section(section: HgSection, system: str) -> bool:
     """Does the system sit in this section (has a slot in its Section Hit Table)?"""
     table = section.hit_table
     if table is None:
@@ -103,6 +103,30 @@ def _undo(model: HgShip, system: str) -> str:
     return f"{screen.label} hits {screen.hits}"
 
 
+def refusal(
+    state: BattleState, model: HgShip, ship_name: str, section_name: str, system: str
+) -> tuple[str, str] | None:
+    """Why this repair attempt may not be made now (message, field), or None: the handler refuses
+    with it, and the sheet offers only the attempts that pass (display.repair_options)."""
+    section = model.section(section_name)
+    if section is None or section.destroyed:
+        return f"{ship_name} has no working section {section_name!r}", "section"
+    if section.breach_round == state.clock.turn and not model.self_sealing:
+        return f"a hull breach stops repairs in {section.name} this round (TR-20)", "section"
+    allowed = 1 + (2 * model.round.count("engines_back_online") if section.name == "Engineering" else 0)
+    if model.round.repairs.get(section.name, 0) >= allowed:
+        return f"{section.name} has had its repair attempt this round (TR-22)", "section"
+    if not in_section(section, system):
+        return f"{system} is not in {section.name}", "system"
+    try:
+        damaged = _hits(model, system) > 0
+    except RuleError as exc:
+        return exc.message, "system"
+    if not damaged:
+        return f"{system} is not damaged", "system"
+    return None
+
+
 @action(
     "traveller.repair",
     Repair,
@@ -119,19 +143,12 @@ def repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> lis
         raise RuleError("flights are not repaired in battle", "ship")
     if not can_act(model):
         raise RuleError(f"{ship.name} cannot make repairs", "ship")
+    problem = refusal(state, model, ship.name, p.section, p.system)
+    if problem is not None:
+        raise RuleError(*problem)
     section = model.section(p.section)
-    if section is None or section.destroyed:
-        raise RuleError(f"{ship.name} has no working section {p.section!r}", "section")
-    if section.breach_round == state.clock.turn and not model.self_sealing:
-        raise RuleError(f"a hull breach stops repairs in {section.name} this round (TR-20)", "section")
-    allowed = 1 + (2 * model.round.count("engines_back_online") if section.name == "Engineering" else 0)
+    assert section is not None
     used = model.round.repairs.get(section.name, 0)
-    if used >= allowed:
-        raise RuleError(f"{section.name} has had its repair attempt this round (TR-22)", "section")
-    if not _in_section(section, p.system):
-        raise RuleError(f"{p.system} is not in {section.name}", "system")
-    if _hits(model, p.system) == 0:
-        raise RuleError(f"{p.system} is not damaged", "system")
     dms: list[DM] = crew_dms(model)
     if model.round.has("command_discipline"):
         dms.append(("Command Discipline", 1))

@@ -64,7 +64,10 @@ def battle(
     state = new_battle(system)
     definitions = [shadow or tough_shadow(level, **pain), federation("Excalibur"), federation("Yorktown", 10)]
     owners = ["p-shadow", "p-fed", "p-fed"]
+    fleets = state.game.system.fleets
     for definition, owner in zip(definitions, owners, strict=True):
+        if definition["system"] not in fleets:  # a Traveller battle takes Traveller-family ships only
+            definition = {**definition, "system": min(fleets)}
         state, _ = act(state, "ship.add", {"definition": definition, "owner": owner})
     return state
 

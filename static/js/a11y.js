@@ -1,0 +1,160 @@
+// Accessibility glue (issue 17, docs/accessibility.md): one polite live region (#announcer) says once
+// what changed for you — your move, what happened to your ships, a private line to you — while the
+// log and the table talk stay quiet regions to read at will. The reader chooses what is announced
+// (#announce-mode: mine / all / off, kept in localStorage). Focus is kept through live updates and
+// given back when a message is dismissed.
+(function () {
+  "use strict";
+
+  var KEY = "starboard.announce";
+  var MODES = ["mine", "all", "off"];
+
+  function mode() {
+    var value = null;
+    try { value = window.localStorage.getItem(KEY); } catch (e) { /* storage blocked */ }
+    return MODES.indexOf(value) >= 0 ? value : "mine";
+  }
+
+  // Several changes of one update become one message, said once.
+  var queue = [], timer = null;
+  function say(text) {
+    text = (text || "").replace(/\s+/g, " ").trim();
+    if (!text || mode() === "off" || queue.indexOf(text) >= 0) return;
+    queue.push(text);
+    clearTimeout(timer);
+    timer = setTimeout(flush, 300);
+  }
+  function flush() {
+    var region = document.getElementById("announcer");
+    var text = queue.join(" ");
+    queue = [];
+    if (!region || !text || mode() === "off") return;
+    region.textContent = "";
+    setTimeout(function () { region.textContent = text; }, 30);
+  }
+  window.starboardAnnounce = say;
+
+  function myShips() {
+    var ids = {};
+    var nodes = document.querySelectorAll("#my-ships article.ship");
+    for (var i = 0; i < nodes.length; i++) ids[nodes[i].id.replace(/^ship-/, "")] = true;
+    return ids;
+  }
+
+  function text(el) { return el ? (el.textContent || "") : ""; }
+
+  // New log entries: in "mine" the events about your ships (hits, reactions); in "all" every event.
+  function logEntries(nodes) {
+    var mine = myShips(), all = mode() === "all";
+    for (var i = 0; i < nodes.length; i++) {
+      var entry = nodes[i];
+      if (entry.nodeType !== 1 || !entry.classList.contains("log-entry")) continue;
+      var events = entry.querySelectorAll(".log-event");
+      for (var j = 0; j < events.length; j++) {
+        if (all || mine[events[j].getAttribute("data-ship")]) say(text(events[j].querySelector("p")));
+      }
+    }
+  }
+
+  // Table talk: lines after the last one seen; private lines to you in "mine", every line in "all".
+  var chatSeen = 0;
+  function chatMax(list) {
+    var max = 0, lines = list.querySelectorAll(".chat-line[data-chat-seq]");
+    for (var i = 0; i < lines.length; i++) max = Math.max(max, parseInt(lines[i].getAttribute("data-chat-seq"), 10) || 0);
+    return max;
+  }
+  function chatLines(list) {
+    var lines = list.querySelectorAll(".chat-line[data-chat-seq]"), all = mode() === "all";
+    for (var i = 0; i < lines.length; i++) {
+      var line = lines[i], seq = parseInt(line.getAttribute("data-chat-seq"), 10) || 0;
+      if (seq <= chatSeen || line.classList.contains("mine")) continue;
+      if (all || line.classList.contains("private")) {
+        say("Table talk, " + text(line.querySelector(".chat-who")) + ": " + text(line.querySelector(".chat-text")));
+      }
+    }
+    chatSeen = Math.max(chatSeen, chatMax(list));
+  }
+
+  // Your move: said when the turn bar turns to you, not again while it stays so.
+  var wasMyMove = null;
+  function yourMove() {
+    var bar = document.getElementById("turnbar");
+    if (!bar) return;
+    var now = bar.getAttribute("data-your-move") === "yes";
+    if (now && wasMyMove === false) {
+      var step = bar.querySelector("#turnbar-steps li.current");
+      say("Your move" + (step ? ": " + text(step) : "") + ".");
+    }
+    wasMyMove = now;
+  }
+
+  // Focus through live updates: a control replaced under the reader's focus hands focus to its
+  // successor (same id, or the other button of the same form: Done ↔ Not done yet), never to <body>.
+  var focusedId = null, focusedForm = null;
+  document.addEventListener("focusin", function (evt) {
+    var el = evt.target;
+    if (!el || el === document.body || (el.closest && el.closest("#flash"))) return;
+    focusedId = el.id || null;
+    var form = el.closest && el.closest("form");
+    focusedForm = form ? form.className : null;
+    lastOutsideFlash = el;
+  });
+  function keepFocus() {
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    var next = focusedId && document.getElementById(focusedId);
+    if (!next && focusedForm) {
+      var form = document.querySelector("form[class='" + focusedForm.replace(/'/g, "") + "']");
+      next = form && form.querySelector("button, input:not([type=hidden]), select, textarea");
+    }
+    if (next && next.focus) next.focus({ preventScroll: true });
+  }
+
+  // A dismissed message gives focus back to where the reader was.
+  var lastOutsideFlash = null;
+  document.addEventListener("click", function (evt) {
+    var close = evt.target && evt.target.closest && evt.target.closest(".flash-close");
+    if (!close) return;
+    setTimeout(function () {
+      var back = lastOutsideFlash && document.contains(lastOutsideFlash) ? lastOutsideFlash : document.getElementById("main");
+      if (back && back.focus) back.focus({ preventScroll: true });
+    }, 0);
+  });
+
+  document.addEventListener("htmx:ws:after:message:incoming", function () {
+    yourMove();
+    setTimeout(keepFocus, 0);
+  });
+  document.addEventListener("htmx:after:swap", function () { setTimeout(keepFocus, 0); });
+
+  function setUpSettings() {
+    var box = document.getElementById("announce-settings");
+    var select = document.getElementById("announce-mode");
+    if (!box || !select) return;
+    select.value = mode();
+    select.addEventListener("change", function () {
+      try { window.localStorage.setItem(KEY, select.value); } catch (e) { /* storage blocked */ }
+      var region = document.getElementById("announcer");
+      if (region) region.textContent = "";
+      queue = [];
+    });
+    box.hidden = false;  // without JavaScript nothing is announced, so there is nothing to set
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    setUpSettings();
+    var bar = document.getElementById("turnbar");
+    wasMyMove = bar ? bar.getAttribute("data-your-move") === "yes" : null;
+    var log = document.getElementById("log-list");
+    if (log && !document.querySelector(".replay")) {
+      new MutationObserver(function (records) {
+        records.forEach(function (r) { logEntries(r.addedNodes); });
+      }).observe(log, { childList: true });
+    }
+    var chat = document.getElementById("chat-list");
+    if (chat) {
+      chatSeen = chatMax(chat);
+      new MutationObserver(function () { chatLines(chat); }).observe(chat, { childList: true });
+    }
+  });
+})();

@@ -1,0 +1,252 @@
+"""Issue 17: every page passes an axe-core audit (WCAG 2.0/2.1 A and AA and best practice) in a real
+browser, at desktop (1366×900) and phone (390×844) sizes, in the light and the dark theme, with every
+folded part (<details>) opened first. A critical or serious violation fails the test; moderate and
+minor ones are printed. axe-core is vendored under static/vendor (README) and loaded from this
+origin with a <script src>, so the pages' Content-Security-Policy stays as served.
+
+The pages scanned: home, the create flow (the referee's page with the new join links), /join and its
+confirmation, each ruleset's player page (Shadow/SFB, Star Trek in B5 Wars, Traveller), referee,
+spectator, replay (chat included: it is part of the battle pages) and the 404 page. The battles are
+put in the states that drew the most ink: a ship going to warp, a destroyed ship, a crippled
+Traveller ship with a destroyed section, pain on the Shadow, a chat line."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+from playwright.async_api import Browser, BrowserContext, Page
+
+from tests.conftest import ROOT, Server
+from tests.helpers import Table, act, set_table, ship_def, simple_ship
+
+AXE_VERSION = "4.14.1"
+AXE_URL = f"/static/vendor/axe-core-{AXE_VERSION}/axe.min.js"
+SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+FAILING = {"critical", "serious"}
+DARK_RULES = ["color-contrast", "link-in-text-block"]
+
+RUN_AXE = """async (only) => {
+  const r = await axe.run(document, {runOnly: only, resultTypes: ['violations']});
+  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary}))}));
+}"""
+
+OPEN_FOLDS = "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+
+
+@dataclass
+class Battles:
+    b5: Table
+    sfb: Table
+    tr: Table
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+async def _ok(r: httpx.Response) -> None:
+    assert r.status_code in (200, 201), r.text
+
+
+async def build(server: Server) -> Battles:
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        # Star Trek in B5 Wars: two Star Trek ships (their sections share names), a cloaking
+        # warbird, the Shadow, and a destroyed generic ship; the Excelsior goes to warp.
+        b5 = await set_table(
+            c,
+            players=("kirk", "kosh", "tomalak"),
+            ships={
+                "excelsior": (ship_def("excelsior"), "kirk"),
+                "paine": (ship_def("new-orleans"), "kirk"),
+                "shadow": (ship_def("shadow-cruiser"), "kosh"),
+                "warbird": (ship_def("romulan-warbird"), "tomalak"),
+                "hawk": (simple_ship("Hawk"), "kosh"),
+            },
+        )
+        await _ok(await act(c, b5, "kirk", "startrek.declare_warp", {"ship": b5.ships["excelsior"]}))
+        await _ok(
+            await act(
+                c,
+                b5,
+                "ref",
+                "damage.apply",
+                {"target": b5.ships["hawk"], "amount": 500, "direction": "fore"},
+            )
+        )
+        await _ok(
+            await act(
+                c,
+                b5,
+                "ref",
+                "damage.apply",
+                {"target": b5.ships["paine"], "amount": 30, "direction": "fore"},
+            )
+        )
+        await _ok(
+            await c.post(
+                f"/api/v1/battles/{b5.battle_id}/chat", json={"text": "Hail them."}, headers=b5.auth("kirk")
+            )
+        )
+
+        sfb = await set_table(
+            c,
+            system="sfb",
+            players=("kirk", "kosh"),
+            ships={
+                "fed": (ship_def("federation-heavy-cruiser"), "kirk"),
+                "shadow": (ship_def("shadow-cruiser"), "kosh"),
+            },
+        )
+        await _ok(await act(c, sfb, "ref", "clock.advance", {}))
+        await _ok(
+            await act(
+                c,
+                sfb,
+                "kirk",
+                "damage.apply",
+                {
+                    "target": sfb.ships["shadow"],
+                    "source": sfb.ships["fed"],
+                    "amount": 60,
+                    "direction": "fore",
+                },
+            )
+        )
+
+        tr = await set_table(
+            c,
+            system="traveller",
+            players=("ann", "bob"),
+            ships={
+                "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
+                "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
+            },
+        )
+        state = (await c.get(f"/api/v1/battles/{tr.battle_id}", headers=tr.auth("ref"))).json()
+        ships = state.get("state", state)["ships"]
+        sections = ships[tr.ships["dauntless"]]["parts"]["hg_ship"]["sections"]
+        await _ok(
+            await act(
+                c,
+                tr,
+                "ref",
+                "traveller.entered_hit",
+                {"target": tr.ships["dauntless"], "section": sections[0]["name"], "hull_damage": 100000},
+            )
+        )
+        await _ok(await act(c, tr, "ref", "traveller.initiative", {}))
+    return Battles(b5, sfb, tr)
+
+
+@pytest.fixture(scope="module")
+async def battles(server: Server) -> Battles:
+    return await build(server)
+
+
+async def seated(browser: Browser, server: Server, token: str | None) -> tuple[BrowserContext, Page]:
+    context = await browser.new_context(viewport={"width": 1366, "height": 900})
+    page = await context.new_page()
+    if token:
+        await page.goto(f"{server.url}/join/{token}")
+    return context, page
+
+
+async def scan(page: Page, label: str, found: dict[str, list], rules: list[str] | None = None) -> None:  # type: ignore[type-arg]
+    await page.evaluate(OPEN_FOLDS)
+    if not await page.evaluate("typeof window.axe === 'object'"):
+        await page.add_script_tag(url=AXE_URL)  # <script src> from this origin: allowed by the CSP
+    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": TAGS}
+    found[label] = await page.evaluate(RUN_AXE, only)
+
+
+def report(found: dict[str, list]) -> tuple[Counter, list[str]]:  # type: ignore[type-arg]
+    counts: Counter = Counter()  # type: ignore[type-arg]
+    lines = []
+    for label, violations in found.items():
+        for v in violations:
+            counts[(v["impact"], v["id"])] += len(v["nodes"])
+            lines.append(f"  {label}: [{v['impact']}] {v['id']} — {v['help']} ({len(v['nodes'])})")
+            lines.extend(
+                f"      {n['target']}: {n['summary'].splitlines()[-1].strip()}" for n in v["nodes"][:4]
+            )
+    return counts, lines
+
+
+def page_list(battles: Battles) -> list[tuple[str | None, str, str]]:
+    """(seat token or None, path, label) of every page scanned, in an order that reuses contexts."""
+    pages: list[tuple[str | None, str, str]] = [
+        (None, "/", "home"),
+        (None, "/join", "join"),
+        (None, "/nowhere", "404 page"),
+        (None, "/battles/no-such-battle", "battle error page"),
+    ]
+    for name, table in (("b5", battles.b5), ("sfb", battles.sfb), ("tr", battles.tr)):
+        bid = table.battle_id
+        player = {"b5": "kirk", "sfb": "kosh", "tr": "ann"}[name]
+        pages += [
+            (table.tokens[player], f"/battles/{bid}", f"{name} player"),
+            (table.tokens["ref"], f"/battles/{bid}", f"{name} referee"),
+            (table.tokens["watcher"], f"/battles/{bid}", f"{name} spectator"),
+            (table.tokens[player], f"/battles/{bid}/replay?seq=2", f"{name} replay"),
+        ]
+    return pages
+
+
+async def scan_sizes(page: Page, label: str, found: dict[str, list]) -> None:  # type: ignore[type-arg]
+    """Desktop and phone, each in the light theme (every rule) and the dark one (the colour rules:
+    nothing else changes with the theme)."""
+    for size, (w, h) in SIZES.items():
+        await page.set_viewport_size({"width": w, "height": h})
+        await page.emulate_media(color_scheme="light")
+        await scan(page, f"{label} @{size}", found)
+        await page.emulate_media(color_scheme="dark")
+        await scan(page, f"{label} @{size} dark", found, DARK_RULES)
+    await page.emulate_media(color_scheme="light")
+
+
+async def test_every_page_passes_axe_light_and_dark(
+    browser: Browser, server: Server, battles: Battles
+) -> None:
+    started = time.perf_counter()
+    found: dict[str, list] = {}  # type: ignore[type-arg]
+    url = server.url
+    contexts: dict[str | None, tuple[BrowserContext, Page]] = {}
+    try:
+        for token, path, label in page_list(battles):
+            if token not in contexts:
+                contexts[token] = await seated(browser, server, token)
+            _, page = contexts[token]
+            await page.goto(url + path)
+            assert await page.title(), f"{label}: no title"
+            assert await page.locator("h1").count() == 1, f"{label}: not one <h1>"
+            await scan_sizes(page, label, found)
+        # The create flow: the home form → the referee's page with the join links shown once.
+        _, page = contexts[None]
+        await page.goto(url + "/")
+        await page.fill("input[name=name]", "Audit battle")
+        await page.fill("textarea[name=players]", "ann\nbob")
+        await page.click("form[action='/battles'] button[type=submit]")
+        await page.wait_for_url("**/battles/*")
+        await page.locator("#links-title").wait_for()
+        await scan_sizes(page, "create flow", found)
+        # A seated browser opening another seat's link is asked first.
+        _, page = contexts[battles.b5.tokens["kirk"]]
+        await page.goto(f"{url}/join/{battles.b5.tokens['kosh']}")
+        await page.locator("#join-confirm").wait_for()
+        await scan_sizes(page, "join confirm", found)
+    finally:
+        for context, _ in contexts.values():
+            await context.close()
+    counts, lines = report(found)
+    summary = [f"  {n} × {impact} {rule}" for (impact, rule), n in sorted(counts.items())]
+    print(
+        f"\n[axe {AXE_VERSION}] {len(found)} scans (light + dark, desktop + phone): {time.perf_counter() - started:.1f} s"
+    )
+    print("\n".join(summary + lines) or "  no violations")
+    (ROOT / "var" / "axe-report.txt").write_text("\n".join(summary + lines) + "\n")
+    failing = [line for line in lines if any(f"[{i}]" in line for i in FAILING)]
+    assert not failing, "\n".join(failing)
