@@ -10,6 +10,7 @@ COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
+COPY docs ./docs
 RUN pip install --no-cache-dir --no-deps --no-build-isolation .
 EXPOSE 8000
 # app.cli serve runs uvicorn with the configured limits: --timeout-keep-alive (TIMEOUT_KEEP_ALIVE=5),

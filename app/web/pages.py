@@ -33,6 +33,7 @@ from app.web.errors import service_headers
 from app.web.forms import dice_from_form, payload_from_form
 from app.web.limits import check_battle_creation
 from app.web.render import page_context, render, templates
+from app.web.rulebook import reference
 from app.web.security import (
     SESSION_PARTICIPANTS,
     SESSION_SEAT_KEYS,
@@ -124,6 +125,15 @@ def _confirm_page(
         )
         return HTMLResponse(html, status_code=422)
     return templates.TemplateResponse(request, "confirm.html", context, status_code=200)
+
+
+@router.get("/rules", response_class=HTMLResponse)
+async def rules_page(request: Request) -> Response:
+    """The rules reference (docs/rules.md): every rule ID the tracker names, with its reading."""
+    intro, groups = reference()
+    return templates.TemplateResponse(
+        request, "rules.html", {"intro": intro, "groups": groups, "flash": _pop_flash(request)}
+    )
 
 
 @router.get("/", response_class=HTMLResponse)

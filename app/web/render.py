@@ -30,6 +30,7 @@ from app.services.views import (
     viewer_of,
     visible_log,
 )
+from app.web.rulebook import prose, rule_links
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -50,6 +51,8 @@ def _pct(value: float, total: float) -> float:
 
 env.globals["part_template"] = _part_template
 env.filters["pct"] = _pct
+env.filters["rule_links"] = rule_links  # "(SH-14)" → a link to its entry on /rules
+env.filters["prose"] = prose
 
 
 async def page_context(
@@ -116,6 +119,7 @@ def _context(
         "offers": Offers(offers_for(game_state, viewer) if live else []),
         "display": display_values(game_state, state),
         "damage_traits": damage_traits(game_state),
+        "panels": ruleset_panels(game_state),
     }
 
 
@@ -156,6 +160,18 @@ def display_values(state: Any, shown: dict[str, Any]) -> dict[str, dict[str, Any
             if isinstance(part, dict)
         }
     return out
+
+
+RULESET_PANELS = {path.stem for path in (ROOT / "templates" / "rulesets").glob("*.html")}
+
+
+def ruleset_panels(state: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Each playing ruleset's battle-wide panel: its template and the values the rules give it."""
+    return [
+        (f"rulesets/{r.key}.html", r.panel(state))
+        for r in state.game.rulesets
+        if r.panel is not None and r.key in RULESET_PANELS
+    ]
 
 
 def damage_traits(state: Any) -> list[tuple[str, str]]:
