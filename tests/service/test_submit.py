@@ -42,7 +42,10 @@ async def setup(platform: Platform, system: str = "b5wars", dice_mode: str = "se
                 battle.id,
                 ids["ref"],
                 "ship.add",
-                {"definition": simple_ship(name), "owner": ids[owner]},
+                {
+                    "definition": simple_ship(name, "sfb" if system == "sfb" else "b5wars"),
+                    "owner": ids[owner],
+                },
                 aid(),
             ),
         )
