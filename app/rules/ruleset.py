@@ -96,6 +96,9 @@ class Ruleset:
     damage_traits: tuple[tuple[str, str], ...] = ()
     # What "done with this step" means for an actor where the ruleset orders the step (passing the
     # acting ship, committing the orders drafted); None where plain readiness applies.
+    # The values of the ruleset's battle-wide panel (templates/rulesets/<key>.html), for controls
+    # that belong to no one ship (High Guard's initiative roll and orders reveal).
+    panel: Callable[[BattleState], dict[str, Any]] | None = None
     turn_order: Callable[[BattleState, Step], list[str] | None] | None = None  # who acts next, in order
     on_ready: Callable[[BattleState, Actor, Step, DiceSource], list[Event] | None] | None = None
 

@@ -28,6 +28,16 @@
     }
   });
 
+  // Committing no orders asks first (TR-26): the form's ticked and chosen orders are what commits.
+  document.addEventListener("submit", function (evt) {
+    var button = evt.submitter;
+    if (!button || !button.dataset || !button.dataset.confirmEmpty) return;
+    var picked = evt.target.querySelectorAll("input[name='p.orders:json']:checked, select[name='p.orders:json']");
+    var any = false;
+    for (var i = 0; i < picked.length; i++) if (picked[i].value) any = true;
+    if (!any && !window.confirm(button.dataset.confirmEmpty)) { evt.preventDefault(); evt.stopImmediatePropagation(); }
+  }, true);
+
   // Plain (non-htmx) submissions get an id too.
   document.addEventListener("submit", function (evt) {
     var field = evt.target.querySelector && evt.target.querySelector("[data-action-id]");

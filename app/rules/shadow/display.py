@@ -52,7 +52,10 @@ def pain(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
         source, amount = track.largest_source()
         most_from = {"name": ship_name(state, source), "amount": amount}
     phase_pending = any(d["phase"] for d in standing)
+    step = state.game.step(state.clock)
     return {
+        # what the damage is totalled over (SH-03): "impulse" in SFB, "combat step" in B5 Wars
+        "interval": "impulse" if step.repeats else f"{step.label.lower()} step",
         "bands": track_bands(),
         "mood": mood(track.reaction),
         "standing": standing,

@@ -65,4 +65,5 @@ RULESET = gather(
     out_of_turn=loop.out_of_turn,
     on_ready=turns.on_ready,
     turn_order=turns.turn_order,
+    panel=display.panel,
 )

@@ -242,6 +242,21 @@ def unit(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
     return shown
 
 
+def panel(state: BattleState) -> dict[str, Any]:
+    """The battle-wide controls' values: whether initiative is still to roll, orders in use, sides."""
+    units = [s for s in state.ships.values() if {"hg_ship", "flight"} & set(s.parts)]
+    return {
+        "unrolled": any(
+            (s.parts.get(name) or {}).get("initiative_base") is None
+            for s in units
+            for name in ("hg_ship", "flight")
+            if name in s.parts
+        ),
+        "orders_on": orders_on(state),
+        "sides": sorted({s.side for s in units if s.side}),
+    }
+
+
 def _first_unit(state: BattleState) -> str | None:
     """Battle-wide referee controls sit on the first Traveller sheet (by ship id)."""
     return next(

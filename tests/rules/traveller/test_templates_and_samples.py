@@ -9,6 +9,7 @@ import pytest
 
 from app.rules.core import Actor
 from app.rules.generic.actions import ShipDefinition
+from app.rules.traveller.display import panel as display_panel
 from app.rules.views import Viewer
 from app.web.render import render as render_page
 from tests.helpers import Elements, part_context, render_part
@@ -98,19 +99,18 @@ def test_TR_23_crew_ladder_and_combat_forms_for_the_commander() -> None:
 
 
 def test_TR_03_TR_17_TR_24_referee_controls_on_the_sheet() -> None:
-    """The referee rolls initiative and reveals orders from the first sheet (by ship id) only; rules a
-    crippled ship from its own sheet; the commander begins the frozen watch's thaw."""
+    """The referee rolls initiative and reveals orders from the battle-wide panel, not from any
+    ship's card; rules a crippled ship from its own sheet; the commander begins the frozen watch's thaw."""
     state = battle(
         capital("Kestrel", frozen_watch_steps=1), capital("Tigress"), owners=("p-kestrel", "p-tigress")
     )
     _, kestrel = render(state, "kestrel", "hg_ship", REFEREE_VIEW)
     _, tigress = render(state, "tigress", "hg_ship", REFEREE_VIEW)
-    assert kestrel.actions == [
-        "traveller.initiative",
-        "traveller.reveal_orders",
-        "traveller.orders",
-        "traveller.revive_frozen_watch",
-    ]
+    assert kestrel.actions == ["traveller.orders", "traveller.revive_frozen_watch"]
+    context = part_context(state, "kestrel", "hg_ship", REFEREE_VIEW)
+    panel = Elements()
+    panel.feed(render_page("rulesets/high_guard.html", {**context, "panel": display_panel(state)}))
+    assert panel.actions == ["traveller.initiative", "traveller.reveal_orders"]
     assert tigress.actions == ["traveller.orders"]
     state = act(state, "traveller.initiative", {}, dice=[3, 3]).state
     state.ships["tigress"].parts["hg_ship"]["referee_ruling"] = "pending"
@@ -251,3 +251,20 @@ def test_GEN_02_physical_dice_box_only_on_forms_whose_action_rolls() -> None:
     forms = html.split("<form ")[1:]
     with_dice = [f.split('name="action_type" value="')[1].split('"')[0] for f in forms if 'name="dice"' in f]
     assert with_dice == ["traveller.barrage", "traveller.dodge"]
+
+
+def test_TR_26_a_saved_draft_is_put_back_into_the_orders_form_for_its_captain_only() -> None:
+    """Orders that cannot be lost: after a reload (a fresh render) the form shows the draft as saved,
+    so Commit commits what the form shows; nobody else's page carries the draft."""
+    state = act(two_ships(), "traveller.initiative", {}, dice=[6, 1]).state
+    draft = {
+        "ship": "kestrel",
+        "orders": [{"order": "focused_fire", "target": "tigress"}, {"order": "angle_max_effect"}],
+    }
+    state = act(state, "traveller.orders", draft, KESTREL_ACTOR).state
+    html, _ = render(state, "kestrel", "hg_ship", KESTREL)
+    assert """value='{"order": "angle_max_effect"}' checked""" in html
+    assert """value='{"order": "focused_fire", "target": "tigress"}' selected""" in html
+    assert "Your saved draft is ticked above" in html
+    others, _ = render(state, "kestrel", "hg_ship", STRANGER)
+    assert " checked" not in others and " selected" not in others and "angle_max_effect" not in others
