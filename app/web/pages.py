@@ -71,10 +71,12 @@ def _answer(
     level: str = "info",
     status: int = 200,
     headers: dict[str, str] | None = None,
+    field: str | None = None,
 ) -> Response:
-    """htmx gets a message fragment in place; a plain form post gets redirected with a flash."""
+    """htmx gets a message fragment in place (naming the field at fault, which static/js/fields.js
+    marks on the form); a plain form post gets redirected with a flash."""
     if _is_htmx(request):
-        html = render("partials/flash.html", {"message": message, "level": level})
+        html = render("partials/flash.html", {"message": message, "level": level, "field": field})
         return HTMLResponse(html, status_code=status, headers=headers)
     _flash(request, message, level)
     return RedirectResponse(to, status_code=303)
@@ -341,7 +343,7 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
                 for d in plan
             )
             message = f"Roll needed — enter these dice, in order, in the Dice box (with any you entered) and submit again: {wanted}."
-        return _answer(request, back, message, "error", exc.status)
+        return _answer(request, back, message, "error", exc.status, field=exc.field)
     lines = [e["text"] for e in shown[:3]]
     note = "Already applied." if result.duplicate else " ".join(lines) or "Done."
     return _answer(request, back, note, "info")
@@ -371,7 +373,7 @@ async def add_ship(battle_id: str, request: Request, platform: PlatformDep) -> R
         )
         result = await action_service.submit(platform, add)
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status)
+        return _answer(request, back, exc.message, "error", exc.status, field=exc.field)
     return _answer(request, back, result.events[0]["text"] if result.events else "Ship added.")
 
 

@@ -78,7 +78,7 @@ async def test_page_errors_name_the_field_in_words(client: httpx.AsyncClient) ->
     r = await client.post(f"/battles/{table.battle_id}/actions", data=form, headers={"HX-Request": "true"})
     assert r.status_code == 422
     assert html.unescape(r.text).strip() == (
-        '<p class="flash flash-error" role="alert">amount: must be at least 1 (you sent 0)</p>'
+        '<p class="flash flash-error" role="alert" data-field="amount">amount: must be at least 1 (you sent 0)</p>'
     )
     ref = await join(client, table.tokens["ref"])
     r = await client.post(
