@@ -113,6 +113,12 @@ async def test_positions_are_checked_over_rest(client: httpx.AsyncClient) -> Non
         "position.hex: must be four digits, column then row, e.g. 0405 (you sent “45”)",
     )
     assert (await refused(await move({"hex": "04a5"})))[1] == "position.hex"
+    placed = {"definition": simple_ship("Crow"), "position": {"hex": "0405", "facing": 0}}
+    assert await refused(await act(client, table, "ref", "ship.add", placed)) == (
+        422,
+        "position.facing",
+        "position.facing: must be at least 1 (you sent 0)",
+    )
     ok = await move({"hex": "0405", "facing": 6, "speed": 0, "x": 1.5})
     assert (
         ok.status_code == 200

@@ -189,9 +189,7 @@ class Position(BaseModel):
 class AddShip(BaseModel):
     definition: ShipDefinition
     owner: str | None = Field(default=None, description="participant id of the commanding player")
-    # Not checked as a Position yet: set-ups (tests/rules/startrek/test_cloak.py) still place ships
-    # with facing 0; the add-ship form asks no position.
-    position: dict[str, Any] | None = None
+    position: Position | None = None
 
 
 def slug(name: str) -> str:
@@ -238,7 +236,7 @@ def build_ship(state: BattleState, definition: ShipDefinition, owner: str | None
 @action("ship.add", AddShip, "Add a ship", referee_only=True)
 def add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = build_ship(state, payload.definition, payload.owner)
-    ship.position = payload.position
+    ship.position = payload.position.stored() if payload.position is not None else None
     state.ships[ship.id] = ship
     return [
         Event(

@@ -47,7 +47,7 @@ def cloaked_battle(data=None):
     from app.rules import new_battle
 
     state = new_battle("b5wars")
-    state = add(state, definition("excelsior"), {"hex": "0101", "facing": 0})
+    state = add(state, definition("excelsior"), {"hex": "0101", "facing": 1})
     state = add(state, data or definition("klingon-bird-of-prey"), {"hex": "0505", "facing": 3})
     state = advance_to(state, "adjust_systems")
     state, events = act(state, "startrek.cloak", {"ship": "kor-vaq"}, BOP)
