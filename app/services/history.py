@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,7 +147,7 @@ class Stacks:
     redoable: list[int]
 
 
-def stacks(rows: list[ActionLog]) -> Stacks:
+def stacks(rows: Sequence[Any]) -> Stacks:
     """Walk the log: a real action goes on top of what is in effect and clears what may be redone;
     a history row returns to the stack that was in effect after the row it returns to."""
     after: dict[int, _Node | None] = {0: None}
@@ -265,19 +266,39 @@ def line_of(row: ActionLog | None, referee: bool = False) -> str:
     return f"#{row.seq} {first}" + (f" (+{len(texts) - 1} more)" if len(texts) > 1 else "")
 
 
+async def _history_stacks(session: AsyncSession, battle_id: str) -> tuple[Stacks, int]:
+    """What is in effect and what may be redone now, from the log's types and payloads only (not
+    its events or dice), and the last seq."""
+    rows = (
+        await session.execute(
+            select(ActionLog.seq, ActionLog.action_type, ActionLog.payload)
+            .where(ActionLog.battle_id == battle_id)
+            .order_by(ActionLog.seq)
+        )
+    ).all()
+    return stacks(rows), (rows[-1].seq if rows else 0)  # type: ignore[arg-type]
+
+
+async def _rows_at(session: AsyncSession, battle_id: str, seqs: set[int]) -> dict[int, ActionLog]:
+    found = await session.scalars(
+        select(ActionLog).where(ActionLog.battle_id == battle_id, ActionLog.seq.in_(sorted(seqs)))
+    )
+    return {r.seq: r for r in found}
+
+
 async def preview(session: AsyncSession, battle_id: str) -> dict[str, Any]:
     """For the referee's page: what Undo would take back and what Redo would put back (the log
-    line of each), and the points a rewind may return to."""
-    rows = await log_rows(session, battle_id)
-    by_seq = {r.seq: r for r in rows}
-    now = stacks(rows)
+    line of each), and the latest points a rewind may return to."""
+    now, last = await _history_stacks(session, battle_id)
     undo = now.in_effect[-1] if now.in_effect else None
     redo = now.redoable[-1] if now.redoable else None
+    points = list(range(max(1, last - REWIND_POINTS), last))[::-1]
+    by_seq = await _rows_at(session, battle_id, {*points, *(s for s in (undo, redo) if s)})
     return {
         "undo": {"seq": undo, "line": line_of(by_seq[undo], True)} if undo else None,
         "redo": {"seq": redo, "line": line_of(by_seq[redo], True)} if redo else None,
         "rewind_points": [{"seq": 0, "line": line_of(None)}]
-        + [{"seq": r.seq, "line": line_of(r, True)} for r in rows[:-1]][-REWIND_POINTS:][::-1],
+        + [{"seq": s, "line": line_of(by_seq[s], True)} for s in points if s in by_seq],
     }
 
 
@@ -288,38 +309,40 @@ async def resolve(
     session: AsyncSession, rules: Rules, battle: Battle, action_type: str, payload: BaseModel, seq: int
 ) -> tuple[BattleState, list[Event], dict[str, Any]]:
     """An undo, redo or rewind: the state it returns to, its event, and the payload the log keeps."""
-    rows = await log_rows(session, battle.id)
-    by_seq = {r.seq: r for r in rows}
+    now, _ = await _history_stacks(session, battle.id)
     if isinstance(payload, UndoPayload):
-        in_effect = stacks(rows).in_effect
+        in_effect = now.in_effect
         if not in_effect:
             raise Invalid("there is nothing to undo", "battle")
         undone = in_effect[-1]
         target = undone - 1  # the state just before that action
-        last = by_seq[undone]
+        last = (await _rows_at(session, battle.id, {undone}))[undone]
         text = f"⚠ UNDO (Referee): action {undone} ({last.action_type}) is undone — “{payload.reason}”"
         stored: dict[str, Any] = {"reason": payload.reason, "_to_seq": target, "_undoes": undone}
         data: dict[str, Any] = {"to_seq": target, "undoes": undone, "line": line_of(last)}
     elif isinstance(payload, RedoPayload):
-        redoable = stacks(rows).redoable
+        redoable = now.redoable
         if not redoable:
             raise Invalid("there is nothing to redo: no undo since the last action", "battle")
         target = redoable[-1]  # the state that action made
+        row = (await _rows_at(session, battle.id, {target}))[target]
         why = f" — “{payload.reason}”" if payload.reason else ""
-        text = f"⚠ REDO (Referee): action {target} ({by_seq[target].action_type}) is restored{why}"
+        text = f"⚠ REDO (Referee): action {target} ({row.action_type}) is restored{why}"
         stored = {"reason": payload.reason, "_to_seq": target}
-        data = {"to_seq": target, "redoes": target, "line": line_of(by_seq[target])}
+        data = {"to_seq": target, "redoes": target, "line": line_of(row)}
     else:
         assert isinstance(payload, RewindPayload)
         if payload.to_seq >= seq:
             raise Invalid(f"rewind to an earlier action than the current {seq}", "to_seq")
         target = payload.to_seq
-        point = line_of(by_seq.get(target)) if target else "the start of the battle"
+        point = (
+            line_of((await _rows_at(session, battle.id, {target})).get(target)) if target else line_of(None)
+        )
         text = f"⚠ REWIND (Referee): back to action {target} (after {point}) — “{payload.reason}”"
         stored = {"to_seq": target, "reason": payload.reason}
         data = {"to_seq": target, "line": point}
     try:
-        state = replay(rules, battle, [r for r in rows if r.seq <= target])
+        state = await state_at(session, battle, target, rules)
     except RuleError as exc:  # the log no longer replays under these rules
         raise Invalid(f"the log does not replay to action {target}: {exc.message}", "battle") from None
     return state, [Event(kind="rewind", text=text, data=data)], stored
