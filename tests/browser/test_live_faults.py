@@ -13,6 +13,7 @@ import httpx
 import pytest
 from playwright.async_api import Browser
 
+from tests.browser.conftest import wait_until
 from tests.browser.test_live_damage import open_as
 from tests.conftest import Server
 from tests.faults.proxy import Proxy
@@ -61,8 +62,8 @@ async def test_page_reconnects_after_a_database_cut_and_resyncs_a_lost_frame(
                 proxy.block()
                 for _ in range(3):
                     assert (await act(c, table, "ann", "damage.apply", HIT)).status_code == 200
-                await page.wait_for_function(
-                    "document.documentElement.dataset.live === 'disconnected'", timeout=8000
+                await wait_until(
+                    page, "document.documentElement.dataset.live === 'disconnected'", timeout=8000
                 )
                 await asyncio.sleep(1)
                 proxy.restore()
@@ -75,7 +76,7 @@ async def test_page_reconnects_after_a_database_cut_and_resyncs_a_lost_frame(
                         document.removeEventListener('htmx:ws:before:message:incoming', drop); }
                 })""")
                 assert (await act(c, table, "ann", "damage.apply", HIT)).status_code == 200
-                await page.wait_for_function("window.__dropped === true", timeout=5000)
+                await wait_until(page, "window.__dropped === true", timeout=5000)
                 took = await _page_reaches(page, 6, 5)
                 print(f"[browser lost-frame] page resynced {took:.2f} s after losing a frame")
             finally:
