@@ -15,11 +15,13 @@
     return MODES.indexOf(value) >= 0 ? value : "mine";
   }
 
-  // Several changes of one update become one message, said once.
+  // Several changes of one update become one message, said once; a newer "your move" replaces an
+  // older one still waiting to be said.
   var queue = [], timer = null;
-  function say(text) {
+  function say(text, kind) {
     text = (text || "").replace(/\s+/g, " ").trim();
     if (!text || mode() === "off" || queue.indexOf(text) >= 0) return;
+    if (kind) queue = queue.filter(function (t) { return t.indexOf(kind) !== 0; });
     queue.push(text);
     clearTimeout(timer);
     timer = setTimeout(flush, 300);
@@ -83,7 +85,7 @@
     var now = bar.getAttribute("data-your-move") === "yes";
     if (now && wasMyMove === false) {
       var step = bar.querySelector("#turnbar-steps li.current");
-      say("Your move" + (step ? ": " + text(step) : "") + ".");
+      say("Your move" + (step ? ": " + text(step) : "") + ".", "Your move");
     }
     wasMyMove = now;
   }
@@ -97,7 +99,15 @@
     focusedId = el.id || null;
     var form = el.closest && el.closest("form");
     focusedForm = form ? form.className : null;
-    lastOutsideFlash = el;
+  });
+  // The reader moved focus away themselves (a click elsewhere): nothing to give back.
+  document.addEventListener("focusout", function (evt) {
+    var el = evt.target;
+    setTimeout(function () {
+      if (document.contains(el) && (!document.activeElement || document.activeElement === document.body)) {
+        focusedId = null; focusedForm = null;
+      }
+    }, 0);
   });
   function keepFocus() {
     var active = document.activeElement;
@@ -107,24 +117,32 @@
       var form = document.querySelector("form[class='" + focusedForm.replace(/'/g, "") + "']");
       next = form && form.querySelector("button, input:not([type=hidden]), select, textarea");
     }
+    // The control is gone for good (the step no longer offers it): the main content, from where
+    // the next Tab reaches the turn bar.
+    if (!next && (focusedId || focusedForm)) next = document.getElementById("main");
     if (next && next.focus) next.focus({ preventScroll: true });
   }
 
-  // A dismissed message gives focus back to where the reader was.
-  var lastOutsideFlash = null;
+  // A dismissed message (the answer to a form) gives focus back to the control that sent the form,
+  // or failing that to the form's first field, or to the main content — never to <body>.
+  var sentFrom = null, sentForm = null;
+  document.addEventListener("submit", function (evt) {
+    sentForm = evt.target;
+    var active = document.activeElement;
+    sentFrom = active && active !== document.body && !(active.closest && active.closest("#flash")) ? active : null;
+  }, true);
   document.addEventListener("click", function (evt) {
     var close = evt.target && evt.target.closest && evt.target.closest(".flash-close");
     if (!close) return;
-    setTimeout(function () {
-      var back = lastOutsideFlash && document.contains(lastOutsideFlash) ? lastOutsideFlash : document.getElementById("main");
-      if (back && back.focus) back.focus({ preventScroll: true });
-    }, 0);
+    var back = sentFrom && document.contains(sentFrom) ? sentFrom : null;
+    if (!back && sentForm && document.contains(sentForm)) {
+      back = sentForm.querySelector("input:not([type=hidden]), select, textarea, button");
+    }
+    back = back || document.getElementById("main");
+    if (back && back.focus) back.focus({ preventScroll: true });
   });
 
-  document.addEventListener("htmx:ws:after:message:incoming", function () {
-    yourMove();
-    setTimeout(keepFocus, 0);
-  });
+  document.addEventListener("htmx:ws:after:message:incoming", function () { setTimeout(keepFocus, 0); });
   document.addEventListener("htmx:after:swap", function () { setTimeout(keepFocus, 0); });
 
   function setUpSettings() {
@@ -145,6 +163,12 @@
     setUpSettings();
     var bar = document.getElementById("turnbar");
     wasMyMove = bar ? bar.getAttribute("data-your-move") === "yes" : null;
+    // The turn bar is morphed or replaced by live updates: watch the attribute wherever it lands.
+    var live = document.querySelector(".live");
+    if (live) {
+      new MutationObserver(function () { yourMove(); keepFocus(); })
+        .observe(live, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-your-move"] });
+    }
     var log = document.getElementById("log-list");
     if (log && !document.querySelector(".replay")) {
       new MutationObserver(function (records) {

@@ -19,8 +19,9 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Browser, BrowserContext, Page, expect
 
+from tests.browser.conftest import wait_until
 from tests.conftest import ROOT, Server
 from tests.helpers import Table, act, set_table, ship_def, simple_ship
 
@@ -250,3 +251,140 @@ async def test_every_page_passes_axe_light_and_dark(
     (ROOT / "var" / "axe-report.txt").write_text("\n".join(summary + lines) + "\n")
     failing = [line for line in lines if any(f"[{i}]" in line for i in FAILING)]
     assert not failing, "\n".join(failing)
+
+
+SAID = """() => {
+  window.__said = [];
+  const region = document.getElementById('announcer');
+  new MutationObserver(() => { if (region.textContent) window.__said.push(region.textContent); })
+    .observe(region, {childList: true, characterData: true, subtree: true});
+}"""
+
+LIVE_REGIONS = """() => [...document.querySelectorAll(
+  '[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log]:not([aria-live=off])'
+)].map(e => e.id)"""
+
+
+WIDE = """() => [...document.querySelectorAll('main *')].filter(e => {
+  const r = e.getBoundingClientRect(), d = getComputedStyle(e).display;
+  return r.right > innerWidth + 1 && (!d.startsWith('block') && d !== 'grid' && d !== 'flex' || e.scrollWidth > e.clientWidth + 1);
+}).slice(0, 6).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ')[0] : ''))"""
+
+
+async def said(page: Page) -> list[str]:
+    return await page.evaluate("window.__said")
+
+
+async def test_live_updates_are_announced_once_for_you_and_can_be_turned_off(
+    browser: Browser, server: Server
+) -> None:
+    from tests.browser.test_live_damage import open_as
+    from tests.browser.test_readiness_live import step_is
+
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        table = await set_table(
+            c, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}, options={}
+        )
+        (ctx_a, ann), (ctx_b, bob) = [await open_as(browser, server, table.tokens[w]) for w in ("ann", "bob")]
+        try:
+            # One polite region speaks for the page (#flash answers the reader's own forms); the
+            # log, the table talk and the turn bar are quiet.
+            assert await ann.evaluate(LIVE_REGIONS) == ["flash", "announcer"]
+            for page in (ann, bob):
+                await page.evaluate(SAID)
+            for step in ("Movement", "Combat"):
+                await ann.click("#ready-button")
+                await bob.click("#ready-button")
+                await step_is([ann, bob], step)
+            await wait_until(ann, "window.__said.some(s => s.endsWith('Your move: Combat.'))")
+            moves = " ".join(await said(ann))
+            assert moves.count("Your move: Combat.") == 1 and moves.count("Your move: Movement.") <= 1, moves
+            # Bob's Crow hits Ann's Hawk: Ann hears it once; Bob, whose ship was not hit, hears nothing.
+            r = await act(
+                c,
+                table,
+                "bob",
+                "damage.apply",
+                {"target": "hawk", "source": "crow", "amount": 3, "direction": "fore"},
+            )
+            assert r.status_code == 200, r.text
+            before = len(await said(ann))
+            await wait_until(ann, f"window.__said.length > {before}")
+            await ann.wait_for_timeout(600)
+            assert (await said(ann))[before:] == ["Crow hits Hawk for 3 (fore): 3 to armour."]
+            assert not [s for s in await said(bob) if "hits" in s]
+            # Turned off, remembered across a reload: the next hit is not announced.
+            await ann.select_option("#announce-mode", "off")
+            await ann.reload()
+            await expect(ann.locator("#announce-mode")).to_have_value("off")
+            await ann.evaluate(SAID)
+            r = await act(
+                c,
+                table,
+                "bob",
+                "damage.apply",
+                {"target": "hawk", "source": "crow", "amount": 2, "direction": "fore"},
+            )
+            assert r.status_code == 200, r.text
+            await expect(ann.locator("#log-list")).to_contain_text("Crow hits Hawk for 2")
+            await ann.wait_for_timeout(600)
+            assert await said(ann) == []
+        finally:
+            await ctx_a.close()
+            await ctx_b.close()
+
+
+async def test_reduced_motion_stops_the_highlight(browser: Browser, server: Server, battles: Battles) -> None:
+    context, page = await seated(browser, server, battles.b5.tokens["kirk"])
+    try:
+        await page.goto(f"{server.url}/battles/{battles.b5.battle_id}")
+        mark = "(() => { const el = document.querySelector('[data-watch][id]'); el.classList.add('changed'); return getComputedStyle(el).animationName; })()"
+        assert await page.evaluate(mark) == "changed"
+        await page.emulate_media(reduced_motion="reduce")
+        assert await page.evaluate(mark) == "none"
+        assert await page.evaluate(
+            "getComputedStyle(document.querySelector('.st-arc-fill')).transitionDuration"
+        ) in ("0s", "1e-05s")
+    finally:
+        await context.close()
+
+
+async def test_200_percent_zoom_keeps_every_page_without_sideways_scrolling(
+    browser: Browser, server: Server, battles: Battles
+) -> None:
+    """683 × 450 CSS pixels at device scale 2 is a 1366 × 900 screen at 200% zoom (WCAG 1.4.4, 1.4.10).
+    Screenshots of the zoomed and the dark pages go to var/a11y-*.png."""
+    var = ROOT / "var"
+    contexts: dict[str | None, tuple[BrowserContext, Page]] = {}
+    wide = []
+    try:
+        for token, path, label in page_list(battles):
+            if token not in contexts:
+                context = await browser.new_context(
+                    viewport={"width": 683, "height": 450}, device_scale_factor=2
+                )
+                page = await context.new_page()
+                if token:
+                    await page.goto(f"{server.url}/join/{token}")
+                contexts[token] = (context, page)
+            _, page = contexts[token]
+            await page.goto(server.url + path)
+            await page.evaluate(OPEN_FOLDS)
+            width = await page.evaluate("document.documentElement.scrollWidth")
+            if width > 683:
+                culprits = await page.evaluate(WIDE)
+                wide.append(f"{label}: {width}px ({', '.join(culprits)})")
+            if label in ("b5 player", "tr player"):
+                name = label.replace(" ", "-")
+                await page.screenshot(path=str(var / f"a11y-zoom200-{name}.png"), full_page=True)
+                await page.emulate_media(color_scheme="dark")
+                await page.set_viewport_size({"width": 1366, "height": 900})
+                await page.screenshot(path=str(var / f"a11y-dark-{name}.png"), full_page=True)
+                await page.set_viewport_size({"width": 390, "height": 844})
+                await page.screenshot(path=str(var / f"a11y-dark-phone-{name}.png"), full_page=True)
+                await page.set_viewport_size({"width": 683, "height": 450})
+                await page.emulate_media(color_scheme="light")
+    finally:
+        for context, _ in contexts.values():
+            await context.close()
+    assert not wide, f"pages that scroll sideways at 200% zoom: {wide}"
