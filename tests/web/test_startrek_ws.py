@@ -100,9 +100,10 @@ async def test_LEAK_cloaked_moves_reach_only_the_owner_and_referee_frames(server
         everything = {who: "".join(v.raw) for who, v in viewers.items()}
         for who in OTHERS:
             assert not has(everything[who], SECRET) and not has(everything[who], SOCKET_SECRET), who
+            # The rule ID links to its entry in the rules reference (issue 14).
             assert (
-                "Haakona decloaks at hex 1013; its weapons and shields return next turn (ST-22)."
-                in everything[who]
+                "Haakona decloaks at hex 1013; its weapons and shields return next turn "
+                '(<a class=\\"rule-ref\\" href=\\"/rules#ST-22\\">ST-22</a>).' in everything[who]
             )
         # The battle ends: a reconnect from the start reads the whole path (reveal_at_end).
         async with httpx.AsyncClient(base_url=server.url) as c:
