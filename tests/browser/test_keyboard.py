@@ -17,7 +17,8 @@ FOCUS = """(selector) => {
   const el = document.activeElement;
   if (!el || el === document.body) return {body: true};
   const s = getComputedStyle(el);
-  const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) || s.boxShadow !== 'none';
+  const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) || s.boxShadow !== 'none'
+    || el.tabIndex < 0;  // a programmatic target (#main) is no Tab stop and wears no ring
   return {body: false, match: el.matches(selector), ring, what: el.tagName + '#' + el.id + '.' + el.className,
           visible: !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length)};
 }"""
