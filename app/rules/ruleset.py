@@ -123,6 +123,38 @@ def action(name: str, payload: type[BaseModel], summary: str, **options: Any) ->
     return mark
 
 
+def when(
+    *moments: str,
+    refusal: str | None = None,
+    field: str | None = None,
+    not_in: Iterable[str] = (),
+    in_turn: bool = False,
+    referee_anytime: bool = False,
+) -> Callable[[Handler], Handler]:
+    """Put an action (marked by `@action` below this) in the moments of the turn it belongs to:
+    outside them the gate refuses it with `refusal` ({step}, {now}, or a moment's name) on `field`.
+    `not_in`: moments it never belongs to; `in_turn`: taken in turn order (TR-04)."""
+
+    def mark(handler: Handler) -> Handler:
+        spec = spec_of(handler)
+        setattr(
+            handler,
+            _SPEC,
+            replace(
+                spec,
+                during=frozenset(moments),
+                not_during=frozenset(not_in),
+                outside=refusal or spec.outside,
+                outside_field=field,
+                in_turn=in_turn,
+                referee_anytime=referee_anytime,
+            ),
+        )
+        return handler
+
+    return mark
+
+
 def hook(when: When, moment: str) -> Callable[[StepHook], StepHook]:
     """Mark a function to run on entering or leaving every step that carries `moment` (or "turn")."""
 

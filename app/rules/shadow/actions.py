@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.generic.boarding import KIND_WORDS
-from app.rules.ruleset import action
+from app.rules.ruleset import action, when
 from app.rules.shadow.reactions import end, expire, shift_down, targeting_text
 from app.rules.shadow.track import (
     DOABLE,
@@ -75,15 +75,8 @@ def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -
     )
 
 
-@action(
-    "shadow.reduce_pain",
-    ShipRef,
-    "Roll pain reduction",
-    ship="ship",
-    during={ALLOCATION},
-    outside="pain reduction is rolled during {step} (SH-14)",
-    outside_field="ship",
-)
+@when(ALLOCATION, refusal="pain reduction is rolled during {step} (SH-14)", field="ship")
+@action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship="ship")
 def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     if track.reduced_turn == state.clock.turn:
@@ -98,16 +91,8 @@ class PlotSpeed(BaseModel):
     speed: int = Field(ge=0, le=SPEED_MAX, description="speed plotted for this turn (maximum 50)")
 
 
-@action(
-    "shadow.plot_speed",
-    PlotSpeed,
-    "Record the ship's speed",
-    ship="ship",
-    during={ALLOCATION},
-    referee_anytime=True,
-    outside="speed is plotted during {step}",
-    outside_field="speed",
-)
+@when(ALLOCATION, referee_anytime=True, refusal="speed is plotted during {step}", field="speed")
+@action("shadow.plot_speed", PlotSpeed, "Record the ship's speed", ship="ship")
 def plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource) -> list[Event]:
     """The tracker keeps the speed so FOUR/FIVE can raise it (cap 50) and DEATH can cut it (SH-11…13)."""
     ship, track = living_track(state, p.ship)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action
+from app.rules.ruleset import action, when
 from app.rules.startrek import power as budget
 from app.rules.startrek.common import read_part, save_part, segment
 from app.rules.startrek.regeneration import rework_free
@@ -44,14 +44,8 @@ class Extend(BaseModel):
     projection: str = Field(description="the adjacent projection to reach")
 
 
-@action(
-    "startrek.extend_arc",
-    Extend,
-    "Extend a deflector's arc",
-    ship="ship",
-    during={ALLOCATION},
-    outside=segment("Extending a deflector's arc"),
-)
+@when(ALLOCATION, refusal=segment("Extending a deflector's arc"))
+@action("startrek.extend_arc", Extend, "Extend a deflector's arc", ship="ship")
 def extend(state: BattleState, p: Extend, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: power ×3 and regeneration −1 per 90°; medium ships buy 180° (two steps) at once."""
     ship = state.ship(p.ship)
@@ -96,14 +90,8 @@ class DeflectorRef(BaseModel):
     deflector: str
 
 
-@action(
-    "startrek.retract_arc",
-    DeflectorRef,
-    "Drop a deflector's arc extensions",
-    ship="ship",
-    during={ALLOCATION},
-    outside=segment("Changing a deflector's arc"),
-)
+@when(ALLOCATION, refusal=segment("Changing a deflector's arc"))
+@action("startrek.retract_arc", DeflectorRef, "Drop a deflector's arc extensions", ship="ship")
 def retract(state: BattleState, p: DeflectorRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: back to the listed arc, value and power."""
     ship = state.ship(p.ship)
@@ -132,14 +120,8 @@ class Switch(BaseModel):
     on: bool = Field(default=False, description="true to switch it back on")
 
 
-@action(
-    "startrek.switch_system",
-    Switch,
-    "Switch a system off or on",
-    ship="ship",
-    during={ALLOCATION},
-    outside=segment("Switching systems"),
-)
+@when(ALLOCATION, refusal=segment("Switching systems"))
+@action("startrek.switch_system", Switch, "Switch a system off or on", ship="ship")
 def switch(state: BattleState, p: Switch, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: systems may be switched off in the Ship Power segment to free power."""
     ship = state.ship(p.ship)

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook, part
+from app.rules.ruleset import action, hook, part, when
 from app.rules.startrek.common import (
     need_part,
     read_part,
@@ -149,7 +149,8 @@ def _where(position: dict[str, Any] | None) -> str:
     return ", ".join(f"{k} {position[k]}" for k in sorted(position, key=rank))
 
 
-@action("startrek.cloak", ShipRef, "Cloak", ship="ship", during={ADJUST}, outside=segment("Cloaking"))
+@when(ADJUST, refusal=segment("Cloaking"))
+@action("startrek.cloak", ShipRef, "Cloak", ship="ship")
 def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-21: at the end of a turn, a ship with an intact device cloaks at once."""
     ship = state.ship(p.ship)
@@ -179,7 +180,8 @@ def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> li
     ]
 
 
-@action("startrek.decloak", ShipRef, "Decloak", ship="ship", during={ADJUST}, outside=segment("Decloaking"))
+@when(ADJUST, refusal=segment("Decloaking"))
+@action("startrek.decloak", ShipRef, "Decloak", ship="ship")
 def disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-22: decloaking at the end of a turn makes only the current position public."""
     ship = state.ship(p.ship)
@@ -239,14 +241,8 @@ def suggestion(ew: int, rng: int, signature: int | None) -> bool | None:
     return ew > rng + signature
 
 
-@action(
-    "startrek.detect_cloak",
-    Detect,
-    "Try to detect a cloaked ship",
-    ship="detector",
-    during={FIRE},
-    outside=segment("Detecting a cloaked ship"),
-)
+@when(FIRE, refusal=segment("Detecting a cloaked ship"))
+@action("startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship="detector")
 def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23: record the attempt; the referee rules the outcome (GEN-03) with the suggestion, which
     only the referee reads: the signature is the referee's, and EW and range are the detector's own

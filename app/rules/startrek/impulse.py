@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook, part
+from app.rules.ruleset import action, hook, part, when
 from app.rules.startrek.cloak import position_secret
 from app.rules.startrek.common import (
     read_part,
@@ -155,14 +155,8 @@ class Thrust(BaseModel):
     times: int = Field(default=1, ge=1, le=20)
 
 
-@action(
-    "startrek.thrust",
-    Thrust,
-    "Spend impulse thrust",
-    ship="ship",
-    during={MOVEMENT},
-    outside=segment("Thrusting"),
-)
+@when(MOVEMENT, refusal=segment("Thrusting"))
+@action("startrek.thrust", Thrust, "Spend impulse thrust", ship="ship")
 def thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-01/ST-03: charge a manoeuvre to this turn's thrust; beyond the free thrust is over-thrust."""
     ship = state.ship(p.ship)

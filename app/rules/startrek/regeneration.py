@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook
+from app.rules.ruleset import action, hook, when
 from app.rules.startrek import power as budget
 from app.rules.startrek.common import (
     ratio,
@@ -163,14 +163,8 @@ class BuyRegeneration(BaseModel):
     )
 
 
-@action(
-    "startrek.buy_regeneration",
-    BuyRegeneration,
-    "Buy shield regeneration",
-    ship="ship",
-    during={ALLOCATION},
-    outside=segment("Buying shield regeneration"),
-)
+@when(ALLOCATION, refusal=segment("Buying shield regeneration"))
+@action("startrek.buy_regeneration", BuyRegeneration, "Buy shield regeneration", ship="ship")
 def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-07: up to 2× the deflector's current value, 1 power a point, applied at once."""
     ship = state.ship(p.ship)

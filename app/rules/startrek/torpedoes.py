@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, part
+from app.rules.ruleset import action, part, when
 from app.rules.startrek.common import read_part, save_part, segment, system_destroyed
 from app.rules.startrek.fire import fire_blocked, may_be_targeted
 from app.rules.state import BattleState, Ship
@@ -93,14 +93,8 @@ class Fire(BaseModel):
     target: str | None = None
 
 
-@action(
-    "startrek.fire_torpedoes",
-    Fire,
-    "Fire photon torpedoes",
-    ship="ship",
-    during={FIRE},
-    outside=segment("Firing"),
-)
+@when(FIRE, refusal=segment("Firing"))
+@action("startrek.fire_torpedoes", Fire, "Fire photon torpedoes", ship="ship")
 def fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-25: a volley of N; the to-hit penalty is recorded for the entered rolls."""
     ship = state.ship(p.ship)

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook
+from app.rules.ruleset import action, hook, when
 from app.rules.startrek.common import ratio, read_part, save_part, ships_in_order
 from app.rules.startrek.shields import PART, Shields, adjacent, generator_down
 from app.rules.state import BattleState
@@ -40,14 +40,12 @@ class Transfer(BaseModel):
     points: int = Field(ge=1, le=1000)
 
 
-@action(
-    "startrek.transfer_shields",
-    Transfer,
-    "Transfer shield strength",
-    ship="ship",
-    during={ADJUST, ALLOCATION},
-    outside="shield strength moves in the {adjust} segment (or, to a collapsed projection, in {allocation})",
+@when(
+    ADJUST,
+    ALLOCATION,
+    refusal="shield strength moves in the {adjust} segment (or, to a collapsed projection, in {allocation})",
 )
+@action("startrek.transfer_shields", Transfer, "Transfer shield strength", ship="ship")
 def transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     shields = read_part(ship, PART, Shields)

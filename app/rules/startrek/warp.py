@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event, Roll, RuleError, ShipRef
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook, part
+from app.rules.ruleset import action, hook, part, when
 from app.rules.startrek.common import (
     need_part,
     read_part,
@@ -125,14 +125,8 @@ def _nacelle_check(ship: Ship, name: str, dice: DiceSource) -> tuple[bool, Roll 
     return held, roll, f"{name} ({damaged}% failure) rolls {roll.total}: {roll.outcome}"
 
 
-@action(
-    "startrek.declare_warp",
-    ShipRef,
-    "Declare warp",
-    ship="ship",
-    during={ALLOCATION},
-    outside=segment("Declaring warp"),
-)
+@when(ALLOCATION, refusal=segment("Declaring warp"))
+@action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship")
 def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-17/18/19: declare at the start of the turn; check every working nacelle."""
     ship = state.ship(p.ship)
@@ -193,14 +187,8 @@ class ShutDownNacelle(BaseModel):
     nacelle: str
 
 
-@action(
-    "startrek.shutdown_nacelle",
-    ShutDownNacelle,
-    "Shut down a nacelle",
-    ship="ship",
-    during={ALLOCATION},
-    outside=segment("Shutting down a nacelle"),
-)
+@when(ALLOCATION, refusal=segment("Shutting down a nacelle"))
+@action("startrek.shutdown_nacelle", ShutDownNacelle, "Shut down a nacelle", ship="ship")
 def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-20: with more than two working nacelles, shut one down per turn; the delay grows by 1."""
     ship = state.ship(p.ship)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource, SeededDice
-from app.rules.ruleset import action
+from app.rules.ruleset import action, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
@@ -310,16 +310,8 @@ def _defence_text(dice_per_mount: int, found: list[DM]) -> str:
     return f"({dice_per_mount}" + "".join(f" − {label} {value}" for label, value in found) + ")"
 
 
-@action(
-    "traveller.barrage",
-    BarrageOrder,
-    "Fire a barrage",
-    ship="ship",
-    during={FIRE},
-    in_turn=True,
-    outside=COMBAT_ACTION,
-    outside_field="ship",
-)
+@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
+@action("traveller.barrage", BarrageOrder, "Fire a barrage", ship="ship")
 def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     if p.range not in T.RANGE_BANDS:
         raise RuleError(f"range must be one of {', '.join(T.RANGE_BANDS)}", "range")

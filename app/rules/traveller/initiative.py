@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action
+from app.rules.ruleset import action, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
@@ -102,15 +102,8 @@ def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: D
     return events
 
 
-@action(
-    "traveller.pass",
-    ShipRef,
-    "Finish combat actions this round",
-    ship="ship",
-    during={FIRE},
-    outside="ships pass in the {step:lower} step",
-    outside_field="ship",
-)
+@when(FIRE, refusal="ships pass in the {step:lower} step", field="ship")
+@action("traveller.pass", ShipRef, "Finish combat actions this round", ship="ship")
 def pass_turn(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-04: a ship that has done all it wishes leaves the loop for this round."""
     ship = state.ship(p.ship)
@@ -131,16 +124,8 @@ class OtherAction(BaseModel):
     )
 
 
-@action(
-    "traveller.combat_action",
-    OtherAction,
-    "Take another combat action",
-    ship="ship",
-    during={FIRE},
-    in_turn=True,
-    outside=COMBAT_ACTION,
-    outside_field="ship",
-)
+@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
+@action("traveller.combat_action", OtherAction, "Take another combat action", ship="ship")
 def other_action(state: BattleState, p: OtherAction, actor: Actor, dice: DiceSource) -> list[Event]:
     """A combat action the tracker does not resolve (boarding, moving): it takes the ship's turn."""
     ship = state.ship(p.ship)
@@ -156,16 +141,8 @@ class Board(BaseModel):
     outcome: str = Field(min_length=1, max_length=300, description="the Boarding Action result (GEN-03)")
 
 
-@action(
-    "traveller.board",
-    Board,
-    "Board an enemy ship",
-    ship="ship",
-    during={FIRE},
-    in_turn=True,
-    outside=COMBAT_ACTION,
-    outside_field="ship",
-)
+@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
+@action("traveller.board", Board, "Board an enemy ship", ship="ship")
 def board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list[Event]:
     """Boarding is one of the combat actions ships trade in the loop (TR-04). The Boarding Action
     table is not in the seeds, so its result is entered (GEN-03); the log states the orders that

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action
+from app.rules.ruleset import action, when
 from app.rules.state import BattleState
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
@@ -35,16 +35,8 @@ class MissileAttack(BaseModel):
     dodge_dm: int = Field(default=0, ge=-3, le=0, description="entered dodge outcome (GEN-03)")
 
 
-@action(
-    "traveller.missile",
-    MissileAttack,
-    "Fire individual missiles",
-    ship="ship",
-    during={FIRE},
-    in_turn=True,
-    outside=COMBAT_ACTION,
-    outside_field="ship",
-)
+@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
+@action("traveller.missile", MissileAttack, "Fire individual missiles", ship="ship")
 def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     if p.range not in T.RANGE_BANDS:
         raise RuleError(f"range must be one of {', '.join(T.RANGE_BANDS)}", "range")

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action
+from app.rules.ruleset import action, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE, MOVEMENT, SHIP_ACTION
 from app.rules.traveller import tables as T
@@ -66,15 +66,8 @@ class Manoeuvre(BaseModel):
     description: str = Field(min_length=3, max_length=200, description="what it does, e.g. closes to Short")
 
 
-@action(
-    "traveller.manoeuvre",
-    Manoeuvre,
-    "Spend Thrust",
-    ship="ship",
-    during={MOVEMENT},
-    outside="Thrust for range changes is spent in the {step:lower} step",
-    outside_field="ship",
-)
+@when(MOVEMENT, refusal="Thrust for range changes is spent in the {step:lower} step", field="ship")
+@action("traveller.manoeuvre", Manoeuvre, "Spend Thrust", ship="ship")
 def manoeuvre(state: BattleState, p: Manoeuvre, actor: Actor, dice: DiceSource) -> list[Event]:
     """Range changes and the like in the manoeuvre step; the outcome is the players' (GEN-03)."""
     ship = state.ship(p.ship)
@@ -99,15 +92,8 @@ class Dodge(BaseModel):
     ship: str
 
 
-@action(
-    "traveller.dodge",
-    Dodge,
-    "Dodge the next attack",
-    ship="ship",
-    during={FIRE},
-    outside="dodges are reactions in the {step:lower} step",
-    outside_field="ship",
-)
+@when(FIRE, refusal="dodges are reactions in the {step:lower} step", field="ship")
+@action("traveller.dodge", Dodge, "Dodge the next attack", ship="ship")
 def dodge(state: BattleState, p: Dodge, actor: Actor, dice: DiceSource) -> list[Event]:
     """A reaction against the next attack on the ship this round: one Thrust and one reaction, then
     a Pilot check (GEN-05); success gives that attack −2 (core rules, tables.md §1b). Evasive
@@ -162,15 +148,8 @@ class Jump(BaseModel):
     ship: str
 
 
-@action(
-    "traveller.jump",
-    Jump,
-    "Jump out of the battle",
-    ship="ship",
-    during={SHIP_ACTION},
-    outside="ships jump in the {step:lower} step",
-    outside_field="ship",
-)
+@when(SHIP_ACTION, refusal="ships jump in the {step:lower} step", field="ship")
+@action("traveller.jump", Jump, "Jump out of the battle", ship="ship")
 def jump(state: BattleState, p: Jump, actor: Actor, dice: DiceSource) -> list[Event]:
     """GEN-01: jumps happen in the ship action step. The Engineering (jump) check is a standard check
     with the crew DMs, the J-drive hit's DM (TR-19), Prepare for Jump! +2 and Command Discipline +1

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook
+from app.rules.ruleset import action, hook, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import ORDERS
 from app.rules.traveller import tables as T
@@ -94,15 +94,12 @@ class GiveOrders(BaseModel):
         return [value] if isinstance(value, dict) else value
 
 
-@action(
-    "traveller.orders",
-    GiveOrders,
-    "Write orders",
-    ship="ship",
-    during={ORDERS},
-    outside="orders are written in the {step:lower} step; emergency orders come as reactions",
-    outside_field="orders",
+@when(
+    ORDERS,
+    refusal="orders are written in the {step:lower} step; emergency orders come as reactions",
+    field="orders",
 )
+@action("traveller.orders", GiveOrders, "Write orders", ship="ship")
 def give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)", "orders")
@@ -191,14 +188,8 @@ class Reveal(BaseModel):
     """The referee forces the reveal: captains who have not committed give no orders this round."""
 
 
-@action(
-    "traveller.reveal_orders",
-    Reveal,
-    "Reveal the orders",
-    referee_only=True,
-    during={ORDERS},
-    outside="orders are revealed in the {step:lower} step",
-)
+@when(ORDERS, refusal="orders are revealed in the {step:lower} step")
+@action("traveller.reveal_orders", Reveal, "Reveal the orders", referee_only=True)
 def force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)")
@@ -220,15 +211,8 @@ class EmergencyOrder(BaseModel):
     order: OrderChoice
 
 
-@action(
-    "traveller.emergency_order",
-    EmergencyOrder,
-    "Give an emergency order",
-    ship="ship",
-    not_during={ORDERS},
-    outside="in the {orders:lower} step, write it with the other orders",
-    outside_field="order",
-)
+@when(not_in={ORDERS}, refusal="in the {orders:lower} step, write it with the other orders", field="order")
+@action("traveller.emergency_order", EmergencyOrder, "Give an emergency order", ship="ship")
 def emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-26: a (!) order as a reaction to an attack, one per ship per round; it costs initiative
     (never below 0) and a reaction from those the current initiative allows."""

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action
+from app.rules.ruleset import action, when
 from app.rules.state import BattleState
 from app.rules.system import SHIP_ACTION
 from app.rules.traveller.checks import DM, standard_check
@@ -127,15 +127,8 @@ def refusal(
     return None
 
 
-@action(
-    "traveller.repair",
-    Repair,
-    "Attempt a repair",
-    ship="ship",
-    during={SHIP_ACTION},
-    outside="repairs happen in the {step:lower} step (TR-22)",
-    outside_field="system",
-)
+@when(SHIP_ACTION, refusal="repairs happen in the {step:lower} step (TR-22)", field="system")
+@action("traveller.repair", Repair, "Attempt a repair", ship="ship")
 def repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     model = load_unit(state, ship)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action
+from app.rules.ruleset import action, when
 from app.rules.state import BattleState
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
@@ -61,16 +61,8 @@ def _refuse(state: BattleState, ship_name: str, model: HgShip, p: SpinalShot) ->
         raise RuleError("the computer is disabled: no fire beyond Close", "range")
 
 
-@action(
-    "traveller.spinal",
-    SpinalShot,
-    "Fire the spinal mount",
-    ship="ship",
-    during={FIRE},
-    in_turn=True,
-    outside=COMBAT_ACTION,
-    outside_field="ship",
-)
+@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
+@action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship")
 def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
