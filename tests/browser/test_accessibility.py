@@ -183,7 +183,7 @@ def page_list(battles: Battles) -> list[tuple[str | None, str, str]]:
         (None, "/", "home"),
         (None, "/join", "join"),
         (None, "/nowhere", "404 page"),
-        (None, "/battles/no-such-battle", "battle error page"),
+        (None, "/battles/no-such-battle", "no such battle (home with the message)"),
     ]
     for name, table in (("b5", battles.b5), ("sfb", battles.sfb), ("tr", battles.tr)):
         bid = table.battle_id
