@@ -16,7 +16,7 @@ from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action, when
 from app.rules.startrek import power as budget
-from app.rules.startrek.common import read_part, save_part, segment
+from app.rules.startrek.common import owner_event, read_part, save_part, segment
 from app.rules.startrek.regeneration import rework_free
 from app.rules.startrek.shields import (
     PART,
@@ -74,13 +74,12 @@ def extend(state: BattleState, p: Extend, actor: Actor, dice: DiceSource) -> lis
     note = rework_free(state, ship, shields, deflector, prefer=target.name)
     save_part(ship, PART, shields)
     return [
-        Event(
-            kind="arc_extension",
-            ship=ship.id,
-            visibility="owner",
-            text=f"{ship.name} extends {deflector.name} by {90 * steps}° to cover {target.name}: power {old_power} → "
+        owner_event(
+            ship,
+            "arc_extension",
+            f"{ship.name} extends {deflector.name} by {90 * steps}° to cover {target.name}: power {old_power} → "
             f"{new_power}, regeneration {old_value} → {value} ({left} power left){note} (ST-14).",
-            hidden_text=f"{ship.name} extends {deflector.name} to cover its {target.name} shield.",
+            f"{ship.name} extends {deflector.name} to cover its {target.name} shield.",
         )
     ]
 
@@ -103,13 +102,12 @@ def retract(state: BattleState, p: DeflectorRef, actor: Actor, dice: DiceSource)
     note = rework_free(state, ship, shields, deflector)
     save_part(ship, PART, shields)
     return [
-        Event(
-            kind="arc_extension",
-            ship=ship.id,
-            visibility="owner",
-            text=f"{ship.name} returns {deflector.name} to its own arc: power {power_requirement(shields, deflector)}, "
+        owner_event(
+            ship,
+            "arc_extension",
+            f"{ship.name} returns {deflector.name} to its own arc: power {power_requirement(shields, deflector)}, "
             f"regeneration {current_value(shields, deflector)}{note}.",
-            hidden_text=f"{ship.name} returns {deflector.name} to its own arc.",
+            f"{ship.name} returns {deflector.name} to its own arc.",
         )
     ]
 
@@ -157,11 +155,10 @@ def switch(state: BattleState, p: Switch, actor: Actor, dice: DiceSource) -> lis
             raise RuleError(f"switching {consumer.name} on needs {-left} more power than is left", "system")
         name, note = consumer.name, ""
     return [
-        Event(
-            kind="system_switched",
-            ship=ship.id,
-            visibility="owner",
-            text=f"{ship.name} switches {name} {verb} ({left} power left){note}.",
-            hidden_text=f"{ship.name} switches {name} {verb}.",
+        owner_event(
+            ship,
+            "system_switched",
+            f"{ship.name} switches {name} {verb} ({left} power left){note}.",
+            f"{ship.name} switches {name} {verb}.",
         )
     ]

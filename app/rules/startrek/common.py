@@ -3,11 +3,11 @@ the segment, and writing parts back. Kept here so each rule module reads as its 
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from app.rules.core import RuleError
+from app.rules.core import Event, RuleError
 from app.rules.generic.sheet import Sheet, SystemBoxes
 from app.rules.state import BattleState, Ship
 
@@ -83,6 +83,12 @@ def gone_to_warp(ship: Ship) -> str | None:
     if warp is not None and warp.get("departed"):
         return f"{ship.name} has gone to warp and left the battle"
     return None
+
+
+def owner_event(ship: Ship, kind: str, text: str, hidden_text: str, **extra: Any) -> Event:
+    """An event only the ship's commander (and the referee) reads; others read `hidden_text`:
+    the shape of every Star Trek choice made in secret (power, arcs, cloak, warp)."""
+    return Event(kind=kind, ship=ship.id, visibility="owner", text=text, hidden_text=hidden_text, **extra)
 
 
 def ratio(current: int, rating: int) -> str:

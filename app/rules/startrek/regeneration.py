@@ -23,6 +23,7 @@ from app.rules.dice import DiceSource
 from app.rules.ruleset import action, hook, when
 from app.rules.startrek import power as budget
 from app.rules.startrek.common import (
+    owner_event,
     ratio,
     read_part,
     save_part,
@@ -207,13 +208,12 @@ def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) 
     save_part(ship, PART, shields)
     change = f"{target.name} shield {ratio(before, target.rating)} → {ratio(target.value, target.rating)}"
     return [
-        Event(
-            kind="shield_purchase",
-            ship=ship.id,
-            visibility="owner",
-            text=f"{ship.name} buys {p.points} regeneration through {deflector.name} for {p.points} power: {change} "
+        owner_event(
+            ship,
+            "shield_purchase",
+            f"{ship.name} buys {p.points} regeneration through {deflector.name} for {p.points} power: {change} "
             f"({left} power left; {cap - deflector.extra_bought} more may be bought from it this turn).",
-            hidden_text=f"{ship.name} reinforces its shields: {change}.",
+            f"{ship.name} reinforces its shields: {change}.",
             data={"projection": target.name, "before": before, "after": target.value, "power": p.points},
         )
     ]

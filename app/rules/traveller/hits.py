@@ -222,18 +222,7 @@ def ship_system_hit(res: Resolution, kind: str) -> str:
         model.thrust = max(model.thrust - 1, 0)
         return f"M-Drive hit {hits.m_drive}: Thrust {model.thrust}"
     if kind == "j_drive":
-        if hits.j_drive >= 2:
-            return "J-Drive already disabled"
-        hits.j_drive += 1
-        if hits.j_drive == 1:
-            roll = res.dice.roll(1, 6, "J-Drive hit DM", ship=res.ship.id)
-            hits.jump_dm = -roll.total
-            roll.outcome = f"jump DM −{roll.total}"
-            res.events.append(
-                Event(kind="roll", ship=res.ship.id, text=f"J-Drive DM: 1d6 {roll.total}", rolls=[roll])
-            )
-            return f"J-Drive hit 1: −{roll.total} DM to jumps"
-        return "J-Drive disabled"
+        return _dm_hit(res, "j_drive", "jump_dm", "J-Drive", "jump", "jumps")
     if kind == "power_plant":
         if hits.power_plant >= 3:
             return "power plant already disabled"
@@ -245,18 +234,9 @@ def ship_system_hit(res: Resolution, kind: str) -> str:
         model.power = max(model.power - cut, 0)
         return f"power plant hit {hits.power_plant}: Power −{cut} → {model.power}"
     if kind == "sensors":
-        if hits.sensors >= 2:
-            return "sensors already disabled"
-        hits.sensors += 1
-        if hits.sensors == 1:
-            roll = res.dice.roll(1, 6, "sensor hit DM", ship=res.ship.id)
-            hits.sensors_dm = -roll.total
-            roll.outcome = f"sensors DM −{roll.total}"
-            res.events.append(
-                Event(kind="roll", ship=res.ship.id, text=f"Sensor DM: 1d6 {roll.total}", rolls=[roll])
-            )
-            return f"sensors hit 1: −{roll.total} DM to Sensors checks"
-        return "sensors disabled"
+        return _dm_hit(
+            res, "sensors", "sensors_dm", "sensors", "sensors", "Sensors checks", roll_name="sensor"
+        )
     if kind == "computer":
         if hits.computer >= 3:
             return "computer already disabled"
@@ -278,6 +258,33 @@ def ship_system_hit(res: Resolution, kind: str) -> str:
     if model.round.initiative is not None:
         model.round.initiative //= 2
     return "bridge destroyed: command transfers, initiative halved"
+
+
+def _dm_hit(
+    res: Resolution,
+    kind: str,
+    dm_field: str,
+    name: str,
+    dm_name: str,
+    applies: str,
+    roll_name: str | None = None,
+) -> str:
+    """TR-19 for the J-Drive and the sensors: the first hit rolls 1d6 for a lasting −DM, the second
+    disables the system, and a third finds nothing more to break."""
+    hits = res.model.systems
+    count = getattr(hits, kind)
+    if count >= 2:
+        return f"{name} already disabled"
+    setattr(hits, kind, count + 1)
+    if count + 1 == 2:
+        return f"{name} disabled"
+    label = roll_name or name
+    roll = res.dice.roll(1, 6, f"{label} hit DM", ship=res.ship.id)
+    setattr(hits, dm_field, -roll.total)
+    roll.outcome = f"{dm_name} DM −{roll.total}"
+    text = f"{label[0].upper()}{label[1:]} DM: 1d6 {roll.total}"
+    res.events.append(Event(kind="roll", ship=res.ship.id, text=text, rolls=[roll]))
+    return f"{name} hit 1: −{roll.total} DM to {applies}"
 
 
 def _hits(model: HgShip, kind: str) -> int:

@@ -359,61 +359,20 @@ def location(sections: int, roll: int) -> str:
 
 HIT_ROWS: tuple[int, ...] = tuple(range(2, 13))
 SectionKind = Literal["engineering", "forward", "other"]
+# One row per 2D result 2 … 12, as tables.md prints them (a fmt: skip keeps each table on its row).
+# fmt: off
+_ENGINEERING_EXTERNAL = ("Hull", "C", "M-Drive", "A", "Hull", "Armour", "Hull", "A", "M-Drive", "C", "Hull")
+_ENGINEERING_INTERNAL = ("Crew", "J-Drive", "P-Plant", "A", "Structure", "Hold", "Structure", "A", "J-Drive", "P-Plant", "Critical")
+_SECTION_EXTERNAL = ("Hull", "C", "B", "A", "Hull", "Armour", "Hull", "A", "B", "C", "Hull")
+_SECTION_INTERNAL = ("Crew", "C", "B", "A", "Structure", "Hold", "Structure", "A", "B", "C", "Critical")
+# fmt: on
 HIT_TEMPLATE: dict[tuple[str, str], tuple[str, ...]] = {
-    ("engineering", "external"): (
-        "Hull",
-        "C",
-        "M-Drive",
-        "A",
-        "Hull",
-        "Armour",
-        "Hull",
-        "A",
-        "M-Drive",
-        "C",
-        "Hull",
-    ),
-    ("engineering", "internal"): (
-        "Crew",
-        "J-Drive",
-        "P-Plant",
-        "A",
-        "Structure",
-        "Hold",
-        "Structure",
-        "A",
-        "J-Drive",
-        "P-Plant",
-        "Critical",
-    ),
-    ("forward", "external"): ("Hull", "C", "B", "A", "Hull", "Armour", "Hull", "A", "B", "C", "Hull"),
-    ("forward", "internal"): (
-        "Crew",
-        "C",
-        "B",
-        "A",
-        "Structure",
-        "Hold",
-        "Structure",
-        "A",
-        "B",
-        "C",
-        "Critical",
-    ),
-    ("other", "external"): ("Hull", "C", "B", "A", "Hull", "Armour", "Hull", "A", "B", "C", "Hull"),
-    ("other", "internal"): (
-        "Crew",
-        "C",
-        "B",
-        "A",
-        "Structure",
-        "Hold",
-        "Structure",
-        "A",
-        "B",
-        "C",
-        "Critical",
-    ),
+    ("engineering", "external"): _ENGINEERING_EXTERNAL,
+    ("engineering", "internal"): _ENGINEERING_INTERNAL,
+    ("forward", "external"): _SECTION_EXTERNAL,  # the forward and other sections read the same table
+    ("forward", "internal"): _SECTION_INTERNAL,
+    ("other", "external"): _SECTION_EXTERNAL,
+    ("other", "internal"): _SECTION_INTERNAL,
 }
 
 
