@@ -55,7 +55,7 @@ def pain(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
     step = state.game.step(state.clock)
     return {
         # what the damage is totalled over (SH-03): "impulse" in SFB, "combat step" in B5 Wars
-        "interval": "impulse" if step.repeats else f"{step.label.lower()} step",
+        "interval": step.label.lower() if step.repeats else f"{step.label.lower()} step",
         "bands": track_bands(),
         "mood": mood(track.reaction),
         "standing": standing,
