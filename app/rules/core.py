@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
-
-if TYPE_CHECKING:
-    from app.rules.state import BattleState
 
 Role = Literal["referee", "player", "spectator", "bot"]
 Visibility = Literal["public", "owner", "referee"]
@@ -123,5 +120,7 @@ class ShipRef(BaseModel):
 
 @dataclass
 class Outcome:
-    state: BattleState
+    """What an action made: the new state (a BattleState) and the events that say what happened."""
+
+    state: Any
     events: list[Event]

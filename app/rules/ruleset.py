@@ -11,23 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event
 from app.rules.dice import DiceSource
 from app.rules.state import BattleState, Ship
-
-if TYPE_CHECKING:
-    from app.rules.attack import DamageContext
-    from app.rules.system import Step
+from app.rules.system import Step
 
 Handler = Callable[[BattleState, Any, Actor, DiceSource], list[Event]]
 Authoriser = Callable[[BattleState, Any, Actor], None]
 Permit = Callable[[BattleState, Actor], str | None]
 StepHook = Callable[[BattleState, DiceSource], list[Event]]
-DamageStage = Callable[["DamageContext"], None]
+DamageStage = Callable[[DamageContext], None]
 PublicView = Callable[[dict[str, Any], Ship], dict[str, Any] | None]
 Display = Callable[[dict[str, Any], Ship, BattleState], dict[str, Any]]
 When = Literal["enter", "leave"]

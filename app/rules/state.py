@@ -3,14 +3,11 @@ warp drive, Traveller sections…) so one battle can mix rule sets; each ruleset
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, Field, PrivateAttr
 
 from app.rules.core import RuleError
-
-if TYPE_CHECKING:
-    from app.rules.game import Game
 
 
 class Clock(BaseModel):
@@ -46,14 +43,14 @@ class BattleState(BaseModel):
     ready: list[str] = Field(default_factory=list)  # participants done with the current step
     # participant → the repeat (impulse) they are done until: a skip is standing readiness
     ready_until: dict[str, int] = Field(default_factory=dict)
-    _game: Game | None = PrivateAttr(default=None)
+    _game: Any = PrivateAttr(default=None)  # the Game (app/rules/game.py), which imports this module
 
-    def bind(self, game: Game) -> None:
+    def bind(self, game: Any) -> None:
         """Attach the game (system + rulesets) this state is played under; copies keep it."""
         self._game = game
 
     @property
-    def game(self) -> Game:
+    def game(self) -> Any:
         if self._game is None:
             raise RuntimeError("this battle state is not bound to its game (use Rules.load / new_battle)")
         return self._game

@@ -27,6 +27,7 @@ from app.services.battles import (
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library import definition, ships_for
 from app.services.requests import queue_if_needed
+from app.web.answers import _answer, _flash, _form, _is_htmx, _pop_flash
 from app.web.api import SEQ_MAX, join_url
 from app.web.deps import PlatformDep
 from app.web.errors import service_headers
@@ -38,7 +39,6 @@ from app.web.security import (
     SESSION_PARTICIPANTS,
     SESSION_SEAT_KEYS,
     JsonRefused,
-    csrf_ok,
     csrf_token,
     seat_in,
     strict_loads,
@@ -48,45 +48,7 @@ from app.web.table import page_extras as table_extras
 
 router = APIRouter(include_in_schema=False)
 
-FLASH = "flash"
 NEW_LINKS = "new_links"
-
-
-def _is_htmx(request: Request) -> bool:
-    return request.headers.get("hx-request") == "true"
-
-
-def _flash(request: Request, message: str, level: str = "info") -> None:
-    request.session[FLASH] = {"message": message, "level": level}
-
-
-def _pop_flash(request: Request) -> dict[str, str] | None:
-    return request.session.pop(FLASH, None)
-
-
-def _answer(
-    request: Request,
-    to: str,
-    message: str,
-    level: str = "info",
-    status: int = 200,
-    headers: dict[str, str] | None = None,
-    field: str | None = None,
-) -> Response:
-    """htmx gets a message fragment in place (naming the field at fault, which static/js/fields.js
-    marks on the form); a plain form post gets redirected with a flash."""
-    if _is_htmx(request):
-        html = render("partials/flash.html", {"message": message, "level": level, "field": field})
-        return HTMLResponse(html, status_code=status, headers=headers)
-    _flash(request, message, level)
-    return RedirectResponse(to, status_code=303)
-
-
-async def _form(request: Request) -> Any:
-    form = await request.form()
-    if not csrf_ok(request, form.get("csrf_token")):  # type: ignore[arg-type]
-        raise Forbidden("the form expired or came from another site; reload the page and try again")
-    return form
 
 
 # Destructive steps from a page are confirmed first: the server refuses them without confirm=yes

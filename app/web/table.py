@@ -25,6 +25,7 @@ from app.services.battles import get_battle, get_participant, participants
 from app.services.errors import Invalid, ServiceError
 from app.services.platform import Platform
 from app.services.views import visible_log
+from app.web.answers import _answer, _form, _is_htmx
 from app.web.deps import PlatformDep
 from app.web.render import render
 from app.web.security import seat_in
@@ -155,18 +156,11 @@ class TableLive:
 # --- page routes ---------------------------------------------------------------------------------
 
 
-def _pages():  # type: ignore[no-untyped-def]
-    from app.web import pages  # the page helpers (flash answers, CSRF-checked forms)
-
-    return pages
-
-
 @router.post("/battles/{battle_id}/chat")
 async def post_chat(battle_id: str, request: Request, platform: PlatformDep) -> Response:
-    pages = _pages()
     back = f"/battles/{battle_id}#chat"
     try:
-        form = await pages._form(request)
+        form = await _form(request)
         await chat.post(
             platform,
             battle_id,
@@ -175,50 +169,47 @@ async def post_chat(battle_id: str, request: Request, platform: PlatformDep) -> 
             str(form.get("to", "")) or None,
         )
     except ServiceError as exc:
-        return pages._answer(request, back, exc.message, "error", exc.status)
-    if pages._is_htmx(request):
+        return _answer(request, back, exc.message, "error", exc.status)
+    if _is_htmx(request):
         return HTMLResponse("", status_code=200)
-    return pages._answer(request, back, "Sent.")
+    return _answer(request, back, "Sent.")
 
 
 @router.post("/battles/{battle_id}/notifications")
 async def set_notifications(battle_id: str, request: Request, platform: PlatformDep) -> Response:
-    pages = _pages()
     back = f"/battles/{battle_id}#notify"
     try:
-        form = await pages._form(request)
+        form = await _form(request)
         async with platform.db.reader() as session:
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
         if form.get("test"):
             ok = await notify.send_test(platform, me)
             message = "Test sent: the webhook answered." if ok else "The webhook did not answer with success."
-            return pages._answer(request, back, message, "info" if ok else "error", 200 if ok else 502)
+            return _answer(request, back, message, "info" if ok else "error", 200 if ok else 502)
         kept = await notify.set_webhook(platform, me, str(form.get("webhook_url", "")))
     except ServiceError as exc:
-        return pages._answer(request, back, exc.message, "error", exc.status)
-    return pages._answer(request, back, "Webhook saved." if kept else "Webhook notifications are off.")
+        return _answer(request, back, exc.message, "error", exc.status)
+    return _answer(request, back, "Webhook saved." if kept else "Webhook notifications are off.")
 
 
 @router.post("/battles/{battle_id}/requests")
 async def ask(battle_id: str, request: Request, platform: PlatformDep) -> Response:
-    pages = _pages()
     back = f"/battles/{battle_id}#requests"
     try:
-        form = await pages._form(request)
+        form = await _form(request)
         req = await requests.ask_undo(platform, battle_id, seat_in(request, battle_id), form.get("reason"))
     except ServiceError as exc:
-        return pages._answer(request, back, exc.message, "error", exc.status)
-    return pages._answer(request, back, f"Asked the referee to undo action #{req.target_seq}.")
+        return _answer(request, back, exc.message, "error", exc.status)
+    return _answer(request, back, f"Asked the referee to undo action #{req.target_seq}.")
 
 
 @router.post("/battles/{battle_id}/requests/{request_id}")
 async def answer_request(
     battle_id: str, request_id: int, request: Request, platform: PlatformDep
 ) -> Response:
-    pages = _pages()
     back = f"/battles/{battle_id}#requests"
     try:
-        form = await pages._form(request)
+        form = await _form(request)
         if not 1 <= request_id < 2**31:
             raise Invalid("no such request", "request")
         decision = str(form.get("decision", ""))
@@ -233,16 +224,15 @@ async def answer_request(
             form.get("answer"),
         )
     except ServiceError as exc:
-        return pages._answer(request, back, exc.message, "error", exc.status)
-    return pages._answer(request, back, f"Request {row.status}.")
+        return _answer(request, back, exc.message, "error", exc.status)
+    return _answer(request, back, f"Request {row.status}.")
 
 
 @router.post("/battles/{battle_id}/table")
 async def table_settings(battle_id: str, request: Request, platform: PlatformDep) -> Response:
-    pages = _pages()
     back = f"/battles/{battle_id}#table-options"
     try:
-        form = await pages._form(request)
+        form = await _form(request)
         async with platform.db.reader() as session:
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
         deadline = str(form.get("step_deadline_minutes", "")).strip()
@@ -259,6 +249,6 @@ async def table_settings(battle_id: str, request: Request, platform: PlatformDep
             },
         )
     except ServiceError as exc:
-        return pages._answer(request, back, exc.message, "error", exc.status)
+        return _answer(request, back, exc.message, "error", exc.status)
     await chat.wake_table(platform, battle_id, 0)
-    return pages._answer(request, back, "Table options saved.")
+    return _answer(request, back, "Table options saved.")
