@@ -18,7 +18,7 @@ from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
 from app.services import chat, notify
 from app.services.platform import Platform
-from app.web import api, health, pages, table, table_api, ws
+from app.web import api, feed, health, pages, table, table_api, ws
 from app.web.errors import install_error_handlers
 from app.web.limits import SlidingWindow
 from app.web.render import ROOT, LiveViews, battle_seqs, read_live, templates
@@ -78,6 +78,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         broker.subscribe(route)
         broker.on_resubscribed(hub.resync_all)
+        feeds = feed.Feeds()  # issue 16: the bots' SSE feeds wake on the same wake-ups
+        broker.subscribe(feeds.wake)
+        broker.on_resubscribed(feeds.wake_all)
         platform.after_commit.append(partial(notify.after_commit, platform))
         deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
         await broker.start()
@@ -85,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.platform = platform
         app.state.hub = hub
         app.state.table_live = table_live
+        app.state.feeds = feeds
         try:
             yield
         finally:
@@ -128,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(api.router)
+    app.include_router(feed.router)
     app.include_router(table_api.router)
     app.include_router(table.router)
     app.include_router(ws.router)
