@@ -55,14 +55,41 @@
       live.asked = Date.now();
     }
   }
+  // Connection state, said out loud: a banner while the live connection is lost, the page's forms
+  // paused until it is back (an action sent now could not show its result), and a note once the
+  // page has caught up again.
+  function banner(text, kind) {
+    var el = document.getElementById("live-banner");
+    if (!el) return;
+    el.textContent = text;
+    el.className = "live-banner live-" + kind;
+    el.hidden = !text;
+  }
+  function pauseForms(paused) {
+    var buttons = document.querySelectorAll(".live form button[type=submit], .live form button:not([type])");
+    for (var i = 0; i < buttons.length; i++) {
+      if (paused) { if (!buttons[i].disabled) { buttons[i].disabled = true; buttons[i].dataset.paused = "1"; } }
+      else if (buttons[i].dataset.paused) { buttons[i].disabled = false; delete buttons[i].dataset.paused; }
+    }
+  }
+  var wasLost = false;
   document.addEventListener("htmx:ws:after:connection", function (evt) {
     var socket = evt.detail && evt.detail.connection && evt.detail.connection.socket;
     live.socket = socket; live.lastHeard = Date.now();
     hello(socket);
     document.documentElement.dataset.live = "connected";
+    pauseForms(false);
+    if (wasLost) {
+      banner("Reconnected — catching up from #" + currentSeq() + "…", "back");
+      setTimeout(function () { if (document.documentElement.dataset.live === "connected") banner("", "back"); }, 4000);
+    }
+    wasLost = false;
   });
   document.addEventListener("htmx:ws:close", function () {
     document.documentElement.dataset.live = "disconnected";
+    wasLost = true;
+    banner("Live connection lost — reconnecting. This page may be behind (#" + currentSeq() + "); its forms wait until it is back.", "lost");
+    pauseForms(true);
   });
 
   function frameOf(detail) {
@@ -79,6 +106,9 @@
     if (frame.content !== undefined && typeof frame.seq === "number" && !frame.type && frame.seq <= currentSeq()) {
       evt.detail.cancelled = true;
       return;
+    }
+    if (wasLost === false && frame.seq && document.getElementById("live-banner") && !document.getElementById("live-banner").hidden) {
+      banner("Reconnected — caught up to #" + frame.seq + ".", "back");
     }
     // Heartbeat: the battle's seq. Holding less means a frame was lost: ask again from ours.
     if (frame.type === "heartbeat") {
