@@ -102,7 +102,9 @@ class Bot:
 
     async def follow(self, since: int) -> int:
         """Follow the feed from `since`; returns the last seq seen when it closes."""
-        async with self.http.stream("GET", f"/api/v1/battles/{self.battle}/feed", params={"since": since}) as r:
+        async with self.http.stream(
+            "GET", f"/api/v1/battles/{self.battle}/feed", params={"since": since}
+        ) as r:
             r.raise_for_status()
             async for line in r.aiter_lines():
                 if not line.startswith("data: "):

@@ -46,9 +46,9 @@ async def test_two_reference_bots_play_b5wars_to_turn_3(live: Server) -> None:  
         battle = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()
         assert (battle["turn_bar"]["turn"], battle["turn_bar"]["step_label"]) == (3, "Ship Power")
         # Each bot fired once per step that offers damage, then was done with every step.
-        entries = (await c.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth("ref"))).json()[
-            "entries"
-        ]
+        entries = (
+            await c.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth("ref"))
+        ).json()["entries"]
         played = [e for e in entries if e["action_type"] in ("damage.apply", "step.ready")]
         assert {e["actor"] for e in played} == {"ann", "bob"}
         hits = [e for e in played if e["action_type"] == "damage.apply"]
