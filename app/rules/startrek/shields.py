@@ -15,12 +15,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from app.rules.attack import DamageContext
 from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.generic.damage import ship_label
+from app.rules.geometry import tiling_problems
 from app.rules.ruleset import hook, part
 from app.rules.startrek.cloak import shields_down_by_cloak
 from app.rules.startrek.common import ratio, read_part, save_part, sheet_of, ships_in_order, system_destroyed
@@ -42,6 +44,10 @@ class Projection(BaseModel):
 
     name: str = Field(min_length=1, max_length=30)
     arcs: list[str] = Field(default_factory=lambda: [ALL], description='directions covered, or ["all"]')
+    degrees: tuple[float, float] | None = Field(
+        default=None,
+        description="its arc on the map: start and end, degrees clockwise from the nose (e.g. [315, 45])",
+    )
     rating: int = Field(ge=0, le=1000)
     current: int | None = Field(default=None, ge=0)
     collapsed: bool = False
@@ -53,6 +59,10 @@ class Projection(BaseModel):
 
     @model_validator(mode="after")
     def _fill(self) -> Projection:
+        if self.degrees is not None and not all(0 <= d <= 360 for d in self.degrees):
+            raise ValueError(
+                f"projection {self.name!r}: degrees run from 0 to 360 (you sent {list(self.degrees)})"
+            )
         if self.current is None:
             self.current = self.rating
         if self.current > self.rating:
@@ -119,7 +129,40 @@ class Shields(BaseModel):
             for name in [*deflector.covers, *deflector.extended_to]:
                 if name.lower() not in names:
                     raise ValueError(f"deflector {deflector.name!r} covers unknown projection {name!r}")
+        self._check_degrees()
         return self
+
+    def _check_degrees(self) -> None:
+        """ST-05: where the data gives the projections' arcs in degrees, they cover 360° once each."""
+        given = [p.degrees is not None for p in self.projections]
+        if not any(given):
+            return
+        if not all(given):
+            i = given.index(False)
+            self._refuse(
+                i, f"give every projection its degrees, or none: {self.projections[i].name} has none"
+            )
+        arcs = [(p.name, p.degrees) for p in self.projections]
+        problems = tiling_problems(arcs)  # type: ignore[arg-type]
+        if problems:
+            i, why = problems[0]
+            self._refuse(
+                i, f"shield projections cover each direction once, with no overlap and no gap (ST-05): {why}"
+            )
+
+    def _refuse(self, index: int, message: str) -> None:
+        """A refusal that names the projection's `degrees` field, not the whole part."""
+        projection = self.projections[index]
+        raise ValidationError.from_exception_data(
+            "Shields",
+            [
+                InitErrorDetails(
+                    type=PydanticCustomError("value_error", message),
+                    loc=("projections", index, "degrees"),
+                    input=list(projection.degrees) if projection.degrees else None,
+                )
+            ],
+        )
 
     def projection(self, name: str, field: str = "projection") -> Projection:
         for projection in self.projections:

@@ -43,5 +43,7 @@ def test_ST_21_warbird_and_bird_of_prey_cloak_and_the_bird_has_one_360_projectio
     warbird = definition("romulan-warbird")["parts"]
     bird = definition("klingon-bird-of-prey")["parts"]
     assert warbird["cloak"]["device"] == "Cloaking Device" and bird["cloak"]["device"] == "Cloaking Device"
-    assert bird["shields"]["projections"] == [{"name": "Shield", "arcs": ["all"], "rating": 20}]
+    assert bird["shields"]["projections"] == [
+        {"name": "Shield", "arcs": ["all"], "degrees": [0, 360], "rating": 20}
+    ]
     assert len(warbird["shields"]["projections"]) == 4
