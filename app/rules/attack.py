@@ -1,6 +1,7 @@
 """What an attack is, for every ruleset: the damage a player enters (GEN-03) and the context it
 passes through the ruleset's damage stages. Kept apart from the generic sheet so a ruleset's
-stages depend on this and not on another ruleset (and later, where a map computes arc and range)."""
+stages depend on this and not on another ruleset. Where both ships stand on the map, `map_bearing`
+gives the bearing the fire arrives from."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event
 from app.rules.dice import DiceSource
+from app.rules.geometry import bearing, map_place
 from app.rules.state import BattleState, Ship
 
 
@@ -44,3 +46,20 @@ class DamageContext:
     to_internal: int = 0
     lost: int = 0
     sections_hit: list[str] = field(default_factory=list)
+    from_map: bool = False  # the entry's direction was filled from the ships' hex positions
+
+
+def map_bearing(state: BattleState, entry: DamageEntry) -> float | None:
+    """Where the firing ship lies from the target, in degrees clockwise from the target's nose, when
+    the map says: the target has a hex and a facing, the firing ship a hex, neither position is
+    hidden (a cloaked ship's counter is off the board) and they are not in the same hex."""
+    source = state.ships.get(entry.source) if entry.source else None
+    target = state.ships.get(entry.target)
+    if source is None or target is None:
+        return None
+    if state.game.position_hidden(source) or state.game.position_hidden(target):
+        return None
+    there, here = map_place(source.position), map_place(target.position)
+    if there is None or here is None or here[1] is None or there[0] == here[0]:
+        return None
+    return bearing(here[0], here[1], there[0])

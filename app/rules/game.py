@@ -165,6 +165,15 @@ class Game:
                     return reason
         return None
 
+    def map_direction(self, state: BattleState, ship: Ship, bearing: float) -> str | None:
+        """The direction of fire on `ship` from `bearing` as a ruleset playing here reads it, or None."""
+        for ruleset in self.rulesets:
+            if ruleset.map_direction is not None:
+                direction = ruleset.map_direction(state, ship, bearing)
+                if direction:
+                    return direction
+        return None
+
     def acting(self, state: BattleState) -> frozenset[str] | None:
         """The ships whose turn it is, when a ruleset orders the step (TR-04); None: no order."""
         step = self.step(state.clock)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 HEX_PATTERN = re.compile(r"^[0-9]{4}$")
 FACINGS = range(1, 7)
@@ -73,6 +73,18 @@ def printed(hex_: Hex) -> str:
     if not (0 <= column <= 98 and 0 <= row <= 98):
         raise ValueError(f"hex {hex_} is off the printed map (columns and rows 01–99)")
     return f"{column + 1:02d}{row + 1:02d}"
+
+
+def map_place(position: dict[str, Any] | None) -> tuple[Hex, int | None] | None:
+    """A stored ship position's hex and facing (None when it has no hex: a position off the map)."""
+    if not position or not isinstance(position.get("hex"), str):
+        return None
+    try:
+        hex_ = parse_hex(position["hex"])
+    except ValueError:
+        return None
+    facing = position.get("facing")
+    return hex_, facing if isinstance(facing, int) and facing in FACINGS else None
 
 
 def check_facing(facing: int) -> int:
@@ -198,3 +210,9 @@ def tiling_problems(arcs: Sequence[tuple[str, Arc | tuple[float, float]]]) -> li
                 (i, f"{name}'s arc ({start:g}°–{end:g}°) leaves a gap of {room - width:g}° before {other}'s")
             )
     return problems
+
+
+def hex_of(position: dict[str, Any] | None) -> Hex | None:
+    """A stored position's hex, or None when it has none."""
+    place = map_place(position)
+    return place[0] if place else None

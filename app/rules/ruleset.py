@@ -88,6 +88,10 @@ class Ruleset:
     damage_listeners: tuple[DamageStage, ...] = ()  # in order, after the sheet
     boarding_refusals: tuple[Callable[[Ship, str], str | None], ...] = ()
     gone: Callable[[Ship], str | None] | None = None  # why a ship has left the battle (warp, jump)
+    # Which direction fire arriving at a bearing (degrees clockwise from the target's nose, from the
+    # map) comes from, where this ruleset's parts decide it (Star Trek: the shield projection); None
+    # leaves it to the next ruleset, then to the quadrant (fore, starboard, aft, port).
+    map_direction: Callable[[BattleState, Ship, float], str | None] | None = None
     acting: Callable[[BattleState, Step], frozenset[str] | None] | None = None  # ships whose turn it is
     out_of_turn: Callable[[BattleState, Ship], str | None] | None = None  # why a ship must wait its turn
     # Weapon traits a damage entry may carry for this ruleset's rules: (trait, what the form calls it).

@@ -4,14 +4,19 @@ The pipeline: filters (shields, cloaks… each ruleset's `damage_filters`, in ru
 sheet takes the rest — a section's armour boxes, then the named system's boxes, then structure,
 overflowing to the primary section, then any Excess Damage boxes. Listeners (`damage_listeners`: the Shadow's pain
 accumulator…) then see what reached armour and internals.
+
+An entry without a direction, fired by a ship in the battle, takes its direction from the map when
+both ships stand on it (`map_bearing`): the ruleset's reading of that bearing (Star Trek: the shield
+projection it falls in), else its quadrant of the target (fore, starboard, aft, port).
 """
 
 from __future__ import annotations
 
-from app.rules.attack import DamageContext, DamageEntry
+from app.rules.attack import DamageContext, DamageEntry, map_bearing
 from app.rules.core import Actor, Event, NotAllowed, RuleError
 from app.rules.dice import DiceSource
 from app.rules.generic.sheet import Section, Sheet
+from app.rules.geometry import quadrant
 from app.rules.ruleset import action
 from app.rules.state import BattleState
 
@@ -21,6 +26,14 @@ def ship_label(state: BattleState, ship_id: str | None) -> str:
         return "An unknown attacker"
     ship = state.ships.get(ship_id)
     return ship.name if ship else ship_id
+
+
+def direction_note(ctx: DamageContext) -> str:
+    """The log's note on where the fire came from: "(port)" as entered, "(port, from the map)" when
+    the map gave it, nothing when neither did."""
+    if not ctx.entry.direction:
+        return ""
+    return f" ({ctx.entry.direction}, from the map)" if ctx.from_map else f" ({ctx.entry.direction})"
 
 
 def _pick_section(sheet: Sheet, entry: DamageEntry) -> Section:
@@ -128,8 +141,20 @@ def resolve_damage(
         raise RuleError(f"{target.name} is already destroyed", "target")
     if entry.source == target.id:
         raise RuleError(f"{target.name} cannot fire on itself: choose the firing ship", "source")
+    from_map = False
+    bearing = map_bearing(state, entry) if entry.direction is None else None
+    if bearing is not None:
+        direction = state.game.map_direction(state, target, bearing) or quadrant(bearing)
+        entry = entry.model_copy(update={"direction": direction})
+        from_map = True
     ctx = DamageContext(
-        state=state, target=target, entry=entry, dice=dice, remaining=entry.amount, actor=actor
+        state=state,
+        target=target,
+        entry=entry,
+        dice=dice,
+        remaining=entry.amount,
+        actor=actor,
+        from_map=from_map,
     )
     for step in state.game.damage_filters():
         step(ctx)
@@ -137,7 +162,7 @@ def resolve_damage(
             break
     if ctx.remaining > 0:
         allocate_to_sheet(ctx)
-    where = f" ({entry.direction})" if entry.direction else ""
+    where = direction_note(ctx)
     weapon = f" with {entry.weapon}" if entry.weapon else ""
     parts = []
     if ctx.absorbed:
@@ -158,6 +183,7 @@ def resolve_damage(
             "amount": entry.amount,
             "source": entry.source,
             "direction": entry.direction,
+            **({"bearing": bearing, "from_map": True} if from_map else {}),
             "absorbed": ctx.absorbed,
             "armour": ctx.to_armour,
             "internal": ctx.to_internal,

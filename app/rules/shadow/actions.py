@@ -1,5 +1,5 @@
 """What a Shadow commander does with the pain track: the SH-14 reduction roll, plotting speed,
-reporting the range for FIVE's phase-out (SH-12), resolving that phase-out, and marking an
+reporting the range for FIVE's phase-out (SH-12; from the map where the ships stand on it), resolving that phase-out, and marking an
 immediate obligation as carried out. Each refuses with a reason a player can act on."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.generic.boarding import KIND_WORDS
+from app.rules.geometry import distance, hex_of
 from app.rules.ruleset import action, when
 from app.rules.shadow.reactions import end, expire, shift_down, targeting_text
 from app.rules.shadow.track import (
@@ -103,7 +104,42 @@ def plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource)
 
 class ReportRange(BaseModel):
     ship: str
-    range: int = Field(ge=0, le=1000, description="hexes to the nearest enemy ship")
+    range: int | None = Field(
+        default=None, ge=0, le=1000, description="hexes to the nearest enemy ship; default: from the map"
+    )
+
+
+def enemies(state: BattleState, ship: Ship) -> list[Ship]:
+    """Ships still fighting on the other side (by side where both have one, else by commander)."""
+    return [
+        other
+        for other in state.ships.values()
+        if other.id != ship.id
+        and state.game.gone(other) is None
+        and (other.side != ship.side if ship.side and other.side else other.owner != ship.owner)
+    ]
+
+
+def range_from_map(state: BattleState, ship: Ship) -> tuple[int, Ship]:
+    """SH-12's range from the map: hexes to the nearest enemy whose counter is on the board (a cloaked
+    ship's is not). Refused, naming `range`, where the positions do not answer it."""
+    here = None if state.game.position_hidden(ship) else hex_of(ship.position)
+    if here is None:
+        raise RuleError(
+            f"range: {ship.name} has no hex on the map; enter the range to the nearest enemy", "range"
+        )
+    seen = [e for e in enemies(state, ship) if not state.game.position_hidden(e)]
+    if not seen:
+        raise RuleError("range: there is no enemy ship on the board; enter the range", "range")
+    unplaced = [e.name for e in seen if hex_of(e.position) is None]
+    if unplaced:
+        raise RuleError(
+            f"range: {', '.join(unplaced)} {'has' if len(unplaced) == 1 else 'have'} no hex on the map; "
+            "enter the range to the nearest enemy",
+            "range",
+        )
+    placed = [(distance(here, hex_of(e.position)), e) for e in seen]  # type: ignore[arg-type]
+    return min(placed, key=lambda pair: pair[0])
 
 
 @action("shadow.report_range", ReportRange, "Report the range to the nearest enemy", ship="ship")
@@ -116,21 +152,25 @@ def report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSou
         )
     if any(o.kind in ("phase_out", "plot_phase_out") for o in track.active()):
         raise RuleError(f"{ship.name} already has to phase out", "ship")
-    if p.range < PHASE_OUT_RANGE:
-        text = f"{ship.name} is {p.range} hexes from the nearest enemy: under {PHASE_OUT_RANGE}, it keeps evading."
-        return [Event(kind="pain_range", ship=ship.id, text=text, data={"range": p.range})]
+    rng, note, data = p.range, "", {}
+    if rng is None:
+        rng, nearest = range_from_map(state, ship)
+        note, data = f" ({nearest.name}, from the map)", {"nearest": nearest.id, "from_map": True}
+    if rng < PHASE_OUT_RANGE:
+        text = f"{ship.name} is {rng} hexes from the nearest enemy{note}: under {PHASE_OUT_RANGE}, it keeps evading."
+        return [Event(kind="pain_range", ship=ship.id, text=text, data={"range": rng, **data})]
     track.add(
         Obligation(
             kind="phase_out",
             level="FIVE",
-            text=f"must attempt to phase out now ({p.range} hexes from the nearest enemy)",
+            text=f"must attempt to phase out now ({rng} hexes from the nearest enemy)",
             since=now(state),
             until="met",
         )
     )
     save(ship, track)
-    text = f"{ship.name} is {p.range} hexes from the nearest enemy and must attempt to phase out (SH-12)."
-    return [Event(kind="pain_phase_out", ship=ship.id, text=text, data={"range": p.range})]
+    text = f"{ship.name} is {rng} hexes from the nearest enemy{note} and must attempt to phase out (SH-12)."
+    return [Event(kind="pain_phase_out", ship=ship.id, text=text, data={"range": rng, **data})]
 
 
 class PhaseOut(BaseModel):

@@ -51,4 +51,5 @@ RULESET = gather(
     damage_filters=(fire.check_fire, impulse.refuse_called_shot, shields.shield_filter),
     damage_listeners=(shields.generator_listener, warp.nacelle_listener, impulse.thruster_listener),
     gone=common.gone_to_warp,
+    map_direction=shields.map_direction,
 )

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
+from app.rules.geometry import distance, hex_of
 from app.rules.ruleset import action, hook, part, when
 from app.rules.startrek.common import (
     need_part,
@@ -231,7 +232,24 @@ class Detect(BaseModel):
     detector: str = Field(description="the ship putting EW on cloak detection")
     target: str = Field(description="the cloaked ship it looks for")
     ew: int = Field(ge=0, le=50, description="EW placed on cloak detection")
-    range: int = Field(ge=0, le=200, description="range in hexes to the cloaked ship")
+    range: int | None = Field(
+        default=None,
+        ge=0,
+        le=200,
+        description="range in hexes to the cloaked ship; default: from the map, to its last known position",
+    )
+
+
+def range_from_map(detector: Ship, target: Ship, cloak: Cloak) -> int:
+    """ST-23's range from the map: the detector's hex to the target's last known position (where it
+    last decloaked, was detected or revealed): never its secret position. Refused, naming `range`,
+    where the map does not answer it."""
+    here, there = hex_of(detector.position), hex_of(cloak.last_known)
+    if here is None:
+        raise RuleError(f"range: {detector.name} has no hex on the map; enter the range", "range")
+    if there is None:
+        raise RuleError(f"range: {target.name} has no last known hex on the map; enter the range", "range")
+    return distance(here, there)
 
 
 def suggestion(ew: int, rng: int, signature: int | None) -> bool | None:
@@ -261,13 +279,16 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
             raise RuleError(
                 f"{detector.name} has already searched for a cloaked ship this turn (ST-23)", "detector"
             )
-    hint = suggestion(p.ew, p.range, cloak.signature)
+    rng, note = p.range, ""
+    if rng is None:
+        rng, note = range_from_map(detector, target, cloak), " (to its last known position, from the map)"
+    hint = suggestion(p.ew, rng, cloak.signature)
     attempt = DetectionAttempt(
         index=len(cloak.attempts),
         turn=state.clock.turn,
         detector=detector.id,
         ew=p.ew,
-        range=p.range,
+        range=rng,
         signature=cloak.signature,
         suggested=hint,
     )
@@ -277,13 +298,13 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
         advice = "the referee has not set its signature yet"
     else:
         verdict = "detected" if hint else "not detected"
-        advice = f"suggested: EW {p.ew} vs range {p.range} + signature {cloak.signature} → {verdict}"
+        advice = f"suggested: EW {p.ew} vs range {rng} + signature {cloak.signature} → {verdict}"
     return [
         Event(
             kind="cloak_detection_attempt",
             ship=detector.id,
             visibility="owner",
-            text=f"{detector.name} puts {p.ew} EW on detecting {target.name} at range {p.range}. "
+            text=f"{detector.name} puts {p.ew} EW on detecting {target.name} at range {rng}{note}. "
             "The referee rules (ST-23).",
             hidden_text=f"{detector.name} searches for a cloaked ship.",
             data={"target": target.id, "attempt": attempt.index},

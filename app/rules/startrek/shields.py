@@ -21,8 +21,8 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from app.rules.attack import DamageContext
 from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.generic.damage import ship_label
-from app.rules.geometry import tiling_problems
+from app.rules.generic.damage import direction_note, ship_label
+from app.rules.geometry import arcs_containing, on_boundary, tiling_problems
 from app.rules.ruleset import hook, part
 from app.rules.startrek.cloak import shields_down_by_cloak
 from app.rules.startrek.common import ratio, read_part, save_part, sheet_of, ships_in_order, system_destroyed
@@ -282,6 +282,27 @@ def projection_for(shields: Shields, direction: str | None) -> Projection:
     raise RuleError(f"no shield projection covers {direction!r} (arcs: {', '.join(arcs)})", "direction")
 
 
+def map_direction(state: BattleState, ship: Ship, bearing: float) -> str | None:
+    """Fire from the map at `bearing` falls on the projection whose degrees hold it (ST-05/06); on the
+    line between two projections it is a spline and the defender names one (ST-10). None where the
+    projections give no degrees, or the shields absorb nothing now (the quadrant then serves)."""
+    shields = read_part(ship, PART, Shields)
+    if shields is None or shields_down(state, ship, shields):
+        return None
+    arcs = [(p.name, p.degrees) for p in shields.projections if p.degrees is not None]
+    if len(arcs) != len(shields.projections):
+        return None
+    spline = on_boundary(bearing, arcs)  # type: ignore[arg-type]
+    if spline:
+        raise RuleError(
+            f"fire from the map at {bearing:g}° off {ship.name}'s nose is on a shield spline: the defender "
+            f"names one projection ({' or '.join(spline)}) as the direction; one unit's fire is never split "
+            "(ST-10)",
+            "direction",
+        )
+    return arcs_containing(bearing, arcs)[0]  # type: ignore[arg-type]
+
+
 # --- damage ---------------------------------------------------------------------------------------
 
 
@@ -316,8 +337,8 @@ def attack_direction(ctx: DamageContext) -> str | None:
 
 
 def _lead(ctx: DamageContext) -> str:
-    where = f" ({ctx.entry.direction})" if ctx.entry.direction else ""
     weapon = f" with {ctx.entry.weapon}" if ctx.entry.weapon else ""
+    where = direction_note(ctx)
     return f"{ship_label(ctx.state, ctx.entry.source)} hits {ctx.target.name}{weapon} for {ctx.entry.amount}{where}"
 
 
