@@ -6,9 +6,12 @@ Without positions every rule works as entered."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from app.rules import new_battle
 from app.rules.core import REFEREE, RuleError
+from app.rules.geometry import arcs_containing, bearing, on_boundary, parse_hex
 from tests.rules.shadow import support as sh
 from tests.rules.startrek.helpers import act, add, advance_to, definition, hit, player, values
 
@@ -226,3 +229,33 @@ def test_ST_23_the_map_measures_the_range_to_the_last_known_position():
     )
     cloak = state.ships["kor-vaq"].parts["cloak"]
     assert [a["range"] for a in cloak["attempts"]] == [4, 6]
+
+
+# --- ST-05 / ST-06 as a property: the map's pick is the projection holding the bearing ----------
+
+CLOSE = st.builds(lambda c, r: f"{c:02d}{r:02d}", st.integers(1, 12), st.integers(1, 12))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["excelsior", "new-orleans", "klingon-bird-of-prey"]),
+    CLOSE,
+    st.integers(1, 6),
+    CLOSE,
+)
+def test_ST_05_ST_06_fire_from_anywhere_falls_on_the_projection_holding_its_bearing(
+    target, at, facing, source_at
+):
+    assume(at != source_at)
+    state = st_pair(target, {"hex": at, "facing": facing}, {"hex": source_at})
+    target_id, source_id = list(state.ships)
+    arcs = [(p["name"], tuple(p["degrees"])) for p in state.ships[target_id].parts["shields"]["projections"]]
+    seen = bearing(parse_hex(at), facing, parse_hex(source_at))
+    before = values(state, target_id)
+    if on_boundary(seen, arcs):
+        with pytest.raises(RuleError, match=r"on a shield spline.*\(ST-10\)"):
+            hit(state, target_id, 1, source=source_id)
+        return
+    state, _ = hit(state, target_id, 1, source=source_id)
+    after = values(state, target_id)
+    assert [name for name in before if after[name] != before[name]] == arcs_containing(seen, arcs)
