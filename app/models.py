@@ -168,3 +168,18 @@ class Checkpoint(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     state: Mapped[dict[str, Any]] = mapped_column(ordered_json_type())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Draft(Base):
+    """A participant's saved draft of an action (Traveller orders written before the commit): kept
+    apart from the append-only log, so saving one changes no seq, no ETag and wakes nobody else;
+    the author's next action folds it into the log (its payload keeps it, so replay agrees)."""
+
+    __tablename__ = "drafts"
+
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
+    action_type: Mapped[str] = mapped_column(String(60), primary_key=True)
+    ship_id: Mapped[str] = mapped_column(String(60), primary_key=True)
+    participant_id: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column(json_column_type())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, onupdate=now)

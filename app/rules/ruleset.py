@@ -56,6 +56,10 @@ class ActionSpec:
     in_turn: bool = False  # taken in turn order: the ruleset's out_of_turn may refuse the ship
     permit: Permit | None = None
     authorise: Authoriser | None = None
+    # Which payloads are drafts (secret orders saved before the commit): the service keeps them
+    # outside the log, for their author and the referee only, and folds them in at the author's
+    # next action.
+    draft: Callable[[Any], bool] | None = None
 
 
 @dataclass(frozen=True)

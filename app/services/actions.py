@@ -23,10 +23,10 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.models import ActionLog, Battle, Snapshot
 from app.rules import apply_action
 from app.rules.core import Action, NeedRoll, NotAllowed, RuleError
-from app.rules.dice import DiceSource, EnteredDice, SeededDice, dice_plan
+from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
-from app.services import history
+from app.services import drafts, history
 from app.services.battles import get_battle, get_participant, load_state
 from app.services.errors import Conflict, Forbidden, Invalid, RollNeeded, RuleFault, Stale
 from app.services.platform import Platform
@@ -154,7 +154,7 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
                 await asyncio.sleep(0.01 * (attempt + 1))
         else:
             raise Conflict("too many concurrent actions; try again")
-    if not result.duplicate:
+    if not result.duplicate and not result.extra.get("draft"):
         # After the commit and off the request path: local viewers are woken now, the other
         # processes by a background publisher with its own timeout (kept pending and sent again
         # when the broker is back). Nothing here can delay or fail the committed action.
@@ -271,6 +271,25 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
         new_seq = seq + 1
         stored_payload = dict(cmd.payload)
         rolled: list[dict[str, Any]] = []
+        if cmd.action_type not in history.HISTORY_ACTIONS and drafts.is_draft(
+            state, cmd.action_type, cmd.payload
+        ):
+            # A draft: checked by the rules, kept outside the log — no seq, no frame for anyone else.
+            outcome = _resolve(state, Action(cmd.action_type, cmd.payload, actor), ReplayDice([]), None)
+            ship_id = drafts.ship_of(state, cmd.action_type, cmd.payload)
+            await drafts.save(session, cmd.battle_id, actor, cmd.action_type, cmd.payload, ship_id)
+            shown = visible_events([e.model_dump(mode="json") for e in outcome.events], actor, state.finished)
+            return Submitted(cmd.battle_id, seq, shown, extra={"draft": True})
+        own = [
+            {"type": d.action_type, "payload": d.payload}
+            for d in await drafts.rows(session, cmd.battle_id)
+            if d.participant_id == participant.id
+        ]
+        if own and cmd.action_type not in history.HISTORY_ACTIONS:
+            # The author's drafts join the state now, and the log keeps them for replay.
+            state = drafts.fold(state, own, actor)
+            stored_payload[drafts.FOLDED] = own
+            await drafts.clear(session, cmd.battle_id, participant.id)
         if cmd.action_type in history.HISTORY_ACTIONS:
             spec = history.HISTORY_ACTIONS[cmd.action_type]
             try:

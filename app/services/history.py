@@ -31,6 +31,7 @@ from app.rules.ruleset import ActionSpec
 from app.rules.state import BattleState
 from app.rules.views import viewer_for
 from app.services.battles import get_battle
+from app.services.drafts import FOLDED, fold
 from app.services.errors import Invalid
 from app.services.platform import Platform
 
@@ -122,9 +123,11 @@ def _replay(
             state = kept[_rewind_target(row)]
         else:
             actor = viewer_for(row.actor_id or "system", row.actor_role, state)
-            state = apply_action(
-                state, Action(row.action_type, row.payload, actor), ReplayDice(row.dice)
-            ).state
+            payload = row.payload
+            if FOLDED in payload:  # the author's drafts, folded in as this action was made
+                state = fold(state, payload[FOLDED], actor)
+                payload = {k: v for k, v in payload.items() if k != FOLDED}
+            state = apply_action(state, Action(row.action_type, payload, actor), ReplayDice(row.dice)).state
         if row.seq in needed:
             kept[row.seq] = state
     return state

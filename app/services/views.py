@@ -14,6 +14,7 @@ from app.rules import STANDARD, Rules
 from app.rules.core import Event
 from app.rules.state import BattleState
 from app.rules.views import Viewer, battle_view, event_for, viewer_for
+from app.services import drafts
 from app.services.battles import load_state, participants
 from app.services.history import state_at
 
@@ -210,10 +211,18 @@ async def read_battle(
     else:
         state, seq = await state_at(session, battle, at_seq, rules), at_seq
     viewer = viewer_of(participant, state)
+    if at_seq is None:  # the drafts this viewer may read (their own; the referee all), folded in
+        state = with_drafts(state, await drafts.rows(session, battle.id), viewer)
     people = await participants(session, battle.id)
     since = await step_began(session, battle.id, seq)
     data = view_data(battle, state, seq, participant, viewer, people, live=at_seq is None, step_since=since)
     return data, viewer, people, state
+
+
+def with_drafts(state: BattleState, rows: list[Any], viewer: Viewer) -> BattleState:
+    """The state as this viewer's page shows it: with the saved drafts they may read."""
+    visible = drafts.mine(rows, viewer)
+    return drafts.fold(state, visible, viewer) if visible else state
 
 
 def view_data(

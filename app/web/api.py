@@ -22,6 +22,7 @@ from app.services.battles import (
     rotate_token,
 )
 from app.services.catalogue import catalogue
+from app.services.drafts import rows as draft_rows
 from app.services.errors import Forbidden, Invalid, Unauthorized
 from app.services.history import rebuild
 from app.services.library import library as all_ships
@@ -183,7 +184,15 @@ async def read_battle(
     participant = await _participant(platform, battle_id, creds)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
-        etag = f'"{battle.id}-{battle.seq}-{participant.id}"'
+        # A saved draft changes only its author's (and the referee's) view, and no seq: their ETag
+        # carries it, nobody else's does.
+        saved = [
+            r.updated_at.timestamp()
+            for r in await draft_rows(session, battle_id)
+            if participant.role == "referee" or r.participant_id == participant.id
+        ]
+        stamp = f"-d{max(saved):.6f}" if saved else ""
+        etag = f'"{battle.id}-{battle.seq}-{participant.id}{stamp}"'
         if if_none_match == etag:
             return Response(status_code=304, headers={"ETag": etag})
         data = await battle_for(session, battle, participant, platform.rules)

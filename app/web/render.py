@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from app.rules import STANDARD, Rules
 from app.rules.state import BattleState
 from app.rules.views import Viewer
 from app.services.battles import get_battle, load_state, participants
+from app.services.drafts import rows as draft_rows
 from app.services.history import preview as history_preview
 from app.services.library import ships_for
 from app.services.views import (
@@ -29,6 +30,7 @@ from app.services.views import (
     view_data,
     viewer_of,
     visible_log,
+    with_drafts,
 )
 from app.web.rulebook import prose, rule_links
 
@@ -194,6 +196,7 @@ class LiveRead:
     people: list[Participant]
     rows: list[ActionLog]
     step_since: Any = None  # when the current step began (the turn bar's pending times)
+    drafts: list[Any] = field(default_factory=list)  # saved drafts (each viewer folds in its own)
     history: dict[str, Any] | None = None  # what the referee's undo/redo would do
 
     def __post_init__(self) -> None:
@@ -214,9 +217,10 @@ async def read_live(db: Database, battle_id: str, since: int, rules: Rules = STA
             )
         )
         since_step = await step_began(session, battle_id, seq)
+        saved = await draft_rows(session, battle_id)
         referee_seated = any(p.role == "referee" and p.active for p in people)
         history = await history_preview(session, battle_id) if referee_seated else None
-    return LiveRead(battle, state, seq, people, rows, since_step, history)
+    return LiveRead(battle, state, seq, people, rows, step_since=since_step, history=history, drafts=saved)
 
 
 async def battle_seqs(db: Database, battle_ids: list[str]) -> dict[str, int]:
@@ -264,12 +268,13 @@ class LiveViews:
 def live_html(read: LiveRead, me: Participant, since: int, csrf: str) -> str:
     """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer."""
     viewer = viewer_of(me, read.state)
-    data = view_data(read.battle, read.state, read.seq, me, viewer, read.people, step_since=read.step_since)
+    state = with_drafts(read.state, read.drafts, viewer)
+    data = view_data(read.battle, state, read.seq, me, viewer, read.people, step_since=read.step_since)
     rows = [r for r in read.rows if r.seq > since]
     log = log_entries(rows, read.battle, viewer, read.names)
     history = read.history if me.role == "referee" else None
     context = _context(
-        read.battle, me, viewer, data, read.people, read.names, log, csrf, read.state, True, history
+        read.battle, me, viewer, data, read.people, read.names, log, csrf, state, True, history
     )
     return render("partials/live_update.html", context)
 

@@ -66,7 +66,12 @@ async def test_TR_26_frames_of_other_captains_never_carry_orders_before_the_reve
 
             r = await act(c, table, "ann", "traveller.orders", {"ship": "arbellatra", "orders": orders})
             assert r.status_code == 200, r.text
-            await collect(r.json()["seq"])  # (a live page shows the state now: wait for the draft's)
+            assert r.json()["seq"] == bob_seq  # a draft is kept outside the log: no seq, no frame
+            mine = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))).json()
+            drafted = mine["state"]["ships"]["arbellatra"]["parts"]["hg_ship"]["round"]["drafts"]
+            assert [d["order"] for d in drafted] == ["screens_full", "angle_max_effect"]  # hers to read
+            theirs = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("bob"))).json()
+            assert theirs["seq"] == bob_seq and "screens_full" not in str(theirs)
             r = await act(
                 c, table, "ann", "traveller.orders", {"ship": "arbellatra", "orders": orders, "commit": True}
             )
@@ -81,8 +86,8 @@ async def test_TR_26_frames_of_other_captains_never_carry_orders_before_the_reve
             reveal_seq = r.json()["seq"]
             revealed = {who: (await v.frame_with_seq(reveal_seq))["content"] for who, v in viewers.items()}
 
-        # Two frames each (draft, commit) between Bob's commit and the reveal.
-        assert {who: len(frames) for who, frames in secret_frames.items()} == dict.fromkeys(who_all, 2)
+        # One frame each (the commit) between Bob's commit and the reveal: a draft sends none.
+        assert {who: len(frames) for who, frames in secret_frames.items()} == dict.fromkeys(who_all, 1)
         for who in ("bob", "watcher"):
             before = "".join(secret_frames[who])
             for word in SECRET:
@@ -90,9 +95,8 @@ async def test_TR_26_frames_of_other_captains_never_carry_orders_before_the_reve
             assert "Arbellatra has committed its orders." in before
             # The commit shows as a chip, never its content.
             assert "Committed ✓" in before
-        # The owner sees her draft and then her committed orders; the referee sees them too.
+        # The owner sees her committed orders; the referee sees them too.
         ann_frames = "".join(secret_frames["ann"])
-        assert "Draft: Screens to Full!, Angle for Maximum Effect" in ann_frames
         assert (
             "Arbellatra commits its orders: Screens to Full!, Angle for Maximum Effect (cost 6)."
             in ann_frames

@@ -99,7 +99,7 @@ class GiveOrders(BaseModel):
     refusal="orders are written in the {step:lower} step; emergency orders come as reactions",
     field="orders",
 )
-@action("traveller.orders", GiveOrders, "Write orders", ship="ship")
+@action("traveller.orders", GiveOrders, "Write orders", ship="ship", draft=lambda p: not p.commit)
 def give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)", "orders")
