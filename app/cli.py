@@ -3,6 +3,11 @@
 - `python -m app.cli migrate`: alembic upgrade head on DATABASE_URL
 - `python -m app.cli demo`: create the demo battles (again) and print their links
 - `python -m app.cli serve [--host 127.0.0.1] [--port 8000] [--workers 1] [--no-demo] [--no-migrate]`
+- `python -m app.cli export BATTLE > file.json`: the battle as a file (docs/battle-file.md)
+- `python -m app.cli import file.json`: a new battle from a file, replayed and checked; prints its
+  id and each seat's join link (tokens are shown once)
+- `python -m app.cli verify file.json`: every die of an ended seeded battle's file recomputed from
+  its revealed seed; names each that does not match (exit 1), needs no server or database
 
 `serve` runs uvicorn with the limits from the configuration: TIMEOUT_KEEP_ALIVE, HEADER_TIMEOUT (a
 deadline for each request's headers, see app/web/serving.py), MAX_HEADER_BYTES (h11), the websocket
@@ -14,9 +19,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from app.config import ROOT, get_settings
 
@@ -49,6 +56,98 @@ def demo(base_url: str, *, fresh: bool) -> list[dict]:
     return links
 
 
+async def _with_platform(work):  # type: ignore[no-untyped-def]
+    from app.db import Database
+    from app.realtime.broker import Broker
+    from app.services.platform import Platform
+
+    settings = get_settings()
+    platform = Platform(settings=settings, db=Database(settings.database_url), broker=Broker())
+    try:
+        return await work(platform)
+    finally:
+        await platform.db.dispose()
+
+
+async def _export(platform, battle_id: str) -> dict:  # type: ignore[no-untyped-def]
+    from app.services.battlefile import export_battle
+    from app.services.battles import get_battle
+
+    async with platform.db.reader() as session:
+        return await export_battle(session, await get_battle(session, battle_id))
+
+
+async def _import(platform, data: dict) -> tuple[str, list[dict]]:  # type: ignore[no-untyped-def]
+    from app.services.battlefile import import_battle
+
+    async with platform.db.transaction() as session:
+        battle, seats = await import_battle(
+            session,
+            data,
+            platform.rules,
+            every=platform.settings.checkpoint_every,
+            max_seats=platform.settings.max_seats_per_battle,
+        )
+        return battle.id, seats
+
+
+def export_file(battle_id: str) -> int:
+    from app.services.errors import ServiceError
+
+    try:
+        data = asyncio.run(_with_platform(lambda platform: _export(platform, battle_id)))
+    except ServiceError as exc:
+        print(f"export: {exc.message}", file=sys.stderr)
+        return 1
+    json.dump(data, sys.stdout, indent=1, ensure_ascii=False)
+    print()
+    return 0
+
+
+def import_file(path: str) -> int:
+    from app.services.errors import ServiceError
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        battle_id, seats = asyncio.run(_with_platform(lambda platform: _import(platform, data)))
+    except (OSError, ValueError) as exc:
+        print(f"import: {path}: {exc}", file=sys.stderr)
+        return 1
+    except ServiceError as exc:
+        print(f"import: refused: {exc.message}", file=sys.stderr)
+        return 1
+    base = get_settings().public_base_url
+    print(f"battle {battle_id}")
+    for seat in seats:
+        print(f"  {seat['role']:<10} {seat['name']:<20} {base}/join#{seat['token']}")
+    return 0
+
+
+def verify_file(path: str) -> int:
+    from app.services import battlefile
+    from app.services.errors import ServiceError
+
+    try:
+        result = battlefile.verify_file(json.loads(Path(path).read_text(encoding="utf-8")))
+    except (OSError, ValueError) as exc:
+        print(f"verify: {path}: {exc}", file=sys.stderr)
+        return 1
+    except (ServiceError, KeyError, TypeError) as exc:
+        print(
+            f"verify: {path}: {getattr(exc, 'message', None) or f'not a battle file ({exc!r})'}",
+            file=sys.stderr,
+        )
+        return 1
+    for bad in result["mismatches"]:
+        print(
+            f"seq {bad['seq']} die {bad['index']} (d{bad['sides']}, {bad.get('purpose') or 'no purpose'}):"
+            f" recorded {bad['value']}, the seed makes {bad['expected']}"
+        )
+    good = result["rolls"] - len(result["mismatches"])
+    print(f"{good} of {result['rolls']} dice match the revealed seed")
+    return 1 if result["mismatches"] else 0
+
+
 def print_links(links: list[dict]) -> None:
     print("\n=== Starboard demo battles ===")
     for battle in links:
@@ -70,10 +169,22 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--workers", type=int, default=1)
     serve.add_argument("--no-demo", action="store_true")
     serve.add_argument("--no-migrate", action="store_true", help="the database is migrated already")
+    export_cmd = sub.add_parser("export", help="write a battle as a file (JSON) to stdout")
+    export_cmd.add_argument("battle")
+    import_cmd = sub.add_parser("import", help="create a new battle from a battle file")
+    import_cmd.add_argument("file")
+    verify_cmd = sub.add_parser("verify", help="recompute every die of a battle file from its revealed seed")
+    verify_cmd.add_argument("file")
     args = parser.parse_args(argv)
 
     if args.command == "migrate":
         migrate()
+    elif args.command == "export":
+        sys.exit(export_file(args.battle))
+    elif args.command == "import":
+        sys.exit(import_file(args.file))
+    elif args.command == "verify":
+        sys.exit(verify_file(args.file))
     elif args.command == "demo":
         migrate()
         print_links(demo(args.base_url, fresh=True))

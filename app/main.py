@@ -18,7 +18,7 @@ from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
 from app.services import chat, notify
 from app.services.platform import Platform
-from app.web import api, feed, health, pages, table, table_api, ws
+from app.web import api, battlefile_api, feed, health, pages, table, table_api, ws
 from app.web.errors import install_error_handlers
 from app.web.limits import SlidingWindow
 from app.web.render import ROOT, LiveViews, battle_seqs, read_live, templates
@@ -133,6 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(api.router)
     app.include_router(feed.router)
+    app.include_router(battlefile_api.router)
     app.include_router(table_api.router)
     app.include_router(table.router)
     app.include_router(ws.router)

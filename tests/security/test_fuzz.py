@@ -86,6 +86,8 @@ def test_the_rest_api_survives_a_fuzz_from_its_own_schema(db_url: str) -> None:
         started = time.monotonic()
         for result in schema.get_all_operations():
             operation = result.ok()
+            if operation.path.endswith("/feed"):  # an event stream stays open: tests/web/test_feed.py
+                continue
             ids = {"battle_id": battle_id, "participant_id": seat_id}
             fixed = {k: v for k, v in ids.items() if f"{{{k}}}" in operation.path}
             for mode in (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE):

@@ -1,0 +1,83 @@
+"""A battle as a file over REST (issue 16): export (referee), the file's JSON Schema, import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from app.services.battlefile import BATTLE_FILE_SCHEMA, export_battle, import_battle
+from app.services.battles import get_battle
+from app.services.errors import Forbidden
+from app.web.api import Creds, _participant, errors, join_url
+from app.web.deps import PlatformDep
+from app.web.limits import check_battle_creation
+
+router = APIRouter(prefix="/api/v1", tags=["api"])
+
+
+@router.get("/battles/{battle_id}/export", responses=errors(401, 403, 404, 422))
+async def export(battle_id: str, platform: PlatformDep, creds: Creds) -> JSONResponse:
+    """Referee: the battle as a file (`format: "starboard.battle/1"`, schema at
+    GET /api/v1/schemas/battle-file): the ships' definitions as added, the seats without tokens, the
+    options and the whole log with every die; the seed only once the battle has ended."""
+    if (await _participant(platform, battle_id, creds)).role != "referee":
+        raise Forbidden("only the referee may export the battle")
+    async with platform.db.reader() as session:
+        data = await export_battle(session, await get_battle(session, battle_id))
+    return JSONResponse(
+        data, headers={"Content-Disposition": f'attachment; filename="battle-{battle_id}.json"'}
+    )
+
+
+@router.get("/schemas/battle-file", responses=errors())
+async def battle_file_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a battle file (see docs/battle-file.md)."""
+    return BATTLE_FILE_SCHEMA
+
+
+class ImportedSeat(BaseModel):
+    file_id: str = Field(description="the seat's id in the file")
+    participant_id: str
+    name: str
+    role: str
+    token: str = Field(description="shown once; the server keeps only its hash")
+    join_url: str
+
+
+class Imported(BaseModel):
+    battle_id: str
+    seed_sha256: str = Field(description="the new battle's own seed commitment")
+    seq: int
+    seats: list[ImportedSeat]
+
+
+@router.post("/battles/import", status_code=201, response_model=Imported, responses=errors(413, 422, 429))
+async def import_file(
+    request: Request,
+    platform: PlatformDep,
+    file: dict[str, Any] = Body(description='a battle file (`format: "starboard.battle/1"`)'),
+) -> Imported:
+    """Create a new battle from a battle file: its seats (new ids and tokens, returned once; the
+    file's first referee seat is yours), options and log, replayed action by action. A file whose
+    replay does not reproduce its recorded events and dice is refused with 422 naming the first
+    seq that differs (`detail.seq`, `detail.field` `log.<index>`); nothing is created. The new
+    battle has its own id and seed: what is rolled after the import comes from that seed. Files up
+    to MAX_BODY_BYTES; `python -m app.cli import` takes any size. Limited like new battles (429)."""
+    check_battle_creation(request)
+    async with platform.db.transaction() as session:
+        battle, seats = await import_battle(
+            session,
+            file,
+            platform.rules,
+            every=platform.settings.checkpoint_every,
+            max_seats=platform.settings.max_seats_per_battle,
+        )
+    return Imported(
+        battle_id=battle.id,
+        seed_sha256=battle.seed_hash,
+        seq=battle.seq,
+        seats=[ImportedSeat(**s, join_url=join_url(request, s["token"])) for s in seats],
+    )
