@@ -159,3 +159,30 @@ async def test_TR_26_secret_orders_never_reach_another_feed(live: Server) -> Non
             assert "Arbellatra has committed its orders." in text
         mine, _ = await feed(c, table, "ann", committed["seq"])
         assert "Screens to Full!" in json.dumps(mine)
+
+
+async def test_the_feed_ends_with_the_battle_and_with_the_token(live: Server) -> None:
+    async with httpx.AsyncClient(base_url=live.url, timeout=10) as c:
+        table = await set_table(c, ships={"hawk": (simple_ship("Hawk"), "ann")})
+        seq = (await ok(await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))))["seq"]
+        # A new token for Ann's seat: her open feed closes at the next wake-up, with nothing more sent.
+        listening = asyncio.create_task(feed(c, table, "ann", 99, since=seq))
+        await asyncio.sleep(0.3)
+        r = await c.post(
+            f"/api/v1/battles/{table.battle_id}/participants/{table.ids['ann']}/token",
+            headers=table.auth("ref"),
+        )
+        assert r.status_code == 200
+        await ok(await act(c, table, "ref", "clock.advance", {}))
+        items, _ = await listening
+        assert items == []
+        # The end: the entry that finishes the battle says so, and the stream closes after it.
+        listening = asyncio.create_task(feed(c, table, "watcher", 99, since=seq + 1))
+        await asyncio.sleep(0.3)
+        ended = await ok(await act(c, table, "ref", "battle.end", {"reason": "enough"}))
+        items, ids = await listening
+        assert ids == [str(ended["seq"])] and items[0]["finished"] is True
+        assert items[0]["waiting_on_you"] is False
+        # A feed opened after the end sends what is left and closes at once.
+        items, _ = await feed(c, table, "watcher", 99, since=ended["seq"])
+        assert items == []
