@@ -186,3 +186,32 @@ async def test_the_feed_ends_with_the_battle_and_with_the_token(live: Server) ->
         # A feed opened after the end sends what is left and closes at once.
         items, _ = await feed(c, table, "watcher", 99, since=ended["seq"])
         assert items == []
+
+
+@pytest.fixture(scope="module", params=["postgres-notify", "redis"])
+def replicas(request: pytest.FixtureRequest, postgres_url: str) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one PostgreSQL, woken through a real broker."""
+    broadcast = postgres_url if request.param == "postgres-notify" else request.getfixturevalue("redis_url")
+    a, b = Server(postgres_url, broadcast), Server(postgres_url, broadcast)
+    yield a, b
+    a.stop()
+    b.stop()
+
+
+async def test_an_action_on_one_replica_wakes_a_feed_on_the_other(replicas: tuple[Server, Server]) -> None:
+    a, b = replicas
+    async with (
+        httpx.AsyncClient(base_url=a.url, timeout=10) as ca,
+        httpx.AsyncClient(base_url=b.url, timeout=10) as cb,
+    ):
+        ships = {"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+        table = await set_table(ca, ships=ships)
+        seq = (await ok(await ca.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))))["seq"]
+        listening = asyncio.create_task(feed(ca, table, "ann", 1, since=seq))
+        await asyncio.sleep(0.3)
+        started = time.monotonic()
+        dmg = {"target": "hawk", "source": "crow", "amount": 2, "direction": "fore"}
+        done = await ok(await act(cb, table, "bob", "damage.apply", dmg))
+        (item,), _ = await listening
+        assert item["seq"] == done["seq"]
+        assert time.monotonic() - started < 3  # the broker's wake-up, well before the 15 s keep-alive
