@@ -20,10 +20,10 @@ async def events_text(c: httpx.AsyncClient, table, who: str) -> str:  # type: ig
     return r.text
 
 
-async def page_text(c: httpx.AsyncClient, table, who: str) -> str:  # type: ignore[no-untyped-def]
+async def page_text(c: httpx.AsyncClient, table, who: str, page: str = "") -> str:  # type: ignore[no-untyped-def]
     async with httpx.AsyncClient(transport=c._transport, base_url=c.base_url) as browser:
         browser.cookies.set("starboard_session", await session_cookie(c, table.tokens[who]))
-        r = await browser.get(f"/battles/{table.battle_id}")
+        r = await browser.get(f"/battles/{table.battle_id}{page}")
         assert r.status_code == 200
         return r.text
 
@@ -54,7 +54,12 @@ async def test_ST_23_the_signature_and_the_suggestion_never_reach_the_detector(
     assert [e["text"] for e in answer["events"]] == [
         "Excelsior puts 0 EW on detecting Kor'vaq at range 0. The referee rules (ST-23)."
     ]
-    for door in (await events_text(client, table, "bob"), await page_text(client, table, "bob")):
+    doors = [
+        await events_text(client, table, "bob"),
+        await page_text(client, table, "bob"),
+        await page_text(client, table, "bob", "/replay"),
+    ]
+    for door in doors:
         assert (
             not re.search(r"signature\D{0,3}37", door)
             and "suggested" not in door
@@ -83,6 +88,8 @@ async def test_ST_22_a_reassigned_ship_keeps_its_hidden_past_with_its_old_comman
     )
     log = (await page_text(client, table, "cat")).split('id="log-list"')[-1]
     assert SECRET_HEX not in log
+    # nor in the replay's log (the ship's position now is hers to see: she commands it now)
+    assert SECRET_HEX not in (await page_text(client, table, "cat", "/replay")).split('id="log-list"')[-1]
     # The old commander keeps reading its own past; the referee reads everything.
     assert SECRET_HEX in await events_text(client, table, "ann")
     assert SECRET_HEX in await events_text(client, table, "ref")
