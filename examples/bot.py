@@ -89,6 +89,12 @@ class Bot:
             r = await self.http.post(f"/api/v1/battles/{self.battle}/actions", json=body)
             if r.status_code == 409:  # someone acted first: the feed brings what they did
                 return
+            if r.status_code == 422 and kind == "damage.apply":  # e.g. a ship without a damage sheet
+                print(
+                    f"{battle['turn_bar']['clock']}: damage refused: {r.json()['detail']['reason']}",
+                    flush=True,
+                )
+                continue  # this step counts as fired: the next choice is another move
             r.raise_for_status()
             print(f"{battle['turn_bar']['clock']}: {kind} → seq {r.json().get('seq')}", flush=True)
 
