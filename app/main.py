@@ -17,6 +17,7 @@ from app.db import Database
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
 from app.services import chat, notify
+from app.services.battles import SEATS_WAKE
 from app.services.platform import Platform
 from app.web import api, battlefile_api, feed, health, pages, table, table_api, ws
 from app.web.errors import install_error_handlers
@@ -73,6 +74,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             """Action wake-ups (battle ids) are the hub's; table wake-ups the table's."""
             if key.startswith(chat.TABLE_WAKE):
                 await table_live.wake(key, seq)
+            elif key.startswith(SEATS_WAKE):
+                await hub.resync_battle(key[len(SEATS_WAKE) :])
             else:
                 await hub.wake(key, seq)
 

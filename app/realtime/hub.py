@@ -46,6 +46,7 @@ class Subscriber:
     csrf: str = ""
     last_seq: int | None = None  # None until the client said hello
     resync: bool = False  # send what it lacks even without a new seq (after hello)
+    refresh: int = 0  # a refresh asked at this count: send changed regions at the same seq (seats changed)
     closed: bool = False
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
     writer: asyncio.Task[None] | None = None
@@ -101,6 +102,7 @@ class Hub:
         self.load, self.views, self.seqs = load, views, seqs
         self.settings = settings or HubSettings()
         self.wanted: dict[str, int] = {}  # the highest seq heard of, per battle
+        self.refreshes: dict[str, int] = {}  # refreshes asked, per battle (seats changed)
         self._rounds: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._heart: asyncio.Task[None] | None = None
@@ -202,6 +204,15 @@ class Hub:
                 viewer.resync = True
             self._start(battle_id)
 
+    async def resync_battle(self, battle_id: str) -> None:
+        """Something outside the log changed what this battle's pages show (a seat added, removed
+        or given a new link): its viewers here are read again and sent what changed."""
+        self.refreshes[battle_id] = self.refreshes.get(battle_id, 0) + 1
+        for viewer in self.viewers.get(battle_id, ()):
+            viewer.resync, viewer.refresh = True, self.refreshes[battle_id]
+        if battle_id in self.viewers:
+            self._start(battle_id)
+
     def _start(self, battle_id: str) -> None:
         task = self._rounds.get(battle_id)
         if task is not None and not task.done():
@@ -226,6 +237,7 @@ class Hub:
                 if not behind:
                     return
                 since = min(v.last_seq for v in behind)  # type: ignore[type-var]
+                asked = self.refreshes.get(battle_id, 0)  # refreshes this read answers
                 try:
                     read = await asyncio.wait_for(
                         self.load(battle_id, since),  # type: ignore[misc]
@@ -253,7 +265,7 @@ class Hub:
                     continue
                 attempt = 0
                 self.stats["reads"] += 1
-                self._push(battle_id, read, behind)
+                self._push(battle_id, read, behind, asked)
                 if battle_id not in self._again:
                     return
         finally:
@@ -262,7 +274,7 @@ class Hub:
             if battle_id in self._again and battle_id in self.viewers:  # woken during the last step
                 self._start(battle_id)
 
-    def _push(self, battle_id: str, read: Any, behind: list[Subscriber]) -> None:
+    def _push(self, battle_id: str, read: Any, behind: list[Subscriber], asked: int = 0) -> None:
         seq = read.seq
         self.wanted[battle_id] = max(self.wanted.get(battle_id, -1), seq)
         rendered: dict[Any, list[tuple[str, str]]] = {}  # (view, since) → regions, drawn once for all
@@ -270,8 +282,14 @@ class Hub:
         for viewer in behind:
             if viewer.closed or viewer.last_seq is None:
                 continue
-            viewer.resync = False
-            if seq <= viewer.last_seq:
+            # A refresh asked after this read began waits for the next read (it would miss the change).
+            refresh = bool(viewer.refresh) and viewer.refresh <= asked
+            viewer.resync = bool(viewer.refresh) and not refresh
+            if refresh:
+                viewer.refresh = 0
+            elif viewer.refresh:
+                self._again.add(battle_id)
+            if seq <= viewer.last_seq and not refresh:
                 continue
             try:
                 key = (self.views.key(read, viewer), viewer.last_seq)  # type: ignore[union-attr]
@@ -293,10 +311,17 @@ class Hub:
                 for target, html in regions
                 if target.startswith("+") or viewer.sent.get(target) != html
             )
-            frame = frames.get((key, fresh))
+            if refresh and seq <= viewer.last_seq:
+                fresh = tuple(t for t in fresh if not t.startswith("+"))  # the log has nothing new
+                if not fresh:
+                    continue
+            frame = frames.get((key, fresh, refresh))
             if frame is None:
                 content = "".join(html for target, html in regions if target in fresh)
-                frame = frames[(key, fresh)] = json.dumps({"content": content, "seq": seq})
+                body: dict[str, Any] = {"content": content, "seq": seq}
+                if refresh:
+                    body["refresh"] = True  # the same seq, new regions: the page must not skip it
+                frame = frames[(key, fresh, refresh)] = json.dumps(body)
             for target, html in regions:
                 if not target.startswith("+"):  # "+": appended (the log), never the same twice
                     viewer.sent[target] = html

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -122,6 +123,15 @@ async def battles_held(
         return []
     rows = await session.scalars(select(Battle).where(Battle.id.in_(mine)))
     return sorted(rows, key=lambda b: b.updated_at, reverse=True)
+
+
+SEATS_WAKE = "seats:"  # broker key: the seats of this battle changed (no seq moves)
+
+
+def seats_changed(platform: Any, battle_id: str) -> None:
+    """After a seat is added, removed or given a new link: every process's pages of the battle are
+    read again (the turn bar's table, the referee's seat list), like any other change."""
+    platform.broker.announce(SEATS_WAKE + battle_id, 0)
 
 
 async def get_battle(session: AsyncSession, battle_id: str) -> Battle:

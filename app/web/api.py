@@ -20,6 +20,7 @@ from app.services.battles import (
     participant_by_token,
     remove_participant,
     rotate_token,
+    seats_changed,
 )
 from app.services.catalogue import catalogue
 from app.services.drafts import rows as draft_rows
@@ -296,6 +297,7 @@ async def new_seat(
         seat = await add_participant(
             session, battle, body.name, body.role, max_seats=platform.settings.max_seats_per_battle
         )
+    seats_changed(platform, battle_id)
     return _seat_out(request, seat)
 
 
@@ -312,6 +314,7 @@ async def new_token_for_seat(
     await _referee(platform, battle_id, creds)
     async with platform.db.transaction() as session:
         seat = await rotate_token(session, battle_id, participant_id)
+    seats_changed(platform, battle_id)
     return _seat_out(request, seat)
 
 
@@ -325,6 +328,7 @@ async def drop_seat(battle_id: str, participant_id: str, platform: PlatformDep, 
     await _referee(platform, battle_id, creds)
     async with platform.db.transaction() as session:
         await remove_participant(session, battle_id, participant_id)
+    seats_changed(platform, battle_id)
     return Response(status_code=204)
 
 

@@ -22,6 +22,7 @@ from app.services.battles import (
     participant_by_token,
     remove_participant,
     rotate_token,
+    seats_changed,
     seats_held,
 )
 from app.services.errors import Forbidden, Invalid, ServiceError
@@ -356,6 +357,7 @@ async def new_seat(battle_id: str, request: Request, platform: PlatformDep) -> R
                 str(form.get("role", "player")),
                 max_seats=platform.settings.max_seats_per_battle,
             )
+        seats_changed(platform, battle_id)
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status)
     url = join_url(request, seat.token)
@@ -377,6 +379,7 @@ async def new_token_for_seat(
             if me.role != "referee":
                 raise Forbidden("only the referee gives out new links")
             seat = await rotate_token(session, battle_id, participant_id)
+        seats_changed(platform, battle_id)
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status)
     url = join_url(request, seat.token)
@@ -425,6 +428,7 @@ async def drop_seat(battle_id: str, participant_id: str, request: Request, platf
             if me.role != "referee":
                 raise Forbidden("only the referee removes participants")
             gone = await remove_participant(session, battle_id, participant_id)
+        seats_changed(platform, battle_id)
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status)
     return _answer(request, back, f"{gone.name} has left the battle.")

@@ -103,7 +103,7 @@
     live.lastHeard = Date.now();
     var frame = frameOf(evt.detail);
     if (!frame) return;
-    if (frame.content !== undefined && typeof frame.seq === "number" && !frame.type && frame.seq <= currentSeq()) {
+    if (frame.content !== undefined && typeof frame.seq === "number" && !frame.type && !frame.refresh && frame.seq <= currentSeq()) {
       evt.detail.cancelled = true;
       return;
     }

@@ -189,3 +189,28 @@ async def test_origin_and_frame_size_are_checked(server: Server) -> None:
         with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
             await v.next_frame()
         assert closed.value.rcvd.code == 1009
+
+
+async def test_seats_added_and_removed_are_pushed_like_any_change(server) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11 (connection state): a seat added or removed reaches open pages without a reload —
+    here the referee's own page, whose seat list changes — though no seq moves."""
+    from tests.web.wsclient import WsViewer, cookie_for
+
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        table = await set_table(c, ships={"hawk": (simple_ship("Hawk"), "ann")})
+        cookie = await cookie_for(server.url, table.tokens["ref"])
+        async with WsViewer(server.url, table.battle_id, cookie) as ref:
+            seq = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()["seq"]
+            await ref.hello(seq)
+            r = await c.post(
+                f"/api/v1/battles/{table.battle_id}/participants",
+                json={"name": "Dora Newcomer", "role": "player"},
+                headers=table.auth("ref"),
+            )
+            assert r.status_code == 201, r.text
+            for _ in range(10):
+                frame = await ref.next_frame()
+                if "Dora Newcomer" in frame.get("content", ""):
+                    break
+            else:
+                raise AssertionError("the new seat never reached the referee's page")
