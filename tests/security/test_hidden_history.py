@@ -102,3 +102,54 @@ async def test_ST_22_a_reassigned_ship_keeps_its_hidden_past_with_its_old_comman
     assert "1012" in await events_text(client, table, "cat") and "1012" not in await events_text(
         client, table, "ann"
     )
+
+
+async def test_ST_22_ST_23_websocket_frames_carry_neither_the_old_path_nor_the_signature(server) -> None:  # type: ignore[no-untyped-def]
+    """The same two secrets through the live door: frames to the new commander after a reassignment
+    carry none of the ship's past path, and a detector's frames carry no signature or suggestion."""
+    from tests.web.wsclient import WsViewer, cookie_for
+
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        table = await cloaked(c)
+        await ok(await act(c, table, "ref", "startrek.set_signature", {"ship": "kor-vaq", "signature": 37}))
+        await ok(
+            await act(
+                c,
+                table,
+                "ann",
+                "ship.move",
+                {"ship": "kor-vaq", "position": {"hex": SECRET_HEX, "facing": 2}},
+            )
+        )
+        seq = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()["seq"]
+        viewers = {
+            who: WsViewer(server.url, table.battle_id, await cookie_for(server.url, table.tokens[who]))
+            for who in ("bob", "cat")
+        }
+        for v in viewers.values():
+            await v.__aenter__()
+            await v.hello(0)  # the whole log, as each may read it
+        try:
+            await ok(
+                await act(c, table, "ref", "ship.assign", {"ship": "kor-vaq", "owner": table.ids["cat"]})
+            )
+            detect = {"detector": "excelsior", "target": "kor-vaq", "ew": 0, "range": 0}
+            last = (await ok(await act(c, table, "bob", "startrek.detect_cloak", detect)))["seq"]
+            for who, v in viewers.items():
+                text = ""
+                while True:
+                    frame = await v.next_frame()
+                    text += v.raw[-1]
+                    if frame.get("seq", -1) >= last:
+                        break
+                log = "".join(
+                    part.split('hx-target="#log-list"')[-1]
+                    for part in text.split("<hx-partial")[1:]
+                    if "log-list" in part
+                )
+                assert SECRET_HEX not in log, who
+                assert not re.search(r"signature\D{0,3}37", text) and "suggested" not in text, who
+        finally:
+            for v in viewers.values():
+                await v.__aexit__(None, None, None)
+        assert seq >= 1
