@@ -60,7 +60,6 @@ class Bot:
             enemies = [sid for sid in fighting if sid not in mine]
             sources = [sid for sid in fighting if sid in mine]
             if enemies and sources:
-                self.fired.add(clock)
                 hit = {"target": enemies[0], "source": sources[0], "amount": 1, "direction": "fore"}
                 return "damage.apply", hit
         if "traveller.orders" in offers:
@@ -89,12 +88,14 @@ class Bot:
             r = await self.http.post(f"/api/v1/battles/{self.battle}/actions", json=body)
             if r.status_code == 409:  # someone acted first: the feed brings what they did
                 return
-            if r.status_code == 422 and kind == "damage.apply":  # e.g. a ship without a damage sheet
-                print(
-                    f"{battle['turn_bar']['clock']}: damage refused: {r.json()['detail']['reason']}",
-                    flush=True,
-                )
-                continue  # this step counts as fired: the next choice is another move
+            if kind == "damage.apply":  # once a step, entered or refused (not when stale: try again)
+                self.fired.add(battle["turn_bar"]["clock"])
+                if r.status_code == 422:  # e.g. a ship without a damage sheet: go on to another move
+                    print(
+                        f"{battle['turn_bar']['clock']}: damage refused: {r.json()['detail']['reason']}",
+                        flush=True,
+                    )
+                    continue
             r.raise_for_status()
             print(f"{battle['turn_bar']['clock']}: {kind} → seq {r.json().get('seq')}", flush=True)
 

@@ -52,7 +52,8 @@ async def test_two_reference_bots_play_b5wars_to_turn_3(live: Server) -> None:  
         played = [e for e in entries if e["action_type"] in ("damage.apply", "step.ready")]
         assert {e["actor"] for e in played} == {"ann", "bob"}
         hits = [e for e in played if e["action_type"] == "damage.apply"]
-        assert hits and {e["actor"] for e in hits} == {"ann", "bob"}
+        # (a stale 409 when both move at once is tried again: every step still gets its one hit from each)
+        assert sorted(e["actor"] for e in hits) == ["ann"] * 8 + ["bob"] * 8
         readies = [e for e in played if e["action_type"] == "step.ready"]
         assert len(readies) == 2 * 2 * 4  # two bots × two turns × four steps
         assert ann_out.count("step.ready") == bob_out.count("step.ready") == 8
