@@ -18,7 +18,7 @@ from fastapi.responses import StreamingResponse
 from sqlalchemy import select
 
 from app.models import Battle, Participant
-from app.services.battles import get_battle, load_state
+from app.services.battles import SEATS_WAKE, get_battle, load_state
 from app.services.errors import Invalid
 from app.services.views import LogEntry, viewer_of, visible_log
 from app.web.api import SEQ_MAX, Creds, _participant, errors
@@ -49,7 +49,11 @@ class Feeds:
                 del self.waiting[battle_id]
 
     async def wake(self, key: str, seq: int) -> None:
-        """A broker listener: an action was committed in battle `key` (other keys have no feeds)."""
+        """A broker listener: an action was committed in battle `key`, or (`seats:<id>`) its seats
+        changed, so a feed whose token was rotated or whose seat was removed closes at once.
+        Other keys have no feeds."""
+        if key.startswith(SEATS_WAKE):
+            key = key[len(SEATS_WAKE) :]
         for event in self.waiting.get(key, ()):
             event.set()
 

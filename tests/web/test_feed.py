@@ -165,7 +165,7 @@ async def test_the_feed_ends_with_the_battle_and_with_the_token(live: Server) ->
     async with httpx.AsyncClient(base_url=live.url, timeout=10) as c:
         table = await set_table(c, ships={"hawk": (simple_ship("Hawk"), "ann")})
         seq = (await ok(await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))))["seq"]
-        # A new token for Ann's seat: her open feed closes at the next wake-up, with nothing more sent.
+        # A new token for Ann's seat: the seats wake-up closes her open feed at once, nothing sent.
         listening = asyncio.create_task(feed(c, table, "ann", 99, since=seq))
         await asyncio.sleep(0.3)
         r = await c.post(
@@ -173,9 +173,9 @@ async def test_the_feed_ends_with_the_battle_and_with_the_token(live: Server) ->
             headers=table.auth("ref"),
         )
         assert r.status_code == 200
-        await ok(await act(c, table, "ref", "clock.advance", {}))
-        items, _ = await listening
+        items, _ = await asyncio.wait_for(listening, 5)  # well inside the 15 s keep-alive
         assert items == []
+        await ok(await act(c, table, "ref", "clock.advance", {}))
         # The end: the entry that finishes the battle says so, and the stream closes after it.
         listening = asyncio.create_task(feed(c, table, "watcher", 99, since=seq + 1))
         await asyncio.sleep(0.3)
