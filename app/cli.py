@@ -91,6 +91,22 @@ async def _import(platform, data: dict) -> tuple[str, list[dict]]:  # type: igno
         return battle.id, seats
 
 
+async def _fork(platform, battle_id: str, seq: int) -> tuple[str, list[dict]]:  # type: ignore[no-untyped-def]
+    from app.services.battlefile import fork_battle
+    from app.services.battles import get_battle
+
+    async with platform.db.transaction() as session:
+        battle, seats = await fork_battle(
+            session,
+            await get_battle(session, battle_id),
+            seq,
+            platform.rules,
+            every=platform.settings.checkpoint_every,
+            max_seats=platform.settings.max_seats_per_battle,
+        )
+        return battle.id, seats
+
+
 def export_file(battle_id: str) -> int:
     from app.services.errors import ServiceError
 
@@ -116,6 +132,21 @@ def import_file(path: str) -> int:
     except ServiceError as exc:
         print(f"import: refused: {exc.message}", file=sys.stderr)
         return 1
+    return _print_made(battle_id, seats)
+
+
+def fork_battle(battle: str, seq: int) -> int:
+    from app.services.errors import ServiceError
+
+    try:
+        battle_id, seats = asyncio.run(_with_platform(lambda platform: _fork(platform, battle, seq)))
+    except ServiceError as exc:
+        print(f"fork: refused: {exc.message}", file=sys.stderr)
+        return 1
+    return _print_made(battle_id, seats)
+
+
+def _print_made(battle_id: str, seats: list[dict]) -> int:
     base = get_settings().public_base_url
     print(f"battle {battle_id}")
     for seat in seats:
@@ -173,6 +204,9 @@ def main(argv: list[str] | None = None) -> None:
     export_cmd.add_argument("battle")
     import_cmd = sub.add_parser("import", help="create a new battle from a battle file")
     import_cmd.add_argument("file")
+    fork_cmd = sub.add_parser("fork", help="start a what-if battle from a seq of an existing one")
+    fork_cmd.add_argument("battle")
+    fork_cmd.add_argument("seq", type=int)
     verify_cmd = sub.add_parser("verify", help="recompute every die of a battle file from its revealed seed")
     verify_cmd.add_argument("file")
     args = parser.parse_args(argv)
@@ -183,6 +217,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(export_file(args.battle))
     elif args.command == "import":
         sys.exit(import_file(args.file))
+    elif args.command == "fork":
+        sys.exit(fork_battle(args.battle, args.seq))
     elif args.command == "verify":
         sys.exit(verify_file(args.file))
     elif args.command == "demo":

@@ -393,3 +393,31 @@ def verify_file(data: Any) -> dict[str, Any]:
         for r in verify_rolls(seed, battle_id, rolls)
     ]
     return {"rolls": len(rolls), "mismatches": mismatches}
+
+
+async def fork_battle(
+    session: AsyncSession,
+    battle: Battle,
+    seq: int,
+    rules: Rules,
+    *,
+    every: int,
+    max_seats: int | None = None,
+) -> tuple[Battle, list[dict[str, Any]]]:
+    """A what-if: a new battle from the first `seq` entries of this one, made the way a file is
+    imported (the same seats with new tokens, the log replayed and checked), so what was hidden at
+    `seq` stays hidden from the same seats in the fork; it rolls from its own seed, and the original
+    is left as it was. Returns what `import_battle` returns."""
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 1 <= seq <= battle.seq:
+        raise Invalid(f"seq: a fork starts from a seq of 1 to {battle.seq}", "seq")
+    data = await export_battle(session, battle)
+    suffix = f" (what-if from seq {seq})"
+    data["battle"] = {
+        **data["battle"],
+        "name": battle.name[: 120 - len(suffix)] + suffix,
+        "seed": None,
+        "status": "running",
+    }
+    data["log"] = [row for row in data["log"] if row["seq"] <= seq]
+    data["ships"] = [ship for ship in data["ships"] if ship["seq"] <= seq]
+    return await import_battle(session, data, rules, every=every, max_seats=max_seats)

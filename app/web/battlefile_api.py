@@ -8,10 +8,10 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from app.services.battlefile import BATTLE_FILE_SCHEMA, export_battle, import_battle
+from app.services.battlefile import BATTLE_FILE_SCHEMA, export_battle, fork_battle, import_battle
 from app.services.battles import get_battle
 from app.services.errors import Forbidden
-from app.web.api import Creds, _participant, errors, join_url
+from app.web.api import SEQ_MAX, Creds, _participant, errors, join_url
 from app.web.deps import PlatformDep
 from app.web.limits import check_battle_creation
 
@@ -75,9 +75,47 @@ async def import_file(
             every=platform.settings.checkpoint_every,
             max_seats=platform.settings.max_seats_per_battle,
         )
+    return _made(request, battle, seats)
+
+
+def _made(request: Request, battle: Any, seats: list[dict[str, Any]]) -> Imported:
     return Imported(
         battle_id=battle.id,
         seed_sha256=battle.seed_hash,
         seq=battle.seq,
         seats=[ImportedSeat(**s, join_url=join_url(request, s["token"])) for s in seats],
     )
+
+
+class ForkFrom(BaseModel):
+    model_config = {"extra": "forbid"}
+    seq: int = Field(ge=1, le=SEQ_MAX, description="the last entry of the original the fork keeps")
+
+
+@router.post(
+    "/battles/{battle_id}/fork",
+    status_code=201,
+    response_model=Imported,
+    responses=errors(401, 403, 404, 422, 429),
+)
+async def fork(
+    battle_id: str, request: Request, platform: PlatformDep, creds: Creds, body: ForkFrom
+) -> Imported:
+    """Referee: a what-if — a new battle from the original's first `seq` entries, with the same
+    seats (new ids and tokens, returned once) and the log replayed and checked like an import, so
+    what was hidden at that seq stays hidden from the same seats. It rolls from its own seed; the
+    original is untouched. 422 naming `seq` past the battle's end. Limited like new battles (429)."""
+    if (await _participant(platform, battle_id, creds)).role != "referee":
+        raise Forbidden("only the referee may fork the battle")
+    check_battle_creation(request)
+    async with platform.db.transaction() as session:
+        original = await get_battle(session, battle_id)
+        battle, seats = await fork_battle(
+            session,
+            original,
+            body.seq,
+            platform.rules,
+            every=platform.settings.checkpoint_every,
+            max_seats=platform.settings.max_seats_per_battle,
+        )
+    return _made(request, battle, seats)

@@ -152,6 +152,7 @@ async def test_the_openapi_document_declares_every_error(client: httpx.AsyncClie
         ("get", "/api/v1/battles/{battle_id}/export"): {"401", "403", "404", "413", "422"},
         ("get", "/api/v1/schemas/battle-file"): {"413", "422"},
         ("post", "/api/v1/battles/import"): {"413", "422", "429"},
+        ("post", "/api/v1/battles/{battle_id}/fork"): {"401", "403", "404", "413", "422", "429"},
     }
     for (method, path), codes in expected.items():
         responses = doc["paths"][path][method]["responses"]
