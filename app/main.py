@@ -19,7 +19,18 @@ from app.realtime.hub import Hub, HubSettings
 from app.services import chat, notify
 from app.services.battles import SEATS_WAKE
 from app.services.platform import Platform
-from app.web import api, battlefile_api, battlefile_pages, feed, health, pages, table, table_api, ws
+from app.web import (
+    api,
+    battlefile_api,
+    battlefile_pages,
+    dice_page,
+    feed,
+    health,
+    pages,
+    table,
+    table_api,
+    ws,
+)
 from app.web.errors import install_error_handlers
 from app.web.limits import SlidingWindow
 from app.web.render import ROOT, LiveViews, battle_seqs, read_live, templates
@@ -141,5 +152,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(table.router)
     app.include_router(ws.router)
     app.include_router(battlefile_pages.router)
+    app.include_router(dice_page.router)
     app.include_router(pages.router)
     return app

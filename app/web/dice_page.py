@@ -1,0 +1,37 @@
+"""The dice check page (issue 16): after the end, every die the server rolled with the revealed
+seed, recomputed in the participant's own browser (static/js/verify_dice.js, WebCrypto), so
+nobody has to trust the server's own check or write HMAC code. Before the end it says when it opens;
+the seed never leaves the server before then."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.services.battles import get_battle, get_participant
+from app.services.errors import Forbidden, ServiceError
+from app.services.records import dice_record
+from app.web.answers import _flash
+from app.web.deps import PlatformDep
+from app.web.render import templates
+from app.web.security import seat_in
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/battles/{battle_id}/dice", response_class=HTMLResponse)
+async def dice_page(battle_id: str, request: Request, platform: PlatformDep) -> Response:
+    try:
+        async with platform.db.reader() as session:
+            battle = await get_battle(session, battle_id)
+            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+            try:
+                record = await dice_record(session, battle)
+            except Forbidden:  # not ended: the seed is still secret
+                record = None
+    except ServiceError as exc:
+        _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
+        return RedirectResponse("/", status_code=303)
+    return templates.TemplateResponse(
+        request, "dice.html", {"battle": battle, "me": me, "record": record, "flash": None}
+    )
