@@ -78,33 +78,17 @@ async def _export(platform, battle_id: str) -> dict:  # type: ignore[no-untyped-
 
 
 async def _import(platform, data: dict) -> tuple[str, list[dict]]:  # type: ignore[no-untyped-def]
-    from app.services.battlefile import import_battle
+    from app.services.battlefile import import_into
 
-    async with platform.db.transaction() as session:
-        battle, seats = await import_battle(
-            session,
-            data,
-            platform.rules,
-            every=platform.settings.checkpoint_every,
-            max_seats=platform.settings.max_seats_per_battle,
-        )
-        return battle.id, seats
+    battle, seats = await import_into(platform, data)
+    return battle.id, seats
 
 
 async def _fork(platform, battle_id: str, seq: int) -> tuple[str, list[dict]]:  # type: ignore[no-untyped-def]
-    from app.services.battlefile import fork_battle
-    from app.services.battles import get_battle
+    from app.services.battlefile import fork_into
 
-    async with platform.db.transaction() as session:
-        battle, seats = await fork_battle(
-            session,
-            await get_battle(session, battle_id),
-            seq,
-            platform.rules,
-            every=platform.settings.checkpoint_every,
-            max_seats=platform.settings.max_seats_per_battle,
-        )
-        return battle.id, seats
+    battle, seats = await fork_into(platform, battle_id, seq)
+    return battle.id, seats
 
 
 def export_file(battle_id: str) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,9 +20,10 @@ from app.rules.dice import ReplayDice, derive_roll, seed_commitment, verify_roll
 from app.rules.engine import apply_action
 from app.rules.state import BattleState
 from app.rules.views import viewer_for
-from app.services.battles import add_participant, create_battle, participants
+from app.services.battles import add_participant, create_battle, get_battle, participants
 from app.services.errors import Invalid
 from app.services.history import HISTORY_ACTIONS, _rewind_target, log_rows
+from app.services.platform import Platform
 
 FORMAT = "starboard.battle/1"
 SHIP_ADD = "ship.add"
@@ -421,3 +423,34 @@ async def fork_battle(
     data["log"] = [row for row in data["log"] if row["seq"] <= seq]
     data["ships"] = [ship for ship in data["ships"] if ship["seq"] <= seq]
     return await import_battle(session, data, rules, every=every, max_seats=max_seats)
+
+
+async def import_into(platform: Platform, data: Any) -> tuple[Battle, list[dict[str, Any]]]:
+    """`import_battle` in one transaction, with the platform's checkpoint spacing and seat cap (the
+    one call every door makes: REST, pages, CLI)."""
+    async with platform.db.transaction() as session:
+        return await import_battle(
+            session,
+            data,
+            platform.rules,
+            every=platform.settings.checkpoint_every,
+            max_seats=platform.settings.max_seats_per_battle,
+        )
+
+
+async def fork_into(
+    platform: Platform, battle_id: str, seq: int | Callable[[int], int]
+) -> tuple[Battle, list[dict[str, Any]]]:
+    """`fork_battle` in one transaction. `seq` may be a function of the battle's own last seq (a
+    page's form value is checked against it inside the same transaction)."""
+    async with platform.db.transaction() as session:
+        original = await get_battle(session, battle_id)
+        at = seq(original.seq) if callable(seq) else seq
+        return await fork_battle(
+            session,
+            original,
+            at,
+            platform.rules,
+            every=platform.settings.checkpoint_every,
+            max_seats=platform.settings.max_seats_per_battle,
+        )

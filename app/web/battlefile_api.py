@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from app.services.battlefile import BATTLE_FILE_SCHEMA, export_battle, fork_battle, import_battle
+from app.services.battlefile import BATTLE_FILE_SCHEMA, export_battle, fork_into, import_into
 from app.services.battles import get_battle
 from app.services.errors import Forbidden
 from app.web.api import SEQ_MAX, Creds, _participant, errors, join_url
@@ -67,14 +67,7 @@ async def import_file(
     battle has its own id and seed: what is rolled after the import comes from that seed. Files up
     to MAX_BODY_BYTES; `python -m app.cli import` takes any size. Limited like new battles (429)."""
     check_battle_creation(request)
-    async with platform.db.transaction() as session:
-        battle, seats = await import_battle(
-            session,
-            file,
-            platform.rules,
-            every=platform.settings.checkpoint_every,
-            max_seats=platform.settings.max_seats_per_battle,
-        )
+    battle, seats = await import_into(platform, file)
     return _made(request, battle, seats)
 
 
@@ -108,14 +101,5 @@ async def fork(
     if (await _participant(platform, battle_id, creds)).role != "referee":
         raise Forbidden("only the referee may fork the battle")
     check_battle_creation(request)
-    async with platform.db.transaction() as session:
-        original = await get_battle(session, battle_id)
-        battle, seats = await fork_battle(
-            session,
-            original,
-            body.seq,
-            platform.rules,
-            every=platform.settings.checkpoint_every,
-            max_seats=platform.settings.max_seats_per_battle,
-        )
+    battle, seats = await fork_into(platform, battle_id, body.seq)
     return _made(request, battle, seats)

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from app.models import Battle
-from app.services.battlefile import export_battle, fork_battle, import_battle
+from app.services.battlefile import export_battle, fork_into, import_into
 from app.services.battles import get_battle, get_participant
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.tokens import hash_token
@@ -72,16 +72,7 @@ async def what_if(battle_id: str, request: Request, platform: PlatformDep) -> Re
         form = await _form(request)
         await _referee(platform, request, battle_id)
         check_battle_creation(request)
-        async with platform.db.transaction() as session:
-            original = await get_battle(session, battle_id)
-            battle, seats = await fork_battle(
-                session,
-                original,
-                _seq(form.get("seq"), original.seq),
-                platform.rules,
-                every=platform.settings.checkpoint_every,
-                max_seats=platform.settings.max_seats_per_battle,
-            )
+        battle, seats = await fork_into(platform, battle_id, lambda last: _seq(form.get("seq"), last))
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status, service_headers(exc), exc.field)
     return _seated(request, battle, seats)
@@ -99,14 +90,7 @@ async def import_page(request: Request, platform: PlatformDep) -> Response:
             data = json.loads(await upload.read())
         except (UnicodeDecodeError, ValueError):
             raise Invalid("file: not a battle file (it is not JSON)", "file") from None
-        async with platform.db.transaction() as session:
-            battle, seats = await import_battle(
-                session,
-                data,
-                platform.rules,
-                every=platform.settings.checkpoint_every,
-                max_seats=platform.settings.max_seats_per_battle,
-            )
+        battle, seats = await import_into(platform, data)
     except ServiceError as exc:
         return _answer(request, "/", exc.message, "error", exc.status, service_headers(exc), exc.field)
     return _seated(request, battle, seats)
