@@ -10,19 +10,12 @@ from typing import Any
 import httpx
 
 from tests.helpers import Table, act, set_table, ship_def, simple_ship
-from tests.web.test_battle_file import cli
+from tests.web.test_battle_file import cli, renamed
 
 
 async def ok(r: httpx.Response, status: int = 200) -> dict[str, Any]:
     assert r.status_code == status, r.text
     return r.json()
-
-
-def renamed(value: Any, ids: dict[str, str]) -> Any:
-    text = json.dumps(value)
-    for old, new in ids.items():
-        text = text.replace(old, new)
-    return json.loads(text)
 
 
 async def seen(c: httpx.AsyncClient, table: Table) -> dict[str, Any]:
