@@ -112,6 +112,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def serving(url: str, seconds: float = 20) -> bool:
+    """Wait until a server just started answers at `url` (its OpenAPI document); False if it never does."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"{url}/openapi.json", timeout=1).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return False
+
+
 class Server:
     """A real uvicorn process serving the app."""
 
@@ -148,15 +160,9 @@ class Server:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            try:
-                if httpx.get(f"{self.url}/openapi.json", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"server on {self.port} did not start; see var/test-server-{self.port}.log")
+        if not serving(self.url):
+            self.stop()
+            raise RuntimeError(f"server on {self.port} did not start; see var/test-server-{self.port}.log")
 
     def stop(self) -> None:
         self.proc.terminate()

@@ -19,7 +19,7 @@ import httpx
 import pytest
 import websockets.exceptions
 
-from tests.conftest import ROOT, SECRET, Server, free_port
+from tests.conftest import ROOT, SECRET, Server, free_port, serving
 from tests.helpers import act, set_table, simple_ship
 from tests.security.util import HX, browser, csrf, page_form
 from tests.web.wsclient import WsViewer, cookie_for
@@ -50,15 +50,9 @@ class CliServer:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            try:
-                if httpx.get(f"{self.url}/openapi.json", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"cli server did not start: {log.read_text()}")
+        if not serving(self.url):
+            self.stop()
+            raise RuntimeError(f"cli server did not start: {log.read_text()}")
 
     def output(self) -> str:
         self.log.flush()
