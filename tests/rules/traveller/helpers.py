@@ -85,3 +85,17 @@ def hg(state: BattleState, ship: str) -> dict[str, Any]:
 
 def section(state: BattleState, ship: str, name: str) -> dict[str, Any]:
     return next(s for s in hg(state, ship)["sections"] if s["name"] == name)
+
+
+def beam_shot(**changes: Any) -> dict[str, Any]:
+    """The tests' usual barrage: Kestrel's 20 beam lasers at Tigress, medium range, fore section
+    adjacent; `changes` override any field."""
+    return {
+        "ship": "kestrel",
+        "battery": "beam",
+        "mounts": 20,
+        "target": "tigress",
+        "range": "medium",
+        "adjacent": "fore",
+        **changes,
+    }

@@ -11,6 +11,7 @@ from tests.rules.traveller.helpers import (
     act,
     advance_to,
     battle,
+    beam_shot,
     capital,
     hg,
     section,
@@ -28,16 +29,7 @@ def two_ships(orders: bool = False, **tigress: object):
 
 
 def fire(state, dice, actor=KESTREL_ACTOR, **payload):
-    body = {
-        "ship": "kestrel",
-        "battery": "beam",
-        "mounts": 20,
-        "target": "tigress",
-        "range": "medium",
-        "adjacent": "fore",
-    }
-    body.update(payload)
-    return act(state, "traveller.barrage", body, actor, dice)
+    return act(state, "traveller.barrage", beam_shot(**payload), actor, dice)
 
 
 def test_TR_05_TR_06_TR_08_TR_15_TR_16_whole_barrage_number_by_number() -> None:

@@ -11,6 +11,7 @@ from tests.rules.traveller.helpers import (
     act,
     advance_to,
     battle,
+    beam_shot,
     capital,
     hg,
     section,
@@ -25,15 +26,7 @@ def two_ships(**tigress):
 
 
 def barrage(state, dice):
-    body = {
-        "ship": "kestrel",
-        "battery": "beam",
-        "mounts": 20,
-        "target": "tigress",
-        "range": "medium",
-        "adjacent": "fore",
-    }
-    return act(state, "traveller.barrage", body, KESTREL_ACTOR, dice)
+    return act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, dice)
 
 
 FAIL_AND_HOLD = [1, 1, 3, 4]  # Discipline 2D 2 fails; section hit 2D 7 = Hold

@@ -18,6 +18,7 @@ from tests.rules.traveller.helpers import (
     act,
     advance_to,
     battle,
+    beam_shot,
     capital,
     hg,
     section,
@@ -60,15 +61,7 @@ def two(**options: Any) -> BattleState:
 
 
 def beam(state: BattleState, dice: list[int], **payload: Any):  # type: ignore[no-untyped-def]
-    body = {
-        "ship": "kestrel",
-        "battery": "beam",
-        "mounts": 20,
-        "target": "tigress",
-        "range": "medium",
-        "adjacent": "fore",
-    }
-    return act(state, "traveller.barrage", {**body, **payload}, KESTREL_ACTOR, dice)
+    return act(state, "traveller.barrage", beam_shot(**payload), KESTREL_ACTOR, dice)
 
 
 # --- TR-19 bridge, power plant; TR-27 Maximum Speed ------------------------------------------------

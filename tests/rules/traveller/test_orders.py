@@ -14,6 +14,7 @@ from tests.rules.traveller.helpers import (
     act,
     advance_to,
     battle,
+    beam_shot,
     capital,
     hg,
 )
@@ -190,14 +191,7 @@ def test_TR_04_TR_26c_loop_runs_in_descending_current_initiative() -> None:
     ).state
     state = advance_to(state, "combat").state
     # Kestrel 8 − 6 = 2, Tigress 4: Tigress acts first.
-    body = {
-        "ship": "kestrel",
-        "battery": "beam",
-        "mounts": 20,
-        "target": "tigress",
-        "range": "medium",
-        "adjacent": "fore",
-    }
+    body = beam_shot()
     with pytest.raises(RuleError, match="it is Tigress's combat action now"):
         act(state, "traveller.barrage", body, KESTREL_ACTOR)
     state = act(state, "traveller.pass", {"ship": "tigress"}, TIGRESS_ACTOR).state
@@ -238,14 +232,7 @@ def test_TR_27_screens_to_full_raises_screen_points_and_focused_fire_restricts()
 
     assert HgShip.model_validate(hg(state, "tigress")).screen_points("nuclear_damper") == 6
     state = advance_to(state, "combat").state
-    body = {
-        "ship": "kestrel",
-        "battery": "beam",
-        "mounts": 20,
-        "target": "tigress",
-        "range": "medium",
-        "adjacent": "fore",
-    }
+    body = beam_shot()
     with pytest.raises(RuleError, match="Focused Fire: Kestrel may fire only at Wasp"):
         act(state, "traveller.barrage", body, KESTREL_ACTOR)
 
@@ -262,14 +249,7 @@ def test_TR_27_maximum_speed_halves_turrets_and_bays() -> None:
         state, "traveller.orders", {"ship": "tigress", "orders": [], "commit": True}, TIGRESS_ACTOR
     ).state
     state = advance_to(state, "combat").state
-    body = {
-        "ship": "kestrel",
-        "battery": "beam",
-        "mounts": 13,
-        "target": "tigress",
-        "range": "medium",
-        "adjacent": "fore",
-    }
+    body = beam_shot(mounts=13)
     with pytest.raises(RuleError, match=r"only 12 of 25 .*Maximum Speed"):
         act(state, "traveller.barrage", body, KESTREL_ACTOR)
     assert (
@@ -344,14 +324,7 @@ def test_TR_27_one_more_shot_fires_a_dead_battery_then_it_gives_out() -> None:
     ).state
     assert hg(state, "kestrel")["batteries"][0]["one_more_shot"] == 1
     state = advance_to(state, "combat").state
-    body = {
-        "ship": "kestrel",
-        "battery": "beam",
-        "mounts": 20,
-        "target": "tigress",
-        "range": "medium",
-        "adjacent": "fore",
-    }
+    body = beam_shot()
     done = act(state, "traveller.barrage", body, KESTREL_ACTOR, [3, 4, 4])
     assert "2D 7 + range 0 + FC +2 + Gunner +3 + (1 − armour 6) = 7" in done.texts[0]  # no damage DM
     later = advance_to(done.state, "orders", turn=2)
@@ -381,14 +354,7 @@ def test_TR_27_all_hands_makes_energy_barrages_one_action() -> None:
     state = advance_to(state, "combat").state
     # Kestrel 9 − 8 = 1 < Tigress 3: Tigress acts first, and passes.
     state = act(state, "traveller.pass", {"ship": "tigress"}, TIGRESS_ACTOR).state
-    body = {
-        "ship": "kestrel",
-        "battery": "beam",
-        "mounts": 20,
-        "target": "tigress",
-        "range": "medium",
-        "adjacent": "fore",
-    }
+    body = beam_shot()
     state = act(state, "traveller.barrage", body, KESTREL_ACTOR, [1, 1, 1]).state
     state = act(
         state, "traveller.barrage", {**body, "battery": "pulse", "range": "short"}, KESTREL_ACTOR, [1, 1, 1]
