@@ -95,8 +95,10 @@ class Broker:
         else:
             await self._deliver(battle_id, seq)
 
-    async def _send(self, battle_id: str, seq: int) -> None:  # pragma: no cover - per backend
-        raise NotImplementedError
+    async def _send(self, battle_id: str, seq: int) -> None:
+        """Put one wake-up on the wire. In one process the wire is this process: deliver it here;
+        the PostgreSQL and Redis brokers send it to every process instead."""
+        await self._deliver(battle_id, seq)
 
     async def _reset_sender(self) -> None:
         """Drop the publishing connection after a failure or timeout (it may be half-used)."""
