@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.services import actions as action_service
@@ -246,14 +246,20 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
 
 @router.get("/battles/{battle_id}/replay", response_class=HTMLResponse)
 async def replay_page(
-    battle_id: str, request: Request, platform: PlatformDep, seq: int | None = None
+    battle_id: str,
+    request: Request,
+    platform: PlatformDep,
+    seq: int | None = None,
+    back: Annotated[int, Query(ge=0)] = 0,
 ) -> Response:
-    """The battle as it stood after action `seq`, read-only, as this participant may see it."""
+    """The battle as it stood after action `seq` (or `back` actions before the latest, which is what
+    the log's replay link asks for, so the link follows the battle), read-only, as this participant
+    may see it."""
     try:
         async with platform.db.reader() as session:
             battle = await get_battle(session, battle_id)
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
-            at = battle.seq if seq is None else max(0, min(seq, battle.seq))
+            at = max(0, min(battle.seq - back if seq is None else seq, battle.seq))
             context = await page_context(
                 session, battle, me, csrf_token(request), log_limit=None, at_seq=at, rules=platform.rules
             )

@@ -155,12 +155,56 @@
     var bar = document.getElementById("turnbar");
     if (bar) document.documentElement.dataset.seq = bar.dataset.seq;
   });
-  // Replay: ← and → step through the actions (not while typing in a field).
-  document.addEventListener("keydown", function (evt) {
+  // Replay: ← and → (and the ◀ ▶ links) step through the actions (not while typing in a field).
+  // Every press moves a target seq; one fetch at a time brings the page to it and swaps the replay
+  // in place, so presses made while a step loads are counted, never dropped (a full navigation per
+  // press lost the ones made while the next page loaded).
+  var replayTarget = null, replayShown = null, replayBusy = false;
+  function replayBounds() {
     var replay = document.querySelector(".replay");
-    if (!replay || /INPUT|SELECT|TEXTAREA/.test(evt.target.tagName)) return;
-    var link = document.getElementById(evt.key === "ArrowLeft" ? "replay-prev" : evt.key === "ArrowRight" ? "replay-next" : "");
-    if (link) window.location.href = link.href;
+    if (!replay) return null;
+    return { root: replay, seq: Number(replay.dataset.replaySeq), last: Number(replay.dataset.replayLast) };
+  }
+  function replayLoad() {
+    var at = replayBounds();
+    if (!at || replayBusy || replayTarget === replayShown) return;
+    replayBusy = true;
+    var want = replayTarget;
+    var url = window.location.pathname + "?seq=" + want;
+    fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector(".replay");
+        if (!fresh) throw new Error("no replay in the answer");
+        var focused = document.activeElement && at.root.contains(document.activeElement) ? document.activeElement.id : "";
+        at.root.replaceWith(fresh);
+        var again = focused && document.getElementById(focused);
+        if (again) again.focus();
+        document.title = doc.title;
+        replayShown = want;
+        history.replaceState(null, "", url);
+      })
+      .catch(function () { window.location.href = url; })
+      .finally(function () { replayBusy = false; replayLoad(); });
+  }
+  function replayStep(delta) {
+    var at = replayBounds();
+    if (!at) return false;
+    if (replayShown === null) replayShown = replayTarget = at.seq;
+    replayTarget = Math.max(0, Math.min(at.last, replayTarget + delta));
+    replayLoad();
+    return true;
+  }
+  document.addEventListener("keydown", function (evt) {
+    if (/INPUT|SELECT|TEXTAREA/.test(evt.target.tagName) || evt.altKey || evt.ctrlKey || evt.metaKey) return;
+    var delta = evt.key === "ArrowLeft" ? -1 : evt.key === "ArrowRight" ? 1 : 0;
+    if (delta && replayStep(delta)) evt.preventDefault();
+  });
+  document.addEventListener("click", function (evt) {
+    var link = evt.target.closest && evt.target.closest("#replay-prev, #replay-next");
+    if (!link || evt.button !== 0 || evt.ctrlKey || evt.metaKey || evt.shiftKey) return;
+    if (replayStep(link.id === "replay-prev" ? -1 : 1)) evt.preventDefault();
   });
   // Live morphs keep what the reader opened or closed: a pushed fragment never reopens or folds a
   // <details> (ship cards, forms, rolls) under their hands.
