@@ -183,3 +183,25 @@ class Draft(Base):
     participant_id: Mapped[str] = mapped_column(String(32))
     payload: Mapped[dict[str, Any]] = mapped_column(json_column_type())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, onupdate=now)
+
+
+class LibraryShip(Base):
+    """A ship definition a referee saved into the server's library (issue 16): from JSON, or from a
+    ship in a battle as built or as it is now. Kept apart from every battle (no foreign key), so a
+    saved ship outlives the battle it came from; the sample ships stay files (app/shipdata/library).
+    `held_for` names the battle a ship was saved from *as it is now* while that battle was under way:
+    until it ends only its referees see the entry, as its parts may hold what players may not see."""
+
+    __tablename__ = "ship_library"
+
+    slug: Mapped[str] = mapped_column(String(60), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    system: Mapped[str] = mapped_column(String(20), index=True)  # the ship's rule family (sfb, b5wars…)
+    definition: Mapped[dict[str, Any]] = mapped_column(ordered_json_type())
+    source: Mapped[str] = mapped_column(String(20))  # json | built | now
+    saved_in: Mapped[str] = mapped_column(String(32), index=True)  # the battle whose referee saved it
+    saved_by: Mapped[str] = mapped_column(String(32))  # that referee's participant id
+    saved_by_name: Mapped[str] = mapped_column(String(80))
+    from_ship: Mapped[str | None] = mapped_column(String(60), nullable=True)
+    held_for: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
