@@ -95,9 +95,11 @@ class Game:
     # --- battles --------------------------------------------------------------------------
 
     def new_battle(self, options: dict[str, Any] | None = None) -> BattleState:
-        return self.bind(
-            BattleState(system=self.system.key, clock=self.system.first(), options=dict(options or {}))
-        )
+        options = dict(options or {})
+        for ruleset in self.rulesets:
+            if ruleset.check_options is not None:
+                ruleset.check_options(options)
+        return self.bind(BattleState(system=self.system.key, clock=self.system.first(), options=options))
 
     def bind(self, state: BattleState) -> BattleState:
         state.bind(self)
@@ -129,13 +131,21 @@ class Game:
         return events
 
     def advance(self, state: BattleState, dice: DiceSource) -> list[Event]:
-        """Leave the current step (its hooks run), then enter the next (its hooks run)."""
+        """Leave the current step (its hooks run), then enter the next (its hooks run) — unless a
+        ruleset ends the battle as this step ends (a battle option chose so): then nothing begins."""
         old = state.clock
         old_step = self.step(old)
         events = self.run_hooks(state, "leave", old_step.marks, dice)
         new = self.system.next(old)
         if new.turn != old.turn:
             events.extend(self.run_hooks(state, "leave", ["turn"], dice))
+        for ruleset in self.rulesets:
+            end = ruleset.ends(state, old, new) if ruleset.ends is not None else None
+            if end is not None:
+                state.finished = True
+                state.ready = []
+                state.ready_until.clear()
+                return [*events, Event(kind="clock", text=f"{self.system.describe(old)} ends."), end]
         state.clock = new
         state.ready = []
         events.append(

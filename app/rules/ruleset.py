@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event
 from app.rules.dice import DiceSource
-from app.rules.state import BattleState, Ship
+from app.rules.state import BattleState, Clock, Ship
 from app.rules.system import Step
 
 Handler = Callable[[BattleState, Any, Actor, DiceSource], list[Event]]
@@ -107,6 +107,10 @@ class Ruleset:
     panel: Callable[[BattleState], dict[str, Any]] | None = None
     turn_order: Callable[[BattleState, Step], list[str] | None] | None = None  # who acts next, in order
     on_ready: Callable[[BattleState, Actor, Step, DiceSource], list[Event] | None] | None = None
+    # Whether the battle ends as the step at the first clock ends (a battle option chose so): the
+    # end's event, or None to go on to the second clock. Checked after the step's leave hooks.
+    ends: Callable[[BattleState, Clock, Clock], Event | None] | None = None
+    check_options: Callable[[dict[str, Any]], None] | None = None  # raises RuleError for a bad option
 
 
 # --- marking what a module defines -----------------------------------------------------------

@@ -1,7 +1,13 @@
 """Rules every game system shares: the ship sheet and damage (GEN-03, GEN-04), the turn clock
 (GEN-01), referee set-up and overrides, boarding and raids."""
 
-from app.rules.generic import actions, boarding, damage, sheet
+from app.rules.generic import actions, boarding, damage, ending, sheet
 from app.rules.ruleset import gather
 
-RULESET = gather("generic", "Every battle", [sheet, actions, damage, boarding])
+RULESET = gather(
+    "generic",
+    "Every battle",
+    [sheet, actions, damage, boarding],
+    ends=ending.battle_over,
+    check_options=ending.check_options,
+)
