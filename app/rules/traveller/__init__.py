@@ -9,7 +9,7 @@ TR-03, TR-04 and loop.py the combat-action loop; barrage.py TR-05 … TR-13 and 
 TR-11; missiles.py TR-01a; hits.py TR-14 … TR-20 (location, sections, system hits, criticals);
 damage.py entered hits and the referee's ruling; criticals.py fires (TR-20); radiation.py; crew.py
 TR-23, TR-24 and abandoning ship (TR-27); repairs.py TR-22; movement.py manoeuvre, dodges, jumps and
-launches; flights.py TR-25a; tables.py the published tables.
+launches; ranges.py the range board; flights.py TR-25a; tables.py the published tables.
 """
 
 from app.rules.ruleset import gather
@@ -27,6 +27,7 @@ from app.rules.traveller import (
     missiles,
     movement,
     orders,
+    ranges,
     repairs,
     ship,
     spinal,
@@ -54,6 +55,7 @@ RULESET = gather(
         missiles,
         movement,
         orders,
+        ranges,
         repairs,
         ship,
         spinal,

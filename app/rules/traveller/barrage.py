@@ -31,6 +31,7 @@ from app.rules.traveller.hits import (
 )
 from app.rules.traveller.loop import COMBAT_ACTION
 from app.rules.traveller.radiation import apply_radiation
+from app.rules.traveller.ranges import attack_band
 from app.rules.traveller.ship import Battery, Combatant, HgShip
 from app.rules.traveller.units import load_unit, save_unit, units
 
@@ -44,7 +45,11 @@ class BarrageOrder(BaseModel):
     battery: str = Field(description="battery id: one weapon type")
     mounts: int = Field(ge=1, le=10000)
     target: str
-    range: str = Field(description="range band: adjacent, close, short, medium, long, very_long, distant…")
+    range: str | None = Field(
+        default=None,
+        description="range band (adjacent, close, short, medium, long, very_long, distant…); taken from the"
+        " range board when the pair is on it (a band that disagrees is refused), needed when it is not",
+    )
     adjacent: str | None = Field(
         default=None,
         description="who takes the other half (TR-16): a standing preference, fore or aft (toward that end), "
@@ -52,6 +57,12 @@ class BarrageOrder(BaseModel):
     )
     dodge_dm: int = Field(default=0, ge=-3, le=0, description="entered dodge outcome (GEN-03), e.g. −2")
     target_section: str | None = Field(default=None, max_length=40, description="with Target That Section*")
+
+    @property
+    def band(self) -> str:
+        """The band fired at, once the handler has taken it from the board or the typed range."""
+        assert self.range is not None
+        return self.range
 
 
 def _fire_limits(state: BattleState, shooter: Combatant, battery: Battery) -> tuple[int, int, list[str]]:
@@ -129,7 +140,7 @@ def attack_dms(
     """Every DM but the defence bracket, named as the log prints them (TR-06, TR-27)."""
     shooter_ship = state.ships[p.ship]
     fire = battery.fire
-    dm = fire.range_dm(p.range, small_craft_shooting(shooter))
+    dm = fire.range_dm(p.band, small_craft_shooting(shooter))
     assert dm is not None
     dms: list[DM] = [
         ("range", dm),
@@ -158,7 +169,7 @@ def attack_dms(
         roll.outcome = f"−{roll.total}"
         rolls.append(roll)
         dms.append(("computer", -roll.total))
-    dms.extend(order_dms(shooter, target, p.range, bool(p.target_section), state, shooter_ship, target_ship))
+    dms.extend(order_dms(shooter, target, p.band, bool(p.target_section), state, shooter_ship, target_ship))
     return dms
 
 
@@ -276,7 +287,7 @@ def defences(
     point_defence += sum(_laser_mounts(u) for _, u in guards if isinstance(u, Flight))
     bomb = fire.kind == "bomb_pumped"
     sand_works = fire.kind == "laser" or bomb
-    sand_works |= fire.kind in T.MISSILE_KINDS and T.band_index(p.range) >= T.band_index("medium")
+    sand_works |= fire.kind in T.MISSILE_KINDS and T.band_index(p.band) >= T.band_index("medium")
     if sandcasters and sand_works:
         roll = dice.roll(1, 6, "sand", ship=None)
         value = roll.total + T.SAND_RATIO_DM[T.ratio_row(sandcasters, incoming)] + gunner3
@@ -313,14 +324,13 @@ def _defence_text(dice_per_mount: int, found: list[DM]) -> str:
 @when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
 @action("traveller.barrage", BarrageOrder, "Fire a barrage", ship="ship")
 def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
-    if p.range not in T.RANGE_BANDS:
-        raise RuleError(f"range must be one of {', '.join(T.RANGE_BANDS)}", "range")
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id:
         raise RuleError("a ship cannot fire on itself", "target")
     if target_ship.destroyed:
         raise RuleError(f"{target_ship.name} is already destroyed", "target")
+    p = p.model_copy(update={"range": attack_band(state, ship, target_ship, p.range)})
     shooter = load_unit(state, ship)
     target = load_unit(state, target_ship, "target")
     if isinstance(target, HgShip) and target.jumped is not None:
@@ -329,9 +339,9 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
     if battery is None:
         raise RuleError(f"{ship.name} has no battery {p.battery!r}", "battery")
     fire = battery.fire
-    check_shooter(state, ship, shooter, battery, p.range)
-    if fire.range_dm(p.range, small_craft_shooting(shooter)) is None:
-        raise RuleError(f"{fire.name} cannot engage at {T.RANGE_LABELS[p.range]} range (TR-02)", "range")
+    check_shooter(state, ship, shooter, battery, p.band)
+    if fire.range_dm(p.band, small_craft_shooting(shooter)) is None:
+        raise RuleError(f"{fire.name} cannot engage at {T.RANGE_LABELS[p.band]} range (TR-02)", "range")
     if target_ship.id in shooter.round.barrages.get(battery.id, []):
         raise RuleError(
             f"{battery.label} already fired at {target_ship.name}: combine them into one barrage (TR-05)",
@@ -387,14 +397,21 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
     )
     fired = f" ({p.mounts} mounts, 1 die per {fire.per_die})" if fire.per_die > 1 else ""
     line = (
-        f"barrage {n_dice}–{fire.name}–{T.RANGE_LABELS[p.range]}–{fire.dice}{fired} at {target_ship.name}: "
+        f"barrage {n_dice}–{fire.name}–{T.RANGE_LABELS[p.band]}–{fire.dice}{fired} at {target_ship.name}: "
         + " + ".join(parts)
         + f" = {number(net)} → {percent}%"
         + ("" if fire.effect == "shockwave" else f" → {damage} damage{cell}")
     )
     _record_fire(state, shooter, battery, p, target_ship)
     save_unit(ship, shooter)
-    data = {"mounts": p.mounts, "battery": battery.id, "net": net, "percent": percent, "damage": damage}
+    data = {
+        "mounts": p.mounts,
+        "battery": battery.id,
+        "net": net,
+        "percent": percent,
+        "damage": damage,
+        "range": p.band,
+    }
     if printed:
         data["cell"] = "computed" if computed else "printed"
     if fire.effect == "shockwave":

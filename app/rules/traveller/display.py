@@ -2,7 +2,8 @@
 catalogue and which orders this unit may give (TR-26b), the crew ladder with each step's DM and
 fire limit (TR-23), the Section Hit column each section's next roll reads (TR-18), each system's
 hits with what they cost now (TR-19), what may be repaired (TR-22), the range bands each form may
-name (TR-02), and the ships a form may name. Pure: no I/O."""
+name and the range board's band to each target (TR-02), the board's chart, and the ships a form may
+name. Pure: no I/O."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from app.rules.system import FIRE
 from app.rules.traveller import repairs
 from app.rules.traveller import tables as T
 from app.rules.traveller.flights import Flight
+from app.rules.traveller.ranges import board_view, entry
 from app.rules.traveller.ship import Combatant, HgShip
 from app.rules.traveller.units import orders_on
 
@@ -191,6 +193,11 @@ def unit(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
         # A hit scored at the table by the core rules is entered while ships fire (TR-14).
         "scoring": state.game.in_moment(state, FIRE),
         "targets": [{"id": s.id, "name": s.name} for s in others],
+        # The range board's band to each other ship (TR-02): the fire forms offer it, nothing typed.
+        "board": {s.id: placed.band for s in others if (placed := entry(state, ship.id, s.id))},
+        "board_labels": {
+            s.id: T.RANGE_LABELS[placed.band] for s in others if (placed := entry(state, ship.id, s.id))
+        },
         "bands": [(b, T.RANGE_LABELS[b]) for b in T.RANGE_BANDS],
         "missile_bands": [
             (b, T.RANGE_LABELS[b]) for b in T.RANGE_BANDS if T.range_dm("missile", b) is not None
@@ -254,6 +261,7 @@ def panel(state: BattleState) -> dict[str, Any]:
         ),
         "orders_on": orders_on(state),
         "sides": sorted({s.side for s in units if s.side}),
+        "range_board": board_view(state),
     }
 
 

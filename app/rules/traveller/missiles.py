@@ -22,6 +22,7 @@ from app.rules.traveller.barrage import check_shooter, small_craft_shooting, tak
 from app.rules.traveller.checks import DM, signed, standard_check
 from app.rules.traveller.crew import computer_dms, crew_dms
 from app.rules.traveller.loop import COMBAT_ACTION
+from app.rules.traveller.ranges import attack_band
 from app.rules.traveller.ship import HgShip
 from app.rules.traveller.units import load_unit, save_unit
 
@@ -30,7 +31,9 @@ class MissileAttack(BaseModel):
     ship: str = Field(description="a starship, small craft or flight (not a capital ship, TR-01a)")
     battery: str = Field(description="a missile launcher battery id")
     target: str
-    range: str = Field(description="range band")
+    range: str | None = Field(
+        default=None, description="range band; from the range board when the pair is on it"
+    )
     missiles: int = Field(default=1, ge=1, le=24, description="missiles fired, each its own attack")
     dodge_dm: int = Field(default=0, ge=-3, le=0, description="entered dodge outcome (GEN-03)")
 
@@ -38,12 +41,11 @@ class MissileAttack(BaseModel):
 @when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
 @action("traveller.missile", MissileAttack, "Fire individual missiles", ship="ship")
 def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
-    if p.range not in T.RANGE_BANDS:
-        raise RuleError(f"range must be one of {', '.join(T.RANGE_BANDS)}", "range")
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id or target_ship.destroyed:
         raise RuleError("choose another ship still in the fight", "target")
+    band = attack_band(state, ship, target_ship, p.range)
     shooter = load_unit(state, ship)
     target = load_unit(state, target_ship, "target")
     if isinstance(shooter, HgShip) and shooter.is_capital:
@@ -58,10 +60,10 @@ def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: Dic
     fire = battery.fire
     if T.WEAPONS[battery.weapon].ammo_table != "missile":
         raise RuleError(f"{battery.label} fires no missiles", "battery")
-    check_shooter(state, ship, shooter, battery, p.range)
-    range_dm = fire.range_dm(p.range, small_craft_shooting(shooter))
+    check_shooter(state, ship, shooter, battery, band)
+    range_dm = fire.range_dm(band, small_craft_shooting(shooter))
     if range_dm is None:
-        raise RuleError(f"{fire.name} cannot engage at {T.RANGE_LABELS[p.range]} range (TR-02)", "range")
+        raise RuleError(f"{fire.name} cannot engage at {T.RANGE_LABELS[band]} range (TR-02)", "range")
     ready = shooter.mounts_of(battery) * fire.launches
     if p.missiles > ready:
         raise RuleError(f"{ship.name} has {ready} {fire.name} launchers ready", "missiles")
@@ -95,7 +97,7 @@ def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: Dic
     after = "resolve the damage by the core rules and enter it (GEN-03)" if hits else "no damage"
     text = (
         f"{ship.name} fires {p.missiles} {fire.name}{'s' if p.missiles != 1 else ''} at {target_ship.name}"
-        f" at {T.RANGE_LABELS[p.range]} (individual attacks, TR-01): "
+        f" at {T.RANGE_LABELS[band]} (individual attacks, TR-01): "
         + "; ".join(lines)
         + f". {hits} hit{'s' if hits != 1 else ''}: {after}."
     )

@@ -1,7 +1,8 @@
 """Thrust, dodges, jumps and launches (TR-19, TR-27, GEN-01, GEN-03).
 
-Each round a ship has its Thrust to spend: in the manoeuvre step on range changes (whose outcome
-the players enter, GEN-03), and in the combat step on dodges. What it has comes from the M-drive
+Each round a ship has its Thrust to spend: in the manoeuvre step on range changes (toward a pair on
+the range board, which moves when the step ends: ranges.py; or on what the players settle, GEN-03),
+and in the combat step on dodges. What it has comes from the M-drive
 hits and the power plant's share (TR-19), +1 under *Maximum Speed* (TR-27); *Evasive Action*
 adds a point per order that only dodges may use, and that costs no reaction. A bridge hit grounds
 the ship for the next round: no manoeuvre, no dodge, no jump (TR-19); *Run Silent, Run Dark*
@@ -10,6 +11,8 @@ DM and *Prepare for Jump!*'s +2; on success the ship leaves the battle.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -23,6 +26,7 @@ from app.rules.traveller.barrage import blasted
 from app.rules.traveller.checks import DM, standard_check
 from app.rules.traveller.crew import can_act, computer_dms, crew_dms
 from app.rules.traveller.flights import Flight
+from app.rules.traveller.ranges import allocate, launch_ranges
 from app.rules.traveller.ship import Combatant, HgShip
 from app.rules.traveller.units import load_unit, save_unit
 
@@ -61,29 +65,52 @@ def _thrust_why(unit: Combatant) -> str:
 
 
 class Manoeuvre(BaseModel):
+    """Thrust spent in the manoeuvre step: toward a pair on the range board (target and direction),
+    or on something else the players settle (description; GEN-03)."""
+
     ship: str
     thrust: int = Field(ge=1, le=40, description="Thrust spent")
-    description: str = Field(min_length=3, max_length=200, description="what it does, e.g. closes to Short")
+    target: str | None = Field(
+        default=None, description="the other ship of the pair whose range this changes"
+    )
+    direction: Literal["close", "open"] | None = Field(default=None, description="close or open the range")
+    description: str | None = Field(
+        default=None, min_length=3, max_length=200, description="what it does, e.g. lines up behind the moon"
+    )
 
 
 @when(MOVEMENT, refusal="Thrust for range changes is spent in the {step:lower} step", field="ship")
 @action("traveller.manoeuvre", Manoeuvre, "Spend Thrust", ship="ship")
 def manoeuvre(state: BattleState, p: Manoeuvre, actor: Actor, dice: DiceSource) -> list[Event]:
-    """Range changes and the like in the manoeuvre step; the outcome is the players' (GEN-03)."""
+    """Thrust on a range change goes to the pair on the board and moves it when the step ends
+    (ranges.py, the core rules' Range Table); other manoeuvres are the players' to settle (GEN-03)."""
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     _may_move(state, ship, unit, "manoeuvre")
+    if p.target is None and p.direction is not None:
+        raise RuleError("name the ship whose range this Thrust closes or opens", "target")
+    if p.target is not None and p.direction is None:
+        raise RuleError("say whether the Thrust closes or opens the range", "direction")
+    if p.target is None and p.description is None:
+        raise RuleError("name the ship whose range this Thrust changes, or say what it does", "description")
+    does = allocate(state, ship, p.target, p.direction, p.thrust) if p.target and p.direction else ""
     left = _thrust_left(unit)
     if p.thrust > left:
         raise RuleError(f"{ship.name} has {left} Thrust left ({_thrust_why(unit)})", "thrust")
     unit.round.thrust_used += p.thrust
+    data: dict[str, object] = {"thrust": p.thrust}
+    if p.target and p.direction:
+        signed_thrust = p.thrust if p.direction == "open" else -p.thrust
+        unit.round.moves[p.target] = unit.round.moves.get(p.target, 0) + signed_thrust
+        data.update(target=p.target, direction=p.direction)
     save_unit(ship, unit)
+    what = "; ".join(x for x in (does, p.description or "") if x)
     return [
         Event(
             kind="manoeuvre",
             ship=ship.id,
-            text=f"{ship.name} spends {p.thrust} Thrust: {p.description} ({left - p.thrust} left this round).",
-            data={"thrust": p.thrust},
+            text=f"{ship.name} spends {p.thrust} Thrust: {what} ({left - p.thrust} left this round).",
+            data=data,
         )
     ]
 
@@ -219,11 +246,13 @@ def launch(state: BattleState, p: Launch, actor: Actor, dice: DiceSource) -> lis
         raise RuleError(f"{ship.name} has launched already (round {unit.launched_round})", "flight")
     unit.carrier, unit.launched_round = carrier.id, state.clock.turn
     save_unit(ship, unit)
+    placed = launch_ranges(state, ship, carrier)
+    board = f" It starts on the range board at its carrier's bands ({placed})." if placed else ""
     return [
         Event(
             kind="launch",
             ship=ship.id,
-            text=f"{ship.name} launches from {carrier.name}.",
+            text=f"{ship.name} launches from {carrier.name}.{board}",
             data={"carrier": carrier.id},
         )
     ]

@@ -214,6 +214,20 @@ class OrderChoice(BaseModel):
         return T.ORDERS[self.order]
 
 
+class RangeEntry(BaseModel):
+    """One pair's place on the range board (ranges.py): its band and the Thrust carried toward its
+    next change (+ opening, − closing)."""
+
+    band: str
+    progress: int = Field(default=0, ge=-1000, le=1000)
+
+    @model_validator(mode="after")
+    def _known(self) -> RangeEntry:
+        if self.band not in T.RANGE_BANDS:
+            raise ValueError(f"band must be one of {', '.join(T.RANGE_BANDS)}")
+        return self
+
+
 class RoundState(BaseModel):
     """This round's initiative, reactions, orders and fire — reset when a round begins."""
 
@@ -237,6 +251,9 @@ class RoundState(BaseModel):
     dodge: int | None = Field(default=None, description="DM the next attack on it takes from a dodge")
     sand_gone: bool = Field(default=False, description="a shockwave barrage cleared its sand (TR-27 rows)")
     jump_tried: bool = False
+    moves: dict[str, int] = Field(
+        default_factory=dict, description="Thrust on range changes this round: ship id → +opening/−closing"
+    )
 
     def in_effect(self) -> list[OrderChoice]:
         """Orders act from the reveal on (TR-26): before it, committed orders are secret and change
@@ -263,6 +280,9 @@ class Combatant(BaseModel):
     batteries: list[Battery] = Field(default_factory=list)
     initiative_base: int | None = None
     round: RoundState = Field(default_factory=RoundState)
+    ranges: dict[str, RangeEntry] = Field(
+        default_factory=dict, description="range board: bands to the ships whose ids sort after this one's"
+    )
 
     @model_validator(mode="after")
     def _combatant(self) -> Combatant:

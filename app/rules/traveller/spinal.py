@@ -23,6 +23,7 @@ from app.rules.traveller.crew import can_act, crew_dms
 from app.rules.traveller.hits import Resolution, damage_section, roll_location, system_roll
 from app.rules.traveller.loop import COMBAT_ACTION
 from app.rules.traveller.radiation import apply_radiation
+from app.rules.traveller.ranges import attack_band
 from app.rules.traveller.ship import HgSection, HgShip
 from app.rules.traveller.units import load_unit, orders_on, save_unit
 
@@ -33,14 +34,16 @@ SYSTEM_ROLL_PER = 50
 class SpinalShot(BaseModel):
     ship: str
     target: str
-    range: str = Field(description="range band")
+    range: str | None = Field(
+        default=None, description="range band; from the range board when the pair is on it"
+    )
     dodge_dm: int = Field(
         default=0, ge=-3, le=0, description="−2 if the target's Pilot check succeeded (GEN-03)"
     )
     officer: bool = Field(default=False, description="an officer of skill 4+ helps: +1 (TR-10)")
 
 
-def _refuse(state: BattleState, ship_name: str, model: HgShip, p: SpinalShot) -> None:
+def _refuse(state: BattleState, ship_name: str, model: HgShip, band: str) -> None:
     spinal = model.spinal
     if spinal is None:
         raise RuleError(f"{ship_name} has no spinal mount", "ship")
@@ -55,9 +58,9 @@ def _refuse(state: BattleState, ship_name: str, model: HgShip, p: SpinalShot) ->
         raise RuleError(f"{ship_name} runs silent this round and may not fire", "ship")
     if orders_on(state) and not model.round.has("line_up_spinal"):
         raise RuleError("the spinal mount fires only in a round with Line up Spinal Mount! (TR-26)", "ship")
-    if p.range not in T.RANGE_BANDS or T.spinal_range_dm(p.range) is None:
-        raise RuleError("the target is out of spinal range", "range")
-    if model.systems.computer >= 3 and T.band_index(p.range) > T.band_index("close"):
+    if band not in T.RANGE_BANDS or T.spinal_range_dm(band) is None:
+        raise RuleError(f"the target is out of spinal range ({T.RANGE_LABELS.get(band, band)})", "range")
+    if model.systems.computer >= 3 and T.band_index(band) > T.band_index("close"):
         raise RuleError("the computer is disabled: no fire beyond Close", "range")
 
 
@@ -76,7 +79,8 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
         raise RuleError("spinal mounts fire at ships, not at flights", "target")
     if target.jumped is not None:
         raise RuleError(f"{target_ship.name} has jumped out of the battle", "target")
-    _refuse(state, ship.name, model, p)
+    band = attack_band(state, ship, target_ship, p.range)
+    _refuse(state, ship.name, model, band)
     check_focus(state, ship, model, target_ship)
     spinal = model.spinal
     assert spinal is not None
@@ -84,7 +88,7 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
     dms += crew_dms(model, "Gunner")
     if p.officer:
         dms.append(("officer", 1))
-    dms.append(("range", T.spinal_range_dm(p.range) or 0))
+    dms.append(("range", T.spinal_range_dm(band) or 0))
     dodge = take_dodge(state, ship, target_ship, target, p.dodge_dm)
     if dodge:
         dms.append(("dodge", dodge))
@@ -99,7 +103,7 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
         roll.outcome = f"−{roll.total}"
         rolls.append(roll)
         dms.append(("computer", -roll.total))
-    dms += order_dms(model, target, p.range, False, state, ship, target_ship)
+    dms += order_dms(model, target, band, False, state, ship, target_ship)
     check = standard_check(dice, "spinal attack", dms, ship=ship.id)
     rolls.append(check.roll)
     model.round.actions += 1
