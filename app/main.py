@@ -27,6 +27,7 @@ from app.web import (
     feed,
     health,
     pages,
+    ship_library,
     table,
     table_api,
     ws,
@@ -148,10 +149,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(feed.router)
     app.include_router(battlefile_api.router)
+    app.include_router(ship_library.router)  # the ship library (issue 16)
     app.include_router(table_api.router)
     app.include_router(table.router)
     app.include_router(ws.router)
     app.include_router(battlefile_pages.router)
     app.include_router(dice_page.router)
+    app.include_router(ship_library.pages)
     app.include_router(pages.router)
     return app

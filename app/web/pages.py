@@ -26,8 +26,8 @@ from app.services.battles import (
     seats_held,
 )
 from app.services.errors import Forbidden, Invalid, ServiceError
-from app.services.library import definition, ships_for
 from app.services.requests import queue_if_needed
+from app.services.shiplib import library_choices, library_definition, library_entries
 from app.web.answers import _answer, _flash, _form, _is_htmx, _pop_flash
 from app.web.api import SEQ_MAX, join_url
 from app.web.deps import PlatformDep
@@ -104,9 +104,10 @@ async def rules_page(request: Request) -> Response:
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, platform: PlatformDep) -> Response:
     seats = request.session.get(SESSION_PARTICIPANTS, {})
+    rules = platform.rules
     async with platform.db.reader() as session:
         battles = await battles_held(session, seats, request.session.get(SESSION_SEAT_KEYS, {}))
-    rules = platform.rules
+        library = {key: await library_choices(session, system) for key, system in rules.systems.items()}
     return templates.TemplateResponse(
         request,
         "home.html",
@@ -114,7 +115,7 @@ async def home(request: Request, platform: PlatformDep) -> Response:
             "battles": battles,
             "systems": rules.names(),
             "steps": {key: {s.key: s.label for s in system.steps} for key, system in rules.systems.items()},
-            "library": {key: ships_for(system) for key, system in rules.systems.items()},
+            "library": library,
             "csrf_token": csrf_token(request),
             "flash": _pop_flash(request),
         },
@@ -146,7 +147,7 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
                 battle.id,
                 referee.participant.id,
                 "ship.add",
-                {"definition": definition(slug)},
+                {"definition": await _library_ship(platform, slug)},
                 uuid.uuid4().hex,
             )
             await action_service.submit(platform, add)
@@ -234,6 +235,9 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
             battle = await get_battle(session, battle_id)
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
             context = await page_context(session, battle, me, csrf_token(request), rules=platform.rules)
+            if me.role == "referee":  # the samples and the saved ships (app/services/shiplib.py)
+                system = platform.rules.game(battle.system).system
+                context["ship_library"] = await library_entries(session, platform.rules, system, me)
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)
@@ -331,7 +335,7 @@ async def add_ship(battle_id: str, request: Request, platform: PlatformDep) -> R
             except JsonRefused as exc:
                 raise Invalid(f"the ship definition: {exc.reason}", "definition") from None
         else:
-            definition_data = definition(str(form.get("library", "")))
+            definition_data = await _library_ship(platform, str(form.get("library", "")), battle_id, request)
         owner = str(form.get("owner", "")).strip() or None
         add = Command(
             battle_id,
@@ -344,6 +348,21 @@ async def add_ship(battle_id: str, request: Request, platform: PlatformDep) -> R
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status, field=exc.field)
     return _answer(request, back, result.events[0]["text"] if result.events else "Ship added.")
+
+
+async def _library_ship(
+    platform: PlatformDep, slug: str, battle_id: str | None = None, request: Request | None = None
+) -> dict[str, Any]:
+    """A sample or saved ship's definition, as this battle's seat may see it (a ship held for its
+    battle is there for its referee only), refused naming the `library` field."""
+    async with platform.db.reader() as session:
+        me = None
+        if battle_id is not None and request is not None:
+            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+        try:
+            return await library_definition(session, slug, me)
+        except ServiceError as exc:
+            raise Invalid(exc.message, "library") from None
 
 
 @router.post("/battles/{battle_id}/participants")

@@ -153,6 +153,12 @@ async def test_the_openapi_document_declares_every_error(client: httpx.AsyncClie
         ("get", "/api/v1/schemas/battle-file"): {"413", "422"},
         ("post", "/api/v1/battles/import"): {"413", "422", "429"},
         ("post", "/api/v1/battles/{battle_id}/fork"): {"401", "403", "404", "413", "422", "429"},
+        ("get", "/api/v1/ships/schema"): {"413", "422"},
+        ("get", "/api/v1/ships"): {"403", "413", "422"},
+        ("post", "/api/v1/ships"): {"401", "403", "413", "422"},
+        ("post", "/api/v1/battles/{battle_id}/ships/{ship}/save"): {"401", "403", "404", "413", "422"},
+        ("get", "/api/v1/ships/{slug}"): {"403", "404", "413", "422"},
+        ("delete", "/api/v1/ships/{slug}"): {"401", "403", "404", "413", "422"},
     }
     for (method, path), codes in expected.items():
         responses = doc["paths"][path][method]["responses"]
