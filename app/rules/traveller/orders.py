@@ -94,12 +94,27 @@ class GiveOrders(BaseModel):
         return [value] if isinstance(value, dict) else value
 
 
+def _initiative_rolled(state: BattleState, actor: Actor) -> str | None:
+    """Orders are costed against the engagement's initiative (TR-26c), so none are offered before
+    it is rolled (TR-03): a form that can only be refused is a dead end."""
+    if all(unit.initiative_base is None for _, unit in units(state)):
+        return "initiative for the engagement is not rolled yet; the referee rolls it first (TR-03)"
+    return None
+
+
 @when(
     ORDERS,
     refusal="orders are written in the {step:lower} step; emergency orders come as reactions",
     field="orders",
 )
-@action("traveller.orders", GiveOrders, "Write orders", ship="ship", draft=lambda p: not p.commit)
+@action(
+    "traveller.orders",
+    GiveOrders,
+    "Write orders",
+    ship="ship",
+    draft=lambda p: not p.commit,
+    permit=_initiative_rolled,
+)
 def give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)", "orders")
