@@ -27,6 +27,7 @@ from app.web import (
     feed,
     health,
     pages,
+    report_page,
     ship_library,
     table,
     table_api,
@@ -156,5 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(battlefile_pages.router)
     app.include_router(dice_page.router)
     app.include_router(ship_library.pages)
+    app.include_router(report_page.router)
+    app.include_router(report_page.api_router)
     app.include_router(pages.router)
     return app

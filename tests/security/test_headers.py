@@ -146,6 +146,7 @@ async def test_the_openapi_document_declares_every_error(client: httpx.AsyncClie
         },
         ("get", "/api/v1/battles/{battle_id}/dice"): {"401", "403", "404", "413", "422"},
         ("get", "/api/v1/battles/{battle_id}/audit"): {"401", "403", "404", "413", "422"},
+        ("get", "/api/v1/battles/{battle_id}/report"): {"401", "403", "404", "413", "422"},
         ("get", "/api/v1/library"): {"413", "422"},
         ("get", "/api/v1/actions"): {"413", "422"},
         ("get", "/api/v1/battles/{battle_id}/feed"): {"401", "403", "404", "413", "422"},
