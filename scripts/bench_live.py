@@ -283,6 +283,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
                     r = await c.post(f"/api/v1/battles/{t.battle_id}/participants",
                                      json={"name": f"spec{s}", "role": "spectator"}, headers=t.auth("ref"))
                     token = r.json()["token"]
+                    c.cookies.clear()  # a fresh browser for each seat (a seated one is asked first)
                     j = await c.get(f"/join/{token}", follow_redirects=False)
                     t.spectators.append(j.cookies["starboard_session"])  # type: ignore[attr-defined]
                 tables.append(t)
