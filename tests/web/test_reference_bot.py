@@ -1,63 +1,136 @@
 """The reference bot (examples/bot.py, issue 16): two of them, each its own process speaking only
-the documented REST API and the push feed, play a B5 Wars battle on a real server (SQLite and
-PostgreSQL) until turn 3 begins — no sleeps: they move when the feed says the battle waits on them."""
+the documented REST API and the push feed, play a battle on a real server (SQLite and PostgreSQL)
+to its end, in each ruleset — no sleeps: they move when the feed says the battle waits on them, and
+stop when its last entry says the battle is finished. The end is checked exactly: which ship went
+down, who was left, the battle's last seq is the feed's last entry and the bots' last word."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
 import time
+from typing import Any
 
 import httpx
 
 from tests.conftest import ROOT, Server
-from tests.helpers import set_table, simple_ship
-from tests.web.test_feed import live  # noqa: F401  (the module-scoped server per database)
+from tests.helpers import Table, set_table, ship_def, simple_ship
+from tests.web.test_feed import feed, live, ok  # noqa: F401  (live: the module-scoped server per database)
+
+ONE_SIDE_LEFT = {"end_when_one_side_left": True}  # readiness as by default: a step ends when all are done
 
 
-async def test_two_reference_bots_play_b5wars_to_turn_3(live: Server) -> None:  # noqa: F811
+async def bots(
+    server: Server, table: Table, hit: int = 1, seats: tuple[str, ...] = ("ann", "bob")
+) -> list[str]:
+    """Run one bot per seat until each stops by itself; their outputs (each must exit 0)."""
+    procs = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(ROOT / "examples" / "bot.py"),
+            "--url",
+            server.url,
+            "--battle",
+            table.battle_id,
+            "--token",
+            table.tokens[who],
+            "--hit",
+            str(hit),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for who in seats
+    ]
+    outputs = await asyncio.wait_for(asyncio.gather(*(p.communicate() for p in procs)), 60)
+    for proc, (_out, err) in zip(procs, outputs, strict=True):
+        assert proc.returncode == 0, err.decode()
+    return [out.decode() for out, _ in outputs]
+
+
+async def the_end(
+    c: httpx.AsyncClient, table: Table, outputs: list[str]
+) -> tuple[dict[str, Any], list[dict]]:
+    """The finished battle as the referee reads it and its log; checks the end is one and the same
+    everywhere: the snapshot is the log's, the feed's last entry is the battle's last seq and says
+    finished, and each bot's last line names that seq and the end's own words."""
+    battle = await ok(await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref")))
+    assert battle["status"] == "finished" and battle["seed"] is not None
+    entries = (await ok(await c.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth("ref"))))[
+        "entries"
+    ]
+    assert entries[-1]["seq"] == battle["seq"]
+    ending = entries[-1]["events"][-1]
+    assert ending["kind"] == "battle_end"
+    items, _ = await feed(c, table, "ann", battle["seq"] + 1)  # the feed closes after the end
+    assert items[-1]["seq"] == battle["seq"] and items[-1]["finished"] is True
+    assert [i["finished"] for i in items].count(True) == 1
+    for out in outputs:
+        assert out.splitlines()[-1] == f"end at seq {battle['seq']}: {ending['text']}", out
+    audit = await ok(await c.get(f"/api/v1/battles/{table.battle_id}/audit", headers=table.auth("ref")))
+    assert audit["snapshot_matches_log"] is True
+    return battle, entries
+
+
+def moves(entries: list[dict], kind: str, actor: str) -> list[dict]:
+    """The log entries of one kind by one participant (by name, as the log names them)."""
+    return [e for e in entries if e["action_type"] == kind and e["actor"] == actor]
+
+
+async def test_GEN_04_two_bots_fight_a_b5wars_battle_until_one_side_is_left(live: Server) -> None:  # noqa: F811
     async with httpx.AsyncClient(base_url=live.url, timeout=10) as c:
-        ships = {"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
-        table = await set_table(c, ships=ships, options={}, spectator=False)  # a step ends when done
+        # Hawk holds 4 + 20 + 40 boxes from the fore, Crow 4 + 20 + 16: Ann's fourth hit of 10 ends it.
+        ships = {"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow", structure=16), "bob")}
+        table = await set_table(c, ships=ships, options=ONE_SIDE_LEFT, spectator=False)
         started = time.monotonic()
-        bots = [
-            await asyncio.create_subprocess_exec(
-                sys.executable,
-                str(ROOT / "examples" / "bot.py"),
-                "--url",
-                live.url,
-                "--battle",
-                table.battle_id,
-                "--token",
-                table.tokens[who],
-                "--turns",
-                "2",
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-            )
-            for who in ("ann", "bob")
-        ]
-        outputs = await asyncio.wait_for(asyncio.gather(*(b.communicate() for b in bots)), 60)
+        outputs = await bots(live, table, hit=10)
         took = time.monotonic() - started
-        for bot, (_out, err) in zip(bots, outputs, strict=True):
-            assert bot.returncode == 0, err.decode()
-        ann_out, bob_out = (out.decode() for out, _ in outputs)
+        battle, entries = await the_end(c, table, outputs)
+        assert entries[-1]["events"][-1]["text"] == (
+            "The battle ends: only Hawk still fights (Crow out of the battle). The dice seed is revealed."
+        )
+        ships_now = battle["state"]["ships"]
+        assert (ships_now["crow"]["destroyed"], ships_now["hawk"]["destroyed"]) == (True, False)
+        # One hit a step from each bot: Ann's four (Ship Power to Adjust Ship Systems of turn 1);
+        # Bob's last may come too late in the step that kills Crow.
+        assert [e["clock"] for e in moves(entries, "damage.apply", "ann")] == [
+            "T1 Power",
+            "T1 Move",
+            "T1 Fire",
+            "T1 Adjust",
+        ]
+        assert len(moves(entries, "damage.apply", "bob")) in (3, 4)
+        assert battle["turn_bar"]["turn"] == 1 and battle["turn_bar"]["step_label"] == "Adjust Ship Systems"
+        print(f"b5wars: {len(entries)} log entries, {took:.2f} s")
+        assert took < 30
 
-        battle = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()
-        assert (battle["turn_bar"]["turn"], battle["turn_bar"]["step_label"]) == (3, "Ship Power")
-        # Each bot fired once per step that offers damage, then was done with every step.
-        entries = (
-            await c.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth("ref"))
-        ).json()["entries"]
-        played = [e for e in entries if e["action_type"] in ("damage.apply", "step.ready")]
-        assert {e["actor"] for e in played} == {"ann", "bob"}
-        hits = [e for e in played if e["action_type"] == "damage.apply"]
-        # (a stale 409 when both move at once is tried again: every step still gets its one hit from each)
-        assert sorted(e["actor"] for e in hits) == ["ann"] * 8 + ["bob"] * 8
-        readies = [e for e in played if e["action_type"] == "step.ready"]
-        assert len(readies) == 2 * 2 * 4  # two bots × two turns × four steps
-        assert ann_out.count("step.ready") == bob_out.count("step.ready") == 8
-        audit = (await c.get(f"/api/v1/battles/{table.battle_id}/audit", headers=table.auth("ref"))).json()
-        assert audit["snapshot_matches_log"] is True
-        print(f"two bots, {len(entries)} log entries, {took:.2f} s")
+
+async def test_SH_03_GEN_04_two_bots_fight_an_sfb_shadow_battle_until_one_side_is_left(
+    live: Server,  # noqa: F811
+) -> None:
+    async with httpx.AsyncClient(base_url=live.url, timeout=10) as c:
+        ships = {
+            "kosh": (ship_def("shadow-cruiser"), "ann"),
+            "kirk": (ship_def("federation-heavy-cruiser"), "bob"),
+        }
+        table = await set_table(c, system="sfb", ships=ships, options=ONE_SIDE_LEFT, spectator=False)
+        started = time.monotonic()
+        outputs = await bots(live, table, hit=10)
+        took = time.monotonic() - started
+        battle, entries = await the_end(c, table, outputs)
+        kosh, kirk = table.ships["kosh"], table.ships["kirk"]
+        assert entries[-1]["events"][-1]["text"] == (
+            "The battle ends: only the Shadows side still fights (Federation Heavy Cruiser out of the"
+            " battle). The dice seed is revealed."
+        )
+        ships_now = battle["state"]["ships"]
+        assert (ships_now[kirk]["destroyed"], ships_now[kosh]["destroyed"]) == (True, False)
+        # The Federation cruiser holds 20 + 24 from the fore: Kosh's fifth hit, in impulse 4.
+        hits = moves(entries, "damage.apply", "ann")
+        assert [e["clock"] for e in hits] == ["T1 EA", "T1 I1", "T1 I2", "T1 I3", "T1 I4"]
+        assert battle["turn_bar"]["step_title"] == "Impulse 4/32"
+        # 10 points an impulse reach the Shadow's armour and internals: under 25, no pain check (SH-03).
+        checks = [ev["text"] for e in entries for ev in e["events"] if ev["kind"].startswith("pain")]
+        assert len(checks) >= 4 and all(t.endswith(": under 25, no pain check.") for t in checks), checks
+        assert ships_now[kosh]["parts"]["pain"]["level"] == 0
+        print(f"sfb: {len(entries)} log entries, {took:.2f} s")
         assert took < 30
