@@ -31,7 +31,9 @@ SlugPath = Annotated[
 ]
 SystemQuery = Annotated[
     str | None,
-    Query(max_length=20, description="a game system key (GET /api/v1/systems): its battles' ships"),
+    Query(
+        max_length=20, description="a game system key (sfb, b5wars, traveller): the ships its battles take"
+    ),
 ]
 
 
