@@ -26,11 +26,13 @@ from app.web import (
     dice_page,
     feed,
     health,
+    override_pages,
     pages,
     report_page,
     ship_library,
     table,
     table_api,
+    wizard,
     ws,
 )
 from app.web.errors import install_error_handlers
@@ -159,5 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ship_library.pages)
     app.include_router(report_page.router)
     app.include_router(report_page.api_router)
+    app.include_router(wizard.router)  # the home page and battle creation (issue 14)
+    app.include_router(override_pages.router)
     app.include_router(pages.router)
     return app

@@ -14,8 +14,6 @@ from app.services import actions as action_service
 from app.services.actions import Command
 from app.services.battles import (
     add_participant,
-    battles_held,
-    create_battle,
     get_battle,
     get_participant,
     load_state,
@@ -27,13 +25,11 @@ from app.services.battles import (
 )
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.requests import queue_if_needed
-from app.services.shiplib import library_choices, library_definition, library_entries
+from app.services.shiplib import library_definition, library_entries
 from app.web.answers import _answer, _flash, _form, _is_htmx, _pop_flash
 from app.web.api import SEQ_MAX, join_url
 from app.web.deps import PlatformDep
-from app.web.errors import service_headers
 from app.web.forms import dice_from_form, payload_from_form
-from app.web.limits import check_battle_creation
 from app.web.render import page_context, render, templates
 from app.web.rulebook import reference
 from app.web.security import (
@@ -101,63 +97,7 @@ async def rules_page(request: Request) -> Response:
     )
 
 
-@router.get("/", response_class=HTMLResponse)
-async def home(request: Request, platform: PlatformDep) -> Response:
-    seats = request.session.get(SESSION_PARTICIPANTS, {})
-    rules = platform.rules
-    async with platform.db.reader() as session:
-        battles = await battles_held(session, seats, request.session.get(SESSION_SEAT_KEYS, {}))
-        library = {key: await library_choices(session, system) for key, system in rules.systems.items()}
-    return templates.TemplateResponse(
-        request,
-        "home.html",
-        {
-            "battles": battles,
-            "systems": rules.names(),
-            "steps": {key: {s.key: s.label for s in system.steps} for key, system in rules.systems.items()},
-            "library": library,
-            "csrf_token": csrf_token(request),
-            "flash": _pop_flash(request),
-        },
-    )
-
-
-@router.post("/battles")
-async def new_battle(request: Request, platform: PlatformDep) -> Response:
-    try:
-        form = await _form(request)
-        check_battle_creation(request)
-        system = str(form.get("system", ""))
-        chosen = [str(s) for s in form.getlist("ships")]
-        players = [n.strip() for n in str(form.get("players", "")).splitlines() if n.strip()]
-        async with platform.db.transaction() as session:
-            battle, referee = await create_battle(
-                session,
-                str(form.get("name", "")),
-                system,
-                dice_mode=str(form.get("dice_mode", "seeded")),
-                rules=platform.rules,
-            )
-            seats = [referee] + [
-                await add_participant(session, battle, name, "player") for name in players[:8]
-            ]
-        take_seat(request, battle.id, referee.participant.id, referee.participant.token_hash)
-        for slug in chosen:
-            add = Command(
-                battle.id,
-                referee.participant.id,
-                "ship.add",
-                {"definition": await _library_ship(platform, slug)},
-                uuid.uuid4().hex,
-            )
-            await action_service.submit(platform, add)
-    except ServiceError as exc:
-        return _answer(request, "/", exc.message, "error", exc.status, service_headers(exc))
-    request.session[NEW_LINKS] = [
-        {"name": s.participant.name, "role": s.participant.role, "url": join_url(request, s.token)}
-        for s in seats
-    ]
-    return RedirectResponse(f"/battles/{battle.id}", status_code=303)
+# The home page and battle creation (the wizard) are in app/web/wizard.py (issue 14).
 
 
 # Join pages are never cached, and send no Referer at all (an old-style /join/<token> URL would be it).

@@ -16,12 +16,14 @@ from app.db import Database
 from app.models import ActionLog, Battle, Participant
 from app.realtime.hub import SeatGone, Subscriber
 from app.rules import STANDARD, Rules
+from app.rules.overrides import choices_for
 from app.rules.state import BattleState
 from app.rules.views import Viewer
 from app.services.battles import get_battle, load_state, participants
 from app.services.drafts import rows as draft_rows
 from app.services.history import preview as history_preview
 from app.services.library import ships_for
+from app.services.overrides import Mark, flags, standing
 from app.services.views import (
     log_entries,
     offers_for,
@@ -78,8 +80,20 @@ async def page_context(
     )
     live_referee = participant.role == "referee" and at_seq is None
     history = await history_preview(session, battle.id) if live_referee else None
+    marks = await standing(session, battle.id, until=data["seq"])  # the ⚑ markers (issue 14)
     return _context(
-        battle, participant, viewer, data, people, names, log, csrf, game_state, at_seq is None, history
+        battle,
+        participant,
+        viewer,
+        data,
+        people,
+        names,
+        log,
+        csrf,
+        game_state,
+        at_seq is None,
+        history,
+        marks,
     )
 
 
@@ -95,9 +109,16 @@ def _context(
     game_state: BattleState,
     live: bool,
     history: dict[str, Any] | None,
+    marks: list[Mark] | None = None,
 ) -> dict[str, Any]:
     state = data["state"]
     return {
+        # ship id → path → the override still standing there (the ⚑ marker; services/overrides.py)
+        "flags": flags(marks or [], game_state, state, viewer, battle.status == "finished"),
+        # the referee's override picker: each ship's settable values, current and allowed (rules)
+        "override_choices": {sid: choices_for(game_state, sid) for sid in game_state.ships}
+        if viewer.is_referee and live
+        else {},
         # the referee's undo/redo/rewind forms say what they would do (the log line of each)
         "history": history,
         "battle": {
@@ -198,6 +219,7 @@ class LiveRead:
     step_since: Any = None  # when the current step began (the turn bar's pending times)
     drafts: list[Any] = field(default_factory=list)  # saved drafts (each viewer folds in its own)
     history: dict[str, Any] | None = None  # what the referee's undo/redo would do
+    marks: list[Mark] = field(default_factory=list)  # overrides still standing (the ⚑ markers)
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.people}
@@ -220,7 +242,10 @@ async def read_live(db: Database, battle_id: str, since: int, rules: Rules = STA
         saved = await draft_rows(session, battle_id)
         referee_seated = any(p.role == "referee" and p.active for p in people)
         history = await history_preview(session, battle_id) if referee_seated else None
-    return LiveRead(battle, state, seq, people, rows, step_since=since_step, history=history, drafts=saved)
+        marks = await standing(session, battle_id, until=seq)
+    return LiveRead(
+        battle, state, seq, people, rows, step_since=since_step, history=history, drafts=saved, marks=marks
+    )
 
 
 async def battle_seqs(db: Database, battle_ids: list[str]) -> dict[str, int]:
@@ -274,7 +299,7 @@ def live_html(read: LiveRead, me: Participant, since: int, csrf: str) -> str:
     log = log_entries(rows, read.battle, viewer, read.names)
     history = read.history if me.role == "referee" else None
     context = _context(
-        read.battle, me, viewer, data, read.people, read.names, log, csrf, state, True, history
+        read.battle, me, viewer, data, read.people, read.names, log, csrf, state, True, history, read.marks
     )
     return render("partials/live_update.html", context)
 

@@ -34,14 +34,13 @@ async def test_create_battle_from_home_page_and_show_links_once(client: httpx.As
         },
         follow_redirects=True,
     )
-    assert r.status_code == 200 and "Referee dashboard" in r.text
-    assert (
-        r.text.count("http://127.0.0.1:8000/join#") == 3
-        and "Shadow Cruiser" in r.text
-        and "Federation Heavy Cruiser" in r.text
-    )
-    again = await client.get(str(r.url))
-    assert "/join#" not in again.text  # shown once
+    # The links page (issue 14; tests/web/test_wizard.py): the players', then the referee's own.
+    assert r.status_code == 200 and "Night action is ready" in r.text
+    assert r.text.count('value="http://127.0.0.1:8000/join#') == 3
+    dashboard = await client.get(r.text.split('id="links-dismiss"')[0].rsplit('href="', 1)[1].split('"')[0])
+    assert "Referee dashboard" in dashboard.text
+    assert "Shadow Cruiser" in dashboard.text and "Federation Heavy Cruiser" in dashboard.text
+    assert "/join#" not in dashboard.text  # shown once, on the links page only
 
 
 async def test_form_post_redirect_get_and_errors_as_page_messages(client: httpx.AsyncClient) -> None:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from app.rules.core import Actor, Event, NoPayload, RuleError, ShipRef, Visibility
 from app.rules.dice import DiceSource
 from app.rules.messages import first_error
+from app.rules.overrides import choice_at
 from app.rules.ruleset import action
 from app.rules.state import BattleState, Ship
 
@@ -274,6 +275,11 @@ class Override(BaseModel):
     )
     value: Any = Field(description="the new value (JSON)")
     reason: str = Field(min_length=3, max_length=300)
+    named: bool = Field(
+        default=False,
+        description="the log names the ship and the value in words, as the referee's picker does "
+        "(a path the picker offers; app/rules/overrides.py)",
+    )
 
 
 def _walk(tree: Any, keys: list[str]) -> tuple[Any, str | int]:
@@ -310,6 +316,13 @@ def override(state: BattleState, payload: Override, actor: Actor, dice: DiceSour
         setattr(state, name, getattr(fresh, name))
     shown = json.dumps(old), json.dumps(payload.value)
     text = f"⚠ OVERRIDE (Referee): {payload.path} {shown[0]}→{shown[1]} — “{payload.reason}”"
+    named = choice_at(state, payload.path) if payload.named else None
+    if named is not None:  # target, value, old → new in words; the path stays for the record
+        target = state.ships[named.ship].name
+        change = f"{named.words(old)} → {named.words(payload.value)}"
+        text = (
+            f"⚠ OVERRIDE (Referee): {target} — {named.label}: {change} — “{payload.reason}” ({payload.path})"
+        )
     data = {"path": payload.path, "old": old, "new": payload.value, "reason": payload.reason}
     if visibility != "public":
         # The value is hidden from other players: so are its old and new values and the reason.
