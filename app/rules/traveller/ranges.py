@@ -54,9 +54,9 @@ SHORT_LABELS: dict[str, str] = {
     "short": "Short",
     "medium": "Med",
     "long": "Long",
-    "very_long": "V.Long",
+    "very_long": "VLong",
     "distant": "Dist",
-    "very_distant": "V.Dist",
+    "very_distant": "VDist",
 }
 
 
@@ -312,6 +312,7 @@ def board_view(state: BattleState) -> dict[str, Any]:
                     "cost": THRUST_TO_CHANGE[placed.band] if placed else None,
                     "carried": carried_text(placed) if placed else "",
                     "pending": _moves_text(state, pending),
+                    "settled": not state.game.in_moment(state, MOVEMENT),
                     "net": sum(t for _, t in pending),
                 }
             )

@@ -7,9 +7,12 @@ from __future__ import annotations
 import pytest
 
 from app.rules.core import Actor, RuleError
+from app.rules.traveller.display import panel as display_panel
 from app.rules.traveller.ranges import board_view, entry, resolve
 from app.rules.traveller.ship import RangeEntry
-from app.rules.views import battle_view
+from app.rules.views import Viewer, battle_view
+from app.web.render import render as render_page
+from tests.helpers import Elements, part_context, render_part
 from tests.rules.traveller.helpers import (
     KESTREL_ACTOR,
     TIGRESS_ACTOR,
@@ -312,3 +315,57 @@ def test_TR_25_a_launched_flight_starts_at_its_carriers_bands() -> None:
     ]
     assert entry(done.state, "red-flight", "kestrel").band == "medium"  # type: ignore[union-attr]
     assert entry(done.state, "tigress", "red-flight").band == "adjacent"  # type: ignore[union-attr]
+
+
+def render_sheet(state, ship: str, viewer: Viewer) -> str:
+    return render_part(state, ship, "hg_ship", viewer, seq=3, dice_mode="server")[0]
+
+
+def render_board(state, viewer: Viewer) -> tuple[str, Elements]:
+    context = part_context(state, "kestrel", "hg_ship", viewer)
+    html = render_page(
+        "partials/range_board.html", {**context, "range_board": display_panel(state)["range_board"]}
+    )
+    parsed = Elements()
+    parsed.feed(html)
+    return html, parsed
+
+
+def test_TR_02_fire_forms_offer_the_boards_band_and_the_manoeuvre_form_names_the_pair() -> None:
+    kestrel_view = Viewer("p-kestrel", "player", frozenset({"kestrel"}))
+    state = advance_to(two_ships(), "manoeuvre").state
+    html = render_sheet(state, "kestrel", kestrel_view)
+    assert 'name="p.target"' not in html.split("tr-manoeuvre-form")[1].split("</form>")[0]  # off the board
+    state = place(state, "short").state
+    form = render_sheet(state, "kestrel", kestrel_view).split("tr-manoeuvre-form")[1].split("</form>")[0]
+    assert '<option value="tigress">Tigress — Short (range board)</option>' in form
+    assert (
+        '<select name="p.direction"><option value="close">close</option><option value="open">open</option>'
+        in form
+    )
+    state = advance_to(state, "combat").state
+    barrage = render_sheet(state, "kestrel", kestrel_view).split("tr-barrage-form")[1].split("</form>")[0]
+    assert 'name="p.range"' not in barrage
+    assert "Range: from the range board — Tigress Short." in barrage
+
+
+def test_TR_02_the_board_chart_marks_each_pairs_band_for_every_viewer() -> None:
+    state = advance_to(place(two_ships(), "medium").state, "manoeuvre").state
+    state = thrust(state, KESTREL_ACTOR, "kestrel", "tigress", 3, "close").state
+    spectator = Viewer("p-watch", "spectator", frozenset())
+    html, parsed = render_board(state, spectator)
+    pair = parsed.by_id["rb-kestrel--tigress"]
+    assert pair["data-band"] == "medium"
+    assert '<span class="rb-band">Medium</span> <small>(5 Thrust to change)</small>' in html
+    assert (
+        html.count('class="rb-cell rb-here"') == 1
+        and 'title="Medium · 5 Thrust to change">●<span>Med' in html
+    )
+    assert "This round: Kestrel closes 3 (settled when the manoeuvre step ends)." in html
+    assert "traveller.set_range" not in parsed.actions  # only the referee places pairs
+    _, as_referee = render_board(state, Viewer("p-ref", "referee", frozenset()))
+    assert as_referee.actions == ["traveller.set_range"]
+    ended = advance_to(state, "combat").state
+    html, parsed = render_board(ended, spectator)
+    assert parsed.by_id["rb-kestrel--tigress"]["data-band"] == "medium"
+    assert "3 of 5 toward Short carried." in html and "This round: Kestrel closes 3 (settled)." in html
