@@ -189,7 +189,7 @@ def settle_ranges(state: BattleState, dice: DiceSource) -> list[Event]:
         way = "opening" if total > 0 else "closing"
         net = f"net {way} {abs(total)}" if total else "net 0"
         if placed.progress:
-            net += f" + {abs(placed.progress)} carried"
+            net += f" + {abs(placed.progress)} carried {'opening' if placed.progress > 0 else 'closing'}"
         moved = " → ".join(label(band) for band in path) if len(path) > 1 else f"stays {label(after.band)}"
         notes = [n for n in (carried_text(after), "no band beyond the board's end" if stuck else "") if n]
         tail = f"; {'; '.join(notes)}" if notes else ""

@@ -119,7 +119,7 @@ def test_TR_02_both_ships_closing_add_and_an_escape_subtracts() -> None:
     ended = advance_to(state, "combat")
     # The chase cancels out: the carried 1 stays.
     assert (
-        "Range board: Kestrel–Tigress stays Short (Kestrel closes 4, Tigress opens 4: net 0 + 1 carried;"
+        "Range board: Kestrel–Tigress stays Short (Kestrel closes 4, Tigress opens 4: net 0 + 1 carried closing;"
         " 1 of 2 toward Close carried)."
     ) in ended.texts
     assert entry(ended.state, "kestrel", "tigress") == RangeEntry(band="short", progress=-1)
