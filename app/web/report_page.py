@@ -31,7 +31,10 @@ POLL_SECONDS = 15
 
 # The charts' view box: drawn at this size and scaled to the column (a phone's 375 px included).
 WIDTH, HEIGHT = 320, 150
-LEFT, RIGHT, TOP, BOTTOM = 30, 6, 10, 22
+SMALL = 110  # the height of the small multiples (a chart per shield projection, per section)
+LEFT, RIGHT, TOP, BOTTOM = 30, 6, 14, 22
+STRIPE_LABEL_ROOM = 8  # the thinnest band that carries its name
+LABEL_ROOM = 11  # the narrowest bar (in view box units) that carries its value over it
 
 
 @dataclass
@@ -43,6 +46,16 @@ class Bar:
     cls: str
     name: str
     value: float
+    note: str = ""  # said after the value in its label ("✕": a collapsed shield)
+
+    @property
+    def centre(self) -> float:
+        return round(self.x + self.width / 2, 2)
+
+    @property
+    def labelled(self) -> bool:
+        """Room for the value over the bar (a zero bar is nothing but its label)."""
+        return self.width >= LABEL_ROOM
 
 
 @dataclass
@@ -66,6 +79,10 @@ class Stripe:
     cls: str
     label: str
 
+    @property
+    def labelled(self) -> bool:
+        return self.height >= STRIPE_LABEL_ROOM
+
 
 @dataclass
 class Chart:
@@ -84,12 +101,15 @@ class Chart:
     left: int = LEFT
     right: int = WIDTH - RIGHT
     top: int = TOP
-    bottom: int = HEIGHT - BOTTOM
+
+    @property
+    def bottom(self) -> int:
+        return self.height - BOTTOM
 
 
-def _y(value: float, y_max: float) -> float:
-    span = HEIGHT - BOTTOM - TOP
-    return round(HEIGHT - BOTTOM - span * (min(value, y_max) / y_max if y_max else 0), 2)
+def _y(value: float, y_max: float, height: int) -> float:
+    span = height - BOTTOM - TOP
+    return round(height - BOTTOM - span * (min(value, y_max) / y_max if y_max else 0), 2)
 
 
 def bar_chart(
@@ -98,9 +118,10 @@ def bar_chart(
     desc: str,
     y_max: float,
     *,
-    groups: list[tuple[str, list[tuple[str, str, float]]]],
+    groups: list[tuple[str, list[tuple[str, str, float] | tuple[str, str, float, str]]]],
     lines: Sequence[tuple[float, str, str]] = (),
     stripes: Sequence[tuple[float, float, str, str]] = (),
+    height: int = HEIGHT,
 ) -> Chart:
     """Grouped bars (a group per turn or die face, a bar per series) on one scale from 0 to y_max,
     with reference lines (a rating, the expected count) and background stripes (pain bands)."""
@@ -113,18 +134,19 @@ def bar_chart(
         width = inner / max(len(bars), 1)
         x0 = LEFT + i * slot + slot * 0.1
         out = []
-        for j, (cls, name, value) in enumerate(bars):
+        for j, (cls, name, value, *note) in enumerate(bars):
             names.setdefault(cls, name)
-            top = _y(value, y_max)
+            top = _y(value, y_max, height)
             out.append(
                 Bar(
                     round(x0 + j * width, 2),
                     top,
                     round(width * 0.9, 2),
-                    round(HEIGHT - BOTTOM - top, 2),
+                    round(height - BOTTOM - top, 2),
                     cls,
                     name,
                     value,
+                    "".join(note),
                 )
             )
         laid.append(Group(label, round(LEFT + i * slot + slot / 2, 2), out))
@@ -133,11 +155,17 @@ def bar_chart(
         title=title,
         desc=desc,
         y_max=y_max,
+        height=height,
         groups=laid,
         legend=list(names.items()),
-        lines=[Line(_y(v, y_max), cls, label) for v, cls, label in lines],
+        lines=[Line(_y(v, y_max, height), cls, label) for v, cls, label in lines],
         stripes=[
-            Stripe(_y(high, y_max), round(_y(low, y_max) - _y(high, y_max), 2), cls, label)
+            Stripe(
+                _y(high, y_max, height),
+                round(_y(low, y_max, height) - _y(high, y_max, height), 2),
+                cls,
+                label,
+            )
             for low, high, cls, label in stripes
         ],
     )
@@ -175,10 +203,15 @@ def charts(report: Report) -> dict[str, list[Chart]]:
             ),
             s.rating,
             lines=[(s.rating, "rating", f"rating {s.rating}")],
+            height=SMALL,
             groups=[
                 (
                     _turn_label(report, p.turn),
-                    [("shield-down" if p.collapsed else "shield", "strength", p.strength)],
+                    [
+                        ("shield-down", "collapsed", p.strength, "✕")
+                        if p.collapsed
+                        else ("shield", "strength", p.strength)
+                    ],
                 )
                 for p in s.points
             ],
@@ -196,6 +229,7 @@ def charts(report: Report) -> dict[str, list[Chart]]:
                 for p in s.points
             ),
             max(s.hull_max, s.structure_max),
+            height=SMALL,
             groups=[
                 (
                     _turn_label(report, p.turn),
