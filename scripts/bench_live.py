@@ -259,7 +259,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
         log = open(ROOT / "var" / f"bench-live-{port}.log", "w")  # noqa: SIM115
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--port", str(port),
-             "--log-level", "warning", "--ws-max-size", "65536", *a.uvicorn_arg],
+             "--log-level", "warning", "--ws", "websockets-sansio", "--ws-max-size", "65536", *a.uvicorn_arg],
             cwd=app_root, env=env, stdout=log, stderr=subprocess.STDOUT,
             preexec_fn=(lambda: os.sched_setaffinity(0, set(srv_cpus))) if srv_cpus else None,
         )

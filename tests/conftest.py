@@ -21,6 +21,7 @@ from app.db import Database
 from app.main import create_app
 from app.realtime.broker import Broker
 from app.services.platform import Platform
+from app.web.serving import WS_PROTOCOL
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN = os.environ.get("STARBOARD_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -152,6 +153,8 @@ class Server:
                 str(self.port),
                 "--log-level",
                 "warning",
+                "--ws",
+                WS_PROTOCOL,
                 "--ws-max-size",
                 "65536",  # above MAX_WS_FRAME_BYTES: the app closes 1009 with a full closing handshake
             ],
