@@ -340,8 +340,7 @@ def test_TR_02_fire_forms_offer_the_boards_band_and_the_manoeuvre_form_names_the
     form = render_sheet(state, "kestrel", kestrel_view).split("tr-manoeuvre-form")[1].split("</form>")[0]
     assert '<option value="tigress">Tigress — Short (range board)</option>' in form
     assert (
-        '<select name="p.direction"><option value="close">close</option><option value="open">open</option>'
-        in form
+        '<select name="p.direction"><option value="">—</option><option value="close">close</option>' in form
     )
     state = advance_to(state, "combat").state
     barrage = render_sheet(state, "kestrel", kestrel_view).split("tr-barrage-form")[1].split("</form>")[0]
