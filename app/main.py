@@ -26,6 +26,7 @@ from app.web import (
     dice_page,
     feed,
     health,
+    map_page,
     override_pages,
     pages,
     report_page,
@@ -158,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(battlefile_pages.router)
     app.include_router(dice_page.router)
+    app.include_router(map_page.router)  # the map's selection door (issue 15)
     app.include_router(ship_library.pages)
     app.include_router(report_page.router)
     app.include_router(report_page.api_router)

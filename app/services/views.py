@@ -17,6 +17,7 @@ from app.rules.views import Viewer, battle_view, event_for, viewer_for
 from app.services import drafts
 from app.services.battles import load_state, participants
 from app.services.history import state_at
+from app.services.maps import as_data, read_map
 
 
 def viewer_of(participant: Participant, state: BattleState) -> Viewer:
@@ -194,6 +195,8 @@ async def battle_for(
     the actions they may submit now."""
     data, viewer, _, state = await read_battle(session, battle, participant, rules=rules)
     data["may_submit"] = offers_for(state, viewer)
+    # issue 15: counters (hex, facing, speed), arcs and ranges as this viewer may see them
+    data["map"] = as_data(await read_map(session, battle, data["state"], data["seq"], viewer))
     return data
 
 

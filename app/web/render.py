@@ -23,6 +23,7 @@ from app.services.battles import get_battle, load_state, participants
 from app.services.drafts import rows as draft_rows
 from app.services.history import preview as history_preview
 from app.services.library import ships_for
+from app.services.maps import map_for, map_rows
 from app.services.overrides import Mark, flags, standing
 from app.services.views import (
     log_entries,
@@ -81,6 +82,7 @@ async def page_context(
     live_referee = participant.role == "referee" and at_seq is None
     history = await history_preview(session, battle.id) if live_referee else None
     marks = await standing(session, battle.id, until=data["seq"])  # the ⚑ markers (issue 14)
+    moves = await map_rows(session, battle.id, data["seq"])  # the map's ghosts and paths (issue 15)
     return _context(
         battle,
         participant,
@@ -94,6 +96,7 @@ async def page_context(
         at_seq is None,
         history,
         marks,
+        moves=moves,
     )
 
 
@@ -110,9 +113,11 @@ def _context(
     live: bool,
     history: dict[str, Any] | None,
     marks: list[Mark] | None = None,
+    moves: list[ActionLog] | None = None,
 ) -> dict[str, Any]:
     state = data["state"]
     return {
+        "map": map_for(state, moves or [], viewer, battle.status == "finished"),  # issue 15
         # ship id → path → the override still standing there (the ⚑ marker; services/overrides.py)
         "flags": flags(marks or [], game_state, state, viewer, battle.status == "finished"),
         # the referee's override picker: each ship's settable values, current and allowed (rules)
@@ -219,6 +224,7 @@ class LiveRead:
     step_since: Any = None  # when the current step began (the turn bar's pending times)
     drafts: list[Any] = field(default_factory=list)  # saved drafts (each viewer folds in its own)
     history: dict[str, Any] | None = None  # what the referee's undo/redo would do
+    moves: list[ActionLog] = field(default_factory=list)  # the map's rows (app/services/maps.py)
     marks: list[Mark] = field(default_factory=list)  # overrides still standing (the ⚑ markers)
 
     def __post_init__(self) -> None:
@@ -243,8 +249,18 @@ async def read_live(db: Database, battle_id: str, since: int, rules: Rules = STA
         referee_seated = any(p.role == "referee" and p.active for p in people)
         history = await history_preview(session, battle_id) if referee_seated else None
         marks = await standing(session, battle_id, until=seq)
+        moves = await map_rows(session, battle_id, seq)
     return LiveRead(
-        battle, state, seq, people, rows, step_since=since_step, history=history, drafts=saved, marks=marks
+        battle,
+        state,
+        seq,
+        people,
+        rows,
+        step_since=since_step,
+        history=history,
+        drafts=saved,
+        marks=marks,
+        moves=moves,
     )
 
 
@@ -299,7 +315,19 @@ def live_html(read: LiveRead, me: Participant, since: int, csrf: str) -> str:
     log = log_entries(rows, read.battle, viewer, read.names)
     history = read.history if me.role == "referee" else None
     context = _context(
-        read.battle, me, viewer, data, read.people, read.names, log, csrf, state, True, history, read.marks
+        read.battle,
+        me,
+        viewer,
+        data,
+        read.people,
+        read.names,
+        log,
+        csrf,
+        state,
+        True,
+        history,
+        read.marks,
+        moves=read.moves,
     )
     return render("partials/live_update.html", context)
 

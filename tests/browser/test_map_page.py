@@ -1,0 +1,200 @@
+"""Issue 15's "done when", played on the map in chromium (B5 Wars): each captain places their ship on
+the map by tapping a hex and using the keys; the Haakona, placed off the Excelsior's port quarter,
+fires and the damage form, with no direction typed, lands in the Port projection (ST-05, ST-06); the
+Excelsior's hit on the Shadow makes it flinch (SH-08), and Kosh moves it to the hex the map marks,
+directly away from the Excelsior; the Haakona cloaks and moves (ST-21, ST-22) and Kirk's page, its
+frames, its REST answer and its replay carry only the ghost at the last known hex, while Tomalak's
+page draws the counter and its hidden path. Screenshots at desktop and phone size; an axe scan."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.conftest import wait_until
+from tests.browser.test_accessibility import report, scan
+from tests.browser.test_live_damage import open_as
+from tests.conftest import ROOT, Server
+from tests.helpers import Table, act, set_table, ship_def
+
+SECRET = "0105"  # where the cloaked Haakona goes: two hexes up-left of 0306
+OTHERS = ("kirk", "kosh")
+
+
+def has(text: str, hex_: str) -> bool:
+    """The hex as a value of its own, not digits inside an id, token or hash."""
+    return re.search(rf"(?<![0-9A-Za-z_-]){hex_}(?![0-9A-Za-z_-])", text) is not None
+
+
+async def ok(c: httpx.AsyncClient, table: Table, who: str, type_: str, payload: dict, **extra) -> dict:
+    r = await act(c, table, who, type_, payload, **extra)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+async def advance(
+    server: Server, table: Table, pages: list[Page], times: int = 1, dice: list[int] | None = None
+) -> None:
+    """The referee moves the clock over REST; each page has the new seq before anyone acts on it."""
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        for _ in range(times):
+            seq = (await ok(c, table, "ref", "clock.advance", {}, **({"dice": dice} if dice else {})))["seq"]
+    for page in pages:
+        await expect(page.locator("#turnbar")).to_have_attribute("data-seq", str(seq))
+
+
+async def tap_hex(page: Page, hex_: str) -> None:
+    """Tap the board at a hex's centre (where map.js's own arithmetic puts it)."""
+    point = await page.evaluate(
+        """(hex) => {
+          const svg = document.getElementById('map-board');
+          const S = parseFloat(svg.dataset.size), c = parseInt(hex.slice(0, 2)) - 1, r = parseInt(hex.slice(2)) - 1;
+          const p = svg.createSVGPoint();
+          p.x = S + 1.5 * S * c; p.y = Math.sqrt(3) * S * (0.5 + r + 0.5 * (c & 1));
+          const q = p.matrixTransform(svg.getScreenCTM());
+          return {x: q.x, y: q.y};
+        }""",
+        hex_,
+    )
+    await page.mouse.click(point["x"], point["y"])
+
+
+async def counter_at(page: Page, ship: str, hex_: str) -> None:
+    await expect(page.locator(f"#counter-{ship}")).to_have_attribute("data-hex", hex_, timeout=6000)
+
+
+async def place(page: Page, ship: str, hex_: str, keys: list[str]) -> None:
+    """Pick the ship in the move form, tap its hex, turn it with the keys, Enter confirms."""
+    await page.select_option("#map-move-ship", ship)
+    await tap_hex(page, hex_)
+    await expect(page.locator("#map-move-hex")).to_have_value(hex_)
+    for key in keys:
+        await page.keyboard.press(key)
+    await page.keyboard.press("Enter")
+    await counter_at(page, ship, hex_)
+
+
+async def test_issue_15_done_when_a_b5_battle_on_the_map(browser: Browser, server: Server) -> None:
+    shadow = ship_def("shadow-cruiser")
+    shadow["parts"]["pain"]["level"] = 4  # SH-01: the scenario starts the track at 4
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        table = await set_table(
+            c,
+            players=("kirk", "kosh", "tomalak"),
+            dice_mode="physical",
+            ships={
+                "excelsior": (ship_def("excelsior"), "kirk"),
+                "shadow": (shadow, "kosh"),
+                "warbird": (ship_def("romulan-warbird"), "tomalak"),
+            },
+        )
+        await ok(c, table, "ref", "clock.advance", {})  # Ship Power → Movement
+    frames: dict[str, list[str]] = {"kirk": [], "kosh": []}
+    ctx_k, kirk = await open_as(browser, server, table.tokens["kirk"])
+    ctx_s, kosh = await open_as(browser, server, table.tokens["kosh"], width=375)
+    ctx_t, tomalak = await open_as(browser, server, table.tokens["tomalak"])
+    for who, page in (("kirk", kirk), ("kosh", kosh)):  # every frame of the others' sockets, kept
+        page.on(
+            "websocket",
+            lambda ws, who=who: ws.on("framereceived", lambda f, who=who: frames[who].append(str(f))),
+        )
+        await page.reload()
+        await wait_until(page, "document.documentElement.dataset.live === 'connected'")
+    try:
+        # Kirk places the Excelsior at 0505, facing 1 (up the map): a tap and Enter.
+        await place(kirk, "excelsior", "0505", [])
+        await counter_at(tomalak, "excelsior", "0505")  # live on the others' pages
+        # Tomalak places the Haakona off its port quarter, facing 2; Kosh (a phone) the Shadow
+        # ahead of it, turned round to face it (facing 4: three turns right).
+        await place(tomalak, "haakona", "0306", ["ArrowRight"])
+        await place(kosh, "shadow-cruiser", "0503", ["ArrowRight", "ArrowRight", "ArrowRight"])
+        await expect(kosh.locator("#counter-shadow-cruiser")).to_have_attribute("data-facing", "4")
+        await counter_at(kirk, "haakona", "0306")
+        # Kirk selects the Excelsior by keyboard: its overlays show the Haakona in the Port arc.
+        await kirk.locator("#counter-excelsior").focus()
+        await kirk.keyboard.press("Enter")
+        await expect(kirk.locator("#map-overlay .shield-arc")).to_have_count(4)
+        await expect(kirk.locator("#map-selection")).to_contain_text("Haakona")
+        row = kirk.locator("#map-selection tr", has_text="Haakona")
+        await expect(row).to_contain_text("port · Port shield")
+        await expect(kirk.locator("#map-status")).to_have_text("")  # every ship placed
+        await kirk.evaluate("document.getElementById('map').scrollIntoView()")
+        await kirk.screenshot(path=str(ROOT / "var" / "map-desktop.png"), full_page=False)
+
+        await advance(server, table, [kirk, kosh, tomalak])  # → Combat
+        # ST-05/06: Tomalak's hit, no direction typed, lands in the Excelsior's Port projection.
+        await tomalak.select_option("#damage-form select[name='p.source']", "haakona")
+        await tomalak.select_option("#damage-form select[name='p.target']", "excelsior")
+        await tomalak.fill("#damage-form input[name='p.amount']", "12")
+        assert await tomalak.input_value("#damage-form select[name='p.direction']") == ""
+        await tomalak.click("#damage-form button[type=submit]")
+        await expect(kirk.locator("#log-list")).to_contain_text("(Port, from the map)")
+        await expect(kirk.locator("#map-selection")).to_contain_text("Port 18/30")  # the selection follows
+        # The Excelsior's 53 on the Shadow comes from its fore (it faces the Excelsior).
+        await kirk.select_option("#damage-form select[name='p.source']", "excelsior")
+        await kirk.select_option("#damage-form select[name='p.target']", "shadow-cruiser")
+        await kirk.fill("#damage-form input[name='p.amount']", "53")
+        await kirk.click("#damage-form button[type=submit]")
+        await expect(kosh.locator("#log-list")).to_contain_text(
+            "Excelsior hits Shadow Cruiser for 53 (fore, from the map)"
+        )
+        # Combat ends (SH-06, band 50–99): the rise roll 1, amount 4 − 3 = 1 → pain 5; the reaction
+        # roll 2 makes it ONE, a flinch (SH-08).
+        await advance(server, table, [kirk, kosh, tomalak], dice=[1, 4, 2])
+        await expect(kosh.locator("#log-list")).to_contain_text("flinches")
+        # Adjust Ship Systems: Tomalak cloaks with the sheet's button (ST-21).
+        await tomalak.locator("#ship-haakona form.st-form button", has_text="Cloak").click()
+        await expect(tomalak.locator("#counter-haakona")).to_have_class(re.compile(r"\bcloaked\b"))
+        await expect(kirk.locator("#counter-haakona")).to_have_count(0)
+        await expect(kirk.locator("#ghost-haakona")).to_contain_text("seen T1")
+        await advance(server, table, [kirk, kosh, tomalak], times=2)  # → turn 2 Ship Power → Movement
+        # SH-08 on the map: Kosh taps the Shadow; the hex away from the damage is marked; W (up the
+        # map, away from the Excelsior below) and Enter move it there, facing kept.
+        await kosh.locator("#counter-shadow-cruiser").click()
+        await expect(kosh.locator("#map-selection")).to_contain_text("hex 0502")
+        await kosh.keyboard.press("w")
+        await kosh.keyboard.press("Enter")
+        await counter_at(kirk, "shadow-cruiser", "0502")
+        await expect(kirk.locator("#counter-shadow-cruiser")).to_have_attribute("data-facing", "4")
+        await kosh.locator("#ship-shadow-cruiser .pain-duty button", has_text="Done").click()
+        await expect(kirk.locator("#log-list")).to_contain_text("Shadow Cruiser has done what it must")
+        await expect(kosh.locator("#map-selection .map-away")).to_have_count(0)  # nothing owed now
+        # ST-22: the cloaked Haakona moves two hexes up-left by keys; only Tomalak sees it go.
+        await tomalak.locator("#counter-haakona").click()
+        await tomalak.keyboard.press("q")
+        await tomalak.keyboard.press("q")
+        await tomalak.keyboard.press("Enter")
+        await counter_at(tomalak, "haakona", SECRET)
+        await expect(tomalak.locator(".hidden-path")).to_have_count(1)
+        await expect(tomalak.locator("#log-list")).to_contain_text(f"Haakona (cloaked) moves: hex {SECRET}")
+        await expect(kirk.locator("#log-list")).to_contain_text("A cloaked ship moves.")
+        await expect(kirk.locator("#ghost-haakona")).to_have_attribute("transform", re.compile("."))
+        kosh_page = await kosh.content()
+        await kosh.evaluate("document.getElementById('map').scrollIntoView()")  # below the sticky bar
+        await kosh.screenshot(path=str(ROOT / "var" / "map-phone.png"), full_page=False)
+        # No other door carries the secret hex: pages, frames, REST, the replay.
+        async with httpx.AsyncClient(base_url=server.url) as c:
+            for who in OTHERS:
+                r = await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth(who))
+                assert not has(r.text, SECRET), f"{who}'s REST state"
+            mine = await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("tomalak"))
+            assert has(mine.text, SECRET)
+        for who, page in (("kirk", kirk), ("kosh", kosh)):
+            assert not has(await page.content(), SECRET), f"{who}'s page"
+            assert frames[who] and not any(has(f, SECRET) for f in frames[who]), f"{who}'s frames"
+            await page.goto(f"{server.url}/battles/{table.battle_id}/replay")
+            assert not has(await page.content(), SECRET), f"{who}'s replay"
+            await expect(page.locator("#ghost-haakona")).to_have_count(1)
+        assert "seen T1" in kosh_page
+        found: dict[str, list] = {}  # type: ignore[type-arg]
+        await kirk.goto(f"{server.url}/battles/{table.battle_id}")
+        await scan(kirk, "map (player)", found)
+        await scan(tomalak, "map (cloaked owner)", found)
+        counts, lines = report(found)
+        serious = {k: n for k, n in counts.items() if k[0] in ("critical", "serious")}
+        assert not serious, "\n".join(lines)
+    finally:
+        for ctx in (ctx_k, ctx_s, ctx_t):
+            await ctx.close()
