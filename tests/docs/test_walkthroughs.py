@@ -76,3 +76,8 @@ async def test_the_script_runner_fails_a_broken_promise(client: httpx.AsyncClien
         await play(client, "test", battle, tokens, [Step(1, "REF", advance, says=["Excelsior explodes"])])
     with pytest.raises(AssertionError, match="the doc says the battle is now at"):
         await play(client, "test", battle, tokens, [Step(2, "REF", advance, step_after="Ship Power")])
+
+
+async def test_traveller_walkthrough_rest_script(client: httpx.AsyncClient) -> None:
+    battle, tokens = await demo(client, "Traveller")
+    await play(client, "docs/traveller.md", battle, tokens)

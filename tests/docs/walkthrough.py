@@ -60,7 +60,8 @@ def script(doc: str, blocks: slice = slice(None)) -> list[Step]:
         while i < len(lines):
             found = COMMAND.match(lines[i].strip())
             if not found:
-                said = re.match(r'^#\s*→\s*"(.*)"\s*$', lines[i].strip())
+                said = re.match(r'^#\s*→\s*"(.*)"\s*(\(.*\))?$', lines[i].strip())
+                assert said or not re.match(r"^#\s*→", lines[i].strip()), f"{doc}:{start + i}: unread promise"
                 refused = re.match(r"^#\s*(4\d\d) (.*)$", lines[i].strip())
                 if said and steps:
                     steps[-1].says.append(said.group(1))
