@@ -158,8 +158,17 @@ def verify_file(path: str) -> int:
             f"seq {bad['seq']} die {bad['index']} (d{bad['sides']}, {bad.get('purpose') or 'no purpose'}):"
             f" recorded {bad['value']}, the seed makes {bad['expected']}"
         )
-    good = result["rolls"] - len(result["mismatches"])
-    print(f"{good} of {result['rolls']} dice match the revealed seed")
+    for source in result["sources"][:-1]:  # dice rolled before an import, in another battle
+        count = sum(1 for roll in result["unchecked"] if result["sources"][roll["source"]] is source)
+        if count:
+            print(
+                f"{count} dice up to seq {source['through_seq']} were rolled in battle {source['battle']},"
+                " whose seed is not revealed yet: they cannot be checked until it has ended"
+            )
+    good = result["rolls"] - len(result["mismatches"]) - len(result["unchecked"])
+    print(
+        f"{good} of {result['rolls']} dice match the revealed seed{'s' if len(result['sources']) > 1 else ''}"
+    )
     return 1 if result["mismatches"] else 0
 
 
@@ -218,7 +227,7 @@ def main(argv: list[str] | None = None) -> None:
             print_links(demo(get_settings().public_base_url, fresh=False))
         import uvicorn
 
-        from app.web.serving import HeaderDeadlineH11Protocol
+        from app.web.serving import WS_PROTOCOL, HeaderDeadlineH11Protocol
 
         settings = get_settings()
         uvicorn.run(
@@ -228,6 +237,7 @@ def main(argv: list[str] | None = None) -> None:
             port=args.port,
             workers=args.workers,
             http=HeaderDeadlineH11Protocol,
+            ws=WS_PROTOCOL,
             ws_max_size=settings.max_ws_frame_bytes,
             timeout_keep_alive=settings.timeout_keep_alive,
             h11_max_incomplete_event_size=settings.max_header_bytes,

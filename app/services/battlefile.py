@@ -14,9 +14,9 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import ActionLog, Battle, Checkpoint, Snapshot
+from app.models import ActionLog, Battle, Checkpoint, Snapshot, TableSettings
 from app.rules import Action, Rules
-from app.rules.dice import ReplayDice, derive_roll, seed_commitment, verify_rolls
+from app.rules.dice import ReplayDice, seed_commitment
 from app.rules.engine import apply_action
 from app.rules.state import BattleState
 from app.rules.views import viewer_for
@@ -24,6 +24,7 @@ from app.services.battles import add_participant, create_battle, get_battle, par
 from app.services.errors import Invalid
 from app.services.history import HISTORY_ACTIONS, _rewind_target, log_rows
 from app.services.platform import Platform
+from app.services.records import IMPORTED_DICE, check_rolls
 
 FORMAT = "starboard.battle/1"
 SHIP_ADD = "ship.add"
@@ -35,6 +36,17 @@ _ROLL = {
         "sides": {"type": "integer", "minimum": 1},
         "value": {"type": "integer", "minimum": 1},
         "purpose": {"type": ["string", "null"]},
+    },
+}
+
+_EARLIER = {
+    "type": "object",
+    "required": ["through_seq", "battle", "seed_sha256", "seed"],
+    "properties": {
+        "through_seq": {"type": "integer", "minimum": 1},
+        "battle": {"type": "string", "description": "the id of the battle that rolled them"},
+        "seed_sha256": {"type": "string", "description": "that battle's commitment, shown from its start"},
+        "seed": {"type": ["string", "null"], "description": "hex; once that battle has ended"},
     },
 }
 
@@ -61,6 +73,12 @@ BATTLE_FILE_SCHEMA: dict[str, Any] = {
                 "seed": {
                     "type": ["string", "null"],
                     "description": "hex; only once the battle has ended and the seed is revealed",
+                },
+                "imported_dice": {
+                    "type": "array",
+                    "description": "where the dice before an import were rolled, oldest first: log seqs up"
+                    " to `through_seq` in `battle`, from its seed (null until that battle has ended)",
+                    "items": _EARLIER,
                 },
             },
         },
@@ -128,6 +146,8 @@ async def export_battle(session: AsyncSession, battle: Battle) -> dict[str, Any]
     """The battle as a file: never a token, and the seed only once it is revealed (the end)."""
     rows = await log_rows(session, battle.id)
     people = await participants(session, battle.id)
+    table = await session.get(TableSettings, battle.id)
+    earlier = (table.options.get(IMPORTED_DICE) if table is not None else None) or []
     return {
         "format": FORMAT,
         "battle": {
@@ -140,6 +160,7 @@ async def export_battle(session: AsyncSession, battle: Battle) -> dict[str, Any]
             "seq": battle.seq,
             "seed_sha256": battle.seed_hash,
             "seed": battle.seed if battle.status == "finished" else None,
+            **({IMPORTED_DICE: earlier} if earlier else {}),
         },
         "seats": [{"id": p.id, "name": p.name, "role": p.role, "active": p.active} for p in people],
         "ships": [
@@ -276,6 +297,73 @@ def _renamed(value: Any, ids: dict[str, str]) -> Any:
     return json.loads(text)
 
 
+HEX_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _seed_of(seed: Any, commitment: str, field: str) -> str | None:
+    """A revealed seed as the file gives it (or None): hex whose SHA-256 is the commitment."""
+    if seed is None:
+        return None
+    try:
+        raw = bytes.fromhex(seed) if isinstance(seed, str) and seed else None
+    except ValueError:
+        raw = None
+    if raw is None:
+        raise _bad("must be the seed in hex, or null", field)
+    if seed_commitment(raw) != commitment:
+        raise _bad("its SHA-256 is not the commitment shown from the start (seed_sha256)", field)
+    return seed
+
+
+def _commitment(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not HEX_SHA256.fullmatch(value):
+        raise _bad("must be the seed's SHA-256, 64 hex digits", field)
+    return value
+
+
+def _earlier(info: dict[str, Any], n: int) -> list[dict[str, Any]]:
+    """The file's own `imported_dice` (the battles its battle was itself imported from), checked
+    and cut at the first `n` log rows."""
+    given = info.get(IMPORTED_DICE, [])
+    if not isinstance(given, list):
+        raise _bad("must be a list", f"battle.{IMPORTED_DICE}")
+    out: list[dict[str, Any]] = []
+    last = 0
+    for i, earlier in enumerate(given):
+        where = f"battle.{IMPORTED_DICE}.{i}"
+        if not isinstance(earlier, dict):
+            raise _bad("must be an object", where)
+        through = earlier.get("through_seq")
+        if type(through) is not int or through <= last:
+            raise _bad(f"must be a seq after {last}", f"{where}.through_seq")
+        last = through
+        _text(earlier.get("battle"), f"{where}.battle", 64)
+        commitment = _commitment(earlier.get("seed_sha256"), f"{where}.seed_sha256")
+        seed = _seed_of(earlier.get("seed"), commitment, f"{where}.seed")
+        if min(through, n) > (out[-1]["through_seq"] if out else 0):
+            cut = min(through, n)
+            out.append(
+                {"through_seq": cut, "battle": earlier["battle"], "seed_sha256": commitment, "seed": seed}
+            )
+    return out
+
+
+def imported_dice(info: dict[str, Any], n: int) -> list[dict[str, Any]]:
+    """Where the dice of the file's first `n` log rows were rolled, oldest first: the battles the
+    file was itself imported from, then the battle it was exported from, each with the last seq it
+    rolled, its commitment and its seed once revealed. The new battle keeps this, so its own dice
+    record checks each die against the seed that made it."""
+    if info.get("dice_mode", "seeded") != "seeded" or n == 0:
+        return []
+    out = _earlier(info, n)
+    commitment = _commitment(info.get("seed_sha256"), "battle.seed_sha256")
+    seed = _seed_of(info.get("seed"), commitment, "battle.seed")
+    if n > (out[-1]["through_seq"] if out else 0):
+        _text(info.get("id"), "battle.id", 64)
+        out.append({"through_seq": n, "battle": info["id"], "seed_sha256": commitment, "seed": seed})
+    return out
+
+
 async def import_battle(
     session: AsyncSession, data: Any, rules: Rules, *, every: int, max_seats: int | None = None
 ) -> tuple[Battle, list[dict[str, Any]]]:
@@ -288,6 +376,7 @@ async def import_battle(
     referees = [s for s in seats if s.get("role") == "referee"]
     if not referees:
         raise Invalid("seats: a battle file needs a referee seat", "seats")
+    earlier = imported_dice(info, len(data["log"]))
     battle, ref_seat = await create_battle(
         session,
         str(info.get("name", "")),
@@ -330,6 +419,8 @@ async def import_battle(
         )
     for seq, kept in checkpoints.items():
         session.add(Checkpoint(battle_id=battle.id, seq=seq, state=kept.model_dump(mode="json")))
+    if earlier:  # kept beside the table's options: the rules' state stays the original's
+        session.add(TableSettings(battle_id=battle.id, options={IMPORTED_DICE: earlier}))
     snap = await session.get(Snapshot, battle.id)
     seq = len(log)
     snap.seq = seq  # type: ignore[union-attr]
@@ -363,9 +454,12 @@ def _when(at: Any) -> datetime:
 def verify_file(data: Any) -> dict[str, Any]:
     """Every server-rolled die of a file against its revealed seed (anyone may check, no server
     needed): the seed must hash to the commitment the battle showed from the start, and roll
-    `index` of action `seq` must be what `derive_roll` makes of it. Returns how many rolls were
-    checked and those that do not match, each with the value the seed makes (`expected`); a file
-    without its seed (not ended, or physical dice) is refused."""
+    `index` of action `seq` must be what `derive_roll` makes of it — with the id and seed of the
+    battle that rolled it, for dice made before the file's battle was itself imported
+    (`imported_dice`). Returns how many rolls were checked, those that do not match, each with the
+    value the seed makes (`expected`), those rolled where the seed is not revealed yet
+    (`unchecked`) and the sources; a file without its own seed (not ended, or physical dice) is
+    refused."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("battle"), dict):
         raise _bad(f'a battle file says "format": "{FORMAT}"', "format")
     info = data["battle"]
@@ -373,28 +467,26 @@ def verify_file(data: Any) -> dict[str, Any]:
         raise _bad(
             "the players entered these dice (physical): there is no seed to check them by", "battle.dice_mode"
         )
-    seed_hex = info.get("seed")
-    if not isinstance(seed_hex, str) or not seed_hex:
+    if not isinstance(info.get("seed"), str) or not info["seed"]:
         raise _bad(
             "the seed is revealed only once the battle has ended: export it after the end", "battle.seed"
         )
-    try:
-        seed = bytes.fromhex(seed_hex)
-    except ValueError:
-        raise _bad("must be hex", "battle.seed") from None
-    if seed_commitment(seed) != info.get("seed_sha256"):
-        raise _bad("its SHA-256 is not the commitment shown from the start (seed_sha256)", "battle.seed")
+    log = data.get("log", [])
+    commitment = _commitment(info.get("seed_sha256"), "battle.seed_sha256")
+    own = {
+        "through_seq": None,
+        "battle": str(info.get("id", "")),
+        "seed_sha256": commitment,
+        "seed": _seed_of(info["seed"], commitment, "battle.seed"),
+    }
+    sources = [*_earlier(info, len(log)), own]
     rolls = [
         {"seq": row["seq"], "index": i, "sides": d["sides"], "value": d["value"], "purpose": d.get("purpose")}
-        for row in data.get("log", [])
+        for row in log
         for i, d in enumerate(row["dice"])
     ]
-    battle_id = str(info.get("id", ""))
-    mismatches = [
-        {**r, "expected": derive_roll(seed, battle_id, int(r["seq"]), int(r["index"]), int(r["sides"]))}
-        for r in verify_rolls(seed, battle_id, rolls)
-    ]
-    return {"rolls": len(rolls), "mismatches": mismatches}
+    mismatches, unchecked = check_rolls(rolls, sources)
+    return {"rolls": len(rolls), "mismatches": mismatches, "unchecked": unchecked, "sources": sources}
 
 
 async def fork_battle(
