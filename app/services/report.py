@@ -22,12 +22,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant
 from app.rules import Rules
-from app.rules.core import Event
+from app.rules.core import Event, RuleError
 from app.rules.shadow.display import track_bands
 from app.rules.shadow.track import PAIN_MAX
 from app.rules.state import BattleState
 from app.rules.system import ROUND_END
 from app.rules.views import Viewer, battle_view, event_for, viewer_for
+from app.services.errors import Invalid
 from app.services.history import LogRow, log_rows, replay, stacks
 from app.services.views import visible_events
 
@@ -505,7 +506,10 @@ async def battle_report(
     ]
     finished = battle.status == "finished"
     who = (participant.id, participant.role)
-    w = await asyncio.to_thread(walk, rules, battle, rows, *who, finished)
+    try:
+        w = await asyncio.to_thread(walk, rules, battle, rows, *who, finished)
+    except RuleError as exc:  # the log no longer replays under these rules (as history.resolve says)
+        raise Invalid(f"the log does not replay: {exc.message}", "battle") from None
     if finished or participant.role == "referee":  # the dice record: public once the seed is
         dice = dice_panel([(d["sides"], d["value"]) for r in rows for d in r.log.dice], "record")
     else:

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.services.battles import get_battle, get_participant
-from app.services.errors import ServiceError, Unauthorized
+from app.services.errors import Invalid, ServiceError, Unauthorized
 from app.services.report import Report, battle_report
 from app.web.answers import _flash
 from app.web.api import SEQ_MAX, Creds, _participant, errors
@@ -287,7 +287,11 @@ async def report_page(
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
             if since is not None and since >= battle.seq:
                 return Response(status_code=204)
-            report = await battle_report(session, battle, me, platform.rules)
+            try:
+                report = await battle_report(session, battle, me, platform.rules)
+            except Invalid as exc:  # the log does not replay: say so on the battle page
+                _flash(request, f"No report: {exc.message}", "error")
+                return RedirectResponse(f"/battles/{battle_id}", status_code=303)
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)

@@ -18,7 +18,7 @@ from app.rules.views import battle_view, viewer_for
 from app.services import actions
 from app.services.actions import Command
 from app.services.battles import get_battle, participants
-from app.services.history import state_at
+from app.services.history import log_rows, state_at
 from app.services.platform import Platform
 from app.services.records import dice_record
 from app.services.report import Report, battle_report, figures
@@ -327,10 +327,11 @@ async def test_the_dice_panel_counts_the_dice_record_and_before_the_end_only_wha
         assert not after.turns[-1].running
 
 
-async def page(client: httpx.AsyncClient, token: str, path: str) -> httpx.Response:
+async def page(client: httpx.AsyncClient, token: str, path: str, follow: bool = False) -> httpx.Response:
+    """A page as a browser seated by `token` gets it (following redirects if `follow`)."""
     async with httpx.AsyncClient(transport=client._transport, base_url=client.base_url) as browser:
         browser.cookies.set("starboard_session", await session_cookie(client, token))
-        return await browser.get(path)
+        return await browser.get(path, follow_redirects=follow)
 
 
 async def test_LEAK_a_cloaked_hex_and_secret_orders_reach_no_other_players_report(
@@ -393,3 +394,22 @@ async def test_the_pages_link_the_report(platform: Platform, client: httpx.Async
     for who in ("Kirk", "Referee", "Spectator"):
         html = (await page(client, d.tokens[who], f"/battles/{d.battle_id}")).text
         assert f'href="/battles/{d.battle_id}/report"' in html, who
+
+
+async def test_a_log_that_no_longer_replays_answers_422_naming_the_battle_not_a_500(
+    platform: Platform, client: httpx.AsyncClient
+) -> None:
+    d = (await demos(platform))[SHADOW]
+    await do(platform, d, "Referee", "clock.advance", {})
+    hit = {"target": "federation-heavy-cruiser", "source": "shadow-cruiser", "amount": 5}
+    await do(platform, d, "Kosh", "damage.apply", hit)
+    async with platform.db.transaction() as session:  # a row the rules now refuse: no such ship
+        row = (await log_rows(session, d.battle_id))[-1]
+        row.payload = {**row.payload, "target": "no-such-ship"}
+    r = await client.get(
+        f"/api/v1/battles/{d.battle_id}/report", headers={"Authorization": f"Bearer {d.tokens['Kirk']}"}
+    )
+    assert r.status_code == 422 and r.json()["detail"]["field"] == "battle", r.text
+    assert "does not replay" in r.json()["detail"]["reason"]
+    back = await page(client, d.tokens["Kirk"], f"/battles/{d.battle_id}/report", follow=True)
+    assert back.url.path == f"/battles/{d.battle_id}" and "No report: the log does not replay" in back.text
