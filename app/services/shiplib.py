@@ -9,7 +9,6 @@ was saved in delete it; everyone reads, except an entry held back while its batt
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +24,7 @@ from app.rules.core import RuleError
 from app.rules.generic.actions import ShipDefinition, build_ship
 from app.rules.generic.actions import slug as slug_of
 from app.rules.messages import first_error
+from app.rules.state import Ship
 from app.rules.system import GameSystem
 from app.services.battlefile import SHIP_ADD
 from app.services.battles import load_state
@@ -35,7 +35,6 @@ from app.services.platform import Platform
 
 SHIP_SCHEMA_ID = "starboard.ship/1"
 RESERVED = {"schema"}  # GET /api/v1/ships/schema: no ship may be called that
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
 
 
 # --- the definition: checked as ship.add checks it, and its JSON Schema -------------------------------
@@ -79,6 +78,12 @@ def clean_definition(rules: Rules, data: Any, field: str = "definition") -> dict
             where = f"{field}.{where}"
         text = exc.message if exc.message.startswith(where) else f"{where}: {exc.message}"
         raise Invalid(text, where) from None
+    return definition_of(ship)
+
+
+def definition_of(ship: Ship) -> dict[str, Any]:
+    """A ship as a definition: what makes the ship, not what the battle did with it (its commander,
+    position, destroyed and crippled marks stay with the battle)."""
     return {
         "name": ship.name,
         "klass": ship.klass,
@@ -245,7 +250,7 @@ async def library_definition(
 ) -> dict[str, Any]:
     """The definition of a sample or a saved ship this viewer may see, to add with `ship.add`."""
     if slug in samples():
-        return samples()[slug]
+        return dict(samples()[slug])
     found = await _row(session, slug, viewer)
     if found is None:
         raise NotFound(f"{field}: no ship {slug!r} in the library", field)
@@ -340,13 +345,7 @@ async def save_from_battle(
         if state == "built":
             definition = await _as_built(session, saver.battle_id, ship_id)
         else:
-            definition = {
-                "name": ship.name,
-                "klass": ship.klass,
-                "system": ship.system,
-                "side": ship.side,
-                "parts": ship.parts,
-            }
+            definition = definition_of(ship)
     if name is not None and name.strip():
         definition["name"] = name.strip()
     held = saver.battle_id if state == "now" and battle is not None and battle.status != "finished" else None

@@ -135,8 +135,11 @@ async def export_ship(slug: SlugPath, platform: PlatformDep, creds: Creds) -> JS
     taken as it is by `ship.add` and (as `definition`) by POST /api/v1/ships."""
     viewer = await _caller(platform, creds, required=False)
     async with platform.db.reader() as session:
-        data = await shiplib.export(session, slug, viewer)
-    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{slug}.json"'})
+        return _download(slug, await shiplib.export(session, slug, viewer))
+
+
+def _download(slug: str, definition: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(definition, headers={"Content-Disposition": f'attachment; filename="{slug}.json"'})
 
 
 @router.delete("/ships/{slug}", status_code=204, responses=errors(401, 403, 404))
@@ -260,4 +263,4 @@ async def export_page(battle_id: str, slug: str, request: Request, platform: Pla
             data = await shiplib.export(session, slug, me)
     except ServiceError as exc:
         return _answer(request, f"/battles/{battle_id}#ship-library", exc.message, "error", exc.status)
-    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{slug}.json"'})
+    return _download(slug, data)
