@@ -130,7 +130,8 @@ def _seats(form: Any) -> list[SeatWanted]:
 def _commander(form: Any, field: str, seats: list[SeatWanted]) -> int | None:
     """The seat a ship goes to: a player's or bot's name as typed or picked (any case); empty
     leaves it unassigned."""
-    typed = str(form.get(field, "")).strip()
+    # A ship listed under two systems' libraries has a box under each: the one filled in counts.
+    typed = next((str(v).strip() for v in reversed(form.getlist(field)) if str(v).strip()), "")
     if not typed:
         return None
     for i, seat in enumerate(seats):
@@ -161,8 +162,7 @@ def _fleet(
     """Every ship asked for, library ones first, each with its commander; refused naming the
     field when a ship is not of this system's library (`offered`) or a commander is not a seat."""
     ships = []
-    for slug in form.getlist("ships"):
-        slug = str(slug)
+    for slug in dict.fromkeys(str(s) for s in form.getlist("ships")):
         if slug not in offered:
             label = system.name if system is not None else "the chosen system's"
             raise Invalid(

@@ -47,7 +47,10 @@
     const name = label ? label.firstChild.textContent.trim() : field;
     const copy = flash.cloneNode(true);  // the message without controls added to it (a dismiss button)
     copy.querySelectorAll("button").forEach(function (b) { b.remove(); });
-    const text = copy.textContent.trim().replace(new RegExp("^" + field.replace(/[.]/g, "\\.") + ": "), "");
+    const escape = function (t) { return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); };
+    // The message without its field's name, in code (amount: …) or in words (Fore shield: …).
+    const text = copy.textContent.trim().replace(new RegExp("^" + escape(field) + ": "), "")
+      .replace(new RegExp("^" + escape(name) + ": "), "");
     const note = document.createElement("span");
     note.className = "field-error";
     note.id = "field-error-" + Math.random().toString(36).slice(2, 10);

@@ -1,6 +1,6 @@
 // The creation wizard, made easier where JavaScript runs (issue 14); the form works without it.
-// - Only the chosen game system's library is shown (the others are hidden and their ticks cleared,
-//   so what is sent is what is seen).
+// - Only the chosen game system's library is shown (the others are hidden and disabled, so what is
+//   sent is what is seen; a ship in two systems' libraries is listed under each).
 // - Each commander box becomes a menu of the players and bots typed above, kept in step as the
 //   names change (a typed name that is no longer a seat stays, marked, for the server to refuse).
 // - The seats are counted against the stated limit as they are typed.
@@ -21,7 +21,7 @@
     form.querySelectorAll("fieldset.library").forEach(function (set) {
       var on = set.dataset.system === system;
       set.hidden = !on;
-      if (!on) set.querySelectorAll("input[type=checkbox]").forEach(function (box) { box.checked = false; });
+      set.disabled = !on;  // a hidden system's ticks and commanders are not sent
     });
   }
 
