@@ -291,7 +291,7 @@ async def save(
     next free `name-2`, `name-3`… when taken)."""
     _referee(saver)
     clean = clean_definition(platform.rules, definition, field)
-    for _ in range(3):  # two referees saving the same name at once: the loser takes the next slug
+    for _ in range(6):  # referees saving the same name at once: a loser takes the next free slug
         try:
             async with platform.db.transaction() as session:
                 row = LibraryShip(

@@ -6,6 +6,7 @@ the field; only referees write, and only the saving battle's referees delete."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from typing import Any
@@ -175,6 +176,18 @@ async def test_saving_from_a_battle_takes_its_referee(client: httpx.AsyncClient)
         await client.post(SHIPS, json={"definition": simple_ship("Kite")}, headers=bad)
     ).status_code == 403
     assert (await client.post(save, headers=table.auth("ref"))).status_code == 201  # no body: as it is now
+
+
+async def test_ships_saved_under_one_name_at_once_each_get_their_own_slug(client: httpx.AsyncClient) -> None:
+    tables = [await set_table(client, players=(), spectator=False) for _ in range(4)]
+    name = unique("Swift")
+    answers = await asyncio.gather(*(save_json(client, t, simple_ship(name)) for t in tables))
+    assert [r.status_code for r in answers] == [201] * 4, [r.text for r in answers]
+    made = sorted(r.json()["slug"] for r in answers)
+    base = made[0]
+    assert made == [base, f"{base}-2", f"{base}-3", f"{base}-4"]
+    for r, t in zip(answers, tables, strict=True):  # each is its saver's to delete
+        assert (await client.delete(f"{SHIPS}/{r.json()['slug']}", headers=t.auth("ref"))).status_code == 204
 
 
 @pytest.mark.parametrize(
