@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from tests.conftest import ROOT, Server
-from tests.helpers import Table, set_table, ship_def, simple_ship
+from tests.helpers import Table, act, set_table, ship_def, simple_ship
 from tests.web.test_feed import feed, live, ok  # noqa: F401  (live: the module-scoped server per database)
 
 ONE_SIDE_LEFT = {"end_when_one_side_left": True}  # readiness as by default: a step ends when all are done
@@ -133,4 +133,40 @@ async def test_SH_03_GEN_04_two_bots_fight_an_sfb_shadow_battle_until_one_side_i
         assert len(checks) >= 4 and all(t.endswith(": under 25, no pain check.") for t in checks), checks
         assert ships_now[kosh]["parts"]["pain"]["level"] == 0
         print(f"sfb: {len(entries)} log entries, {took:.2f} s")
+        assert took < 30
+
+
+async def test_TR_04_TR_26_two_bots_fight_a_traveller_battle_to_its_turn_limit(live: Server) -> None:  # noqa: F811
+    async with httpx.AsyncClient(base_url=live.url, timeout=10) as c:
+        ships = {
+            "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
+            "dauntless": ({**ship_def("tr-dauntless-battlecruiser"), "side": "Rebel squadron"}, "bob"),
+        }
+        options = {"turn_limit": 2, "range_start": "long"}
+        table = await set_table(c, system="traveller", ships=ships, options=options, spectator=False)
+        await ok(await act(c, table, "ref", "traveller.initiative", {}))  # TR-03: the referee, once
+        started = time.monotonic()
+        outputs = await bots(live, table)
+        took = time.monotonic() - started
+        battle, entries = await the_end(c, table, outputs)
+        assert [e["text"] for e in entries[-1]["events"][-2:]] == [
+            "Turn 2 · End of round ends.",
+            "The battle ends: turn 2 was the last (the turn limit). The dice seed is revealed.",
+        ]
+        for who, ship in (("ann", "arbellatra"), ("bob", "dauntless")):
+            # Each round: orders committed (TR-26), then one barrage in the combat loop (TR-04).
+            committed = [
+                ev["text"]
+                for e in moves(entries, "step.ready", who)
+                for ev in e["events"]
+                if ev["kind"] == "orders_committed"
+            ]
+            assert committed == [f"{ship.title()} commits its orders: no orders (cost 0)."] * 2
+            fired = moves(entries, "traveller.barrage", who)
+            assert [e["clock"] for e in fired] == ["T1 Fire", "T2 Fire"], outputs
+            assert all(e["payload"]["ship"] == ship and e["payload"]["mounts"] == 10 for e in fired)
+            assert all(e["events"][0]["data"]["range"] == "long" for e in fired)
+        assert battle["turn_bar"]["turn"] == 2
+        assert not [s for s in battle["state"]["ships"].values() if s["destroyed"]]  # capital ships endure
+        print(f"traveller: {len(entries)} log entries, {took:.2f} s")
         assert took < 30
