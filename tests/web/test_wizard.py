@@ -174,6 +174,8 @@ async def test_a_lost_link_is_shown_again_by_a_new_token(client: httpx.AsyncClie
     r = await _create(client, players="Ann", spectators="")
     first = LINK.findall(r.text)[0]
     battle_id = re.search(r'href="/battles/([0-9a-f]+)" id="links-dismiss"', r.text).group(1)
+    dashboard = await client.get(f"/battles/{battle_id}")
+    assert f'<a href="/battles/{battle_id}/links">Join links</a>' in dashboard.text
     page = await client.get(f"/battles/{battle_id}/links")
     assert page.status_code == 200 and "/join#" not in page.text  # nothing stored to show again
     ann = re.search(
