@@ -189,8 +189,8 @@ class LibraryShip(Base):
     """A ship definition a referee saved into the server's library (issue 16): from JSON, or from a
     ship in a battle as built or as it is now. Kept apart from every battle (no foreign key), so a
     saved ship outlives the battle it came from; the sample ships stay files (app/shipdata/library).
-    `held_for` names the battle a ship was saved from *as it is now* while that battle was under way:
-    until it ends only its referees see the entry, as its parts may hold what players may not see."""
+    `held_for` names the battle a ship was saved from while that battle was under way: until it
+    ends only its referees see the entry, as its parts may hold what players may not see."""
 
     __tablename__ = "ship_library"
 

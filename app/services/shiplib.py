@@ -331,8 +331,9 @@ async def save_from_battle(
 ) -> Entry:
     """A ship of the saver's battle into the library: `now` keeps its parts as they are (damage,
     spent power, pain…), `built` its definition as it was added. Never kept: owner, position,
-    destroyed and crippled marks (a battle's, not a ship's). A `now` save from a battle under way is
-    held for that battle's referees until it ends: its parts may hold what players may not see."""
+    destroyed and crippled marks (a battle's, not a ship's). A save from a battle under way, now or
+    as built, is held for that battle's referees until it ends: a ship's parts may hold what its
+    opponents may not see (power, orders, shield strength), and so may a definition pasted as JSON."""
     _referee(saver)
     if state not in ("now", "built"):
         raise Invalid("state: must be “now” (as it is now, damage kept) or “built” (as added)", "state")
@@ -348,7 +349,7 @@ async def save_from_battle(
             definition = definition_of(ship)
     if name is not None and name.strip():
         definition["name"] = name.strip()
-    held = saver.battle_id if state == "now" and battle is not None and battle.status != "finished" else None
+    held = saver.battle_id if battle is not None and battle.status != "finished" else None
     return await save(platform, saver, definition, state, ship_id, held, field="definition")
 
 

@@ -48,7 +48,7 @@ class LibraryEntry(BaseModel):
     saved_at: datetime | None
     from_ship: str | None = Field(default=None, description="the battle ship it was saved from")
     held: bool = Field(
-        default=False, description="saved as it was in a battle still under way: only its referees see it"
+        default=False, description="saved from a battle still under way: only its referees see it"
     )
     may_delete: bool = Field(default=False, description="whether the caller's token may delete it")
 

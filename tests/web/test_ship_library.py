@@ -118,8 +118,8 @@ async def test_save_list_export_round_trip_and_delete(client: httpx.AsyncClient)
 
 async def test_a_damaged_ship_saved_from_the_battle_keeps_its_damage(client: httpx.AsyncClient) -> None:
     """GEN-03: damage entered at the table is in the ship saved as it is now, box for box; as built
-    is its definition as added. A ship saved as it is now is held for the battle's referees until the
-    battle ends (its parts may hold what players may not see)."""
+    is its definition as added. A ship saved from a battle under way is held for the battle's
+    referees until the battle ends (its parts may hold what players may not see)."""
     crow = unique("Crow")
     table = await set_table(
         client, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship(crow, structure=30), "bob")}
@@ -146,18 +146,20 @@ async def test_a_damaged_ship_saved_from_the_battle_keeps_its_damage(client: htt
     assert "owner" not in exported and "position" not in exported
 
     built = await client.post(save, json={"state": "built"}, headers=table.auth("ref"))
-    assert built.status_code == 201 and not built.json()["held"]
-    as_built = (await client.get(f"{SHIPS}/{built.json()['slug']}")).json()
+    assert built.status_code == 201 and built.json()["held"] and built.json()["source"] == "built"
+    as_built = (await client.get(f"{SHIPS}/{built.json()['slug']}", headers=table.auth("ref"))).json()
     assert as_built["parts"]["sheet"]["sections"][1]["structure"] == 20  # undamaged, as it was added
     assert as_built["parts"]["sheet"]["sections"][0]["structure"] == 30
 
     # Held: nobody but this battle's referees sees it until the battle ends.
     refused(await client.get(f"{SHIPS}/{now['slug']}"), 404, "slug")
+    refused(await client.get(f"{SHIPS}/{built.json()['slug']}"), 404, "slug")
     refused(await client.get(f"{SHIPS}/{now['slug']}", headers=table.auth("bob")), 404, "slug")
     assert now["slug"] not in slugs(await client.get(SHIPS, headers=table.auth("ann")))
     assert slugs(await client.get(SHIPS, headers=table.auth("ref")))[now["slug"]]["held"] is True
     assert (await act(client, table, "ref", "battle.end", {})).status_code == 200
     assert (await client.get(f"{SHIPS}/{now['slug']}")).json() == exported
+    assert (await client.get(f"{SHIPS}/{built.json()['slug']}")).json() == as_built
     assert slugs(await client.get(SHIPS))[now["slug"]]["held"] is False
 
 
