@@ -70,6 +70,7 @@ async def test_each_demo_report_reads_at_desktop_and_phone_width_and_passes_axe(
         finally:
             await context.close()
     counts, lines = report(found)
+    print(f"\n[axe] {len(found)} report scans:", dict(counts) or "no violations", *lines, sep="\n")
     failing = [line for line in lines if any(f"[{i}]" in line for i in FAILING)]
     assert not failing, "\n".join(failing)
 
