@@ -377,8 +377,9 @@ async def test_rest_report_answers_200_401_403_404_and_the_page_204_when_nothing
     assert missing.status_code == 401 and missing.headers["WWW-Authenticate"].startswith("Bearer")
     stranger = await client.get(url, headers={"Authorization": f"Bearer {other.tokens['Ann']}"})
     assert stranger.status_code == 403 and stranger.json()["detail"]["error"] == "Forbidden"
+    # An id that does not exist tells a token no more than another battle's id does.
     gone = await client.get("/api/v1/battles/nosuchbattle0000/report", headers=kirk)
-    assert gone.status_code == 404 and gone.json()["detail"]["field"] == "battle"
+    assert gone.status_code == 403 and gone.json()["detail"]["error"] == "Forbidden"
     path = f"/battles/{d.battle_id}/report"
     assert (await page(client, d.tokens["Kirk"], f"{path}?since=2")).status_code == 204
     fresh = await page(client, d.tokens["Kirk"], f"{path}?since=1")
