@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.async_api import Browser, expect
 
-from tests.browser.test_accessibility import FAILING, report, scan
+from tests.browser.test_accessibility import DARK_RULES, FAILING, report, scan
 from tests.browser.test_live_damage import open_as
 from tests.conftest import ROOT, Server
 from tests.helpers import act, set_table, ship_def
@@ -112,6 +112,10 @@ async def test_TR_02_manoeuvre_moves_the_board_and_the_barrage_fires_at_its_band
         await bob.screenshot(path=str(ROOT / "var" / "range-board-phone.png"))
         await scan(bob, "Bob's page with the range board @phone", found)
         await scan(ref, "referee's page with the range board @phone", found)
+        await bob.emulate_media(color_scheme="dark")
+        await scan(bob, "Bob's page with the range board @phone dark", found, DARK_RULES)
+        await bob.screenshot(path=str(ROOT / "var" / "range-board-phone-dark.png"))
+        await bob.emulate_media(color_scheme="light")
         for name, page in (("Bob", bob), ("referee", ref)):
             wide = await page.evaluate(WIDEST)
             assert not wide, f"{name}'s range board reaches past 375 px: {wide}"
