@@ -10,16 +10,13 @@ import re
 
 import httpx
 from playwright.async_api import Browser, expect
-from sqlalchemy import select
 
-from app.db import Database
-from app.models import ActionLog
 from tests.browser.test_accessibility import report, scan
 from tests.browser.test_live_damage import open_as
 from tests.conftest import ROOT, Server
 from tests.helpers import act
 from tests.web.test_battle_file import exported, ok, played
-from tests.web.test_imported_dice import fire_next, imported, record
+from tests.web.test_imported_dice import fire_next, imported, record, tamper
 
 
 async def test_an_imported_battle_checks_each_die_by_the_seed_that_rolled_it(
@@ -76,24 +73,11 @@ async def test_an_imported_battle_checks_each_die_by_the_seed_that_rolled_it(
             await bob.screenshot(path=str(ROOT / "var" / "dice-check-imported.png"), full_page=True)
 
             # One die before the boundary changed in the stored log: the browser names it.
-            db = Database(server.db)
-            try:
-                async with db.transaction() as session:
-                    rows = await session.scalars(
-                        select(ActionLog).where(
-                            ActionLog.battle_id == copy.battle_id, ActionLog.seq == early[0]["seq"]
-                        )
-                    )
-                    row = rows.one()
-                    die = dict(row.dice[0])
-                    honest, die["value"] = die["value"], die["value"] % die["sides"] + 1
-                    row.dice = [die, *row.dice[1:]]
-            finally:
-                await db.dispose()
+            seq, die, honest = await tamper(server.db, copy.battle_id, early[0]["seq"])
             await bob.reload()
             await expect(result).to_have_class(re.compile("not-verified"))
             await expect(result).to_contain_text(
-                f"1 of {total} dice do not match: action #{early[0]['seq']} die 1 (d{die['sides']}"
+                f"1 of {total} dice do not match: action #{seq} die 1 (d{die['sides']}"
             )
             await expect(result).to_contain_text(f"recorded {die['value']}, the seed makes {honest}")
             await expect(bob.locator("#dice-rows tr.mismatch")).to_have_count(1)

@@ -54,13 +54,36 @@ def dice_up_to(file: dict[str, Any], seq: int) -> int:
     return sum(len(row["dice"]) for row in file["log"] if row["seq"] <= seq)
 
 
+async def ended_file(c: httpx.AsyncClient) -> tuple[Table, dict[str, Any]]:
+    """`played()` to its end, and its file (which then carries the revealed seed)."""
+    table = await played(c)
+    await ok(await act(c, table, "ref", "battle.end", {"reason": "done"}))
+    return table, await exported(c, table)
+
+
+async def tamper(db_url: str, battle_id: str, seq: int | None = None) -> tuple[int, dict[str, Any], int]:
+    """Change the first die of action `seq` (default: the first that rolled) in the stored log,
+    behind the server's back; returns the seq, the die as now stored and its honest value."""
+    db = Database(db_url)
+    try:
+        async with db.transaction() as session:
+            query = select(ActionLog).where(ActionLog.battle_id == battle_id).order_by(ActionLog.seq)
+            rows = (await session.scalars(query)).all()
+            row = next(r for r in rows if r.dice and (seq is None or r.seq == seq))
+            die = dict(row.dice[0])
+            honest = die["value"]
+            die["value"] = honest % die["sides"] + 1
+            row.dice = [die, *row.dice[1:]]
+            return row.seq, die, honest
+    finally:
+        await db.dispose()
+
+
 async def test_GEN_02_a_file_exported_after_the_end_imports_with_every_die_checked_by_its_seed(
     pair: tuple[httpx.AsyncClient, httpx.AsyncClient],  # noqa: F811
 ) -> None:
     source, target = pair
-    table = await played(source)
-    await ok(await act(source, table, "ref", "battle.end", {"reason": "done"}))
-    file = await exported(source, table)
+    table, file = await ended_file(source)
     copy = await imported(target, file)  # the file's log ends with the end: the copy has ended too
     dice = await record(target, copy)
     count = dice_up_to(file, len(file["log"]))
@@ -162,29 +185,12 @@ async def test_GEN_02_a_die_changed_before_the_import_is_still_named(
     pair: tuple[httpx.AsyncClient, httpx.AsyncClient],  # noqa: F811
 ) -> None:
     source, target = pair
-    table = await played(source)
-    await ok(await act(source, table, "ref", "battle.end", {}))
-    file = await exported(source, table)
+    _, file = await ended_file(source)
     copy = await imported(target, file)
-    # The stored log is changed behind the server's back: one die of the first action that rolled.
-    db = Database(target.db_url)  # type: ignore[attr-defined]
-    try:
-        async with db.transaction() as session:
-            row = (
-                await session.scalars(
-                    select(ActionLog).where(ActionLog.battle_id == copy.battle_id).order_by(ActionLog.seq)
-                )
-            ).all()
-            rolled = next(r for r in row if r.dice)
-            die = dict(rolled.dice[0])
-            honest = die["value"]
-            die["value"] = honest % die["sides"] + 1
-            rolled.dice = [die, *rolled.dice[1:]]
-    finally:
-        await db.dispose()
+    seq, die, honest = await tamper(target.db_url, copy.battle_id)  # type: ignore[attr-defined]
     dice = await record(target, copy)
     assert [(m["seq"], m["index"], m["value"], m["expected"], m["source"]) for m in dice["mismatches"]] == [
-        (rolled.seq, 0, die["value"], honest, 0)
+        (seq, 0, die["value"], honest, 0)
     ]
 
 
@@ -192,9 +198,7 @@ async def test_GEN_02_a_file_whose_seed_is_not_its_commitment_is_refused(
     pair: tuple[httpx.AsyncClient, httpx.AsyncClient],  # noqa: F811
 ) -> None:
     source, target = pair
-    table = await played(source)
-    await ok(await act(source, table, "ref", "battle.end", {}))
-    file = await exported(source, table)
+    _, file = await ended_file(source)
     file["battle"]["seed"] = "00" * 32
     r = await target.post("/api/v1/battles/import", json=file)
     assert r.status_code == 422 and r.json()["detail"]["field"] == "battle.seed", r.text
