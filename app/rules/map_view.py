@@ -343,11 +343,16 @@ def _ranges(counter: dict[str, Any], others: list[dict[str, Any]]) -> list[dict[
 
 
 def map_model(
-    view: dict[str, Any], events: Iterable[tuple[int | None, dict[str, Any]]] = (), select: str | None = None
+    view: dict[str, Any],
+    events: Iterable[tuple[int | None, dict[str, Any]]] = (),
+    select: str | None = None,
+    all_ranges: bool = True,
 ) -> dict[str, Any]:
     """The map for one viewer: board bounds, counters (with ranges to each other), ghosts of ships
     hidden from this viewer at their last known hex, the unplaced ships, and the selected ship's
-    overlays (shield and weapon wedges as SVG paths, range lines)."""
+    overlays (shield and weapon wedges as SVG paths, range lines). Without `all_ranges` only the
+    selected counter gets its ranges: the board a frame pushes draws none, and every pair is the
+    model's dearest part (n² bearings)."""
     ships: dict[str, dict[str, Any]] = view.get("ships") or {}
     known = trails(events)
     counters, ghosts, unplaced = [], [], []
@@ -363,7 +368,7 @@ def map_model(
             continue  # never "unplaced": that would say it has no secret hex either
         unplaced.append({"id": sid, "name": ship.get("name", sid), "commanded": bool(ship.get("commanded"))})
     for c in counters:
-        c["ranges"] = _ranges(c, counters)
+        c["ranges"] = _ranges(c, counters) if all_ranges or c["id"] == select else []
     model = {
         "size": SIZE,
         "counters": counters,

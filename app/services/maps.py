@@ -62,11 +62,13 @@ def map_for(
     viewer: Viewer,
     finished: bool,
     select: str | None = None,
+    all_ranges: bool = False,
 ) -> dict[str, Any] | None:
-    """The viewer's map (None for a system played without hexes)."""
+    """The viewer's map (None for a system played without hexes); every pair's range with
+    `all_ranges` (REST), else only the selection's (what a page draws)."""
     if not has_map(view.get("system", "")):
         return None
-    return map_model(view, map_events(rows, viewer, finished), select)
+    return map_model(view, map_events(rows, viewer, finished), select, all_ranges)
 
 
 async def read_map(
@@ -76,12 +78,13 @@ async def read_map(
     seq: int,
     viewer: Viewer,
     select: str | None = None,
+    all_ranges: bool = False,
 ) -> dict[str, Any] | None:
     """The viewer's map as of `seq`, read on its own (REST and the map page)."""
     if not has_map(view.get("system", "")):
         return None
     rows = await map_rows(session, battle.id, seq)
-    return map_for(view, rows, viewer, battle.status == "finished", select)
+    return map_for(view, rows, viewer, battle.status == "finished", select, all_ranges)
 
 
 DRAWING_ONLY = (

@@ -196,7 +196,8 @@ async def battle_for(
     data, viewer, _, state = await read_battle(session, battle, participant, rules=rules)
     data["may_submit"] = offers_for(state, viewer)
     # issue 15: counters (hex, facing, speed), arcs and ranges as this viewer may see them
-    data["map"] = as_data(await read_map(session, battle, data["state"], data["seq"], viewer))
+    model = await read_map(session, battle, data["state"], data["seq"], viewer, all_ranges=True)
+    data["map"] = as_data(model)
     return data
 
 
