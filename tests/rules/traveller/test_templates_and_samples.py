@@ -104,14 +104,16 @@ def test_TR_03_TR_17_TR_24_referee_controls_on_the_sheet() -> None:
     state = battle(
         capital("Kestrel", frozen_watch_steps=1), capital("Tigress"), owners=("p-kestrel", "p-tigress")
     )
-    _, kestrel = render(state, "kestrel", "hg_ship", REFEREE_VIEW)
+    html, kestrel = render(state, "kestrel", "hg_ship", REFEREE_VIEW)
     _, tigress = render(state, "tigress", "hg_ship", REFEREE_VIEW)
-    assert kestrel.actions == ["traveller.orders", "traveller.revive_frozen_watch"]
+    # No orders before the engagement's initiative (TR-03): they could only be refused.
+    assert kestrel.actions == ["traveller.revive_frozen_watch"]
+    assert "Orders open once the referee rolls initiative" in html
     context = part_context(state, "kestrel", "hg_ship", REFEREE_VIEW)
     panel = Elements()
     panel.feed(render_page("rulesets/high_guard.html", {**context, "panel": display_panel(state)}))
     assert panel.actions == ["traveller.initiative", "traveller.reveal_orders"]
-    assert tigress.actions == ["traveller.orders"]
+    assert tigress.actions == []
     state = act(state, "traveller.initiative", {}, dice=[3, 3]).state
     state.ships["tigress"].parts["hg_ship"]["referee_ruling"] = "pending"
     _, kestrel = render(state, "kestrel", "hg_ship", REFEREE_VIEW)
