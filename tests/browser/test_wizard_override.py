@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.conftest import wait_until
 from tests.browser.test_accessibility import report, scan
+from tests.browser.test_shadow_live import open_as
 from tests.conftest import ROOT, Server
+from tests.helpers import act, set_table, ship_def, simple_ship
 
 VAR = ROOT / "var"
 PHONE = {"width": 375, "height": 812}
@@ -193,3 +196,55 @@ async def test_wizard_then_override_by_picking_then_undo_twice(browser: Browser,
     counts, lines = report(found)
     bad = {k: n for k, n in counts.items() if k[0] in ("critical", "serious")}
     assert not bad, "\n".join(lines)
+
+
+@pytest.mark.browser
+async def test_a_live_update_keeps_the_referees_pick_and_no_javascript_still_creates(
+    browser: Browser, server: Server
+) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        table = await set_table(
+            c, ships={"ex": (ship_def("excelsior"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+        )
+        ctx, ref = await open_as(browser, server, table.tokens["ref"])
+        try:
+            await ref.click("#override-picker > summary")
+            ship = ref.locator("details.override-ship", has_text="Excelsior")
+            await ship.locator("summary").click()
+            await ship.get_by_role("radio", name="Fore shield: 40").check()
+            await ship.get_by_role("spinbutton", name="Fore shield").fill("25")
+            seq = await ref.evaluate("document.getElementById('turnbar').dataset.seq")
+            hit = {
+                "target": table.ships["crow"],
+                "source": table.ships["ex"],
+                "amount": 3,
+                "direction": "fore",
+            }
+            assert (await act(c, table, "ann", "damage.apply", hit)).status_code == 200
+            await wait_until(ref, f"document.getElementById('turnbar').dataset.seq !== '{seq}'")
+            # The morph brought the new state but left the referee's pick and typing alone.
+            await expect(ship.get_by_role("radio", name="Fore shield: 40")).to_be_checked()
+            await expect(ship.get_by_role("spinbutton", name="Fore shield")).to_have_value("25")
+        finally:
+            await ctx.close()
+    # Without JavaScript: every system's ships listed, commanders typed, the same links page.
+    plain = await browser.new_context(java_script_enabled=False, viewport=PHONE)
+    try:
+        page = await plain.new_page()
+        await page.goto(server.url + "/")
+        await page.fill("#wizard input[name=name]", "No script")
+        await page.fill("#wizard textarea[name=players]", "Ann")
+        await expect(page.locator("#library-traveller")).to_be_visible()
+        await page.check("#library-b5wars input[name=ships][value=excelsior]")
+        await page.fill("#library-b5wars input[name='commander.excelsior']", "ann")
+        await page.click("#wizard button[type=submit]")  # still on the first system, SFB: refused
+        await expect(page.locator("#error-ships")).to_contain_text(
+            "Ships from the library: 'excelsior' is not in the Star Fleet Battles (impulses) library"
+        )
+        await page.check("#wizard input[name=system][value=b5wars]")
+        await page.click("#wizard button[type=submit]")
+        await expect(page.locator("#links-title")).to_have_text("No script is ready")
+        await expect(page.locator(".link-row", has_text="Ann")).to_contain_text("commands Excelsior")
+        await expect(page.locator(".link-row", has_text="Spectators")).to_have_count(1)
+    finally:
+        await plain.close()
