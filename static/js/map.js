@@ -145,6 +145,8 @@
         });
         applyView();
         drawProposal();
+        var title = document.querySelector("#map-selection h3");  // said once, by the page's one voice
+        if (title && title.textContent !== at.said) { at.said = title.textContent; say("Selected " + title.textContent.replace(/\s+/g, " ").trim() + "."); }
       })
       .catch(function () { /* the selection stays as it was; the board is unaffected */ });
   }
