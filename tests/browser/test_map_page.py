@@ -23,6 +23,16 @@ SECRET = "0105"  # where the cloaked Haakona goes: two hexes up-left of 0306
 OTHERS = ("kirk", "kosh")
 
 
+# Records which counters get the brief "changed" ring on this page.
+MOVED = """
+window.__moved = [];
+new MutationObserver((records) => records.forEach((r) => {
+  const el = r.target;
+  if (el.classList && el.classList.contains('counter') && el.classList.contains('changed')) window.__moved.push(el.id);
+})).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['class']});
+"""
+
+
 def has(text: str, hex_: str) -> bool:
     """The hex as a value of its own, not digits inside an id, token or hash."""
     return re.search(rf"(?<![0-9A-Za-z_-]){hex_}(?![0-9A-Za-z_-])", text) is not None
@@ -152,12 +162,14 @@ async def test_issue_15_done_when_a_b5_battle_on_the_map(browser: Browser, serve
         await advance(server, table, [kirk, kosh, tomalak], times=2)  # → turn 2 Ship Power → Movement
         # SH-08 on the map: Kosh taps the Shadow; the hex away from the damage is marked; W (up the
         # map, away from the Excelsior below) and Enter move it there, facing kept.
+        await kirk.evaluate(MOVED)  # the others' pages flash the counter that moved
         await kosh.locator("#counter-shadow-cruiser").click()
         await expect(kosh.locator("#map-selection")).to_contain_text("hex 0502")
         await kosh.keyboard.press("w")
         await kosh.keyboard.press("Enter")
         await counter_at(kirk, "shadow-cruiser", "0502")
         await expect(kirk.locator("#counter-shadow-cruiser")).to_have_attribute("data-facing", "4")
+        await wait_until(kirk, "window.__moved.includes('counter-shadow-cruiser')")
         await kosh.locator("#ship-shadow-cruiser .pain-duty button", has_text="Done").click()
         await expect(kirk.locator("#log-list")).to_contain_text("Shadow Cruiser has done what it must")
         await expect(kosh.locator("#map-selection .map-away")).to_have_count(0)  # nothing owed now
