@@ -18,6 +18,7 @@ from tests.browser.test_accessibility import report, scan
 from tests.browser.test_live_damage import open_as
 from tests.conftest import ROOT, Server
 from tests.helpers import Table, act, set_table, ship_def
+from tests.web.test_startrek_ws import has
 
 SECRET = "0105"  # where the cloaked Haakona goes: two hexes up-left of 0306
 OTHERS = ("kirk", "kosh")
@@ -31,11 +32,6 @@ new MutationObserver((records) => records.forEach((r) => {
   if (el.classList && el.classList.contains('counter') && el.classList.contains('changed')) window.__moved.push(el.id);
 })).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['class']});
 """
-
-
-def has(text: str, hex_: str) -> bool:
-    """The hex as a value of its own, not digits inside an id, token or hash."""
-    return re.search(rf"(?<![0-9A-Za-z_-]){hex_}(?![0-9A-Za-z_-])", text) is not None
 
 
 async def ok(c: httpx.AsyncClient, table: Table, who: str, type_: str, payload: dict, **extra) -> dict:
