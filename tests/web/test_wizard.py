@@ -57,9 +57,13 @@ async def test_wizard_makes_seats_ships_with_commanders_and_a_spectator_link(
         assert f"Copy {who}'s link" in r.text
     assert "commands Excelsior" in r.text and "Not assigned yet: Haakona" in r.text
     assert "Gallery</strong> · spectator" in r.text and "Autopilot</strong> · bot" in r.text
+    battle_id = re.search(r'href="/battles/([0-9a-f]+)" id="links-dismiss"', r.text).group(1)
+    bot_token = links[3].split("#", 1)[1]  # the bot also gets its bearer token to copy on its own
+    assert f'value="{bot_token}" readonly aria-label="Bearer token for Autopilot' in r.text
+    bot = await client.get(f"/api/v1/battles/{battle_id}", headers={"Authorization": f"Bearer {bot_token}"})
+    assert bot.status_code == 200 and bot.json()["me"]["role"] == "bot"
 
     # The referee's seat is this browser's; the ships were added as actions 1-3, owners set.
-    battle_id = re.search(r'href="/battles/([0-9a-f]+)" id="links-dismiss"', r.text).group(1)
     dashboard = await client.get(f"/battles/{battle_id}")
     assert "Referee dashboard" in dashboard.text and "/join#" not in dashboard.text
     async with client.app.state.platform.db.reader() as session:  # type: ignore[attr-defined]
