@@ -224,16 +224,13 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
     except ServiceError as exc:
         return await _home(request, platform, values, exc)
     take_seat(request, battle.id, referee.participant.id, referee.participant.token_hash)
-    owners = [s.commander for s in ships]
     links = [
         {
             "id": seat.participant.id,
             "name": seat.participant.name,
             "role": seat.participant.role,
             "url": join_url(request, seat.token),
-            "ships": [
-                ship.definition.get("name", "?") for ship, o in zip(ships, owners, strict=True) if o == i
-            ],
+            "ships": [ship.definition.get("name", "?") for ship in ships if ship.commander == i],
         }
         for i, seat in enumerate(made)
     ]
@@ -274,7 +271,7 @@ def _links_page(
     )
 
 
-async def _referee_seat(platform: PlatformDep, request: Request, battle_id: str, session: Any) -> None:
+async def _referee_seat(request: Request, battle_id: str, session: AsyncSession) -> None:
     me = await get_participant(session, battle_id, seat_in(request, battle_id))
     if me.role != "referee":
         raise Forbidden("only the referee gives out join links")
@@ -290,7 +287,7 @@ async def _seats_page(
     status: int = 200,
 ) -> Response:
     async with platform.db.reader() as session:
-        await _referee_seat(platform, request, battle_id, session)
+        await _referee_seat(request, battle_id, session)
         battle = await get_battle(session, battle_id)
         people = [p for p in await participants(session, battle_id) if p.active]
     return _links_page(request, battle, links, seats=people, headline=headline, flash=flash, status=status)
@@ -317,7 +314,7 @@ async def new_link(battle_id: str, participant_id: str, request: Request, platfo
     try:
         await _form(request)
         async with platform.db.transaction() as session:
-            await _referee_seat(platform, request, battle_id, session)
+            await _referee_seat(request, battle_id, session)
             seat = await rotate_token(session, battle_id, participant_id)
         if str(seat_in(request, battle_id)) == seat.participant.id:  # the referee's own: keep it here
             take_seat(request, battle_id, seat.participant.id, seat.participant.token_hash)
@@ -334,7 +331,7 @@ async def add_seat(battle_id: str, request: Request, platform: PlatformDep) -> R
     try:
         form = await _form(request)
         async with platform.db.transaction() as session:
-            await _referee_seat(platform, request, battle_id, session)
+            await _referee_seat(request, battle_id, session)
             battle = await get_battle(session, battle_id)
             seat = await add_participant(
                 session,
