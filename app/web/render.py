@@ -16,6 +16,7 @@ from app.db import Database
 from app.models import ActionLog, Battle, Participant
 from app.realtime.hub import SeatGone, Subscriber
 from app.rules import STANDARD, Rules
+from app.rules.map_view import has_map
 from app.rules.overrides import choices_for
 from app.rules.state import BattleState
 from app.rules.views import Viewer
@@ -82,7 +83,8 @@ async def page_context(
     live_referee = participant.role == "referee" and at_seq is None
     history = await history_preview(session, battle.id) if live_referee else None
     marks = await standing(session, battle.id, until=data["seq"])  # the ⚑ markers (issue 14)
-    moves = await map_rows(session, battle.id, data["seq"])  # the map's ghosts and paths (issue 15)
+    # the map's ghosts and paths (issue 15); no map, no rows
+    moves = await map_rows(session, battle.id, data["seq"]) if has_map(battle.system) else []
     return _context(
         battle,
         participant,
@@ -249,7 +251,7 @@ async def read_live(db: Database, battle_id: str, since: int, rules: Rules = STA
         referee_seated = any(p.role == "referee" and p.active for p in people)
         history = await history_preview(session, battle_id) if referee_seated else None
         marks = await standing(session, battle_id, until=seq)
-        moves = await map_rows(session, battle_id, seq)
+        moves = await map_rows(session, battle_id, seq) if has_map(battle.system) else []
     return LiveRead(
         battle,
         state,

@@ -200,6 +200,9 @@ async def test_issue_15_done_when_a_b5_battle_on_the_map(browser: Browser, serve
         await kirk.goto(f"{server.url}/battles/{table.battle_id}")
         await scan(kirk, "map (player)", found)
         await scan(tomalak, "map (cloaked owner)", found)
+        await tomalak.goto(f"{server.url}/battles/{table.battle_id}/map?select=haakona")  # no-JS door
+        await expect(tomalak.locator("#map-overlay .shield-arc")).to_have_count(4)
+        await scan(tomalak, "map page", found)
         counts, lines = report(found)
         serious = {k: n for k, n in counts.items() if k[0] in ("critical", "serious")}
         assert not serious, "\n".join(lines)
