@@ -200,6 +200,9 @@ async def test_the_battle_page_draws_counters_and_the_selection_door_draws_overl
     assert wrong.status_code == 422 and "select: “nobody” is not a ship you can see on the map" in wrong.text
     whole = await kirk.get(f"/battles/{table.battle_id}/map", params={"select": "haakona"})
     assert whole.status_code == 200 and 'aria-current="true">Haakona' in whole.text
+    mine = parsed((await kirk.get(f"/battles/{table.battle_id}/map", params={"select": "excelsior"})).text)
+    assert (mine.by_id["map-move-hex"]["value"], mine.by_id["map-move-facing"]["value"]) == ("0505", "1")
+    assert mine.by_id["map-move-speed"]["value"] == "4"  # without JavaScript the form starts where it is
     for who in ("ref", "watcher"):
         other = await seated(client, table, who)
         text = (await other.get(f"/battles/{table.battle_id}")).text
