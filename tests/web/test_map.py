@@ -11,7 +11,7 @@ import httpx
 
 from app.rules.geometry import parse_hex
 from app.rules.map_view import SIZE, centre, map_model, trails, wedge
-from tests.helpers import Elements, Table, session_cookie, set_table, ship_def
+from tests.helpers import Elements, Table, act, session_cookie, set_table, ship_def
 from tests.web.test_startrek_rest import ok
 
 B5 = {
@@ -241,3 +241,16 @@ async def test_the_REST_state_carries_positions_arcs_and_ranges(client: httpx.As
     assert by_id["shadow-cruiser"]["ranges"][0]["quadrant"] == "aft"  # facing 4 points down, away from 0505
     assert [u["id"] for u in model["unplaced"]] == ["haakona"]
     assert "tile" not in model["bounds"]
+
+
+async def test_a_referee_correction_with_a_reason_moves_the_counter(client: httpx.AsyncClient) -> None:
+    """ux §6: the referee corrects a position through the override, reason required; the map follows."""
+    table = await set_table(client, players=PLAYERS, ships=B5)
+    await place(client, table, "kirk", "excelsior", "0505", 1, 4)
+    fix = {"path": "ships.excelsior.position", "value": {"hex": "0606", "facing": 2, "speed": 4}}
+    refused = await act(client, table, "ref", "override.set", fix | {"reason": ""})
+    assert refused.status_code == 422 and refused.json()["detail"]["field"] == "reason"
+    await ok(client, table, "ref", "override.set", fix | {"reason": "misread the map"})
+    r = await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("kosh"))
+    (counter,) = [c for c in r.json()["map"]["counters"] if c["id"] == "excelsior"]
+    assert (counter["hex"], counter["facing"]) == ("0606", 2)
