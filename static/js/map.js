@@ -193,8 +193,12 @@
     propose(p.hex, p.facing);
   }
   function confirm() {
-    var f = form();
-    if (!f || !at.proposal) return;
+    var f = form(), p = at.proposal, c = p && counter(p.ship);
+    if (!f || !p) return;
+    if (c && p.hex === c.dataset.hex && String(p.facing || "") === c.dataset.facing && $("map-move-speed").value === c.dataset.speed) {
+      say("Nothing to confirm: move or turn " + (c.getAttribute("aria-label") || "").split(":")[0] + " first.");
+      return;  // Enter on a ship left where it is sends no empty move to the log
+    }
     if (f.requestSubmit) f.requestSubmit(); else f.submit();
   }
   function say(text) { var el = $("announcer"); if (el) el.textContent = text; }
