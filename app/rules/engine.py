@@ -18,8 +18,14 @@ def apply_action(state: BattleState, action: Action, dice: DiceSource) -> Outcom
     game.gate(state, spec, action.actor, ship_id, payload)
     if spec.authorise:
         spec.authorise(state, payload, action.actor)
+    ordered = game.acting(state) is not None and bool(game.awaited(state))
     new_state = state.copy_deep()
     events = spec.handler(new_state, payload, action.actor, dice)
+    if ordered and new_state.clock == state.clock and not game.awaited(new_state):
+        # In a step a ruleset orders (secret orders, TR-04's loop), the last one it waited on is
+        # done by this action itself (orders committed, the loop's last ship passed): the step ends
+        # by itself, as on "Done".
+        events += game.settle(new_state, dice)
     for event in events:
         # Who may read a ship's owner-only event is who commanded it when it happened: a later
         # change of command hands nobody the ship's hidden past.

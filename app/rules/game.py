@@ -253,7 +253,7 @@ class Game:
         events: list[Event] = []
         quiet: list[Event] = []
         first = self.step(state.clock).title(state.clock)
-        while not state.finished and not self.awaited(state):
+        while not state.finished and not self.awaited(state) and self._anyone_commands(state):
             happened = self.advance(state, dice)
             if any(e.kind != "clock" for e in happened):
                 state.ready_until.clear()
@@ -267,6 +267,11 @@ class Game:
         if events:
             events.insert(0, Event(kind="ready", text=f"Everyone is done with {first}."))
         return events
+
+    def _anyone_commands(self, state: BattleState) -> bool:
+        """Someone commands a ship still fighting: otherwise no step could ever wait on anyone,
+        and the clock must not run on by itself."""
+        return any(s.owner for s in state.ships.values() if not self.gone(s))
 
     def _carry(self, state: BattleState) -> None:
         """Into the next repeat: those whose skip reaches it are done again; past it, skips end."""

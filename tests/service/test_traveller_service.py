@@ -243,9 +243,11 @@ async def test_TR_03_TR_04_TR_26_TR_26c_initiative_orders_and_the_loop(platform:
         "Dauntless commits its orders: Line up Spinal Mount! (cost 2).",
         "Every captain has committed; orders revealed: Arbellatra: Screens to Full!, Angle for Maximum Effect"
         " — initiative 9 → 3; Dauntless: Line up Spinal Mount! — initiative 8 → 6.",
+        "Everyone is done with Orders.",  # nobody left to wait on: the step ends by itself (GEN-01)
+        "Turn 1 · Orders ends; Turn 1 · Manoeuvre begins.",
     ]
     assert "screens_full" in await f.seen_by("bob")
-    await f.advance(2)  # → manoeuvre → combat
+    await f.advance()  # → combat
 
     # TR-04/TR-26c: Dauntless (6) acts before Arbellatra (3), although Arbellatra rolled higher.
     barrage = {"ship": "arbellatra", "battery": "beam-lasers", "target": "dauntless", "range": "medium"}
@@ -274,11 +276,13 @@ async def test_TR_03_TR_04_TR_26_TR_26c_initiative_orders_and_the_loop(platform:
         "Dauntless has finished its combat actions this round. Next: Arbellatra."
     ]
     assert await f.act("ann", "traveller.pass", {"ship": "arbellatra"}) == [
-        "Arbellatra has finished its combat actions this round. Every ship has finished."
+        "Arbellatra has finished its combat actions this round. Every ship has finished.",
+        "Everyone is done with Combat.",  # the loop's last ship passed: the step ends (GEN-01)
+        "Turn 1 · Combat ends; Turn 1 · Ship action begins.",
     ]
 
     # Round 2: initiative is not rolled again; the orders' costs are gone with the round.
-    await f.advance(3)  # → ship action → end of round → orders of round 2
+    await f.advance(2)  # → end of round → orders of round 2
     state = await f.state()
     assert (state.clock.turn, state.clock.step) == (2, "orders")
     ann = await f.hg("arbellatra")
@@ -287,11 +291,11 @@ async def test_TR_03_TR_04_TR_26_TR_26c_initiative_orders_and_the_loop(platform:
     texts = await f.act("ann", "traveller.orders", {"ship": "arbellatra", "orders": [], "commit": True})
     assert texts == ["Arbellatra commits its orders: no orders (cost 0)."]
     texts = await f.act("bob", "traveller.orders", {"ship": "dauntless", "orders": [], "commit": True})
-    assert texts[-1] == (
+    assert texts[-3] == (
         "Every captain has committed; orders revealed: Arbellatra: no orders — initiative 9 → 9;"
         " Dauntless: no orders — initiative 8 → 8."
     )
-    await f.advance(2)
+    await f.advance()  # the orders step ended by itself; manoeuvre → combat
     # Now Arbellatra (9) leads the loop.
     with pytest.raises(Invalid, match="it is Arbellatra's combat action now"):
         await f.act("bob", "traveller.combat_action", {"ship": "dauntless", "description": "moves"})
@@ -362,11 +366,11 @@ async def test_TR_27_escort_defence_evasive_action_and_maximum_speed_through_the
         },
     )
     texts = await f.act("ann", "traveller.orders", {"ship": "leviathan", "orders": [], "commit": True})
-    assert texts[-1] == (
+    assert texts[-3] == (
         "Every captain has committed; orders revealed: Arbellatra: Evasive Action*, Maximum Speed — initiative"
         " 8 → 0; Leviathan: no orders — initiative 8 → 8; Vigilant: Escort Defence → Arbellatra — initiative 8 → 4."
     )
-    await f.advance()  # → manoeuvre
+    assert texts[-1] == "Turn 1 · Orders ends; Turn 1 · Manoeuvre begins."  # by itself (GEN-01)
     # Maximum Speed: Thrust 4 + 1.
     with pytest.raises(Invalid, match=r"Arbellatra has 5 Thrust left"):
         await f.act("bob", "traveller.manoeuvre", {"ship": "arbellatra", "thrust": 6, "description": "runs"})
@@ -410,7 +414,6 @@ async def test_TR_19_TR_27_power_share_bridge_grounding_and_prepare_for_jump_thr
         {"ship": "arbellatra", "orders": [{"order": "prepare_jump"}], "commit": True},
     )
     await f.act("bob", "traveller.orders", {"ship": "vigilant", "orders": [], "commit": True})
-    await f.act("ann", "traveller.orders", {"ship": "leviathan", "orders": [], "commit": True})
     # Ann enters hits her ship scored by the core rules (TR-14): Arbellatra's power plant, Vigilant's bridge.
     assert await f.act(
         "ann",
@@ -422,7 +425,9 @@ async def test_TR_19_TR_27_power_share_bridge_grounding_and_prepare_for_jump_thr
         "traveller.entered_hit",
         {"source": "leviathan", "target": "vigilant", "section": "Forward", "system": "command"},
     ) == ["Leviathan hits Vigilant (Forward): bridge hit 1: no manoeuvre or jump in round 2."]
-    await f.advance()  # → manoeuvre: Power 9/10 leaves Thrust 4 × 9/10 = 3
+    # Ann's commit is the last: the orders step ends by itself (GEN-01)
+    await f.act("ann", "traveller.orders", {"ship": "leviathan", "orders": [], "commit": True})
+    # → manoeuvre: Power 9/10 leaves Thrust 4 × 9/10 = 3
     with pytest.raises(
         Invalid, match=r"Arbellatra has 3 Thrust left \(Thrust 3 this round, Power 9/10, 0 spent\)"
     ):
@@ -437,11 +442,11 @@ async def test_TR_19_TR_27_power_share_bridge_grounding_and_prepare_for_jump_thr
     # The jumped ship gives no more orders; the next reveal is Leviathan's and Vigilant's.
     await f.act("ann", "traveller.orders", {"ship": "leviathan", "orders": [], "commit": True})
     texts = await f.act("bob", "traveller.orders", {"ship": "vigilant", "orders": [], "commit": True})
-    assert texts[-1] == (
+    assert texts[-3] == (
         "Every captain has committed; orders revealed: Leviathan: no orders — initiative 8 → 8;"
         " Vigilant: no orders — initiative 8 → 8."
     )
-    await f.advance()  # → manoeuvre of round 2: Vigilant's bridge grounds it
+    # The step ended by itself: manoeuvre of round 2, where Vigilant's bridge grounds it
     with pytest.raises(Invalid, match=r"the bridge hit grounds Vigilant this round: no manoeuvre \(TR-19\)"):
         await f.act("bob", "traveller.manoeuvre", {"ship": "vigilant", "thrust": 1, "description": "turns"})
     rebuilt = await history.rebuild(platform, f.battle_id)

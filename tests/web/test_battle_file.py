@@ -65,9 +65,8 @@ async def played(c: httpx.AsyncClient) -> Table:
     )
     await ok(
         await act(c, table, "bob", "traveller.orders", {"ship": "dauntless", "orders": [], "commit": True})
-    )
-    for _ in range(2):
-        await ok(await act(c, table, "ref", "clock.advance", {}))
+    )  # the last commit ends the orders step by itself
+    await ok(await act(c, table, "ref", "clock.advance", {}))  # manoeuvre → combat
     order = (await ok(await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))))[
         "turn_bar"
     ]["order"]

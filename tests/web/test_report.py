@@ -146,7 +146,7 @@ async def play_traveller(platform: Platform, d: Demo, rounds: int = 2) -> None:
     for n in range(1, rounds + 1):
         await do(platform, d, "Ann", "traveller.orders", ANN_ORDERS)
         await do(platform, d, "Bob", "traveller.orders", {"ship": "dauntless", "orders": [], "commit": True})
-        await do(platform, d, "Referee", "clock.advance", {})  # → manoeuvre
+        # The last commit ends the orders step by itself (GEN-01): → manoeuvre
         await do(platform, d, "Referee", "clock.advance", {})  # → combat
         hit = {
             "target": "dauntless",

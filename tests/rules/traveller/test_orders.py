@@ -115,13 +115,15 @@ def test_TR_26_orders_are_secret_until_every_captain_commits() -> None:
         {"ship": "tigress", "orders": [{"order": "maximum_speed"}], "commit": True},
         TIGRESS_ACTOR,
     )
-    reveal = final.events[-1]
+    reveal = final.events[1]
     assert reveal.visibility == "public"
     assert reveal.text == (
         "Every captain has committed; orders revealed: Kestrel: Focused Fire → Tigress, Angle for Maximum Effect"
         " — initiative 8 → 0; Tigress: Maximum Speed — initiative 4 → 0."
     )
     assert "maximum_speed" in json.dumps(battle_view(final.state, KESTREL_VIEW))
+    # Nobody is left to wait on: the orders step ends by itself (GEN-01).
+    assert final.texts[-1] == "Turn 1 · Orders ends; Turn 1 · Manoeuvre begins."
 
 
 def test_TR_26_cost_never_below_zero_and_requirements() -> None:
@@ -173,7 +175,9 @@ def test_TR_26_referee_forces_the_reveal_and_uncommitted_ships_give_none() -> No
     done = act(state, "traveller.reveal_orders", {})
     assert done.texts == [
         "The referee reveals the orders: Kestrel: Screens to Full! — initiative 8 → 4;"
-        " Tigress (not committed): no orders — initiative 4 → 4."
+        " Tigress (not committed): no orders — initiative 4 → 4.",
+        "Everyone is done with Orders.",  # revealed, nobody is left to wait on (GEN-01)
+        "Turn 1 · Orders ends; Turn 1 · Manoeuvre begins.",
     ]
     assert hg(done.state, "kestrel")["round"]["initiative"] == 4
 
