@@ -20,13 +20,20 @@ LINKS_FILE = ROOT / "var" / "demo_links.json"
 DEMOS_FILE = ROOT / "app" / "shipdata" / "demos.json"
 
 
-def demos() -> list[tuple[str, str, list[tuple[str, str | None, str | None]]]]:
-    """Each demo battle as data: its name, game system, and fleet of (library slug, seat name, and
-    the side it fights for when the demo sets one). A slug ending in '-' takes the next unused
-    library ship with that prefix."""
+def demos() -> list[tuple[str, str, list[tuple[str, str | None, str | None]], dict[str, Any]]]:
+    """Each demo battle as data: its name, game system, fleet of (library slug, seat name, and
+    the side it fights for when the demo sets one), and battle options (the Traveller demo starts
+    its ships on the range board at Long). A slug ending in '-' takes the next unused library ship
+    with that prefix."""
     raw = json.loads(DEMOS_FILE.read_text())
     return [
-        (d["name"], d["system"], [(*f[:2], f[2] if len(f) > 2 else None) for f in d["fleet"]]) for d in raw
+        (
+            d["name"],
+            d["system"],
+            [(*f[:2], f[2] if len(f) > 2 else None) for f in d["fleet"]],
+            d.get("options", {}),
+        )
+        for d in raw
     ]
 
 
@@ -43,9 +50,9 @@ def _resolve(slug: str, taken: set[str]) -> str | None:
 
 async def create_demos(platform: Platform, base_url: str) -> list[dict[str, Any]]:
     made = []
-    for name, system, fleet in demos():
+    for name, system, fleet, options in demos():
         async with platform.db.transaction() as session:
-            battle, referee = await create_battle(session, name, system)
+            battle, referee = await create_battle(session, name, system, options=options)
             seat_names = sorted({seat for _, seat, _ in fleet if seat})
             seats = {n: await add_participant(session, battle, n, "player") for n in seat_names}
             watcher = await add_participant(session, battle, "Spectator", "spectator")

@@ -61,6 +61,7 @@ async def create_prepared(
     dice_mode: str,
     seats: list[SeatWanted],
     ships: list[ShipWanted],
+    options: dict[str, Any] | None = None,
 ) -> tuple[Battle, Seat, list[Seat]]:
     """The battle, the referee's seat and the others' (each with its token, shown once), all
     committed together or not at all."""
@@ -70,7 +71,9 @@ async def create_prepared(
         raise refused
     rules = platform.rules
     async with platform.db.transaction() as session:
-        battle, referee = await create_battle(session, name, system, dice_mode=dice_mode, rules=rules)
+        battle, referee = await create_battle(
+            session, name, system, dice_mode=dice_mode, options=options, rules=rules
+        )
         made: list[Seat] = []
         for wanted in seats:
             try:

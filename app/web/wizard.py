@@ -54,6 +54,8 @@ FIELD_NAMES = {
     "name": "Battle name",
     "system": "Game system",
     "dice_mode": "Dice",
+    "end_when_one_side_left": "How it ends",
+    "turn_limit": "Turn limit",
     "players": "Players",
     "bots": "Bots",
     "spectators": "Spectators",
@@ -68,6 +70,21 @@ async def ship_choices(session: AsyncSession, system: GameSystem) -> dict[str, d
     """The ships the wizard offers for a game system: slug → definition, the samples and the saved
     ships (services/shiplib.py). The one place the wizard asks the library."""
     return await library_choices(session, system)
+
+
+def _ending(form: Any) -> dict[str, Any]:
+    """The battle options that let it end by itself (GEN-01, GEN-04): none unless asked for."""
+    options: dict[str, Any] = {}
+    if form.get("end_when_one_side_left") == "true":
+        options["end_when_one_side_left"] = True
+    raw = str(form.get("turn_limit", "")).strip()
+    if raw:
+        if not raw.isdigit() or not 1 <= int(raw) <= 1000:
+            raise Invalid(
+                f"turn_limit: a whole number of turns from 1 to 1000 (you sent {raw!r})", "turn_limit"
+            )
+        options["turn_limit"] = int(raw)
+    return options
 
 
 def _names(raw: str) -> list[str]:
@@ -220,6 +237,7 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
             dice_mode=str(form.get("dice_mode", "seeded")),
             seats=seats,
             ships=ships,
+            options=_ending(form),
         )
     except ServiceError as exc:
         return await _home(request, platform, values, exc)

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.models import ActionLog, Battle, Participant
+from app.services.battles import load_state
 from app.services.creation import SeatWanted, ShipWanted, create_prepared
 from app.services.errors import Invalid
 from app.services.platform import Platform
@@ -200,3 +201,24 @@ async def test_a_lost_link_is_shown_again_by_a_new_token(client: httpx.AsyncClie
     client.cookies.clear()
     assert (await client.get(f"/join/{first.split('#')[1]}")).status_code == 303  # refused: back home
     assert (await client.get(f"/battles/{battle_id}/links")).status_code == 403
+
+
+async def test_GEN_01_GEN_04_the_wizard_sets_how_the_battle_ends(client: httpx.AsyncClient) -> None:
+    """The ending options the bots rely on (docs/bots.md) are set from the page too; a bad turn
+    limit is refused naming its field, and nothing is made."""
+    home = await client.get("/")
+    assert 'name="end_when_one_side_left"' in home.text and 'name="turn_limit"' in home.text
+    before = await _battles(client)
+    bad = await _create(client, players="Kirk", turn_limit="0")
+    assert bad.status_code == 422 and "turn_limit: a whole number of turns from 1 to 1000" in bad.text
+    assert (
+        'name="turn_limit" type="number" min="1" max="1000" inputmode="numeric" value="0" aria-invalid="true"'
+        in bad.text
+    )
+    assert await _battles(client) == before
+    r = await _create(client, players="Kirk", end_when_one_side_left="true", turn_limit="3")
+    assert r.status_code == 200, r.text
+    battle_id = re.search(r'href="/battles/([0-9a-f]+)" id="links-dismiss"', r.text).group(1)
+    async with client.app.state.platform.db.reader() as session:  # type: ignore[attr-defined]
+        state, _ = await load_state(session, battle_id)
+    assert state.options["end_when_one_side_left"] is True and state.options["turn_limit"] == 3
