@@ -254,14 +254,13 @@ async def test_the_referee_rotates_a_seats_token(client: httpx.AsyncClient) -> N
     # The referee dashboard's "New link" button does the same.
     async with browser(client, table.tokens["ref"]) as ref:
         page = await ref.get(f"/battles/{table.battle_id}")
-        button = f'action="/battles/{table.battle_id}/participants/{table.ids["ann"]}/token"'
+        # It opens the join-links page, where the new link stays until dismissed (issue 14).
+        button = f'action="/battles/{table.battle_id}/links/{table.ids["ann"]}"'
         assert button in page.text
         r = await ref.post(
-            f"/battles/{table.battle_id}/participants/{table.ids['ann']}/token",
-            data={"csrf_token": csrf(page.text)},
-            headers=HX,
+            f"/battles/{table.battle_id}/links/{table.ids['ann']}", data={"csrf_token": csrf(page.text)}
         )
-        assert r.status_code == 200 and "New link for ann (player)" in r.text
+        assert r.status_code == 200 and "New link for ann: the old one no longer works." in r.text
         newest = re.search(r"/join#([A-Za-z0-9_-]+)", r.text).group(1)
     assert (await act(client, table, "ann", "clock.advance", {})).status_code == 403
     table.tokens["ann"] = newest
