@@ -27,6 +27,7 @@ async def _client(url: str) -> AsyncIterator[httpx.AsyncClient]:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
             c.db_url = url  # type: ignore[attr-defined]
+            c.app = app  # type: ignore[attr-defined]
             yield c
 
 
