@@ -226,18 +226,32 @@ def _shield_arcs(ship: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _weapon_arcs(ship: dict[str, Any]) -> list[dict[str, Any]]:
-    """Weapons by the quadrant of the section they sit in: the ship data gives weapons no arcs of
-    their own, so a section's arc (fore, port…) is theirs."""
+    """Each working weapon's arc: its own (`arc` in the ship data, degrees from the nose), else the
+    quadrant of the section it sits in (fore, port…)."""
     sections = ((ship.get("parts") or {}).get("sheet") or {}).get("sections") or []
     bounds = {name: (start, end) for name, start, end in QUADRANTS}
     out = []
     for s in sections:
         arc = (s.get("arc") or "").lower()
-        weapons = [
-            w["name"]
+        working = [
+            w
             for w in s.get("systems") or []
             if w.get("kind") in ("weapon", "photon_launcher") and w.get("damage", 0) < w.get("boxes", 1)
         ]
+        for w in working:
+            if w.get("arc"):
+                start, end = (float(d) for d in w["arc"])
+                out.append(
+                    {
+                        "section": s.get("name"),
+                        "arc": "own",
+                        "label": f"{start:g}°–{end:g}°",
+                        "start": start,
+                        "end": end,
+                        "weapons": [w["name"]],
+                    }
+                )
+        weapons = [w["name"] for w in working if not w.get("arc")]
         if arc in bounds and weapons:
             start, end = bounds[arc]
             out.append(

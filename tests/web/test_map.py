@@ -8,7 +8,10 @@ import math
 import re
 
 import httpx
+import pytest
+from pydantic import ValidationError
 
+from app.rules import STANDARD
 from app.rules.geometry import parse_hex
 from app.rules.map_view import SIZE, centre, map_model, trails, wedge
 from tests.helpers import Elements, Table, act, session_cookie, set_table, ship_def
@@ -101,7 +104,31 @@ def test_counters_ranges_and_the_selected_ships_port_projection() -> None:
     chosen = model["selected"]
     assert [s["name"] for s in chosen["shields"]] == ["Fore", "Starboard", "Aft", "Port"]
     assert all(s["path"].startswith("M ") for s in chosen["shields"])
-    assert {w["arc"] for w in chosen["weapons"]} == {"fore", "port", "starboard", "aft"}
+    # Each weapon at its own arc from the sample data (degrees from the nose, wrapping past 360).
+    assert [(w["weapons"], w["label"]) for w in chosen["weapons"]] == [
+        (["Fore Phaser Array"], "270°–90°"),
+        (["Photon Torpedo"], "300°–60°"),
+        (["Port Phaser Array"], "180°–360°"),
+        (["Starboard Phaser Array"], "0°–180°"),
+        (["Aft Phaser Array"], "90°–270°"),
+    ]
+
+
+def test_a_weapon_without_an_arc_of_its_own_fires_in_its_sections_quadrant_and_bad_arcs_are_refused() -> None:
+    """Ship data may give a weapon its arc; without one it is its section's quadrant. An arc off
+    0–360 or with two equal ends is refused naming the system."""
+    plain = ship_def("excelsior")
+    for section in plain["parts"]["sheet"]["sections"]:
+        for system in section["systems"]:
+            system.pop("arc", None)
+    excelsior = {"name": "Excelsior", "position": {"hex": "0505", "facing": 1}, "parts": plain["parts"]}
+    model = map_model(_view(excelsior=excelsior), select="excelsior")
+    assert {w["arc"] for w in model["selected"]["weapons"]} == {"fore", "port", "starboard", "aft"}
+    for arc, says in (([0, 400], "arc degrees run from 0 to 360"), ([90, 90], "two different ends")):
+        bad = ship_def("excelsior")
+        bad["parts"]["sheet"]["sections"][0]["systems"][0]["arc"] = arc
+        with pytest.raises(ValidationError, match=says):
+            STANDARD.new_battle("b5wars").game.validate_parts(bad["parts"])
 
 
 def test_ST_22_a_hidden_ship_is_a_ghost_at_its_last_public_hex_with_the_turn() -> None:
@@ -254,3 +281,16 @@ async def test_a_referee_correction_with_a_reason_moves_the_counter(client: http
     r = await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("kosh"))
     (counter,) = [c for c in r.json()["map"]["counters"] if c["id"] == "excelsior"]
     assert (counter["hex"], counter["facing"]) == ("0606", 2)
+
+
+async def test_a_bad_weapon_arc_is_refused_over_rest_naming_the_system(client: httpx.AsyncClient) -> None:
+    table = await set_table(client)
+    bad = ship_def("excelsior")
+    bad["parts"]["sheet"]["sections"][0]["systems"][0]["arc"] = [10, 400]
+    r = await act(client, table, "ref", "ship.add", {"definition": bad})
+    assert r.status_code == 422
+    detail = r.json()["detail"]
+    assert (
+        detail["field"].endswith("sections.0.systems.0")
+        and "arc degrees run from 0 to 360" in detail["reason"]
+    )

@@ -14,6 +14,11 @@ class SystemBoxes(BaseModel):
     boxes: int = Field(ge=1, le=500)
     damage: int = Field(default=0, ge=0)
     called_shot: bool = True  # impulse thrusters cannot be called-shot targets (ST-04)
+    arc: tuple[float, float] | None = Field(
+        default=None,
+        description="a weapon's firing arc on the map: start and end, degrees clockwise from the nose,"
+        " wrapping past 360 (e.g. [270, 90]); without one it fires in its section's quadrant",
+    )
 
     @property
     def destroyed(self) -> bool:
@@ -25,6 +30,14 @@ class SystemBoxes(BaseModel):
 
     @model_validator(mode="after")
     def _damage_fits(self) -> SystemBoxes:
+        if self.arc is not None and not all(0 <= d <= 360 for d in self.arc):
+            raise ValueError(
+                f"system {self.name!r}: arc degrees run from 0 to 360 (you sent {list(self.arc)})"
+            )
+        if self.arc is not None and self.arc[0] % 360 == self.arc[1] % 360 and self.arc != (0, 360):
+            raise ValueError(
+                f"system {self.name!r}: an arc needs two different ends ([0, 360] for all round)"
+            )
         if self.damage > self.boxes:
             raise ValueError(
                 f"system {self.name!r} has more damage ({self.damage}) than boxes ({self.boxes})"
