@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog
 from app.rules.core import Event
+from app.rules.generic.actions import value_at
 from app.rules.overrides import choice_at
 from app.rules.state import BattleState
 from app.rules.views import Viewer, event_for
@@ -72,20 +73,6 @@ async def standing(session: AsyncSession, battle_id: str, until: int | None = No
     return list(latest.values())
 
 
-_ABSENT = object()
-
-
-def _at(tree: Any, keys: list[str]) -> Any:
-    for key in keys:
-        if isinstance(tree, list) and key.isdigit() and int(key) < len(tree):
-            tree = tree[int(key)]
-        elif isinstance(tree, dict) and key in tree:
-            tree = tree[key]
-        else:
-            return _ABSENT
-    return tree
-
-
 def flags(
     marks: list[Mark], state: BattleState, shown: dict[str, Any], viewer: Viewer, finished: bool
 ) -> dict[str, dict[str, dict[str, Any]]]:
@@ -99,7 +86,7 @@ def flags(
         readable = event_for(Event.model_validate(mark.event), viewer, finished)
         if readable is None or readable.data.get("path") != mark.path:
             continue  # the viewer may not read this override (a hidden value corrected)
-        if _at(shown["ships"][keys[1]], keys[2:]) != mark.value:
+        if value_at(shown["ships"][keys[1]], keys[2:]) != mark.value:
             continue  # the value changed since: the mark is gone
         choice = choice_at(state, mark.path) if keys[1] in state.ships else None
         words = choice.words if choice is not None else str

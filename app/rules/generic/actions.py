@@ -356,17 +356,18 @@ def _check_clock(before: BattleState, after: BattleState) -> None:
         raise RuleError("turns are counted from 1", "value")
 
 
-_ABSENT = object()
+ABSENT = object()
 
 
-def _at(tree: Any, keys: list[str]) -> Any:
+def value_at(tree: Any, keys: list[str]) -> Any:
+    """The value at a dotted override path's keys (list indexes as digits), or ABSENT."""
     for key in keys:
         if isinstance(tree, list) and key.isdigit() and int(key) < len(tree):
             tree = tree[int(key)]
         elif isinstance(tree, dict) and key in tree:
             tree = tree[key]
         else:
-            return _ABSENT
+            return ABSENT
     return tree
 
 
@@ -386,7 +387,7 @@ def _secrecy(before: BattleState, after: BattleState, path: str) -> tuple[Visibi
         return "public", None
     for state in (before, after):
         ship = state.ships.get(keys[1])
-        if ship is not None and _at(public_ship(ship), keys[2:]) != _at(
+        if ship is not None and value_at(public_ship(ship), keys[2:]) != value_at(
             ship.model_dump(mode="json"), keys[2:]
         ):
             return "owner", ship.id
