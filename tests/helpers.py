@@ -178,3 +178,13 @@ async def session_cookie(c: httpx.AsyncClient, token: str) -> str:
         r = await fresh.get(f"/join/{token}", follow_redirects=False)
         assert r.status_code == 303, r.text
         return r.cookies["starboard_session"]
+
+
+async def traveller_table(c: httpx.AsyncClient, **options: Any) -> Table:
+    """Ann's Arbellatra against Bob's Dauntless (the Traveller demo's pair), made through the REST
+    API as `set_table` makes any table; `options` are set_table's (dice_mode, options, …)."""
+    ships = {
+        "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
+        "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
+    }
+    return await set_table(c, system="traveller", players=("ann", "bob"), ships=ships, **options)

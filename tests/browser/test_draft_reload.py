@@ -9,7 +9,7 @@ from playwright.async_api import Browser, Dialog, Page, expect
 
 from tests.browser.test_live_damage import open_as
 from tests.conftest import Server
-from tests.helpers import act, set_table, ship_def
+from tests.helpers import act, traveller_table
 
 pytestmark = pytest.mark.browser
 
@@ -30,16 +30,7 @@ async def test_TR_26_a_saved_draft_survives_a_reload_and_is_what_gets_committed(
     browser: Browser, server: Server
 ) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
-        table = await set_table(
-            c,
-            system="traveller",
-            dice_mode="physical",
-            ships={
-                "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
-                "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
-            },
-            options={},
-        )
+        table = await traveller_table(c, dice_mode="physical", options={})
         laptop, ann = await open_as(browser, server, table.tokens["ann"])
         await expect(orders_form(ann, "arbellatra")).to_have_count(0)  # nothing to order yet: no dead end
         await expect(ann.locator("#orders-wait-arbellatra")).to_contain_text("referee rolls initiative")
@@ -77,16 +68,7 @@ async def test_TR_26_a_saved_draft_survives_a_reload_and_is_what_gets_committed(
 
 async def test_TR_26_committing_no_orders_asks_first(browser: Browser, server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
-        table = await set_table(
-            c,
-            system="traveller",
-            dice_mode="physical",
-            ships={
-                "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
-                "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
-            },
-            options={},
-        )
+        table = await traveller_table(c, dice_mode="physical", options={})
         r = await act(c, table, "ref", "traveller.initiative", {}, dice=[6, 6])  # high enough for any order
         assert r.status_code == 200, r.text
         context, bob = await open_as(browser, server, table.tokens["bob"])

@@ -13,7 +13,7 @@ from playwright.async_api import Browser, expect
 from tests.browser.test_accessibility import DARK_RULES, FAILING, report, scan
 from tests.browser.test_live_damage import open_as
 from tests.conftest import ROOT, Server
-from tests.helpers import act, set_table, ship_def
+from tests.helpers import act, traveller_table
 
 pytestmark = pytest.mark.browser
 # The range board's elements that reach past the viewport's right edge.
@@ -25,15 +25,9 @@ async def test_TR_02_manoeuvre_moves_the_board_and_the_barrage_fires_at_its_band
     browser: Browser, server: Server
 ) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
-        table = await set_table(
+        table = await traveller_table(
             c,
-            system="traveller",
             dice_mode="physical",
-            players=("ann", "bob"),
-            ships={
-                "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
-                "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
-            },
             options={"players_advance_clock": "always", "orders": False},
         )
     ctx_r, ref = await open_as(browser, server, table.tokens["ref"])

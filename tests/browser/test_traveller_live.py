@@ -10,7 +10,7 @@ from playwright.async_api import Browser, expect
 
 from tests.browser.test_live_damage import open_as
 from tests.conftest import ROOT, Server
-from tests.helpers import act, set_table, ship_def
+from tests.helpers import act, traveller_table
 
 # When page B's Main section bar first shows each Hull value (Date.now() is shared by both pages).
 WATCH = """
@@ -27,16 +27,7 @@ async def test_TR_05_TR_18_barrage_from_the_form_updates_the_other_captains_shee
     browser: Browser, server: Server
 ) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
-        table = await set_table(
-            c,
-            system="traveller",
-            dice_mode="physical",
-            players=("ann", "bob"),
-            ships={
-                "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
-                "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
-            },
-        )
+        table = await traveller_table(c, dice_mode="physical")
         for step in ("orders", "manoeuvre"):  # leaving Orders reveals (no orders given): combat
             r = await act(c, table, "ref", "clock.advance", {"expect_step": step})
             assert r.status_code == 200, r.text
