@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, Response
 
 from app.models import Battle
 from app.services.battlefile import export_battle, fork_into, import_into
@@ -21,8 +21,8 @@ from app.web.api import join_url
 from app.web.deps import PlatformDep
 from app.web.errors import service_headers
 from app.web.limits import check_battle_creation
-from app.web.pages import NEW_LINKS
 from app.web.security import seat_in, take_seat
+from app.web.wizard import show_links
 
 router = APIRouter(include_in_schema=False)
 
@@ -35,13 +35,21 @@ async def _referee(platform: Any, request: Request, battle_id: str) -> None:
 
 
 def _seated(request: Request, battle: Battle, seats: list[dict[str, Any]]) -> Response:
-    """This browser takes the new battle's referee seat; every seat's link is shown once."""
+    """This browser takes the new battle's referee seat; every seat's new link is shown on the
+    join-links page until the referee dismisses it (as after the wizard)."""
     referee = seats[0]
     take_seat(request, battle.id, referee["participant_id"], hash_token(referee["token"]))
-    request.session[NEW_LINKS] = [
-        {"name": s["name"], "role": s["role"], "url": join_url(request, s["token"])} for s in seats
+    links = [
+        {
+            "id": s["participant_id"],
+            "name": s["name"],
+            "role": s["role"],
+            "url": join_url(request, s["token"]),
+            "ships": [],
+        }
+        for s in seats[1:]
     ]
-    return RedirectResponse(f"/battles/{battle.id}", status_code=303)
+    return show_links(request, battle, links, referee_url=join_url(request, referee["token"]))
 
 
 @router.get("/battles/{battle_id}/export.json")

@@ -13,13 +13,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.services import actions as action_service
 from app.services.actions import Command
 from app.services.battles import (
-    add_participant,
     get_battle,
     get_participant,
     load_state,
     participant_by_token,
     remove_participant,
-    rotate_token,
     seats_changed,
     seats_held,
 )
@@ -27,7 +25,7 @@ from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.requests import queue_if_needed
 from app.services.shiplib import library_definition, library_entries
 from app.web.answers import _answer, _flash, _form, _is_htmx, _pop_flash
-from app.web.api import SEQ_MAX, join_url
+from app.web.api import SEQ_MAX
 from app.web.deps import PlatformDep
 from app.web.forms import dice_from_form, payload_from_form
 from app.web.render import page_context, render, templates
@@ -44,8 +42,6 @@ from app.web.security import (
 from app.web.table import page_extras as table_extras
 
 router = APIRouter(include_in_schema=False)
-
-NEW_LINKS = "new_links"
 
 
 # Destructive steps from a page are confirmed first: the server refuses them without confirm=yes
@@ -183,7 +179,6 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
         return RedirectResponse("/", status_code=303)
     context.update(await table_extras(platform, battle, me, context["viewer"], context["seq"]))  # issue 11
     context["flash"] = _pop_flash(request)
-    context["new_links"] = request.session.pop(NEW_LINKS, None) if me.role == "referee" else None
     template = "referee.html" if me.role == "referee" else "battle.html"
     return templates.TemplateResponse(request, template, context)
 
@@ -303,56 +298,6 @@ async def _library_ship(
             return await library_definition(session, slug, me)
         except ServiceError as exc:
             raise Invalid(exc.message, "library") from None
-
-
-@router.post("/battles/{battle_id}/participants")
-async def new_seat(battle_id: str, request: Request, platform: PlatformDep) -> Response:
-    back = f"/battles/{battle_id}"
-    try:
-        form = await _form(request)
-        async with platform.db.transaction() as session:
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
-            if me.role != "referee":
-                raise Forbidden("only the referee adds participants")
-            battle = await get_battle(session, battle_id)
-            seat = await add_participant(
-                session,
-                battle,
-                str(form.get("name", "")),
-                str(form.get("role", "player")),
-                max_seats=platform.settings.max_seats_per_battle,
-            )
-        seats_changed(platform, battle_id)
-    except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status)
-    url = join_url(request, seat.token)
-    return _answer(
-        request, back, f"{seat.participant.name} ({seat.participant.role}) can join with {url} — shown once."
-    )
-
-
-@router.post("/battles/{battle_id}/participants/{participant_id}/token")
-async def new_token_for_seat(
-    battle_id: str, participant_id: str, request: Request, platform: PlatformDep
-) -> Response:
-    """Referee: a new join link for a seat; the old link and bearer token stop working."""
-    back = f"/battles/{battle_id}"
-    try:
-        await _form(request)
-        async with platform.db.transaction() as session:
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
-            if me.role != "referee":
-                raise Forbidden("only the referee gives out new links")
-            seat = await rotate_token(session, battle_id, participant_id)
-        seats_changed(platform, battle_id)
-    except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status)
-    url = join_url(request, seat.token)
-    return _answer(
-        request,
-        back,
-        f"New link for {seat.participant.name} ({seat.participant.role}): {url} — shown once; the old one no longer works.",
-    )
 
 
 _WHOLE = re.compile(r"[0-9]{1,10}")

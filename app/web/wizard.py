@@ -253,12 +253,12 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
         for i, seat in enumerate(made)
     ]
     unassigned = [s.definition.get("name", "?") for s in ships if s.commander is None]
-    return _links_page(
+    return show_links(
         request, battle, links, referee_url=join_url(request, referee.token), unassigned=unassigned
     )
 
 
-def _links_page(
+def show_links(
     request: Request,
     battle: Any,
     links: list[dict[str, Any]],
@@ -308,7 +308,7 @@ async def _seats_page(
         await _referee_seat(request, battle_id, session)
         battle = await get_battle(session, battle_id)
         people = [p for p in await participants(session, battle_id) if p.active]
-    return _links_page(request, battle, links, seats=people, headline=headline, flash=flash, status=status)
+    return show_links(request, battle, links, seats=people, headline=headline, flash=flash, status=status)
 
 
 @router.get("/battles/{battle_id}/links", response_class=HTMLResponse)

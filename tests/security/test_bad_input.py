@@ -221,7 +221,7 @@ async def test_nul_in_a_path_query_or_form_is_refused(client: httpx.AsyncClient)
         refused(await ref.get("/battles/%00"), 422, "path")
         refused(await ref.get(f"/battles/{table.battle_id}/replay?seq=%00"), 422, "query")
         r = await ref.post(
-            f"/battles/{table.battle_id}/participants",
+            f"/battles/{table.battle_id}/links",
             data={"csrf_token": token, "name": "mole\x00", "role": "player"},
         )
         refused(r, 422, None)

@@ -268,11 +268,7 @@ async def test_the_referee_rotates_a_seats_token(client: httpx.AsyncClient) -> N
     assert moved.status_code == 200
     async with browser(client, table.tokens["ann"]) as ann:
         token = await page_form(ann, table.battle_id)
-        r = await ann.post(
-            f"/battles/{table.battle_id}/participants/{table.ids['bob']}/token",
-            data={"csrf_token": token},
-            headers=HX,
-        )
+        r = await ann.post(f"/battles/{table.battle_id}/links/{table.ids['bob']}", data={"csrf_token": token})
         assert r.status_code == 403
 
 

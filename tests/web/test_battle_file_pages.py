@@ -1,15 +1,19 @@
 """The battle file and the what-if from the pages (issue 16): the referee's console saves the file
 and starts a what-if at a seq; the home page imports a file; both seat this browser as the new
-battle's referee and show the new links once. Bad input is refused in words naming the field."""
+battle's referee and show the new links until dismissed. Bad input is refused in words naming the field."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import httpx
 
 from tests.helpers import act, set_table, simple_ship
 from tests.web.test_pages import csrf, join
+
+LINK = re.compile(r"/join#[A-Za-z0-9_-]+")
+DISMISS = re.compile(r'href="/battles/([0-9a-f]+)" id="links-dismiss"')
 
 
 async def test_the_referee_saves_forks_and_imports_from_the_pages(client: httpx.AsyncClient) -> None:
@@ -32,13 +36,13 @@ async def test_the_referee_saves_forks_and_imports_from_the_pages(client: httpx.
         data={"csrf_token": token, "seq": str(last - 2)},
         follow_redirects=True,
     )
-    assert r.status_code == 200 and "Referee dashboard" in r.text, r.text[:500]
-    assert f"(what-if from seq {last - 2})" in r.text
-    assert r.text.count("/join#") == len(file["seats"])  # each seat's new link, shown once
-    fork_id = str(r.url).rsplit("/", 1)[1]
+    # The join-links page: each seat's new link, shown until dismissed (never stored).
+    assert r.status_code == 200 and f"(what-if from seq {last - 2})" in r.text, r.text[:500]
+    assert len(set(LINK.findall(r.text))) == len(file["seats"])
+    fork_id = DISMISS.search(r.text).group(1)
     assert fork_id != table.battle_id
     again = await client.get(f"/battles/{fork_id}")
-    assert "/join#" not in again.text
+    assert "Referee dashboard" in again.text and "/join#" not in again.text
 
     # A seq past the end is refused naming the field, and nothing is made.
     r = await client.post(
@@ -58,13 +62,15 @@ async def test_the_referee_saves_forks_and_imports_from_the_pages(client: httpx.
         files={"file": ("battle.json", json.dumps(file).encode(), "application/json")},
         follow_redirects=True,
     )
-    assert r.status_code == 200 and "Referee dashboard" in r.text and "Hawk" in r.text
-    copy_id = str(r.url).rsplit("/", 1)[1]
+    assert r.status_code == 200 and len(set(LINK.findall(r.text))) == len(file["seats"])
+    copy_id = DISMISS.search(r.text).group(1)
     assert copy_id not in (table.battle_id, fork_id)
+    dashboard = await client.get(f"/battles/{copy_id}")
+    assert "Hawk" in dashboard.text
     # Not JSON: refused in words, naming the file field.
     r = await client.post(
         "/battles/import",
-        data={"csrf_token": csrf(r.text)},
+        data={"csrf_token": csrf(dashboard.text)},
         files={"file": ("battle.json", b"not json", "application/json")},
         headers={"HX-Request": "true"},
     )
