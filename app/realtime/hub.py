@@ -20,6 +20,7 @@ import contextlib
 import json
 import logging
 import random
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -35,9 +36,15 @@ class SeatGone(Exception):
     """The viewer's seat was removed (or the battle is gone): close with 1008."""
 
 
-@dataclass(eq=False)
+OUTBOX_LIMIT = 64  # frames waiting for one socket; more and it is closed 1013 (it catches up by seq)
+
+
+@dataclass(eq=False, slots=True, weakref_slot=True)
 class Subscriber:
-    """One open websocket: who is watching which battle, and the last seq they have been sent."""
+    """One open websocket: who is watching which battle, and the last seq they have been sent.
+
+    An idle viewer holds no queue and no task (issue 12: memory per idle socket): `pending` and
+    `writer` exist only while frames wait for its socket."""
 
     battle_id: str
     participant_id: str
@@ -48,8 +55,8 @@ class Subscriber:
     resync: bool = False  # send what it lacks even without a new seq (after hello)
     refresh: int = 0  # a refresh asked at this count: send changed regions at the same seq (seats changed)
     closed: bool = False
-    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
-    writer: asyncio.Task[None] | None = None
+    pending: deque[str] | None = None  # frames not yet written, oldest first
+    writer: asyncio.Task[None] | None = None  # runs while `pending` has frames
     sent: dict[str, str] = field(default_factory=dict)  # region → its HTML as last sent
     sent_frames: int = 0
     sent_bytes: int = 0
@@ -123,12 +130,14 @@ class Hub:
         else:
             self.sockets.pop(key, None)
 
+    def watching(self, battle_id: str) -> set[str]:
+        """The seats with a socket on this battle here that said hello (the loader reads for them)."""
+        return {v.participant_id for v in self.viewers.get(battle_id, ()) if not v.closed}
+
     def join(self, viewer: Subscriber) -> None:
         """(Re-)join: hello calls it every time, so a viewer that was dropped comes back."""
         viewer.closed = False
         self.viewers.setdefault(viewer.battle_id, set()).add(viewer)
-        if viewer.writer is None or viewer.writer.done():
-            viewer.writer = asyncio.get_running_loop().create_task(self._write(viewer))
 
     def leave(self, viewer: Subscriber) -> None:
         group = self.viewers.get(viewer.battle_id)
@@ -139,6 +148,7 @@ class Hub:
                 self.wanted.pop(viewer.battle_id, None)
         if viewer.writer is not None and not viewer.writer.done():
             viewer.writer.cancel()
+        viewer.writer, viewer.pending = None, None
 
     def hello(self, viewer: Subscriber, seq: int) -> None:
         """The client holds `seq`: send it everything after that."""
@@ -157,21 +167,29 @@ class Hub:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(viewer.close(code, reason), 2)
 
-    def _queue(self, viewer: Subscriber, frame: str) -> None:
-        try:
-            viewer.outbox.put_nowait(frame)
-        except asyncio.QueueFull:  # far behind: let it reconnect and catch up in one frame
+    def queue(self, viewer: Subscriber, frame: str) -> None:
+        """Send `frame` to the viewer after the frames already waiting for it (in order); a viewer
+        too far behind is closed 1013 instead (it reconnects and catches up in one frame)."""
+        if viewer.closed:
+            return
+        if viewer.pending is None:
+            viewer.pending = deque()
+        if len(viewer.pending) >= OUTBOX_LIMIT:
             self._spawn_shut(viewer, TRY_AGAIN_LATER, "too far behind; reconnect")
+            return
+        viewer.pending.append(frame)
+        if viewer.writer is None or viewer.writer.done():
+            viewer.writer = asyncio.get_running_loop().create_task(self._write(viewer))
 
     def _spawn_shut(self, viewer: Subscriber, code: int, reason: str) -> None:
         asyncio.get_running_loop().create_task(self.shut(viewer, code, reason))
 
     async def _write(self, viewer: Subscriber) -> None:
-        """The viewer's own writer: frames go out in order; a failed or stuck send closes it."""
-        while True:
-            frame = await viewer.outbox.get()
-            if frame is None:
-                return
+        """The viewer's own writer while it has frames waiting: they go out in order; a failed or
+        stuck send closes it. It ends when none is left (the next frame starts another)."""
+        pending = viewer.pending
+        while pending:
+            frame = pending.popleft()
             try:
                 await asyncio.wait_for(viewer.send_text(frame), self.settings.send_timeout)
             except asyncio.CancelledError:
@@ -185,6 +203,8 @@ class Hub:
                 return
             viewer.sent_frames += 1
             viewer.sent_bytes += len(frame)
+        if viewer.pending is pending:
+            viewer.pending = None  # idle again: nothing kept for it
 
     # -- wake-ups and rounds ----------------------------------------------------------------
 
@@ -331,7 +351,7 @@ class Hub:
             viewer.last_seq = seq
             self.stats["frames"] += 1
             self.stats["bytes"] += len(frame)
-            self._queue(viewer, frame)
+            self.queue(viewer, frame)
 
     # -- heartbeat --------------------------------------------------------------------------
 
@@ -380,8 +400,8 @@ class Hub:
                 continue
             beat = json.dumps({"type": "heartbeat", "seq": known, "every": self.settings.heartbeat_seconds})
             for viewer in list(self.viewers.get(battle_id, ())):
-                if viewer.last_seq is not None and viewer.last_seq >= known and viewer.outbox.empty():
-                    self._queue(viewer, beat)
+                if viewer.last_seq is not None and viewer.last_seq >= known and not viewer.pending:
+                    self.queue(viewer, beat)
 
     # -- shutdown ---------------------------------------------------------------------------
 
@@ -392,12 +412,11 @@ class Hub:
         rounds = list(self._rounds.values())
         if rounds:
             await asyncio.wait(rounds, timeout=5)
-        writers = []
-        for group in self.viewers.values():
-            for viewer in group:
-                if viewer.writer is not None and not viewer.writer.done():
-                    with contextlib.suppress(asyncio.QueueFull):
-                        viewer.outbox.put_nowait(None)
-                    writers.append(viewer.writer)
+        writers = [  # each ends once its viewer's waiting frames are written
+            viewer.writer
+            for group in self.viewers.values()
+            for viewer in group
+            if viewer.writer is not None and not viewer.writer.done()
+        ]
         if writers:
             await asyncio.wait(writers, timeout=5)

@@ -144,7 +144,7 @@ class TableLive:
                 return
             self._last[viewer] = html
             # Through the viewer's own outbox, so table frames and battle frames go out in order.
-            viewer.outbox.put_nowait(json.dumps({"content": html, "table": True}))
+            self.hub.queue(viewer, json.dumps({"content": html, "table": True}))
         except Exception as exc:  # a closed socket: the hub forgets it on its next send
             log.info("table frame not sent to a viewer of %s: %r", viewer.battle_id, exc)
 

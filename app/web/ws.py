@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocketState
 
 from app.realtime.hub import TRY_AGAIN_LATER, Hub, Subscriber
@@ -72,8 +73,11 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
             await websocket.close(code=code, reason=reason)
 
 
-@router.websocket("/battles/{battle_id}/ws")
-async def battle_socket(websocket: WebSocket, battle_id: str) -> None:
+async def battle_socket(websocket: WebSocket) -> None:
+    """The socket's whole life. A plain Starlette route, not FastAPI's: FastAPI's would keep its
+    dependency machinery (an exit stack and its frames) alive for as long as the socket is open,
+    which is most of an idle socket's memory after the server's own (issue 12)."""
+    battle_id = websocket.path_params["battle_id"]
     app = websocket.app
     platform, hub, settings = app.state.platform, app.state.hub, app.state.settings
     if not origin_allowed(websocket, settings):
@@ -82,7 +86,7 @@ async def battle_socket(websocket: WebSocket, battle_id: str) -> None:
     participant_id = seat_in(websocket, battle_id)
     try:
         async with platform.db.reader() as session:
-            participant = await get_participant(session, battle_id, participant_id)
+            participant_id = (await get_participant(session, battle_id, participant_id)).id  # not the row
             await get_battle(session, battle_id)
     except ServiceError:
         await websocket.close(code=POLICY_VIOLATION, reason="join the battle first")
@@ -95,14 +99,17 @@ async def battle_socket(websocket: WebSocket, battle_id: str) -> None:
         return
     csrf = csrf_token(websocket)
     await websocket.accept()
-    opened = hub.open_socket(battle_id, participant.id)
+    opened = hub.open_socket(battle_id, participant_id)
     try:
         if opened > settings.ws_max_sockets_per_seat:
             await _close(websocket, POLICY_VIOLATION, "too many connections")
             return
-        await _serve(websocket, hub, platform, settings, battle_id, participant.id, csrf)
+        await _serve(websocket, hub, platform, settings, battle_id, participant_id, csrf)
     finally:
-        hub.close_socket(battle_id, participant.id)
+        hub.close_socket(battle_id, participant_id)
+
+
+router.routes.append(WebSocketRoute("/battles/{battle_id}/ws", battle_socket))
 
 
 async def _serve(
