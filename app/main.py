@@ -74,7 +74,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         platform = Platform(settings=settings, db=db, broker=broker)
         hub = Hub(
-            load=lambda battle_id, since: read_live(db, battle_id, since, platform.rules),
+            load=lambda battle_id, since: read_live(
+                db, battle_id, since, platform.rules, watching=hub.watching(battle_id)
+            ),
             views=LiveViews(),
             seqs=lambda battle_ids: battle_seqs(db, battle_ids),
             settings=HubSettings(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -234,7 +235,16 @@ class LiveRead:
         self.names = {p.id: p.name for p in self.people}
 
 
-async def read_live(db: Database, battle_id: str, since: int, rules: Rules = STANDARD) -> LiveRead:
+async def read_live(
+    db: Database,
+    battle_id: str,
+    since: int,
+    rules: Rules = STANDARD,
+    watching: Collection[str] | None = None,
+) -> LiveRead:
+    """`watching`: the seats with a socket on this battle in this process (None: any seat). Only a
+    referee's frame shows the undo/redo preview, and it reads the whole log, so it is read only
+    when a referee among them watches (issue 12: a spectators' round skips it)."""
     async with db.snapshot_reader() as session:
         state, seq = await load_state(session, battle_id, rules)
         battle = await get_battle(session, battle_id)
@@ -248,7 +258,9 @@ async def read_live(db: Database, battle_id: str, since: int, rules: Rules = STA
         )
         since_step = await step_began(session, battle_id, seq)
         saved = await draft_rows(session, battle_id)
-        referee_seated = any(p.role == "referee" and p.active for p in people)
+        referee_seated = any(
+            p.role == "referee" and p.active and (watching is None or p.id in watching) for p in people
+        )
         history = await history_preview(session, battle_id) if referee_seated else None
         marks = await standing(session, battle_id, until=seq)
         moves = await map_rows(session, battle_id, seq) if has_map(battle.system) else []
