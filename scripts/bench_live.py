@@ -168,7 +168,9 @@ async def watcher_main(a: argparse.Namespace) -> None:
 
 def driver_main(a: argparse.Namespace) -> None:
     floor = load_floor(a.floor)
-    floor.driver_main(types.SimpleNamespace(rate=a.rate, _n=a._n, _t0=a._t0, _deadline=a._deadline, _cpus=a._cpus))
+    floor.driver_main(
+        types.SimpleNamespace(rate=a.rate, _n=a._n, _t0=a._t0, _deadline=a._deadline, _cpus=a._cpus)
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -184,7 +186,22 @@ class Poster:
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
 
     async def post(self, path: str, body: dict, token: str) -> tuple[int, dict]:  # type: ignore[type-arg]
-        conn = self.idle.pop() if self.idle else await asyncio.open_connection("127.0.0.1", self.port)
+        """One POST; a kept-alive connection the server closed meanwhile (its keep-alive timeout)
+        is dropped and the POST sent once more on a new one (the action_id makes it idempotent)."""
+        while self.idle:
+            conn = self.idle.pop()
+            with contextlib.suppress(OSError, IndexError, asyncio.IncompleteReadError):
+                return await self._send(conn, path, body, token)
+            conn[1].close()
+        return await self._send(await asyncio.open_connection("127.0.0.1", self.port), path, body, token)
+
+    async def _send(
+        self,
+        conn: tuple[asyncio.StreamReader, asyncio.StreamWriter],
+        path: str,
+        body: dict,  # type: ignore[type-arg]
+        token: str,
+    ) -> tuple[int, dict]:  # type: ignore[type-arg]
         reader, writer = conn
         data = json.dumps(body).encode()
         writer.write(
@@ -192,14 +209,70 @@ class Poster:
             b"Authorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s"
             % (path.encode(), token.encode(), len(data), data)
         )
+        await writer.drain()
         status_line = await reader.readline()
+        status = int(status_line.split()[1])
         length = 0
         while (line := await reader.readline()) not in (b"\r\n", b""):
             if line.lower().startswith(b"content-length:"):
                 length = int(line.split(b":")[1])
         payload = await reader.readexactly(length)
         self.idle.append(conn)
-        return int(status_line.split()[1]), json.loads(payload)
+        return status, json.loads(payload)
+
+
+async def setup_tables(
+    srv_url: str, watchers: int, battles: int, role: str = "spectator"
+) -> tuple[list, list]:  # type: ignore[type-arg]
+    """`battles` battles over REST (a player with a ship, a target ship, spectator seats), and the
+    watchers' plan: watcher k on battle k % battles, [battle_id, cookie, seq to say hello with]."""
+    import httpx
+
+    from tests.helpers import set_table, simple_ship
+
+    per_battle = -(-watchers // battles)
+    seats_per_battle = -(-per_battle // 10)  # ≤ 10 sockets a seat (under the per-seat cap)
+    tables = []
+    async with httpx.AsyncClient(base_url=srv_url, timeout=30) as c:
+        for _ in range(battles):
+            t = await set_table(
+                c,
+                players=("ann",),
+                spectator=False,
+                ships={
+                    "hawk": (simple_ship("Hawk", structure=5000), "ann"),
+                    "crow": (simple_ship("Crow", structure=5000), None),
+                },
+            )
+            t.spectators = []  # type: ignore[attr-defined]
+            for s in range(seats_per_battle):
+                r = await c.post(
+                    f"/api/v1/battles/{t.battle_id}/participants",
+                    json={"name": f"spec{s}", "role": "spectator"},
+                    headers=t.auth("ref"),
+                )
+                token = r.json()["token"]
+                c.cookies.clear()  # a fresh browser for each seat (a seated one is asked first)
+                j = await c.get(f"/join/{token}", follow_redirects=False)
+                t.spectators.append(j.cookies["starboard_session"])  # type: ignore[attr-defined]
+            tables.append(t)
+    async with httpx.AsyncClient(base_url=srv_url, timeout=30) as c:
+        players = (
+            {
+                t.battle_id: (await c.get(f"/join/{t.tokens['ann']}", follow_redirects=False)).cookies[
+                    "starboard_session"
+                ]
+                for t in tables
+            }
+            if role == "player"
+            else {}
+        )
+    plan = []
+    for k in range(watchers):
+        t = tables[k % battles]
+        cookie = players.get(t.battle_id) or t.spectators[(k // battles) % len(t.spectators)]  # type: ignore[attr-defined]
+        plan.append([t.battle_id, cookie, 2])
+    return tables, plan
 
 
 def pg_cpu(pids: list[int], floor: types.ModuleType) -> float:
@@ -211,7 +284,9 @@ async def backend_pids(url: str, dbname: str) -> list[int]:
 
     conn = await asyncpg.connect(url)
     try:
-        rows = await conn.fetch("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", dbname)
+        rows = await conn.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", dbname
+        )
         return [r["pid"] for r in rows]
     finally:
         await conn.close()
@@ -234,8 +309,6 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
     import asyncpg
     import httpx
 
-    from tests.helpers import set_table, simple_ship
-
     floor = load_floor(a.floor)
     srv_cpus, cli_cpus = floor.cpu_plan(not a.no_pin)
     if cli_cpus:
@@ -251,16 +324,44 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
     procs: list = []  # type: ignore[type-arg]
     server = None
     try:
-        subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=app_root,
-                       env={**os.environ, "DATABASE_URL": url}, check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "alembic", "upgrade", "head"],
+            cwd=app_root,
+            env={**os.environ, "DATABASE_URL": url},
+            check=True,
+            capture_output=True,
+        )
         port = free_port()
-        env = {**os.environ, "DATABASE_URL": url, "BROADCAST_URL": "memory://", "SECRET_KEY": "bench-secret",
-               "ALLOWED_ORIGINS": "", "PYTHONPATH": str(app_root)}
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "BROADCAST_URL": "memory://",
+            "SECRET_KEY": "bench-secret",
+            "ALLOWED_ORIGINS": "",
+            "PYTHONPATH": str(app_root),
+        }
         log = open(ROOT / "var" / f"bench-live-{port}.log", "w")  # noqa: SIM115
         server = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--port", str(port),
-             "--log-level", "warning", "--ws", "websockets-sansio", "--ws-max-size", "65536", *a.uvicorn_arg],
-            cwd=app_root, env=env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "app.main:create_app",
+                "--factory",
+                "--port",
+                str(port),
+                "--log-level",
+                "warning",
+                "--ws",
+                "websockets-sansio",
+                "--ws-max-size",
+                "65536",
+                *a.uvicorn_arg,
+            ],
+            cwd=app_root,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
             preexec_fn=(lambda: os.sched_setaffinity(0, set(srv_cpus))) if srv_cpus else None,
         )
         srv_url = f"http://127.0.0.1:{port}"
@@ -269,38 +370,19 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
                 if httpx.get(f"{srv_url}/openapi.json", timeout=1).status_code == 200:
                     break
             time.sleep(0.1)
-        # battles, seats, ships
-        per_battle = -(-a.watchers // a.battles)
-        seats_per_battle = -(-per_battle // 10)  # ≤ 10 sockets a seat (under the per-seat cap)
-        tables = []
-        async with httpx.AsyncClient(base_url=srv_url, timeout=30) as c:
-            for _ in range(a.battles):
-                t = await set_table(c, players=("ann",), spectator=False, ships={
-                    "hawk": (simple_ship("Hawk", structure=5000), "ann"),
-                    "crow": (simple_ship("Crow", structure=5000), None)})
-                t.spectators = []  # type: ignore[attr-defined]
-                for s in range(seats_per_battle):
-                    r = await c.post(f"/api/v1/battles/{t.battle_id}/participants",
-                                     json={"name": f"spec{s}", "role": "spectator"}, headers=t.auth("ref"))
-                    token = r.json()["token"]
-                    c.cookies.clear()  # a fresh browser for each seat (a seated one is asked first)
-                    j = await c.get(f"/join/{token}", follow_redirects=False)
-                    t.spectators.append(j.cookies["starboard_session"])  # type: ignore[attr-defined]
-                tables.append(t)
-        plan = []
-        async with httpx.AsyncClient(base_url=srv_url, timeout=30) as c:
-            players = {t.battle_id: (await c.get(f"/join/{t.tokens['ann']}", follow_redirects=False)).cookies[
-                "starboard_session"] for t in tables} if a.role == "player" else {}
-        for k in range(a.watchers):
-            t = tables[k % a.battles]
-            cookie = players.get(t.battle_id) or t.spectators[(k // a.battles) % len(t.spectators)]  # type: ignore[attr-defined]
-            plan.append([t.battle_id, cookie, 2])
+        tables, plan = await setup_tables(srv_url, a.watchers, a.battles, a.role)
         await asyncio.sleep(1)
         rss0 = rss_of(server.pid)
         me = [sys.executable, __file__, "--floor", a.floor, "--_cpus", cli]
-        watch = await asyncio.create_subprocess_exec(*me, "--_client", "--_port", str(port),
-                                                     stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                                                     limit=2**28)
+        watch = await asyncio.create_subprocess_exec(
+            *me,
+            "--_client",
+            "--_port",
+            str(port),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=2**28,
+        )
         procs.append(watch)
         watch.stdin.write((json.dumps(plan) + "\n").encode())  # type: ignore[union-attr]
         await watch.stdin.drain()  # type: ignore[union-attr]
@@ -316,8 +398,18 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
         pg0 = pg_cpu(pids0, floor)
         cpu0 = floor.cpu_seconds_pid(server.pid)
         driver = await asyncio.create_subprocess_exec(
-            *me, "--_driver", "--rate", str(a.rate), "--_n", str(n), "--_t0", repr(t0),
-            "--_deadline", repr(t0 + n / a.rate + 60), stdout=asyncio.subprocess.PIPE)
+            *me,
+            "--_driver",
+            "--rate",
+            str(a.rate),
+            "--_n",
+            str(n),
+            "--_t0",
+            repr(t0),
+            "--_deadline",
+            repr(t0 + n / a.rate + 60),
+            stdout=asyncio.subprocess.PIPE,
+        )
         procs.append(driver)
         poster = Poster(port)
         results: dict[int, tuple[float, float, int, int]] = {}  # i → (sched, answered, status, seq)
@@ -332,9 +424,13 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
             try:
                 status, body = await poster.post(
                     f"/api/v1/battles/{t.battle_id}/actions",
-                    {"type": "damage.apply", "action_id": uuid.uuid4().hex,
-                     "payload": {"target": "crow", "source": "hawk", "amount": 1}},
-                    t.tokens["ann"])
+                    {
+                        "type": "damage.apply",
+                        "action_id": uuid.uuid4().hex,
+                        "payload": {"target": "crow", "source": "hawk", "amount": 1},
+                    },
+                    t.tokens["ann"],
+                )
                 results[i] = (sched, monotonic(), status, body.get("seq", -1))
                 if status != 200:
                     errors += 1
@@ -360,7 +456,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
         watch.stdin.write(b"END\n")  # type: ignore[union-attr]
         await watch.stdin.drain()  # type: ignore[union-attr]
         line = await asyncio.wait_for(watch.stdout.readline(), 120)  # type: ignore[union-attr]
-        got = json.loads(line[len(b"RESULT "):])
+        got = json.loads(line[len(b"RESULT ") :])
         # metrics
         by_battle: dict[str, list[list]] = {}  # type: ignore[type-arg]
         frames = size = 0
@@ -384,13 +480,26 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
             if last is not None:
                 e2e.append((last - sched) * 1000)
         return {
-            "app_root": str(app_root), "watchers": a.watchers, "role": a.role, "battles": a.battles, "rate": a.rate,
-            "seconds": a.seconds, "actions": len(results), "errors": errors, "error_kinds": sorted(set(kinds))[:5], "missing_deliveries": missing,
+            "app_root": str(app_root),
+            "watchers": a.watchers,
+            "role": a.role,
+            "battles": a.battles,
+            "rate": a.rate,
+            "seconds": a.seconds,
+            "actions": len(results),
+            "errors": errors,
+            "error_kinds": sorted(set(kinds))[:5],
+            "missing_deliveries": missing,
             "watchers_lost": got["lost"],
-            "answer_ms": pct(answer), "e2e_ms": pct(e2e),
-            "cpu_ms_per_action": {"app": (cpu1 - cpu0) * 1000 / n, "pg": (pg1 - pg0 + pg_new) * 1000 / n,
-                                  "watchers": got["cpu_s"] * 1000 / n},
-            "bytes_per_frame": size / frames if frames else 0, "frames": frames,
+            "answer_ms": pct(answer),
+            "e2e_ms": pct(e2e),
+            "cpu_ms_per_action": {
+                "app": (cpu1 - cpu0) * 1000 / n,
+                "pg": (pg1 - pg0 + pg_new) * 1000 / n,
+                "watchers": got["cpu_s"] * 1000 / n,
+            },
+            "bytes_per_frame": size / frames if frames else 0,
+            "frames": frames,
             "mem_per_idle_socket_kib": (rss1 - rss0) / a.watchers / 1024,
             "url": url,
         }
@@ -416,9 +525,27 @@ async def drop(dbname: str) -> None:
 
 def run_floor(a: argparse.Namespace, url: str) -> dict:  # type: ignore[type-arg]
     out = subprocess.run(
-        [sys.executable, a.floor, "--pg", url, "--watchers", str(a.watchers), "--battles", str(a.battles),
-         "--rate", str(a.rate), "--seconds", str(a.seconds), "--warmup", str(a.warmup), "--payload", "3000"],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            a.floor,
+            "--pg",
+            url,
+            "--watchers",
+            str(a.watchers),
+            "--battles",
+            str(a.battles),
+            "--rate",
+            str(a.rate),
+            "--seconds",
+            str(a.seconds),
+            "--warmup",
+            str(a.warmup),
+            "--payload",
+            "3000",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     lines = out.stdout.strip().splitlines()
     try:
@@ -436,8 +563,12 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--warmup", type=float, default=2.0)
     ap.add_argument("--drain", type=float, default=3.0)
-    ap.add_argument("--role", choices=("spectator", "player"), default="spectator",
-                    help="watchers watch as spectators, or as the acting player (her tabs; ≤ 20 per battle)")
+    ap.add_argument(
+        "--role",
+        choices=("spectator", "player"),
+        default="spectator",
+        help="watchers watch as spectators, or as the acting player (her tabs; ≤ 20 per battle)",
+    )
     ap.add_argument("--app-root", default=str(ROOT), help="the checkout to run (default: this one)")
     ap.add_argument("--uvicorn-arg", action="append", default=[], help="extra uvicorn argument (repeatable)")
     ap.add_argument("--with-floor", action="store_true", help="run the floor tool right after, same load")
@@ -458,25 +589,33 @@ def main() -> None:
         return
     (ROOT / "var").mkdir(exist_ok=True)
     r = asyncio.run(coordinator(a))
-    print(f"app ({r['app_root']}): W={a.watchers} ({a.role}s) battles={a.battles} rate={a.rate}/s, {a.seconds:g} s measured")
+    print(
+        f"app ({r['app_root']}): W={a.watchers} ({a.role}s) battles={a.battles} rate={a.rate}/s, {a.seconds:g} s measured"
+    )
     print(f"  answer  ms p50/p90/p99/max: {fmt(r['answer_ms'])}")
     print(f"  e2e     ms p50/p90/p99/max: {fmt(r['e2e_ms'])}")
     cpu = r["cpu_ms_per_action"]
     print(f"  CPU ms/action app {cpu['app']:.2f}, PostgreSQL {cpu['pg']:.2f}, watchers {cpu['watchers']:.2f}")
-    print(f"  bytes/frame {r['bytes_per_frame']:.0f} over {r['frames']} frames; "
-          f"memory per idle socket {r['mem_per_idle_socket_kib']:.1f} KiB; errors {r['errors']}, "
-          f"missing {r['missing_deliveries']}, watchers lost {r['watchers_lost']}")
+    print(
+        f"  bytes/frame {r['bytes_per_frame']:.0f} over {r['frames']} frames; "
+        f"memory per idle socket {r['mem_per_idle_socket_kib']:.1f} KiB; errors {r['errors']}, "
+        f"missing {r['missing_deliveries']}, watchers lost {r['watchers_lost']}"
+    )
     if a.with_floor:
         f = run_floor(a, r["url"])
         asyncio.run(drop(r["url"].rsplit("/", 1)[1]))
         r["floor"] = f
         if "e2e_ms" in f:
             fe, fc = f["e2e_ms"], f.get("cpu_ms_per_action", {})
-            print(f"floor (same load): e2e ms p50/p90/p99/max {fmt(fe)}; CPU ms/action server "
-                  f"{fc.get('server', 0):.2f}, PostgreSQL {fc.get('pg_backends', 0):.2f}; "
-                  f"memory per idle socket {f.get('mem_per_conn_bytes', 0) / 1024:.1f} KiB")
-            print(f"app/floor: e2e p50 × {r['e2e_ms']['p50'] / fe['p50']:.1f}, p90 × {r['e2e_ms']['p90'] / fe['p90']:.1f}; "
-                  f"server CPU per action × {cpu['app'] / max(fc.get('server', 0), 1e-9):.1f}")
+            print(
+                f"floor (same load): e2e ms p50/p90/p99/max {fmt(fe)}; CPU ms/action server "
+                f"{fc.get('server', 0):.2f}, PostgreSQL {fc.get('pg_backends', 0):.2f}; "
+                f"memory per idle socket {f.get('mem_per_conn_bytes', 0) / 1024:.1f} KiB"
+            )
+            print(
+                f"app/floor: e2e p50 × {r['e2e_ms']['p50'] / fe['p50']:.1f}, p90 × {r['e2e_ms']['p90'] / fe['p90']:.1f}; "
+                f"server CPU per action × {cpu['app'] / max(fc.get('server', 0), 1e-9):.1f}"
+            )
         else:
             print(f"floor: {str(f)[:300]}")
     r.pop("url", None)

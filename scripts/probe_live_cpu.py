@@ -1,0 +1,157 @@
+"""Where the live path's CPU goes: cProfile over an app served in this process.
+
+    .venv/bin/python scripts/probe_live_cpu.py --floor ../shared/bench/floor.py [--watchers 100]
+
+Serves the app (PostgreSQL as for the tests, a database of its own, in-memory broker) with uvicorn
+in this process, sets up battles with scripts/bench_live.py's `setup_tables`, connects the watchers
+in bench_live's watcher process (another process: not profiled), then POSTs `--actions` damage
+actions at `--rate` a second with bench_live's `Poster` under cProfile, and prints the functions
+with the most cumulative and own time. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import cProfile
+import json
+import os
+import pstats
+import sys
+import traceback
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+async def probe(a: argparse.Namespace) -> None:
+    import asyncpg
+    import bench_live
+    import uvicorn
+
+    dbname = f"starboard_probe_{os.getpid()}"
+    admin = await asyncpg.connect(bench_live.PG_ADMIN)
+    await admin.execute(f'CREATE DATABASE "{dbname}"')
+    await admin.close()
+    url = f"{bench_live.PG_ADMIN.rsplit('/', 1)[0]}/{dbname}"
+    os.environ.update(
+        DATABASE_URL=url, BROADCAST_URL="memory://", SECRET_KEY="probe-secret", ALLOWED_ORIGINS=""
+    )
+    try:
+        migrate = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "alembic",
+            "upgrade",
+            "head",
+            cwd=ROOT,
+            env=os.environ.copy(),
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        await migrate.wait()
+        from app.main import create_app
+
+        port = bench_live.free_port()
+        server = uvicorn.Server(
+            uvicorn.Config(create_app(), port=port, log_level="warning", ws="websockets-sansio")
+        )
+        serving = asyncio.create_task(server.serve())
+        while not server.started:
+            await asyncio.sleep(0.05)
+        tables, plan = await bench_live.setup_tables(f"http://127.0.0.1:{port}", a.watchers, a.battles)
+        watch = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(ROOT / "scripts" / "bench_live.py"),
+            "--floor",
+            a.floor,
+            "--_client",
+            "--_port",
+            str(port),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=2**28,
+        )
+        watch.stdin.write((json.dumps(plan) + "\n").encode())  # type: ignore[union-attr]
+        await watch.stdin.drain()  # type: ignore[union-attr]
+        print((await watch.stdout.readline()).decode().strip())  # type: ignore[union-attr]
+        await asyncio.sleep(1)
+        poster = bench_live.Poster(port)
+        statements: collections.Counter[str] = collections.Counter()
+
+        from sqlalchemy.ext.asyncio import AsyncSession
+
+        originals = {name: getattr(AsyncSession, name) for name in ("execute", "scalars", "scalar", "get")}
+
+        def counted(name: str):  # type: ignore[no-untyped-def]
+            original = originals[name]
+
+            def call(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+                where = [
+                    f"{f.filename.rsplit('/app/', 1)[1]}:{f.lineno}"
+                    for f in traceback.extract_stack()[:-1]
+                    if "/app/" in f.filename and "site-packages" not in f.filename
+                ]
+                statements[" < ".join(reversed(where[-3:])) + f" ({name})"] += 1
+                return original(self, *args, **kwargs)
+
+            return call
+
+        for name in originals:
+            setattr(AsyncSession, name, counted(name))
+        profile = cProfile.Profile()
+        profile.enable()
+        tasks = []
+        for i in range(a.actions):
+            t = tables[i % a.battles]
+            body = {
+                "type": "damage.apply",
+                "action_id": uuid.uuid4().hex,
+                "payload": {"target": "crow", "source": "hawk", "amount": 1},
+            }
+            tasks.append(
+                asyncio.create_task(
+                    poster.post(f"/api/v1/battles/{t.battle_id}/actions", body, t.tokens["ann"])
+                )
+            )
+            await asyncio.sleep(1 / a.rate)
+        await asyncio.gather(*tasks)
+        await asyncio.sleep(1)
+        profile.disable()
+        for name, original in originals.items():
+            setattr(AsyncSession, name, original)
+        print(f"session reads per action: {sum(statements.values()) / a.actions:.1f}")
+        for text, n in statements.most_common(40):
+            print(f"{n / a.actions:6.2f}  {text}")
+        stats = pstats.Stats(profile)
+        stats.sort_stats("cumulative").print_stats(a.top)
+        stats.sort_stats("tottime").print_stats(a.top)
+        if a.dump:
+            stats.dump_stats(a.dump)
+        watch.stdin.write(b"END\n")  # type: ignore[union-attr]
+        watch.kill()
+        await watch.wait()
+        server.should_exit = True
+        await serving
+    finally:
+        await bench_live.drop(dbname)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--floor", required=True)
+    ap.add_argument("--watchers", type=int, default=100)
+    ap.add_argument("--battles", type=int, default=20)
+    ap.add_argument("--actions", type=int, default=200)
+    ap.add_argument("--rate", type=float, default=20.0)
+    ap.add_argument("--top", type=int, default=60)
+    ap.add_argument("--dump", help="write the profile here too (pstats format)")
+    a = ap.parse_args()
+    asyncio.run(probe(a))
+
+
+if __name__ == "__main__":
+    main()

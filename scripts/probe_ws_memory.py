@@ -1,0 +1,120 @@
+"""What an idle websocket holds in the app: tracemalloc in a server run in this process.
+
+    .venv/bin/python scripts/probe_ws_memory.py --floor ../shared/bench/floor.py [--watchers 200]
+
+Runs the app (SQLite in var/, in-memory broker) with uvicorn in this process under
+``tracemalloc.start(25)``, sets up one battle with scripts/bench_live.py's `setup_tables`, connects
+``--watchers`` spectators with bench_live's watcher process (the floor tool's raw client, in a
+separate process so its allocations are not counted), waits until every hello was answered, and
+prints the allocations that grew, grouped by traceback, per socket. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import sys
+import tempfile
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def probe(a: argparse.Namespace) -> None:
+    import bench_live
+    import uvicorn
+
+    db = Path(tempfile.mkdtemp(dir=ROOT / "var")) / "probe.db"
+    os.environ.update(
+        DATABASE_URL=f"sqlite+aiosqlite:///{db}",
+        BROADCAST_URL="memory://",
+        SECRET_KEY="probe-secret",
+        ALLOWED_ORIGINS="",
+    )
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "alembic", "upgrade", "head", cwd=ROOT, env=os.environ.copy()
+    )
+    await proc.wait()
+    from app.main import create_app
+
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(), port=port, log_level="warning", ws="websockets-sansio", ws_max_size=65536
+    )
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.05)
+    _, plan = await bench_live.setup_tables(f"http://127.0.0.1:{port}", a.watchers, 1)
+    await asyncio.sleep(1)
+    gc.collect()
+    before = tracemalloc.take_snapshot()
+    watch = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(ROOT / "scripts" / "bench_live.py"),
+        "--floor",
+        a.floor,
+        "--_client",
+        "--_port",
+        str(port),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    watch.stdin.write((json.dumps(plan) + "\n").encode())  # type: ignore[union-attr]
+    await watch.stdin.drain()  # type: ignore[union-attr]
+    line = await asyncio.wait_for(watch.stdout.readline(), 60)  # type: ignore[union-attr]
+    print(line.decode().strip())
+    await asyncio.sleep(2)
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    filters = [tracemalloc.Filter(False, tracemalloc.__file__)]
+    diff = after.filter_traces(filters).compare_to(before.filter_traces(filters), "traceback")
+    total = sum(d.size_diff for d in diff)
+    print(f"python heap grew {total / 1024:.0f} KiB: {total / a.watchers / 1024:.1f} KiB a socket")
+    for key in ("filename", "lineno"):
+        print(f"\nby {key}:")
+        for d in after.filter_traces(filters).compare_to(before.filter_traces(filters), key)[: a.top]:
+            frame = d.traceback[0]
+            print(
+                f"{d.size_diff / a.watchers:8.0f} B/socket  {frame.filename.replace(str(ROOT), '.')}:{frame.lineno}"
+            )
+    print("\nby traceback:")
+    for d in diff[: a.top]:
+        if d.size_diff <= 0:
+            continue
+        print(f"\n{d.size_diff / a.watchers:8.0f} B/socket  {d.count_diff / a.watchers:6.1f} blocks/socket")
+        for frame in list(d.traceback)[-a.depth :]:
+            print(f"    {frame.filename.replace(str(ROOT), '.')}:{frame.lineno}")
+    watch.kill()
+    await watch.wait()
+    server.should_exit = True
+    await serving
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--floor", required=True)
+    ap.add_argument("--watchers", type=int, default=200)
+    ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--depth", type=int, default=8, help="frames of each traceback shown (innermost last)")
+    a = ap.parse_args()
+    tracemalloc.start(25)
+    asyncio.run(probe(a))
+
+
+if __name__ == "__main__":
+    main()
