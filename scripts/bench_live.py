@@ -221,6 +221,25 @@ class Poster:
         return status, json.loads(payload)
 
 
+async def start_watchers(floor: str, port: int, plan: list) -> asyncio.subprocess.Process:  # type: ignore[type-arg]
+    """The watcher client as a process of its own, given its plan; the probes read its READY line."""
+    watch = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--floor",
+        floor,
+        "--_client",
+        "--_port",
+        str(port),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        limit=2**28,
+    )
+    watch.stdin.write((json.dumps(plan) + "\n").encode())  # type: ignore[union-attr]
+    await watch.stdin.drain()  # type: ignore[union-attr]
+    return watch
+
+
 async def setup_tables(
     srv_url: str, watchers: int, battles: int, role: str = "spectator"
 ) -> tuple[list, list]:  # type: ignore[type-arg]

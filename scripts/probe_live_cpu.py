@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import collections
 import cProfile
-import json
 import os
 import pstats
 import sys
@@ -63,20 +62,7 @@ async def probe(a: argparse.Namespace) -> None:
         while not server.started:
             await asyncio.sleep(0.05)
         tables, plan = await bench_live.setup_tables(f"http://127.0.0.1:{port}", a.watchers, a.battles)
-        watch = await asyncio.create_subprocess_exec(
-            sys.executable,
-            str(ROOT / "scripts" / "bench_live.py"),
-            "--floor",
-            a.floor,
-            "--_client",
-            "--_port",
-            str(port),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            limit=2**28,
-        )
-        watch.stdin.write((json.dumps(plan) + "\n").encode())  # type: ignore[union-attr]
-        await watch.stdin.drain()  # type: ignore[union-attr]
+        watch = await bench_live.start_watchers(a.floor, port, plan)
         print((await watch.stdout.readline()).decode().strip())  # type: ignore[union-attr]
         await asyncio.sleep(1)
         poster = bench_live.Poster(port)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import json
 import os
 import sys
 import tempfile
@@ -63,19 +62,7 @@ async def probe(a: argparse.Namespace) -> None:
     await asyncio.sleep(1)
     gc.collect()
     before = tracemalloc.take_snapshot()
-    watch = await asyncio.create_subprocess_exec(
-        sys.executable,
-        str(ROOT / "scripts" / "bench_live.py"),
-        "--floor",
-        a.floor,
-        "--_client",
-        "--_port",
-        str(port),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-    )
-    watch.stdin.write((json.dumps(plan) + "\n").encode())  # type: ignore[union-attr]
-    await watch.stdin.drain()  # type: ignore[union-attr]
+    watch = await bench_live.start_watchers(a.floor, port, plan)
     line = await asyncio.wait_for(watch.stdout.readline(), 60)  # type: ignore[union-attr]
     print(line.decode().strip())
     await asyncio.sleep(2)
