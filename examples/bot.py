@@ -225,14 +225,29 @@ class Bot:
         return since
 
 
-def main(argv: list[str] | None = None) -> None:
+VALUED = ("--url", "--battle", "--token", "--hit", "--turns")
+
+
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line. A token is URL-safe base64 and one in 64 begins with "-", which argparse
+    would take for an option (`--token -x…`: "expected one argument"), so each option's value is
+    glued to it (`--token=-x…`) before parsing."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--battle", required=True)
     parser.add_argument("--token", required=True, help="the seat's token (after # in its join link)")
     parser.add_argument("--hit", type=int, default=1, help="damage points it enters once a step")
     parser.add_argument("--turns", type=int, default=None, help="stop when this turn is over")
-    args = parser.parse_args(argv)
+    args = list(sys.argv[1:] if argv is None else argv)
+    glued: list[str] = []
+    while args:
+        arg = args.pop(0)
+        glued.append(f"{arg}={args.pop(0)}" if arg in VALUED and args else arg)
+    return parser.parse_args(glued)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = arguments(argv)
     asyncio.run(Bot(args.url, args.battle, args.token, args.hit, args.turns).run())
 
 

@@ -7,11 +7,13 @@ down, who was left, the battle's last seq is the feed's last entry and the bots'
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import sys
 import time
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.conftest import ROOT, Server
 from tests.helpers import Table, act, set_table, ship_def, simple_ship
@@ -23,7 +25,9 @@ ONE_SIDE_LEFT = {"end_when_one_side_left": True}  # readiness as by default: a s
 async def bots(
     server: Server, table: Table, hit: int = 1, seats: tuple[str, ...] = ("ann", "bob")
 ) -> list[str]:
-    """Run one bot per seat until each stops by itself; their outputs (each must exit 0)."""
+    """Run one bot per seat until each stops by itself; their outputs (each must exit 0). A bot
+    that fails fails the test at once with its stderr (its peer would wait on it for ever), and
+    every bot still running when the test gives up is killed."""
     procs = [
         await asyncio.create_subprocess_exec(
             sys.executable,
@@ -32,7 +36,7 @@ async def bots(
             server.url,
             "--battle",
             table.battle_id,
-            "--token",
+            "--token",  # as documented; a token may begin with "-" (the bot copes)
             table.tokens[who],
             "--hit",
             str(hit),
@@ -41,10 +45,20 @@ async def bots(
         )
         for who in seats
     ]
-    outputs = await asyncio.wait_for(asyncio.gather(*(p.communicate() for p in procs)), 60)
-    for proc, (_out, err) in zip(procs, outputs, strict=True):
-        assert proc.returncode == 0, err.decode()
-    return [out.decode() for out, _ in outputs]
+
+    async def finished(proc: asyncio.subprocess.Process) -> str:
+        out, err = await proc.communicate()
+        assert proc.returncode == 0, f"a bot exited {proc.returncode}: {err.decode()}"
+        return out.decode()
+
+    try:
+        async with asyncio.timeout(60):
+            return list(await asyncio.gather(*(finished(p) for p in procs)))
+    finally:
+        for proc in procs:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
 
 
 async def the_end(
@@ -69,6 +83,20 @@ async def the_end(
     audit = await ok(await c.get(f"/api/v1/battles/{table.battle_id}/audit", headers=table.auth("ref")))
     assert audit["snapshot_matches_log"] is True
     return battle, entries
+
+
+def test_the_bot_takes_a_token_that_begins_with_a_dash() -> None:
+    """One token in 64 begins with "-" (URL-safe base64): `--token -x…` as documented must still be
+    the token, not an option argparse refuses (a bot that died so left its peer waiting for ever)."""
+    spec = importlib.util.spec_from_file_location("reference_bot", ROOT / "examples" / "bot.py")
+    assert spec is not None and spec.loader is not None
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    args = bot.arguments(["--url", "http://x", "--battle", "b1", "--token", "-Ab_9", "--hit", "10"])
+    assert (args.url, args.battle, args.token, args.hit, args.turns) == ("http://x", "b1", "-Ab_9", 10, None)
+    assert bot.arguments(["--battle=b1", "--token=--x"]).token == "--x"
+    with pytest.raises(SystemExit):
+        bot.arguments(["--battle", "b1"])  # the token is still required
 
 
 def moves(entries: list[dict], kind: str, actor: str) -> list[dict]:
