@@ -18,6 +18,7 @@ from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
 from app.services import chat, notify
 from app.services.battles import SEATS_WAKE
+from app.services.live_log import LiveLogs
 from app.services.platform import Platform
 from app.web import (
     api,
@@ -73,9 +74,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             connect_timeout=settings.db_connect_timeout,
         )
         platform = Platform(settings=settings, db=db, broker=broker)
+        live_logs = LiveLogs()  # each watched battle's log as the frames need it (issue 12)
         hub = Hub(
             load=lambda battle_id, since: read_live(
-                db, battle_id, since, platform.rules, watching=hub.watching(battle_id)
+                db, battle_id, since, platform.rules, watching=hub.watching(battle_id), logs=live_logs
             ),
             views=LiveViews(),
             seqs=lambda battle_ids: battle_seqs(db, battle_ids),

@@ -33,6 +33,11 @@ def is_draft(state: BattleState, action_type: str, payload: dict[str, Any]) -> b
         return False
 
 
+def drafts_possible(state: BattleState) -> bool:
+    """Whether this battle's game has any action that can be a draft (else no draft row exists)."""
+    return any(spec.draft is not None for spec in state.game.actions.values())
+
+
 def ship_of(state: BattleState, action_type: str, payload: dict[str, Any]) -> str:
     spec = state.game.actions[action_type]
     return str(payload.get(spec.ship or "ship", ""))

@@ -30,7 +30,16 @@ from app.models import ActionLog, Battle, Participant, SeatStatus, TableSettings
 from app.services.battles import load_state, participants
 from app.services.errors import Forbidden, Invalid
 from app.services.platform import Platform
-from app.services.seats import aware, mark_seen, recently_seen, status_of, statuses, table_options, utcnow
+from app.services.seats import (
+    aware,
+    mark_seen,
+    recently_seen,
+    seen_at,
+    status_of,
+    statuses,
+    table_options,
+    utcnow,
+)
 
 log = logging.getLogger(__name__)
 
@@ -176,12 +185,26 @@ def _link(platform: Platform, battle_id: str) -> str:
 
 
 async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: str | None) -> None:
-    """The after-commit callback: the actor was just active; then one message per new wait."""
-    if actor_id:
-        await mark_seen(platform, actor_id, seq)
+    """The after-commit callback: the actor was just active; then one message per new wait.
+
+    It runs after every action, so it costs one transaction: the actor's last-seen update and the
+    battle's seat statuses; a battle where nobody opted into a webhook (most) stops there, since
+    `SeatStatus.awaited` only decides messages (an opt-in sets its own, `set_webhook`)."""
     lock = _locks.setdefault(battle_id, asyncio.Lock())
     async with lock:
         sends: list[tuple[str, str]] = []
+        seen = False
+        async with platform.db.transaction() as session:
+            if actor_id:
+                seen = await seen_at(session, actor_id, seq)
+            rows = await statuses(session, battle_id)
+            if not any(row.webhook_url for row in rows.values()):
+                _compared[battle_id] = max(_compared.get(battle_id, seq), seq)
+                rows = None
+        if actor_id and not seen:  # no status row yet: the first visit makes it
+            await mark_seen(platform, actor_id, seq)
+        if rows is None:
+            return
         async with platform.db.transaction() as session:
             battle = await session.get(Battle, battle_id)
             if battle is None:

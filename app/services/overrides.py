@@ -58,6 +58,19 @@ async def standing(session: AsyncSession, battle_id: str, until: int | None = No
         special = special.where(ActionLog.seq <= until)
     kinds = (await session.execute(base.order_by(ActionLog.seq))).all()
     details = {seq: (payload, events) for seq, payload, events in (await session.execute(special)).all()}
+    return marks_in(kinds, details)
+
+
+def is_special(action_type: str) -> bool:
+    """The rows whose payload and events `marks_in` reads (history and override rows)."""
+    return action_type in HISTORY_ACTIONS or action_type == OVERRIDE
+
+
+def marks_in(
+    kinds: list[tuple[int, str]], details: dict[int, tuple[dict[str, Any], list[dict[str, Any]]]]
+) -> list[Mark]:
+    """`standing` from what it reads: every row's (seq, type) in order, and the (payload, events) of
+    the special rows — so the live path can keep them per battle and read only new rows."""
     rows = [_Row(seq, kind, details.get(seq, ({}, []))[0]) for seq, kind in kinds]
     in_effect = set(stacks(rows).in_effect)
     latest: dict[str, Mark] = {}

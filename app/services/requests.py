@@ -22,9 +22,8 @@ from app.services.battles import get_battle, get_participant, load_state, partic
 from app.services.errors import Forbidden, Invalid, NotFound
 from app.services.history import HISTORY_ACTIONS, UNDO
 from app.services.platform import Platform
-from app.services.seats import table_options, utcnow
+from app.services.seats import ASKERS, damage_waits, utcnow
 
-ASKERS = ("player", "bot")
 DAMAGE = "damage.apply"
 MAX_PENDING = 10  # damage entries one player may have waiting for the referee
 
@@ -109,11 +108,13 @@ async def queue_if_needed(platform: Platform, cmd: Command) -> TableRequest | No
     the referee's approval where the battle asks for it (None: submit as usual)."""
     if cmd.action_type != DAMAGE or not isinstance(cmd.payload, dict):
         return None
+    if cmd.participant_id is None:
+        return None
     async with platform.db.transaction() as session:
+        if not await damage_waits(session, cmd.battle_id, cmd.participant_id):
+            return None  # most battles: one statement, and submit goes on as usual
         battle = await get_battle(session, cmd.battle_id)
         me = await get_participant(session, cmd.battle_id, cmd.participant_id)
-        if me.role not in ASKERS or not (await table_options(session, battle))["damage_needs_approval"]:
-            return None
         state, _ = await load_state(session, battle.id, platform.rules)
         target = state.ships.get(str(cmd.payload.get("target", "")))
         if target is None or target.owner == me.id:

@@ -6,13 +6,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import case, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, SeatStatus, TableSettings
 from app.services.errors import Forbidden, Invalid
 from app.services.platform import Platform
+
+ASKERS = ("player", "bot")  # the roles that ask the referee (undo, damage that waits)
 
 TABLE_DEFAULTS: dict[str, Any] = {
     "spectators_chat": False,  # spectators may write public chat
@@ -33,12 +35,33 @@ def aware(value: datetime | None) -> datetime | None:
 async def table_options(session: AsyncSession, battle: Battle) -> dict[str, Any]:
     """The table's options: defaults, then those given when the battle was created, then the
     referee's later changes."""
-    options = dict(TABLE_DEFAULTS)
-    options.update({k: v for k, v in (battle.options or {}).items() if k in TABLE_DEFAULTS})
     row = await session.get(TableSettings, battle.id)
-    if row is not None:
-        options.update({k: v for k, v in row.options.items() if k in TABLE_DEFAULTS})
+    return merged_options(battle.options, row.options if row is not None else None)
+
+
+def merged_options(created: dict[str, Any] | None, changed: dict[str, Any] | None) -> dict[str, Any]:
+    """The defaults, then the options given at creation, then the referee's changes."""
+    options = dict(TABLE_DEFAULTS)
+    options.update({k: v for k, v in (created or {}).items() if k in TABLE_DEFAULTS})
+    options.update({k: v for k, v in (changed or {}).items() if k in TABLE_DEFAULTS})
     return options
+
+
+async def damage_waits(session: AsyncSession, battle_id: str, participant_id: Any) -> bool:
+    """Whether this seat's damage may have to wait for the referee: an asking role (player, bot) in a
+    battle with `damage_needs_approval` on. One statement, asked before every damage entry; an unknown
+    or removed seat answers False (submit refuses it with the reason)."""
+    row = (
+        await session.execute(
+            select(Participant.role, Participant.active, Battle.options, TableSettings.options)
+            .join(Battle, Battle.id == Participant.battle_id)
+            .outerjoin(TableSettings, TableSettings.battle_id == Battle.id)
+            .where(Participant.id == str(participant_id), Participant.battle_id == battle_id)
+        )
+    ).first()
+    if row is None or not row[1] or row[0] not in ASKERS:
+        return False
+    return bool(merged_options(row[2], row[3])["damage_needs_approval"])
 
 
 def clean_options(changes: dict[str, Any]) -> dict[str, Any]:
@@ -112,6 +135,24 @@ async def mark_seen(platform: Platform, participant_id: str, seq: int | None = N
         except IntegrityError:  # two first visits at once: the other made the row; go again
             continue
     return None
+
+
+async def seen_at(session: AsyncSession, participant_id: str, seq: int) -> bool:
+    """`mark_seen` as one UPDATE inside the caller's transaction (after every action): False when
+    the seat has no status row yet (then `mark_seen` makes it)."""
+    done = await session.execute(
+        update(SeatStatus)
+        .where(SeatStatus.participant_id == participant_id)
+        .values(
+            last_seen_at=utcnow(),
+            seen_seq=case(
+                (or_(SeatStatus.seen_seq.is_(None), SeatStatus.seen_seq < seq), seq),
+                else_=SeatStatus.seen_seq,
+            ),
+        )
+        .execution_options(synchronize_session=False)
+    )
+    return bool(done.rowcount)
 
 
 def recently_seen(row: SeatStatus | None, within_seconds: float) -> bool:

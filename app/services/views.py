@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -166,12 +168,24 @@ async def step_began(session: AsyncSession, battle_id: str, seq: int) -> datetim
         .limit(STEP_LOOKBACK)
     )
     for row in rows:
-        if any(e.get("kind") == "clock" for e in row.events):
+        if moves_clock(row.events):
             return row.created_at
     return None
 
 
+def moves_clock(events: list[dict[str, Any]]) -> bool:
+    """Whether a log row's events moved the clock (its time is when the next step began)."""
+    return any(e.get("kind") == "clock" for e in events)
+
+
 STEP_LOOKBACK = 200  # actions looked back through for the step's start (older: unknown)
+
+
+@functools.cache
+def payload_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """An action's payload schema, worked out once per model (pydantic builds it anew each call,
+    and every frame and REST read lists the offers). Callers only serialise it."""
+    return model.model_json_schema()
 
 
 def offers_for(state: BattleState, viewer: Viewer) -> list[dict[str, Any]]:
@@ -182,7 +196,7 @@ def offers_for(state: BattleState, viewer: Viewer) -> list[dict[str, Any]]:
             "type": o.action,
             "summary": o.summary,
             "ships": list(o.ships),
-            "payload_schema": state.game.actions[o.action].payload.model_json_schema(),
+            "payload_schema": payload_schema(state.game.actions[o.action].payload),
         }
         for o in state.game.offers(state, viewer)
     ]
@@ -215,7 +229,8 @@ async def read_battle(
     else:
         state, seq = await state_at(session, battle, at_seq, rules), at_seq
     viewer = viewer_of(participant, state)
-    if at_seq is None:  # the drafts this viewer may read (their own; the referee all), folded in
+    if at_seq is None and drafts.drafts_possible(state):
+        # the drafts this viewer may read (their own; the referee all), folded in
         state = with_drafts(state, await drafts.rows(session, battle.id), viewer)
     people = await participants(session, battle.id)
     since = await step_began(session, battle.id, seq)

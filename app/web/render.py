@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 from collections.abc import Collection
@@ -14,24 +15,26 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import Database
-from app.models import ActionLog, Battle, Participant
+from app.models import ActionLog, Battle, Participant, Snapshot
 from app.realtime.hub import SeatGone, Subscriber
 from app.rules import STANDARD, Rules
 from app.rules.map_view import has_map
 from app.rules.overrides import choices_for
 from app.rules.state import BattleState
 from app.rules.views import Viewer
-from app.services.battles import get_battle, load_state, participants
+from app.services.battles import participants
+from app.services.drafts import drafts_possible
 from app.services.drafts import rows as draft_rows
+from app.services.errors import NotFound
 from app.services.history import preview as history_preview
 from app.services.library import ships_for
+from app.services.live_log import LiveLogs
 from app.services.maps import map_for, map_rows
 from app.services.overrides import Mark, flags, standing
 from app.services.views import (
     log_entries,
     offers_for,
     read_battle,
-    step_began,
     view_data,
     viewer_of,
     visible_log,
@@ -42,6 +45,9 @@ from app.web.rulebook import prose, rule_links
 ROOT = Path(__file__).resolve().parent.parent.parent
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
 env = templates.env
+# Templates change with a deploy, not while serving: without this every render (and every include
+# in it) stats its files first. STARBOARD_TEMPLATE_RELOAD=1 brings the check back for editing them.
+env.auto_reload = os.environ.get("STARBOARD_TEMPLATE_RELOAD") == "1"
 
 
 PART_TEMPLATES = {path.stem for path in (ROOT / "templates" / "parts").glob("*.html")}
@@ -241,40 +247,48 @@ async def read_live(
     since: int,
     rules: Rules = STANDARD,
     watching: Collection[str] | None = None,
+    logs: LiveLogs | None = None,
 ) -> LiveRead:
-    """`watching`: the seats with a socket on this battle in this process (None: any seat). Only a
+    """One round's read for every viewer of a battle here: the battle and its snapshot (one
+    statement), the seats, the drafts (only in games that have drafts), and the log rows after the
+    last seq this process has seen — the map's rows, the ⚑ markers and the step's start are kept per
+    battle in `logs` and extended by those rows (issue 12: a wake-up no longer reads the whole log).
+    The rows are bounded by the snapshot's seq, so a frame never carries an entry past its own seq.
+
+    `watching`: the seats with a socket on this battle in this process (None: any seat). Only a
     referee's frame shows the undo/redo preview, and it reads the whole log, so it is read only
-    when a referee among them watches (issue 12: a spectators' round skips it)."""
-    async with db.snapshot_reader() as session:
-        state, seq = await load_state(session, battle_id, rules)
-        battle = await get_battle(session, battle_id)
-        people = await participants(session, battle_id)
-        rows = list(
-            await session.scalars(
-                select(ActionLog)
-                .where(ActionLog.battle_id == battle_id, ActionLog.seq > since, ActionLog.seq <= seq)
-                .order_by(ActionLog.seq)
+    when a referee among them watches."""
+    logs = logs if logs is not None else LiveLogs(battles=1)
+    async with db.reader() as session:
+        found = (
+            await session.execute(
+                select(Battle, Snapshot.seq, Snapshot.state)
+                .join(Snapshot, Snapshot.battle_id == Battle.id)
+                .where(Battle.id == battle_id)
             )
-        )
-        since_step = await step_began(session, battle_id, seq)
-        saved = await draft_rows(session, battle_id)
+        ).first()
+        if found is None:
+            raise NotFound("no such battle", "battle")
+        battle, seq, stored = found
+        state = rules.load(stored)
+        people = await participants(session, battle_id)
+        log, rows = await logs.read(session, battle_id, since, seq)
+        saved = await draft_rows(session, battle_id) if drafts_possible(state) else []
         referee_seated = any(
             p.role == "referee" and p.active and (watching is None or p.id in watching) for p in people
         )
         history = await history_preview(session, battle_id) if referee_seated else None
-        marks = await standing(session, battle_id, until=seq)
-        moves = await map_rows(session, battle_id, seq) if has_map(battle.system) else []
     return LiveRead(
         battle,
         state,
         seq,
         people,
         rows,
-        step_since=since_step,
+        step_since=log.step_since(),
         history=history,
         drafts=saved,
-        marks=marks,
-        moves=moves,
+        marks=log.marks(),
+        moves=log.moves if has_map(battle.system) else [],
     )
 
 

@@ -1,0 +1,102 @@
+"""The live path keeps each watched battle's log readings (the map's rows, the ⚑ markers, when the
+step began) and extends them with the new rows only (issue 12). What a round reads that way must
+be what a read of the whole log gives, after every kind of action — moves, damage, an override, an
+undo, a clock move — and a viewer further behind than the kept rows still gets every entry."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from app.db import Database
+from app.services import live_log
+from app.services.errors import NotFound
+from app.services.live_log import LiveLogs
+from app.services.maps import map_rows
+from app.services.overrides import standing
+from app.services.views import step_began
+from app.web.render import LiveRead, live_html, read_live
+from tests.helpers import act, set_table, ship_def
+from tests.web.test_startrek_rest import ok
+
+FORE = "ships.{}.parts.shields.projections.0.current"
+
+
+def readings(read: LiveRead) -> tuple:
+    return (
+        [r.seq for r in read.moves],
+        [(m.seq, m.path, m.value) for m in read.marks],
+        read.step_since,
+    )
+
+
+async def from_the_whole_log(db: Database, battle_id: str, seq: int) -> tuple:
+    """The same readings as a page makes them: each from the whole log in the database."""
+    async with db.reader() as session:
+        return (
+            [r.seq for r in await map_rows(session, battle_id, seq)],
+            [(m.seq, m.path, m.value) for m in await standing(session, battle_id, until=seq)],
+            await step_began(session, battle_id, seq),
+        )
+
+
+async def test_kept_log_readings_match_a_whole_log_read_after_each_action(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live_log, "RECENT", 3)  # so a viewer soon falls behind the kept rows
+    table = await set_table(
+        client,
+        ships={"ex": (ship_def("excelsior"), "ann"), "sh": (ship_def("shadow-cruiser"), "bob")},
+    )
+    ex, sh = table.ships["ex"], table.ships["sh"]
+    db = client.app.state.platform.db  # type: ignore[attr-defined]
+    kept = LiveLogs()
+    watcher = table.ids["watcher"]
+    start = (await read_live(db, table.battle_id, 0, watching={watcher}, logs=kept)).seq
+    steps = [
+        ("ann", "ship.move", {"ship": ex, "position": {"hex": "0101", "facing": 1, "speed": 0}}),
+        ("bob", "ship.move", {"ship": sh, "position": {"hex": "0305", "facing": 4, "speed": 0}}),
+        ("ann", "damage.apply", {"target": sh, "source": ex, "amount": 3}),
+        ("ref", "override.set", {"path": FORE.format(ex), "value": 20, "reason": "scenario start"}),
+        ("ref", "clock.advance", {}),
+        ("ann", "ship.move", {"ship": ex, "position": {"hex": "0202", "facing": 2, "speed": 0}}),
+        ("ref", "battle.undo", {"reason": "moved the wrong ship"}),
+        ("ref", "override.set", {"path": FORE.format(ex), "value": 18, "reason": "second look"}),
+        ("ref", "battle.undo", {"reason": "the first was right"}),
+    ]
+    marks_seen, clocks = set(), set()
+    for who, kind, payload in steps:
+        seq = (await ok(client, table, who, kind, payload))["seq"]
+        # a round for viewers at the previous seq, through the kept readings and from scratch
+        live = await read_live(db, table.battle_id, seq - 1, watching={watcher}, logs=kept)
+        whole = await read_live(db, table.battle_id, seq - 1, watching={watcher}, logs=LiveLogs())
+        assert live.seq == seq and [r.seq for r in live.rows] == [seq]
+        assert readings(live) == readings(whole) == await from_the_whole_log(db, table.battle_id, seq), kind
+        clocks.add(live.step_since)
+        marks_seen.add(tuple((m.seq, m.value) for m in live.marks))
+        spectator = live.by_id[watcher]
+        assert live_html(live, spectator, seq - 1, "c") == live_html(whole, spectator, seq - 1, "c")
+    # the overrides came and went with the undo: the kept marks followed them
+    assert any(marks_seen) and len(marks_seen) >= 3
+    assert None in clocks and len(clocks) == 2  # the step began at the start, then at the clock move
+    # a viewer who has everything up to `start` only, now well behind the 3 kept rows
+    behind = await read_live(db, table.battle_id, start, watching={watcher}, logs=kept)
+    assert [r.seq for r in behind.rows] == list(range(start + 1, behind.seq + 1))
+    # one far behind and one up to date in the same round: the frame rows start at the oldest
+    mixed = await read_live(db, table.battle_id, behind.seq - 2, watching={watcher}, logs=kept)
+    assert [r.seq for r in mixed.rows] == [behind.seq - 1, behind.seq]
+
+
+async def test_a_round_reads_up_to_its_snapshot_and_no_drafts_where_the_game_has_none(
+    client: httpx.AsyncClient,
+) -> None:
+    table = await set_table(client, ships={"ex": (ship_def("excelsior"), "ann")})
+    db = client.app.state.platform.db  # type: ignore[attr-defined]
+    r = await act(
+        client, table, "ann", "damage.apply", {"target": table.ships["ex"], "amount": 1, "direction": "fore"}
+    )
+    assert r.status_code == 200, r.text
+    read = await read_live(db, table.battle_id, 0, logs=LiveLogs())
+    assert read.rows[-1].seq == read.seq and read.drafts == []
+    with pytest.raises(NotFound):
+        await read_live(db, "no-such-battle", 0, logs=LiveLogs())
