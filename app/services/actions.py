@@ -20,14 +20,14 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.models import ActionLog, Battle, Snapshot
+from app.models import ActionLog, Battle
 from app.rules import apply_action
 from app.rules.core import Action, NeedRoll, NotAllowed, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
 from app.services import drafts, history
-from app.services.battles import get_battle, get_participant, load_state
+from app.services.battles import battle_and_snapshot, get_battle, get_participant, load_state
 from app.services.errors import Conflict, Forbidden, Invalid, RollNeeded, RuleFault, Stale
 from app.services.platform import Platform
 from app.services.views import visible_events
@@ -257,14 +257,14 @@ def _resolve(state: BattleState, action: Action, source: DiceSource, entered: li
 async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
     rules = platform.rules
     async with platform.db.transaction() as session:
-        battle = await get_battle(session, cmd.battle_id)
+        battle, snap = await battle_and_snapshot(session, cmd.battle_id)
         participant = await get_participant(session, cmd.battle_id, cmd.participant_id)
         previous = await _existing(session, cmd.battle_id, cmd.action_id)
         if previous is not None:
             if previous.actor_id != participant.id:
                 raise Conflict("that action id was already used by someone else", "action_id")
             return await _repeat(session, platform, previous)
-        state, seq = await load_state(session, cmd.battle_id, rules)
+        state, seq = rules.load(snap.state), snap.seq
         if cmd.seen_seq is not None and cmd.seen_seq != seq:
             await _still_current(session, state, cmd, seq)
         actor = viewer_for(participant.id, participant.role, state)
@@ -282,7 +282,7 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
             return Submitted(cmd.battle_id, seq, shown, extra={"draft": True})
         own = [
             {"type": d.action_type, "payload": d.payload}
-            for d in await drafts.rows(session, cmd.battle_id)
+            for d in (await drafts.rows(session, cmd.battle_id) if drafts.drafts_possible(state) else [])
             if d.participant_id == participant.id
         ]
         if own and cmd.action_type not in history.HISTORY_ACTIONS:
@@ -324,9 +324,8 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
                 events=event_dicts,
             )
         )
-        snap = await session.get(Snapshot, cmd.battle_id)
-        snap.seq = new_seq  # type: ignore[union-attr]
-        snap.state = new_state.model_dump(mode="json")  # type: ignore[union-attr]
+        snap.seq = new_seq
+        snap.state = new_state.model_dump(mode="json")
         battle.seq = new_seq
         battle.turn = new_state.clock.turn
         battle.step = new_state.clock.step

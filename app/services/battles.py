@@ -192,3 +192,18 @@ async def load_state(
     if snap is None:
         raise NotFound("no such battle", "battle")
     return rules.load(snap.state), snap.seq
+
+
+async def battle_and_snapshot(session: AsyncSession, battle_id: str) -> tuple[Battle, Snapshot]:
+    """The battle and its snapshot in one statement, both kept by the session (a writer changes
+    both; `load_state` would read the snapshot again once its row object is gone)."""
+    found = (
+        await session.execute(
+            select(Battle, Snapshot)
+            .join(Snapshot, Snapshot.battle_id == Battle.id)
+            .where(Battle.id == battle_id)
+        )
+    ).first()
+    if found is None:
+        raise NotFound("no such battle", "battle")
+    return found[0], found[1]

@@ -10,11 +10,12 @@ from app.realtime.hub import Hub
 from app.services.platform import Platform
 
 
-def get_platform(request: Request) -> Platform:
+# async: FastAPI runs a plain `def` dependency in its thread pool, a thread hop on every request.
+async def get_platform(request: Request) -> Platform:
     return request.app.state.platform
 
 
-def get_hub(request: Request) -> Hub:
+async def get_hub(request: Request) -> Hub:
     return request.app.state.hub
 
 
