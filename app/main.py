@@ -75,9 +75,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         platform = Platform(settings=settings, db=db, broker=broker)
         live_logs = LiveLogs()  # each watched battle's log as the frames need it (issue 12)
+        platform.committed.append(live_logs.committed)
         hub = Hub(
             load=lambda battle_id, since: read_live(
-                db, battle_id, since, platform.rules, watching=hub.watching(battle_id), logs=live_logs
+                db,
+                battle_id,
+                since,
+                platform.rules,
+                watching=hub.watching(battle_id),
+                logs=live_logs,
+                wanted=hub.wanted.get(battle_id),
+                seats_version=hub.refreshes.get(battle_id, 0),
             ),
             views=LiveViews(),
             seqs=lambda battle_ids: battle_seqs(db, battle_ids),

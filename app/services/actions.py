@@ -89,6 +89,18 @@ class Command:
     dice: list[int] | None = None
 
 
+@dataclass(frozen=True)
+class Commit:
+    """What one committed action left in the database, as this process wrote it: the battle row,
+    the state the snapshot now holds, and the new log row (all detached, read-only from here)."""
+
+    battle_id: str
+    seq: int
+    battle: Battle
+    state: BattleState
+    row: ActionLog
+
+
 @dataclass
 class Submitted:
     """The result: the new seq and the events as the actor may read them."""
@@ -99,6 +111,7 @@ class Submitted:
     duplicate: bool = False
     finished: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    commit: Commit | None = None
 
 
 def _dice_for(battle: Battle, seq: int, entered: list[int] | None) -> DiceSource:
@@ -158,6 +171,12 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
         # After the commit and off the request path: local viewers are woken now, the other
         # processes by a background publisher with its own timeout (kept pending and sent again
         # when the broker is back). Nothing here can delay or fail the committed action.
+        if result.commit is not None:
+            for hook in platform.committed:
+                try:
+                    hook(result.commit)
+                except Exception:  # a viewer's shortcut only: frames read the database instead
+                    log.exception("handing over battle %s seq %s failed", cmd.battle_id, result.seq)
         try:
             platform.broker.announce(cmd.battle_id, result.seq)
         except Exception:  # the write is committed; the hub's heartbeat catches viewers up
@@ -310,20 +329,19 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
                 )
             new_state, events, rolled = outcome.state, outcome.events, source.record
         event_dicts = [e.model_dump(mode="json") for e in events]
-        session.add(
-            ActionLog(
-                battle_id=cmd.battle_id,
-                seq=new_seq,
-                action_id=cmd.action_id,
-                actor_id=participant.id,
-                actor_role=participant.role,
-                action_type=cmd.action_type,
-                clock=state.game.system.short(state.clock),
-                payload=stored_payload,
-                dice=rolled,
-                events=event_dicts,
-            )
+        row = ActionLog(
+            battle_id=cmd.battle_id,
+            seq=new_seq,
+            action_id=cmd.action_id,
+            actor_id=participant.id,
+            actor_role=participant.role,
+            action_type=cmd.action_type,
+            clock=state.game.system.short(state.clock),
+            payload=stored_payload,
+            dice=rolled,
+            events=event_dicts,
         )
+        session.add(row)
         snap.seq = new_seq
         snap.state = new_state.model_dump(mode="json")
         battle.seq = new_seq
@@ -334,4 +352,5 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
         await session.flush()
     after: Viewer = viewer_for(participant.id, participant.role, new_state)
     shown = visible_events(event_dicts, after, new_state.finished)
-    return Submitted(cmd.battle_id, new_seq, shown, finished=new_state.finished)
+    commit = Commit(cmd.battle_id, new_seq, battle, new_state, row)
+    return Submitted(cmd.battle_id, new_seq, shown, finished=new_state.finished, commit=commit)

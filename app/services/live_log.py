@@ -10,6 +10,7 @@ functions read them from the database for a page (`maps.map_rows`, `overrides.st
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,11 +19,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import ActionLog
+from app.models import ActionLog, Participant
+from app.services.actions import Commit
 from app.services.maps import MAP_ACTIONS
 from app.services.overrides import Mark, is_special, marks_in
 from app.services.views import STEP_LOOKBACK, moves_clock
 
+SEATS_FOR = 30.0  # seconds the seats are kept without a change heard of
 RECENT = 256  # rows kept whole for frames (a viewer further behind is read from the database)
 BATTLES = 256  # battles kept per process (least recently read dropped first)
 
@@ -79,26 +82,65 @@ class BattleLog:
 
 class LiveLogs:
     """Every battle's `BattleLog` in this process, bounded; the hub's rounds for one battle run one
-    at a time, so a battle's log is extended by one reader at a time."""
+    at a time, so a battle's log is extended by one reader at a time.
 
-    def __init__(self, battles: int = BATTLES) -> None:
-        self.battles = battles
+    It also keeps, per battle, the last commit this process made (`committed`: the battle row, the
+    new state and the log row, exactly what went to the database) and the seats as last read (kept
+    until the seats change: every process hears of that, `seats_changed`). A round after a local
+    action then reads nothing back from the database for spectators and players."""
+
+    def __init__(self, battles: int = BATTLES, seats_for: float = SEATS_FOR) -> None:
+        self.battles, self.seats_for = battles, seats_for
         self._logs: OrderedDict[str, BattleLog] = OrderedDict()
+        self._commits: OrderedDict[str, Commit] = OrderedDict()
+        self._seats: OrderedDict[str, tuple[int, float, list[Participant]]] = OrderedDict()
 
     def forget(self, battle_id: str) -> None:
         self._logs.pop(battle_id, None)
+        self._commits.pop(battle_id, None)
+        self._seats.pop(battle_id, None)
+
+    def committed(self, commit: Commit) -> None:
+        """A commit of this process (platform.committed hook), kept if it is the battle's newest."""
+        old = self._commits.get(commit.battle_id)
+        if old is None or commit.seq > old.seq:
+            _put(self._commits, commit.battle_id, commit, self.battles)
+
+    def latest(self, battle_id: str, wanted: int | None) -> Commit | None:
+        """The kept commit if it is at least the newest seq heard of (None: read the database —
+        another process wrote since, or nothing was heard of yet)."""
+        commit = self._commits.get(battle_id)
+        if commit is None or wanted is None or commit.seq < wanted:
+            return None
+        return commit
+
+    def seats(self, battle_id: str, version: int) -> list[Participant] | None:
+        """The seats as last read, if no seat changed since (`version`: the hub's refresh count)
+        and they are younger than `seats_for` seconds (a bound, should a change go unheard)."""
+        kept = self._seats.get(battle_id)
+        if kept is None or kept[0] != version or time.monotonic() - kept[1] > self.seats_for:
+            return None
+        return kept[2]
+
+    def keep_seats(self, battle_id: str, version: int, people: list[Participant]) -> None:
+        _put(self._seats, battle_id, (version, time.monotonic(), people), self.battles)
+
+    def offer(self, battle_id: str, row: ActionLog) -> None:
+        """A row known without reading it (this process's own commit): taken only if it is the
+        next one, so the kept log never skips a row."""
+        log = self._logs.get(battle_id)
+        if log is not None and row.seq == log.last + 1:
+            log.extend([row])
 
     async def read(
         self, session: AsyncSession, battle_id: str, since: int, seq: int
     ) -> tuple[BattleLog, list[ActionLog]]:
         """The battle's log extended up to `seq`, and the rows after `since` up to `seq` (one query
         for the rows not seen before; none when nothing is new)."""
-        log = self._logs.pop(battle_id, None)
+        log = self._logs.get(battle_id)
         if log is None or log.last > seq:  # first read here, or the battle went back (restored)
             log = BattleLog()
-        self._logs[battle_id] = log
-        while len(self._logs) > self.battles:
-            self._logs.popitem(last=False)
+        _put(self._logs, battle_id, log, self.battles)
         kept: list[ActionLog] = []
         start = log.last  # the usual case: read only the rows not seen before
         if since < log.last:  # a viewer behind what is kept
@@ -118,3 +160,11 @@ class LiveLogs:
             )
         log.extend(rows)  # takes only the rows after its `last`
         return log, kept + [r for r in rows if r.seq > since]
+
+
+def _put(kept: OrderedDict[str, Any], key: str, value: Any, bound: int) -> None:
+    """Keep `value` as the most recently used, dropping the least recently used past `bound`."""
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > bound:
+        kept.popitem(last=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.config import Settings
 from app.db import Database
@@ -11,6 +12,7 @@ from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
 
 AfterCommit = Callable[[str, int, "str | None"], Awaitable[None]]
+Committed = Callable[[Any], None]
 
 
 @dataclass
@@ -23,3 +25,7 @@ class Platform:
     # acting participant id) once an action is committed and published. submit() starts them as
     # background tasks, so they never block or fail the action.
     after_commit: list[AfterCommit] = field(default_factory=list)
+    # What a commit produced (services.actions.Commit: the battle row, the new state, the log row),
+    # handed in-process before the wake-up, so this process's live frames need not read them back
+    # (issue 12). Called synchronously; a hook must not fail or wait.
+    committed: list[Committed] = field(default_factory=list)

@@ -248,30 +248,43 @@ async def read_live(
     rules: Rules = STANDARD,
     watching: Collection[str] | None = None,
     logs: LiveLogs | None = None,
+    wanted: int | None = None,
+    seats_version: int = 0,
 ) -> LiveRead:
-    """One round's read for every viewer of a battle here: the battle and its snapshot (one
-    statement), the seats, the drafts (only in games that have drafts), and the log rows after the
-    last seq this process has seen — the map's rows, the ⚑ markers and the step's start are kept per
-    battle in `logs` and extended by those rows (issue 12: a wake-up no longer reads the whole log).
-    The rows are bounded by the snapshot's seq, so a frame never carries an entry past its own seq.
+    """One round's read for every viewer of a battle here (issue 12: what a wake-up costs).
+
+    The battle and its snapshot come from this process's own last commit when that is the newest
+    seq heard of (`wanted`), else from the database in one statement; the seats as kept until they
+    change (`seats_version`); the log rows after the last seq this process has seen — the map's
+    rows, the ⚑ markers and the step's start are kept per battle in `logs` and extended by those
+    rows, never read whole again; the drafts only in games that have drafts. The rows are bounded
+    by the snapshot's seq, so a frame never carries an entry past its own seq.
 
     `watching`: the seats with a socket on this battle in this process (None: any seat). Only a
     referee's frame shows the undo/redo preview, and it reads the whole log, so it is read only
     when a referee among them watches."""
     logs = logs if logs is not None else LiveLogs(battles=1)
-    async with db.reader() as session:
-        found = (
-            await session.execute(
-                select(Battle, Snapshot.seq, Snapshot.state)
-                .join(Snapshot, Snapshot.battle_id == Battle.id)
-                .where(Battle.id == battle_id)
-            )
-        ).first()
-        if found is None:
-            raise NotFound("no such battle", "battle")
-        battle, seq, stored = found
-        state = rules.load(stored)
-        people = await participants(session, battle_id)
+    commit = logs.latest(battle_id, wanted)
+    async with db.reader() as session:  # it connects only if a statement is needed
+        if commit is not None:
+            battle, seq, state = commit.battle, commit.seq, commit.state
+            logs.offer(battle_id, commit.row)
+        else:
+            found = (
+                await session.execute(
+                    select(Battle, Snapshot.seq, Snapshot.state)
+                    .join(Snapshot, Snapshot.battle_id == Battle.id)
+                    .where(Battle.id == battle_id)
+                )
+            ).first()
+            if found is None:
+                raise NotFound("no such battle", "battle")
+            battle, seq, stored = found
+            state = rules.load(stored)
+        people = logs.seats(battle_id, seats_version)
+        if people is None:
+            people = await participants(session, battle_id)
+            logs.keep_seats(battle_id, seats_version, people)
         log, rows = await logs.read(session, battle_id, since, seq)
         saved = await draft_rows(session, battle_id) if drafts_possible(state) else []
         referee_seated = any(

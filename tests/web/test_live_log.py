@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from sqlalchemy import event
 
 from app.db import Database
 from app.services import live_log
@@ -14,6 +15,7 @@ from app.services.errors import NotFound
 from app.services.live_log import LiveLogs
 from app.services.maps import map_rows
 from app.services.overrides import standing
+from app.services.seats import aware
 from app.services.views import step_began
 from app.web.render import LiveRead, live_html, read_live
 from tests.helpers import act, set_table, ship_def
@@ -26,7 +28,7 @@ def readings(read: LiveRead) -> tuple:
     return (
         [r.seq for r in read.moves],
         [(m.seq, m.path, m.value) for m in read.marks],
-        read.step_since,
+        aware(read.step_since),
     )
 
 
@@ -36,7 +38,7 @@ async def from_the_whole_log(db: Database, battle_id: str, seq: int) -> tuple:
         return (
             [r.seq for r in await map_rows(session, battle_id, seq)],
             [(m.seq, m.path, m.value) for m in await standing(session, battle_id, until=seq)],
-            await step_began(session, battle_id, seq),
+            aware(await step_began(session, battle_id, seq)),
         )
 
 
@@ -100,3 +102,57 @@ async def test_a_round_reads_up_to_its_snapshot_and_no_drafts_where_the_game_has
     assert read.rows[-1].seq == read.seq and read.drafts == []
     with pytest.raises(NotFound):
         await read_live(db, "no-such-battle", 0, logs=LiveLogs())
+
+
+async def test_a_round_after_a_local_action_reads_nothing_back_and_draws_the_same(
+    client: httpx.AsyncClient,
+) -> None:
+    """The process that committed hands its commit to the live path: a spectators' round at that
+    seq runs no SQL statement at all, and draws what a read of the database draws."""
+    table = await set_table(
+        client,
+        ships={"ex": (ship_def("excelsior"), "ann"), "sh": (ship_def("shadow-cruiser"), "bob")},
+    )
+    ex, sh = table.ships["ex"], table.ships["sh"]
+    platform = client.app.state.platform  # type: ignore[attr-defined]
+    db = platform.db
+    kept = LiveLogs()
+    platform.committed.append(kept.committed)
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, *args) -> None:  # type: ignore[no-untyped-def]
+        statements.append(statement)
+
+    watcher = table.ids["watcher"]
+    try:
+        first = await read_live(db, table.battle_id, 0, watching={watcher}, logs=kept, wanted=None)
+        event.listen(db.engine.sync_engine, "before_cursor_execute", count)
+        moves = [
+            ("ann", "ship.move", {"ship": ex, "position": {"hex": "0101", "facing": 1, "speed": 0}}),
+            ("ann", "damage.apply", {"target": sh, "source": ex, "amount": 2, "direction": "fore"}),
+            ("ref", "override.set", {"path": FORE.format(ex), "value": 20, "reason": "scenario start"}),
+            ("ref", "clock.advance", {}),
+        ]
+        seq = first.seq
+        for who, kind, payload in moves:
+            seq = (await ok(client, table, who, kind, payload))["seq"]
+            statements.clear()
+            live = await read_live(db, table.battle_id, seq - 1, watching={watcher}, logs=kept, wanted=seq)
+            assert statements == [], (kind, statements)  # nothing read back
+            fresh = await read_live(db, table.battle_id, seq - 1, watching={watcher}, logs=LiveLogs())
+            assert statements, kind  # the comparison did read the database
+            assert live.seq == fresh.seq == seq and [r.seq for r in live.rows] == [seq]
+            assert readings(live) == readings(fresh), kind
+            spectator = live.by_id[watcher]
+            assert live_html(live, spectator, seq - 1, "c") == live_html(fresh, spectator, seq - 1, "c"), kind
+        # a seq heard of from elsewhere (newer than this process's commit) is read from the database
+        statements.clear()
+        newer = await read_live(db, table.battle_id, seq - 1, watching={watcher}, logs=kept, wanted=seq + 1)
+        assert newer.seq == seq and statements
+        # a seat change (the hub's refresh count moves) reads the seats again
+        statements.clear()
+        await read_live(db, table.battle_id, seq, watching={watcher}, logs=kept, wanted=seq, seats_version=1)
+        assert any("FROM participants" in s for s in statements)
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", count)
+        platform.committed.remove(kept.committed)
