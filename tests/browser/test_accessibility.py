@@ -12,9 +12,12 @@ Traveller ship with a destroyed section, pain on the Shadow, a chat line."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import httpx
@@ -31,6 +34,7 @@ SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 FAILING = {"critical", "serious"}
 DARK_RULES = ["color-contrast", "link-in-text-block"]
+LANES = 2  # pages audited at once, each in its own context
 
 RUN_AXE = """async (only) => {
   const r = await axe.run(document, {runOnly: only, resultTypes: ['violations']});
@@ -209,38 +213,64 @@ async def scan_sizes(page: Page, label: str, found: dict[str, list]) -> None:  #
     await page.emulate_media(color_scheme="light")
 
 
+def by_seat(battles: Battles) -> dict[str | None, list[tuple[str, str]]]:
+    """`page_list`'s pages grouped by the seat that opens them: (path, label), in order."""
+    seats: dict[str | None, list[tuple[str, str]]] = {}
+    for token, path, label in page_list(battles):
+        seats.setdefault(token, []).append((path, label))
+    return seats
+
+
+async def in_lanes(jobs: list[Callable[[], Awaitable[None]]]) -> None:
+    """Run the jobs LANES at a time (each its own browser context: axe and the layout run in the
+    page's own renderer, so two pages use both cores)."""
+    gate = asyncio.Semaphore(LANES)
+
+    async def run(job: Callable[[], Awaitable[None]]) -> None:
+        async with gate:
+            await job()
+
+    await asyncio.gather(*(run(job) for job in jobs))
+
+
 async def test_every_page_passes_axe_light_and_dark(
     browser: Browser, server: Server, battles: Battles
 ) -> None:
     started = time.perf_counter()
     found: dict[str, list] = {}  # type: ignore[type-arg]
     url = server.url
-    contexts: dict[str | None, tuple[BrowserContext, Page]] = {}
-    try:
-        for token, path, label in page_list(battles):
-            if token not in contexts:
-                contexts[token] = await seated(browser, server, token)
-            _, page = contexts[token]
+    contexts: list[BrowserContext] = []
+
+    async def pages_of(token: str | None, pages: list[tuple[str, str]]) -> None:
+        context, page = await seated(browser, server, token)
+        contexts.append(context)
+        for path, label in pages:
             await page.goto(url + path)
             assert await page.title(), f"{label}: no title"
             assert await page.locator("h1").count() == 1, f"{label}: not one <h1>"
             await scan_sizes(page, label, found)
-        # The create flow: the home form (the wizard) → the page of join links, shown until dismissed.
-        _, page = contexts[None]
-        await page.goto(url + "/")
-        await page.fill("input[name=name]", "Audit battle")
-        await page.fill("textarea[name=players]", "ann\nbob")
-        await page.click("form[action='/battles'] button[type=submit]")
-        await page.locator("#links-title").wait_for()
-        await scan_sizes(page, "create flow", found)
-        # A seated browser opening another seat's link is asked first.
-        _, page = contexts[battles.b5.tokens["kirk"]]
-        await page.goto(f"{url}/join/{battles.b5.tokens['kosh']}")
-        await page.locator("#join-confirm").wait_for()
-        await scan_sizes(page, "join confirm", found)
+        if token is None:
+            # The create flow: the home form (the wizard) → the page of join links, shown until dismissed.
+            await page.goto(url + "/")
+            await page.fill("input[name=name]", "Audit battle")
+            await page.fill("textarea[name=players]", "ann\nbob")
+            await page.click("form[action='/battles'] button[type=submit]")
+            await page.locator("#links-title").wait_for()
+            await scan_sizes(page, "create flow", found)
+        elif token == battles.b5.tokens["kirk"]:
+            # A seated browser opening another seat's link is asked first.
+            await page.goto(f"{url}/join/{battles.b5.tokens['kosh']}")
+            await page.locator("#join-confirm").wait_for()
+            await scan_sizes(page, "join confirm", found)
+
+    try:
+        await in_lanes([partial(pages_of, token, pages) for token, pages in by_seat(battles).items()])
     finally:
-        for context, _ in contexts.values():
+        for context in contexts:
             await context.close()
+    order = [label for _, _, label in page_list(battles)] + ["create flow", "join confirm"]
+    found = {k: found[k] for k in sorted(found, key=lambda k: order.index(k.split(" @")[0]))}
+    assert len(found) == len(order) * 4, sorted(found)
     counts, lines = report(found)
     summary = [f"  {n} × {impact} {rule}" for (impact, rule), n in sorted(counts.items())]
     print(
@@ -355,19 +385,16 @@ async def test_200_percent_zoom_keeps_every_page_without_sideways_scrolling(
     """683 × 450 CSS pixels at device scale 2 is a 1366 × 900 screen at 200% zoom (WCAG 1.4.4, 1.4.10).
     Screenshots of the zoomed and the dark pages go to var/a11y-*.png."""
     var = ROOT / "var"
-    contexts: dict[str | None, tuple[BrowserContext, Page]] = {}
+    contexts: list[BrowserContext] = []
     wide = []
-    try:
-        for token, path, label in page_list(battles):
-            if token not in contexts:
-                context = await browser.new_context(
-                    viewport={"width": 683, "height": 450}, device_scale_factor=2
-                )
-                page = await context.new_page()
-                if token:
-                    await page.goto(f"{server.url}/join/{token}")
-                contexts[token] = (context, page)
-            _, page = contexts[token]
+
+    async def pages_of(token: str | None, pages: list[tuple[str, str]]) -> None:
+        context = await browser.new_context(viewport={"width": 683, "height": 450}, device_scale_factor=2)
+        contexts.append(context)
+        page = await context.new_page()
+        if token:
+            await page.goto(f"{server.url}/join/{token}")
+        for path, label in pages:
             await page.goto(server.url + path)
             await page.evaluate(OPEN_FOLDS)
             width = await page.evaluate("document.documentElement.scrollWidth")
@@ -384,7 +411,10 @@ async def test_200_percent_zoom_keeps_every_page_without_sideways_scrolling(
                 await page.screenshot(path=str(var / f"a11y-dark-phone-{name}.png"), full_page=True)
                 await page.set_viewport_size({"width": 683, "height": 450})
                 await page.emulate_media(color_scheme="light")
+
+    try:
+        await in_lanes([partial(pages_of, token, pages) for token, pages in by_seat(battles).items()])
     finally:
-        for context, _ in contexts.values():
+        for context in contexts:
             await context.close()
     assert not wide, f"pages that scroll sideways at 200% zoom: {wide}"
