@@ -190,6 +190,47 @@ def server(sqlite_url: str) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="session")
+def pg_server(postgres_url: str) -> Iterator[Server]:
+    """One server process on PostgreSQL with the in-process broker."""
+    srv = Server(postgres_url)
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgres"])
+def live(request: pytest.FixtureRequest) -> Server:
+    """A real server on each database in turn (streams need one: the in-process transport buffers a
+    whole response): `server` and `pg_server`, shared by every module that takes it."""
+    return request.getfixturevalue("server" if request.param == "sqlite" else "pg_server")
+
+
+@pytest.fixture(scope="session")
+def notify_pair(postgres_url: str) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one PostgreSQL, woken through its LISTEN/NOTIFY."""
+    a, b = Server(postgres_url, postgres_url), Server(postgres_url, postgres_url)
+    yield a, b
+    a.stop()
+    b.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_pair(postgres_url: str, redis_url: str) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one PostgreSQL, woken through Redis pub/sub."""
+    a, b = Server(postgres_url, redis_url), Server(postgres_url, redis_url)
+    yield a, b
+    a.stop()
+    b.stop()
+
+
+@pytest.fixture(scope="session", params=["postgres-notify", "redis"])
+def replicas(request: pytest.FixtureRequest) -> tuple[str, Server, Server]:
+    """Two server processes on one PostgreSQL woken through each real broker in turn: (the broker,
+    one server, the other), shared by every module that takes it."""
+    a, b = request.getfixturevalue("notify_pair" if request.param == "postgres-notify" else "redis_pair")
+    return request.param, a, b
+
+
+@pytest.fixture(scope="session")
 def redis_url() -> str:
     import redis
 

@@ -5,10 +5,8 @@ keyed "table:<battle>"."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import httpx
-import pytest
 
 from tests.conftest import Server
 from tests.helpers import set_table
@@ -17,18 +15,10 @@ from tests.table.test_live_and_catch_up import table_frame
 from tests.web.wsclient import WsViewer, cookie_for
 
 
-@pytest.fixture(scope="module")
-def two_servers(postgres_url: str) -> Iterator[tuple[Server, Server]]:
-    a, b = Server(postgres_url, postgres_url), Server(postgres_url, postgres_url)
-    yield a, b
-    a.stop()
-    b.stop()
-
-
 async def test_chat_posted_in_one_process_reaches_a_viewer_of_the_other(
-    two_servers: tuple[Server, Server],
+    notify_pair: tuple[Server, Server],
 ) -> None:
-    a, b = two_servers
+    a, b = notify_pair
     async with httpx.AsyncClient(base_url=a.url) as c:
         table = await set_table(c)
         cookie = await cookie_for(b.url, table.tokens["bob"])

@@ -8,24 +8,16 @@ import statistics
 import time
 
 import httpx
-import pytest
 
 from tests.conftest import Server
 from tests.helpers import act, set_table, simple_ship
 from tests.web.wsclient import WsViewer, cookie_for
 
 
-@pytest.fixture(scope="module", params=["postgres-notify", "redis"])
-def two_servers(request: pytest.FixtureRequest, postgres_url: str):  # type: ignore[no-untyped-def]
-    broadcast = postgres_url if request.param == "postgres-notify" else request.getfixturevalue("redis_url")
-    a, b = Server(postgres_url, broadcast), Server(postgres_url, broadcast)
-    yield request.param, a, b
-    a.stop()
-    b.stop()
-
-
-async def test_change_in_one_process_reaches_viewers_of_the_other(two_servers) -> None:  # type: ignore[no-untyped-def]
-    kind, a, b = two_servers
+async def test_change_in_one_process_reaches_viewers_of_the_other(
+    replicas: tuple[str, Server, Server],
+) -> None:
+    kind, a, b = replicas
     async with httpx.AsyncClient(base_url=a.url) as c:
         table = await set_table(
             c,

@@ -8,25 +8,15 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.conftest import Server
 from tests.helpers import Table, act, set_table, ship_def, simple_ship
 
 SECRET_HEX = "0917"
 ANN_ORDER_WORDS = ("Screens to Full", "screens_full", "Maximum Speed", "maximum_speed")
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def live(request: pytest.FixtureRequest) -> Iterator[Server]:
-    """A real server (streams need one: the in-process transport buffers a whole response)."""
-    srv = Server(request.getfixturevalue(f"{request.param}_url"))
-    yield srv
-    srv.stop()
 
 
 async def feed(
@@ -188,18 +178,10 @@ async def test_the_feed_ends_with_the_battle_and_with_the_token(live: Server) ->
         assert items == []
 
 
-@pytest.fixture(scope="module", params=["postgres-notify", "redis"])
-def replicas(request: pytest.FixtureRequest, postgres_url: str) -> Iterator[tuple[Server, Server]]:
-    """Two server processes on one PostgreSQL, woken through a real broker."""
-    broadcast = postgres_url if request.param == "postgres-notify" else request.getfixturevalue("redis_url")
-    a, b = Server(postgres_url, broadcast), Server(postgres_url, broadcast)
-    yield a, b
-    a.stop()
-    b.stop()
-
-
-async def test_an_action_on_one_replica_wakes_a_feed_on_the_other(replicas: tuple[Server, Server]) -> None:
-    a, b = replicas
+async def test_an_action_on_one_replica_wakes_a_feed_on_the_other(
+    replicas: tuple[str, Server, Server],
+) -> None:
+    _, a, b = replicas
     async with (
         httpx.AsyncClient(base_url=a.url, timeout=10) as ca,
         httpx.AsyncClient(base_url=b.url, timeout=10) as cb,

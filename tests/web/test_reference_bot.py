@@ -17,7 +17,7 @@ import pytest
 
 from tests.conftest import ROOT, Server
 from tests.helpers import Table, act, set_table, ship_def, simple_ship
-from tests.web.test_feed import feed, live, ok  # noqa: F401  (live: the module-scoped server per database)
+from tests.web.test_feed import feed, ok
 
 ONE_SIDE_LEFT = {"end_when_one_side_left": True}  # readiness as by default: a step ends when all are done
 
@@ -104,7 +104,7 @@ def moves(entries: list[dict], kind: str, actor: str) -> list[dict]:
     return [e for e in entries if e["action_type"] == kind and e["actor"] == actor]
 
 
-async def test_GEN_04_two_bots_fight_a_b5wars_battle_until_one_side_is_left(live: Server) -> None:  # noqa: F811
+async def test_GEN_04_two_bots_fight_a_b5wars_battle_until_one_side_is_left(live: Server) -> None:
     async with httpx.AsyncClient(base_url=live.url, timeout=10) as c:
         # Hawk holds 4 + 20 + 40 boxes from the fore, Crow 4 + 20 + 16: Ann's fourth hit of 10 ends it.
         ships = {"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow", structure=16), "bob")}
@@ -133,7 +133,7 @@ async def test_GEN_04_two_bots_fight_a_b5wars_battle_until_one_side_is_left(live
 
 
 async def test_SH_03_GEN_04_two_bots_fight_an_sfb_shadow_battle_until_one_side_is_left(
-    live: Server,  # noqa: F811
+    live: Server,
 ) -> None:
     async with httpx.AsyncClient(base_url=live.url, timeout=10) as c:
         ships = {
@@ -164,7 +164,7 @@ async def test_SH_03_GEN_04_two_bots_fight_an_sfb_shadow_battle_until_one_side_i
         assert took < 30
 
 
-async def test_TR_04_TR_26_two_bots_fight_a_traveller_battle_to_its_turn_limit(live: Server) -> None:  # noqa: F811
+async def test_TR_04_TR_26_two_bots_fight_a_traveller_battle_to_its_turn_limit(live: Server) -> None:
     async with httpx.AsyncClient(base_url=live.url, timeout=10) as c:
         ships = {
             "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
