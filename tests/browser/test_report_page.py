@@ -13,6 +13,7 @@ from app.config import ROOT
 from app.db import Database
 from app.realtime.broker import Broker
 from app.services.platform import Platform
+from app.web.report_page import POLL_SECONDS
 from tests.browser.test_accessibility import DARK_RULES, FAILING, report, scan, seated
 from tests.conftest import Server, settings_for
 from tests.web.test_report import PLAYS, SHADOW, STARTREK, TRAVELLER, Demo, demos, do
@@ -82,8 +83,10 @@ async def test_the_running_report_shows_the_next_action_without_a_reload(
     d = made[SHADOW]
     context, page = await seated(browser, server, d.tokens["Kirk"])
     try:
+        await page.clock.install()  # the page's own timers, on a clock the test moves
         await page.goto(f"{server.url}/battles/{d.battle_id}/report")
         seq = int(await page.get_attribute("#report", "data-seq") or 0)
+        assert f"every {POLL_SECONDS}s" in (await page.get_attribute("#report", "hx-trigger") or "")
         hit = {
             "target": "federation-heavy-cruiser",
             "source": "shadow-cruiser",
@@ -91,7 +94,9 @@ async def test_the_running_report_shows_the_next_action_without_a_reload(
             "section": "Hull",
         }
         await do(platform, d, "Kosh", "damage.apply", hit)
-        await page.locator(f'#report[data-seq="{seq + 1}"]').wait_for(timeout=25000)
+        # The page's own timer looks again (every POLL_SECONDS): moved on, not waited for.
+        await page.clock.fast_forward((POLL_SECONDS + 1) * 1000)
+        await page.locator(f'#report[data-seq="{seq + 1}"]').wait_for(timeout=10000)
         assert "Federation Heavy Cruiser is destroyed" in await page.locator("#report-turning").inner_text()
     finally:
         await context.close()
