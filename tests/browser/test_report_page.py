@@ -6,6 +6,8 @@ shows the next action without a reload."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from playwright.async_api import Browser
 
@@ -14,7 +16,7 @@ from app.db import Database
 from app.realtime.broker import Broker
 from app.services.platform import Platform
 from app.web.report_page import POLL_SECONDS
-from tests.browser.test_accessibility import DARK_RULES, FAILING, report, scan, seated
+from tests.browser.test_accessibility import DARK_RULES, FAILING, in_lanes, report, scan, seated
 from tests.conftest import Server, settings_for
 from tests.web.test_report import PLAYS, SHADOW, STARTREK, TRAVELLER, Demo, demos, do
 
@@ -39,7 +41,8 @@ async def test_each_demo_report_reads_at_desktop_and_phone_width_and_passes_axe(
 ) -> None:
     _, made = played
     found: dict[str, list] = {}  # type: ignore[type-arg]
-    for index, (name, who) in VIEWERS.items():
+
+    async def viewed(index: int, name: str, who: str) -> None:
         d = made[index]
         context, page = await seated(browser, server, d.tokens[who])
         try:
@@ -70,6 +73,9 @@ async def test_each_demo_report_reads_at_desktop_and_phone_width_and_passes_axe(
             await page.emulate_media(media="screen")
         finally:
             await context.close()
+
+    await in_lanes([partial(viewed, index, name, who) for index, (name, who) in VIEWERS.items()])
+    assert len(found) == len(VIEWERS) * len(SIZES) * 2, sorted(found)
     counts, lines = report(found)
     print(f"\n[axe] {len(found)} report scans:", dict(counts) or "no violations", *lines, sep="\n")
     failing = [line for line in lines if any(f"[{i}]" in line for i in FAILING)]
