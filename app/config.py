@@ -95,6 +95,10 @@ class Settings(BaseSettings):
     db_pool_size: int = 10
     db_max_overflow: int = 10
     db_pool_timeout: float = 5.0  # seconds to wait for a free pooled connection
+    # Test each pooled connection before use (three round trips each time on asyncpg). Off: a
+    # connection the database dropped fails its first statement, the pool is renewed at once, and
+    # that request answers 503 (an action is retried: its action id keeps it from applying twice).
+    db_pre_ping: bool = False
     retry_after_seconds: int = 5  # Retry-After on a 503
 
     # The live path (docs/architecture.md, "The live path under faults").

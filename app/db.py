@@ -55,6 +55,7 @@ def make_engine(
     pool_size: int = 10,
     max_overflow: int = 10,
     pool_timeout: float = 5.0,
+    pre_ping: bool = False,
 ) -> AsyncEngine:
     url = async_url(url)
     if url.startswith("sqlite"):
@@ -74,7 +75,7 @@ def make_engine(
         pool_size=pool_size,
         max_overflow=max_overflow,
         pool_timeout=pool_timeout,
-        pool_pre_ping=True,
+        pool_pre_ping=pre_ping,
         connect_args={
             "timeout": connect_timeout,  # asyncpg: opening a connection
             "command_timeout": statement_timeout,  # asyncpg: the client gives up on a statement

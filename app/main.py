@@ -66,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             pool_size=settings.db_pool_size,
             max_overflow=settings.db_max_overflow,
             pool_timeout=settings.db_pool_timeout,
+            pre_ping=settings.db_pre_ping,
         )
         broker = make_broker(
             settings.broadcast_url,

@@ -221,6 +221,21 @@ class Poster:
         return status, json.loads(payload)
 
 
+async def warm_up(port: int, seat: list) -> None:  # type: ignore[type-arg]
+    """One viewer's socket, opened, greeted, answered and closed before the memory baseline: what
+    the first frame builds once per process (compiled templates, statement caches) is not a cost
+    of each idle socket."""
+    from websockets.asyncio.client import connect
+
+    battle_id, cookie, seq = seat
+    async with connect(
+        f"ws://127.0.0.1:{port}/battles/{battle_id}/ws",
+        additional_headers={"Cookie": f"starboard_session={cookie}", "Origin": f"http://127.0.0.1:{port}"},
+    ) as ws:
+        await ws.send(json.dumps({"type": "hello", "seq": seq}))
+        await asyncio.wait_for(ws.recv(), 30)
+
+
 async def start_watchers(floor: str, port: int, plan: list) -> asyncio.subprocess.Process:  # type: ignore[type-arg]
     """The watcher client as a process of its own, given its plan; the probes read its READY line."""
     watch = await asyncio.create_subprocess_exec(
@@ -390,6 +405,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
                     break
             time.sleep(0.1)
         tables, plan = await setup_tables(srv_url, a.watchers, a.battles, a.role)
+        await warm_up(port, plan[0])
         await asyncio.sleep(1)
         rss0 = rss_of(server.pid)
         me = [sys.executable, __file__, "--floor", a.floor, "--_cpus", cli]

@@ -25,6 +25,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from app.realtime.memory import Trimmer
+
 log = logging.getLogger(__name__)
 
 TRY_AGAIN_LATER = 1013  # the database is unreachable: reconnect and catch up in a moment
@@ -114,6 +116,7 @@ class Hub:
         self._again: set[str] = set()
         self._heart: asyncio.Task[None] | None = None
         self.stats = {"reads": 0, "renders": 0, "frames": 0, "bytes": 0, "read_failures": 0}
+        self.trimmer = Trimmer()  # after a burst of hellos, the freed memory goes back to the OS
 
     # -- sockets and viewers ----------------------------------------------------------------
 
@@ -157,6 +160,7 @@ class Hub:
         viewer.sent = {}  # what the page shows is as of its seq: send every region again
         self.join(viewer)
         self._start(viewer.battle_id)
+        self.trimmer.soon()
 
     async def shut(self, viewer: Subscriber, code: int, reason: str) -> None:
         """Close a viewer's socket with a code the client understands, and forget it."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.models import ActionLog, Battle
@@ -149,6 +149,7 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
     _check_input(cmd.payload, cmd.seen_seq, cmd.dice)
     lock = _locks.setdefault(cmd.battle_id, asyncio.Lock())
     async with lock:
+        renewed = False
         for attempt in range(5):
             try:
                 result = await _submit_once(platform, cmd)
@@ -165,6 +166,12 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
                             ) from None
                         return await _repeat(session, platform, row)
                 await asyncio.sleep(0.01 * (attempt + 1))
+            except DBAPIError as exc:
+                # A pooled connection the database had dropped (a restart): the pool is renewed;
+                # go again once on a fresh one — nothing was committed, or the action id finds it.
+                if not exc.connection_invalidated or renewed:
+                    raise
+                renewed = False
         else:
             raise Conflict("too many concurrent actions; try again")
     if not result.duplicate and not result.extra.get("draft"):

@@ -110,9 +110,10 @@ async def queue_if_needed(platform: Platform, cmd: Command) -> TableRequest | No
         return None
     if cmd.participant_id is None:
         return None
-    async with platform.db.transaction() as session:
+    async with platform.db.reader() as session:
         if not await damage_waits(session, cmd.battle_id, cmd.participant_id):
-            return None  # most battles: one statement, and submit goes on as usual
+            return None  # most battles: one statement outside any transaction; submit goes on
+    async with platform.db.transaction() as session:
         battle = await get_battle(session, cmd.battle_id)
         me = await get_participant(session, cmd.battle_id, cmd.participant_id)
         state, _ = await load_state(session, battle.id, platform.rules)

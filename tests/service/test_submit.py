@@ -405,3 +405,41 @@ async def test_entered_dice_must_match_what_the_action_rolls(platform: Platform)
         and "1 more dice entered than this action rolls (0 needed)" in err.value.message
     )
     assert await log_count(platform, battle_id) == 2
+
+
+async def test_an_action_on_a_connection_the_database_dropped_applies_once(postgres_url: str) -> None:
+    """Pooled connections are not pinged before use (DB_PRE_PING off: three round trips each time).
+    One the database dropped (a restart, an idle kill) fails its first statement; the pool is
+    renewed and submit goes again once on a fresh connection — the action applies exactly once."""
+    import asyncpg
+
+    from app.db import Database
+    from app.realtime.broker import Broker
+    from tests.conftest import PG_ADMIN, settings_for
+
+    platform = Platform(settings=settings_for(postgres_url), db=Database(postgres_url), broker=Broker())
+    try:
+        battle_id, ids = await setup(platform)
+        before = await log_count(platform, battle_id)
+        async with platform.db.reader() as session:
+            pid = await session.scalar(select(func.pg_backend_pid()))
+        admin = await asyncpg.connect(PG_ADMIN)
+        try:
+            assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+        finally:
+            await admin.close()
+        await asyncio.sleep(0.2)
+        action_id = aid()
+        damage = {"target": "crow", "source": "hawk", "amount": 2}
+        result = await actions.submit(
+            platform, Command(battle_id, ids["ann"], "damage.apply", damage, action_id)
+        )
+        assert not result.duplicate and await log_count(platform, battle_id) == before + 1
+        again = await actions.submit(
+            platform, Command(battle_id, ids["ann"], "damage.apply", damage, action_id)
+        )
+        assert (
+            again.duplicate and again.seq == result.seq and await log_count(platform, battle_id) == before + 1
+        )
+    finally:
+        await platform.db.dispose()
