@@ -1,0 +1,35 @@
+"""After a burst of hellos the hub hands freed memory back to the OS (issue 12: memory per idle
+socket): once, when the hellos have paused, not once per hello."""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes.util
+
+import pytest
+
+from app.realtime import memory
+from app.realtime.memory import Trimmer
+
+glibc = pytest.mark.skipif(memory._TRIM is None, reason=f"no malloc_trim in {ctypes.util.find_library('c')}")
+
+
+@glibc
+async def test_a_burst_of_hellos_trims_once_after_the_quiet() -> None:
+    trimmer = Trimmer(quiet=0.05)
+    for _ in range(20):  # a burst: each hello pushes the trim back
+        trimmer.soon()
+        await asyncio.sleep(0.005)
+    assert trimmer.trims == 0
+    await asyncio.sleep(0.15)
+    assert trimmer.trims == 1
+    trimmer.soon()
+    await asyncio.sleep(0.15)
+    assert trimmer.trims == 2
+
+
+async def test_a_zero_quiet_never_trims() -> None:
+    trimmer = Trimmer(quiet=0)
+    trimmer.soon()
+    await asyncio.sleep(0.05)
+    assert trimmer.trims == 0
