@@ -113,7 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         feeds = feed.Feeds()  # issue 16: the bots' SSE feeds wake on the same wake-ups
         broker.subscribe(feeds.wake)
         broker.on_resubscribed(feeds.wake_all)
-        platform.after_commit.append(partial(notify.after_commit, platform))
+        platform.in_commit.append(partial(notify.in_commit, platform))  # last seen, maybe a webhook
         deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
         await broker.start()
         await hub.start()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -193,6 +194,8 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
             _spawn(history.checkpoint(platform, cmd.battle_id, result.seq))
         # --- after commit (issue 11): notifications, last seen — background tasks, never awaited here
         _after_commit(platform, cmd.battle_id, result.seq, cmd.participant_id)
+        for follow_up in result.extra.get("follow", ()):  # asked for inside the transaction
+            _spawn(_guarded(follow_up(), cmd.battle_id, result.seq))
     return result
 
 
@@ -207,12 +210,12 @@ def _spawn(coro: Any) -> None:
 
 def _after_commit(platform: Platform, battle_id: str, seq: int, actor: str | None) -> None:
     for callback in platform.after_commit:
-        _spawn(_guarded(callback, battle_id, seq, actor))
+        _spawn(_guarded(callback(battle_id, seq, actor), battle_id, seq))
 
 
-async def _guarded(callback: Any, battle_id: str, seq: int, actor: str | None) -> None:
+async def _guarded(work: Awaitable[None], battle_id: str, seq: int) -> None:
     try:
-        await callback(battle_id, seq, actor)
+        await work
     except Exception:  # after-commit work never fails the action that was committed
         log.exception("after-commit work failed for battle %s seq %s", battle_id, seq)
 
@@ -357,7 +360,14 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
         if new_state.finished:
             battle.status = "finished"
         await session.flush()
+        follow = [
+            f
+            for hook in platform.in_commit
+            if (f := await hook(session, cmd.battle_id, new_seq, participant.id))
+        ]
     after: Viewer = viewer_for(participant.id, participant.role, new_state)
     shown = visible_events(event_dicts, after, new_state.finished)
     commit = Commit(cmd.battle_id, new_seq, battle, new_state, row)
-    return Submitted(cmd.battle_id, new_seq, shown, finished=new_state.finished, commit=commit)
+    return Submitted(
+        cmd.battle_id, new_seq, shown, finished=new_state.finished, commit=commit, extra={"follow": follow}
+    )

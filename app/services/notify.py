@@ -21,6 +21,8 @@ import ipaddress
 import json
 import logging
 import socket
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -182,6 +184,24 @@ async def send_test(platform: Platform, participant: Participant) -> bool:
 def _link(platform: Platform, battle_id: str) -> str:
     base = platform.settings.public_url
     return f" {base.rstrip('/')}/battles/{battle_id}" if base else ""
+
+
+async def in_commit(
+    platform: Platform, session: Any, battle_id: str, seq: int, actor_id: str | None
+) -> Callable[[], Awaitable[None]] | None:
+    """Inside the action's own transaction (Platform.in_commit): the actor was just active, and
+    whether any seat of the battle opted into a webhook. Most battles have none: then nothing more
+    runs for this action; otherwise `after_commit` follows, after the commit."""
+    seen = await seen_at(session, actor_id, seq) if actor_id else True
+    hooked = await session.scalar(
+        select(SeatStatus.participant_id)
+        .where(SeatStatus.battle_id == battle_id, SeatStatus.webhook_url.is_not(None))
+        .limit(1)
+    )
+    if seen and hooked is None:
+        _compared[battle_id] = max(_compared.get(battle_id, seq), seq)
+        return None
+    return partial(after_commit, platform, battle_id, seq, actor_id)
 
 
 async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: str | None) -> None:

@@ -13,6 +13,10 @@ from app.rules import STANDARD, Rules
 
 AfterCommit = Callable[[str, int, "str | None"], Awaitable[None]]
 Committed = Callable[[Any], None]
+# (the action's session, battle id, new seq, acting participant id) → a follow-up to run after the
+# commit, or None: work that belongs in the action's own transaction (issue 12: one transaction per
+# action, not one more for last-seen).
+InCommit = Callable[[Any, str, int, "str | None"], Awaitable["Callable[[], Awaitable[None]] | None"]]
 
 
 @dataclass
@@ -25,6 +29,9 @@ class Platform:
     # acting participant id) once an action is committed and published. submit() starts them as
     # background tasks, so they never block or fail the action.
     after_commit: list[AfterCommit] = field(default_factory=list)
+    # Work inside each action's transaction, before its commit (last seen; whether a notification
+    # may be due); a follow-up it returns is started like the after-commit callbacks.
+    in_commit: list[InCommit] = field(default_factory=list)
     # What a commit produced (services.actions.Commit: the battle row, the new state, the log row),
     # handed in-process before the wake-up, so this process's live frames need not read them back
     # (issue 12). Called synchronously; a hook must not fail or wait.

@@ -103,16 +103,18 @@ async def ask_undo(
     return req
 
 
-async def queue_if_needed(platform: Platform, cmd: Command) -> TableRequest | None:
+async def queue_if_needed(platform: Platform, cmd: Command, waits: bool | None = None) -> TableRequest | None:
     """The doors call this before submit: a player's damage on a ship they do not command waits for
-    the referee's approval where the battle asks for it (None: submit as usual)."""
+    the referee's approval where the battle asks for it (None: submit as usual). `waits`: what the
+    door already read of that (`seats.seat_and_waits`); False answers None at once."""
     if cmd.action_type != DAMAGE or not isinstance(cmd.payload, dict):
         return None
-    if cmd.participant_id is None:
+    if cmd.participant_id is None or waits is False:
         return None
-    async with platform.db.reader() as session:
-        if not await damage_waits(session, cmd.battle_id, cmd.participant_id):
-            return None  # most battles: one statement outside any transaction; submit goes on
+    if waits is None:
+        async with platform.db.reader() as session:
+            if not await damage_waits(session, cmd.battle_id, cmd.participant_id):
+                return None  # most battles: one statement outside any transaction; submit goes on
     async with platform.db.transaction() as session:
         battle = await get_battle(session, cmd.battle_id)
         me = await get_participant(session, cmd.battle_id, cmd.participant_id)

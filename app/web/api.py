@@ -17,7 +17,6 @@ from app.services.battles import (
     create_battle,
     get_battle,
     load_state,
-    participant_by_token,
     remove_participant,
     rotate_token,
     seats_changed,
@@ -30,6 +29,8 @@ from app.services.library import library as all_ships
 from app.services.library import ships_for
 from app.services.records import dice_record as read_dice_record
 from app.services.requests import queue_if_needed
+from app.services.seats import seat_and_waits
+from app.services.tokens import hash_token
 from app.services.views import battle_for, viewer_of, visible_log
 from app.web.deps import PlatformDep
 from app.web.limits import check_battle_creation
@@ -76,16 +77,25 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     return out
 
 
-async def _participant(
+async def _acting(
     platform: PlatformDep, battle_id: str, creds: HTTPAuthorizationCredentials | None
-) -> Participant:
+) -> tuple[Participant, bool]:
+    """The seat holding the bearer token, and whether its damage waits for the referee: one read."""
     if creds is None:
         raise Unauthorized("send Authorization: Bearer <your token>")
     async with platform.db.reader() as session:
-        participant = await participant_by_token(session, creds.credentials)
-    if participant.battle_id != battle_id:
+        found = await seat_and_waits(session, hash_token(creds.credentials))
+    if found is None or not found[0].active:
+        raise Forbidden("that link or token is not valid")
+    if found[0].battle_id != battle_id:
         raise Forbidden("that token belongs to another battle")
-    return participant
+    return found
+
+
+async def _participant(
+    platform: PlatformDep, battle_id: str, creds: HTTPAuthorizationCredentials | None
+) -> Participant:
+    return (await _acting(platform, battle_id, creds))[0]
 
 
 Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -259,9 +269,9 @@ class ActionOut(BaseModel):
 )
 async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, creds: Creds) -> ActionOut:
     """Submit one action as this participant."""
-    participant = await _participant(platform, battle_id, creds)
+    participant, waits = await _acting(platform, battle_id, creds)
     command = Command(battle_id, participant.id, body.type, body.payload, body.action_id, body.seq, body.dice)
-    queued = await queue_if_needed(platform, command)  # issue 11: damage waiting for the referee
+    queued = await queue_if_needed(platform, command, waits)  # issue 11: damage waiting for the referee
     if queued is not None:
         return JSONResponse({"queued_request": queued.id, "status": "pending"}, status_code=202)  # type: ignore[return-value]
     result = await action_service.submit(platform, command)

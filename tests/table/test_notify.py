@@ -206,3 +206,40 @@ async def test_a_message_never_pings_everyone(local_client: httpx.AsyncClient) -
     async with Receiver() as rx:
         assert await notify.deliver(platform, rx.url, "“@everyone fight” is waiting on you")
         assert rx.bodies == [{"content": "“@\u200beveryone fight” is waiting on you"}]
+
+
+async def test_last_seen_is_kept_in_the_actions_own_transaction_and_nothing_follows_without_webhooks(
+    local_client: httpx.AsyncClient, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 12: an action costs one transaction. Its last-seen update is made inside it; the
+    notifier's after-commit pass runs only when a seat has a webhook (or has no status row yet)."""
+    from app.models import SeatStatus
+
+    c = local_client
+    table = await set_table(
+        c, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+    passes: list[int] = []
+    real = notify.after_commit
+
+    async def counted(platform, battle_id, seq, actor_id):  # type: ignore[no-untyped-def]
+        passes.append(seq)
+        await real(platform, battle_id, seq, actor_id)
+
+    monkeypatch.setattr(notify, "after_commit", counted)
+    db = c.app.state.platform.db  # type: ignore[attr-defined]
+    seqs = []
+    for _ in range(3):
+        r = await act(c, table, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": 1})
+        assert r.status_code == 200, r.text
+        seqs.append(r.json()["seq"])
+        await settle()
+        async with db.reader() as session:
+            row = await session.get(SeatStatus, table.ids["ann"])
+            assert row is not None and row.seen_seq == seqs[-1]
+    assert len(passes) <= 1  # at most the first, which makes Ann's status row
+    async with Receiver() as rx:
+        assert (await hook(c, table, "bob", rx.url)).status_code == 200
+        r = await act(c, table, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": 1})
+        await settle()
+        assert passes[-1] == r.json()["seq"]  # a webhook in the battle: the pass runs
