@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 monotonic = time.monotonic
 PG_ADMIN = os.environ.get("STARBOARD_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("STARBOARD_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
 def load_floor(path: str) -> types.ModuleType:
@@ -136,17 +137,18 @@ async def watcher_main(a: argparse.Namespace) -> None:
     floor.raise_nofile()
     if a._cpus:
         os.sched_setaffinity(0, {int(c) for c in a._cpus.split(",")})
-    plan = json.loads(sys.stdin.readline())  # [[battle_id, cookie, seq], ...] one per watcher
+    plan = json.loads(sys.stdin.readline())  # [[battle_id, cookie, seq(, port)], ...] one per watcher
     cls = watcher_class(floor)
     loop = asyncio.get_running_loop()
     sem = asyncio.Semaphore(64)
     watchers = []
 
-    async def one(k: int, battle_id: str, cookie: str, seq: int) -> None:
+    async def one(k: int, battle_id: str, cookie: str, seq: int, port: int | None = None) -> None:
+        port = port or a._port  # a plan entry may name the process it watches (--processes)
         async with sem:
             log: list = []  # type: ignore[type-arg]
             _, proto = await loop.create_connection(
-                lambda: cls(log, battle_id, cookie, a._port, seq), "127.0.0.1", a._port
+                lambda: cls(log, battle_id, cookie, port, seq), "127.0.0.1", port
             )
             await asyncio.wait_for(proto.handshake, 30)
             proto.hello()
@@ -227,7 +229,7 @@ async def warm_up(port: int, seat: list) -> None:  # type: ignore[type-arg]
     of each idle socket."""
     from websockets.asyncio.client import connect
 
-    battle_id, cookie, seq = seat
+    battle_id, cookie, seq = seat[:3]
     async with connect(
         f"ws://127.0.0.1:{port}/battles/{battle_id}/ws",
         additional_headers={"Cookie": f"starboard_session={cookie}", "Origin": f"http://127.0.0.1:{port}"},
@@ -356,7 +358,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
     await admin.execute(f'CREATE DATABASE "{dbname}"')
     await admin.close()
     procs: list = []  # type: ignore[type-arg]
-    server = None
+    servers: list[subprocess.Popen] = []  # type: ignore[type-arg]
     try:
         subprocess.run(
             [sys.executable, "-m", "alembic", "upgrade", "head"],
@@ -365,49 +367,58 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
             check=True,
             capture_output=True,
         )
-        port = free_port()
+        broadcast = {"memory": "memory://", "redis": REDIS_URL, "postgres": url}[a.broker]
         env = {
             **os.environ,
             "DATABASE_URL": url,
-            "BROADCAST_URL": "memory://",
+            "BROADCAST_URL": broadcast,
             "SECRET_KEY": "bench-secret",
             "ALLOWED_ORIGINS": "",
             "PYTHONPATH": str(app_root),
         }
-        log = open(ROOT / "var" / f"bench-live-{port}.log", "w")  # noqa: SIM115
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "app.main:create_app",
-                "--factory",
-                "--port",
-                str(port),
-                "--log-level",
-                "warning",
-                "--ws",
-                "websockets-sansio",
-                "--ws-max-size",
-                "65536",
-                *a.uvicorn_arg,
-            ],
-            cwd=app_root,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            preexec_fn=(lambda: os.sched_setaffinity(0, set(srv_cpus))) if srv_cpus else None,
-        )
+        ports = [free_port() for _ in range(a.processes)]
+        port = ports[0]  # the actions go to the first process; watchers spread over all of them
+        for p_port in ports:
+            log = open(ROOT / "var" / f"bench-live-{p_port}.log", "w")  # noqa: SIM115
+            servers.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "uvicorn",
+                        "app.main:create_app",
+                        "--factory",
+                        "--port",
+                        str(p_port),
+                        "--log-level",
+                        "warning",
+                        "--ws",
+                        "websockets-sansio",
+                        "--ws-max-size",
+                        "65536",
+                        *a.uvicorn_arg,
+                    ],
+                    cwd=app_root,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    preexec_fn=(lambda: os.sched_setaffinity(0, set(srv_cpus))) if srv_cpus else None,
+                )
+            )
+        for p_port in ports:
+            for _ in range(200):
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"http://127.0.0.1:{p_port}/openapi.json", timeout=1).status_code == 200:
+                        break
+                time.sleep(0.1)
         srv_url = f"http://127.0.0.1:{port}"
-        for _ in range(200):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{srv_url}/openapi.json", timeout=1).status_code == 200:
-                    break
-            time.sleep(0.1)
         tables, plan = await setup_tables(srv_url, a.watchers, a.battles, a.role)
-        await warm_up(port, plan[0])
+        for k, entry in enumerate(plan):
+            entry.append(ports[k % len(ports)])
+        for p_port in ports:
+            await warm_up(p_port, plan[0])
         await asyncio.sleep(1)
-        rss0 = rss_of(server.pid)
+        rss0 = sum(rss_of(srv.pid) for srv in servers)
         me = [sys.executable, __file__, "--floor", a.floor, "--_cpus", cli]
         watch = await asyncio.create_subprocess_exec(
             *me,
@@ -425,13 +436,13 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
         if not line.startswith(b"READY"):
             raise SystemExit(f"watchers did not connect: {line!r}")
         await asyncio.sleep(2)  # every hello answered, idle
-        rss1 = rss_of(server.pid)
+        rss1 = sum(rss_of(srv.pid) for srv in servers)
         # the schedule
         n = int(a.rate * (a.warmup + a.seconds))
         t0 = monotonic() + 1.0
         pids0 = await backend_pids(PG_ADMIN, dbname)
         pg0 = pg_cpu(pids0, floor)
-        cpu0 = floor.cpu_seconds_pid(server.pid)
+        cpu0 = sum(floor.cpu_seconds_pid(srv.pid) for srv in servers)
         driver = await asyncio.create_subprocess_exec(
             *me,
             "--_driver",
@@ -484,7 +495,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
         if tasks:
             await asyncio.wait(tasks, timeout=a.drain)
         await asyncio.sleep(a.drain)
-        cpu1 = floor.cpu_seconds_pid(server.pid)
+        cpu1 = sum(floor.cpu_seconds_pid(srv.pid) for srv in servers)
         pids1 = await backend_pids(PG_ADMIN, dbname)
         pg1 = pg_cpu(pids1, floor)
         pg_new = pg_cpu([p for p in pids1 if p not in pids0], floor)
@@ -516,6 +527,8 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
                 e2e.append((last - sched) * 1000)
         return {
             "app_root": str(app_root),
+            "processes": a.processes,
+            "broker": a.broker,
             "watchers": a.watchers,
             "role": a.role,
             "battles": a.battles,
@@ -542,10 +555,10 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
         for p in procs:
             with contextlib.suppress(ProcessLookupError):
                 p.kill()
-        if server is not None:
-            server.terminate()
+        for srv in servers:
+            srv.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
-                server.wait(10)
+                srv.wait(10)
         if not a.with_floor:
             await drop(dbname)
 
@@ -589,6 +602,32 @@ def run_floor(a: argparse.Namespace, url: str) -> dict:  # type: ignore[type-arg
         return {"error": out.stderr[-2000:]}
 
 
+def sweep(a: argparse.Namespace) -> None:
+    """The highest sustained rate: each rate of --rates on a fresh database, one after another."""
+    best = None
+    rows = []
+    for rate in [float(x) for x in a.rates.split(",") if x.strip()]:
+        a.rate = rate
+        r = asyncio.run(coordinator(a))
+        asyncio.run(drop(r.pop("url").rsplit("/", 1)[1]))
+        ok = (
+            r["errors"] == 0 and r["missing_deliveries"] == 0 and r["e2e_ms"].get("p99", 1e12) <= a.sustain_ms
+        )
+        rows.append({"rate": rate, "sustained": ok, **r})
+        print(
+            f"rate {rate:g}/s: {'sustained' if ok else 'NOT sustained'}; e2e ms p50/p90/p99/max "
+            f"{fmt(r['e2e_ms'])}; CPU ms/action app {r['cpu_ms_per_action']['app']:.2f}; "
+            f"errors {r['errors']}, missing {r['missing_deliveries']}",
+            flush=True,
+        )
+        if ok:
+            best = rate
+        else:
+            break  # past the knee: higher rates only queue more
+    print(f"highest sustained rate: {best if best is not None else 'none'} actions/s")
+    print(json.dumps({"sweep": rows, "highest_sustained": best}, separators=(",", ":")))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--floor", required=True, help="path to the floor tool (floor.py)")
@@ -607,6 +646,25 @@ def main() -> None:
     ap.add_argument("--app-root", default=str(ROOT), help="the checkout to run (default: this one)")
     ap.add_argument("--uvicorn-arg", action="append", default=[], help="extra uvicorn argument (repeatable)")
     ap.add_argument("--with-floor", action="store_true", help="run the floor tool right after, same load")
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="app processes (watcher k on process k %% N; actions to the first)",
+    )
+    ap.add_argument(
+        "--broker",
+        choices=("memory", "redis", "postgres"),
+        default=None,
+        help="how processes wake each other (default: memory for one process, redis for more)",
+    )
+    ap.add_argument(
+        "--rates",
+        default="",
+        help="comma-separated rates to run one after another (fresh database each); prints the highest "
+        "sustained: no errors, no delivery missing, e2e p99 under --sustain-ms",
+    )
+    ap.add_argument("--sustain-ms", type=float, default=1000.0)
     ap.add_argument("--no-pin", action="store_true")
     ap.add_argument("--_client", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--_driver", action="store_true", help=argparse.SUPPRESS)
@@ -623,9 +681,16 @@ def main() -> None:
         driver_main(a)
         return
     (ROOT / "var").mkdir(exist_ok=True)
+    a.broker = a.broker or ("memory" if a.processes == 1 else "redis")
+    if a.processes > 1 and a.broker == "memory":
+        raise SystemExit("several processes need a broker: --broker redis or postgres")
+    if a.rates:
+        sweep(a)
+        return
     r = asyncio.run(coordinator(a))
     print(
-        f"app ({r['app_root']}): W={a.watchers} ({a.role}s) battles={a.battles} rate={a.rate}/s, {a.seconds:g} s measured"
+        f"app ({r['app_root']}): W={a.watchers} ({a.role}s) battles={a.battles} rate={a.rate}/s, "
+        f"{a.seconds:g} s measured, {a.processes} process(es), broker {a.broker}"
     )
     print(f"  answer  ms p50/p90/p99/max: {fmt(r['answer_ms'])}")
     print(f"  e2e     ms p50/p90/p99/max: {fmt(r['e2e_ms'])}")
