@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -243,23 +244,27 @@ async def test_cli_verify_recomputes_every_die_and_names_a_tampered_one(
     file = await exported(source, table)
     count = sum(len(row["dice"]) for row in file["log"])
     path.write_text(json.dumps(file))
-    good = cli("sqlite:///nowhere.db", "verify", str(path))
-    assert good.returncode == 0 and good.stdout.strip() == f"{count} of {count} dice match the revealed seed"
     # One die changed to another face: named by seq and index, with the value the seed makes.
     rolled = [row for row in file["log"] if row["dice"]][-1]
     die = rolled["dice"][-1]
     honest = die["value"]
     die["value"] = honest % die["sides"] + 1
-    path.write_text(json.dumps(file))
-    bad = cli("sqlite:///nowhere.db", "verify", str(path))
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(file))
+    # A seed that is not the one committed to is refused.
+    file["battle"]["seed"] = "00" * 32
+    seedless = tmp_path / "forged.json"
+    seedless.write_text(json.dumps(file))
+    # The three files are verified at once (three processes: each CLI start is most of its time).
+    with ThreadPoolExecutor(3) as pool:
+        good, bad, forged = pool.map(
+            lambda f: cli("sqlite:///nowhere.db", "verify", str(f)), (path, tampered, seedless)
+        )
+    assert good.returncode == 0 and good.stdout.strip() == f"{count} of {count} dice match the revealed seed"
     index = len(rolled["dice"]) - 1
     assert bad.returncode == 1
     assert bad.stdout.splitlines() == [
         f"seq {rolled['seq']} die {index} (d{die['sides']}, {die['purpose']}): recorded {die['value']}, the seed makes {honest}",
         f"{count - 1} of {count} dice match the revealed seed",
     ]
-    # A seed that is not the one committed to is refused.
-    file["battle"]["seed"] = "00" * 32
-    path.write_text(json.dumps(file))
-    forged = cli("sqlite:///nowhere.db", "verify", str(path))
     assert forged.returncode == 1 and "not the commitment" in forged.stderr
