@@ -54,6 +54,10 @@ the rule asks for them; a missing one is answered 422 with `needed` naming the r
 """
 
 
+SESSION_COOKIE = "starboard_session"
+SESSION_MAX_AGE = 60 * 60 * 24 * 30  # seconds a browser's seat stays signed in
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -147,13 +151,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,
-        session_cookie="starboard_session",
+        session_cookie=SESSION_COOKIE,
         same_site="lax",
         https_only=settings.secure_cookies == "true",
-        max_age=60 * 60 * 24 * 30,
+        max_age=SESSION_MAX_AGE,
     )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders, secure_cookies=settings.secure_cookies)
+    # outermost: the battle websocket skips the HTTP layers above (issue 12: memory per socket)
+    app.add_middleware(
+        ws.SocketDoor, secret_key=settings.secret_key, session_cookie=SESSION_COOKIE, max_age=SESSION_MAX_AGE
+    )
 
     @app.get("/docs", include_in_schema=False)
     async def api_docs(request: Request) -> HTMLResponse:
@@ -169,7 +177,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ship_library.router)  # the ship library (issue 16)
     app.include_router(table_api.router)
     app.include_router(table.router)
-    app.include_router(ws.router)
     app.include_router(battlefile_pages.router)
     app.include_router(dice_page.router)
     app.include_router(map_page.router)  # the map's selection door (issue 15)

@@ -19,11 +19,15 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
+from base64 import b64decode
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from starlette.routing import WebSocketRoute
+import itsdangerous
+from fastapi import WebSocket, WebSocketDisconnect
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from app.realtime.hub import TRY_AGAIN_LATER, Hub, Subscriber
@@ -37,7 +41,6 @@ from app.web.errors import is_unavailable
 from app.web.render import render
 from app.web.security import csrf_token, origin_allowed, seat_in
 
-router = APIRouter()
 log = logging.getLogger(__name__)
 
 UNSUPPORTED = 1003
@@ -74,9 +77,8 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
 
 
 async def battle_socket(websocket: WebSocket) -> None:
-    """The socket's whole life. A plain Starlette route, not FastAPI's: FastAPI's would keep its
-    dependency machinery (an exit stack and its frames) alive for as long as the socket is open,
-    which is most of an idle socket's memory after the server's own (issue 12)."""
+    """The socket's whole life, started by `SocketDoor` (not a FastAPI route: FastAPI's would keep
+    its dependency machinery, an exit stack and its frames, alive as long as the socket is open)."""
     battle_id = websocket.path_params["battle_id"]
     app = websocket.app
     platform, hub, settings = app.state.platform, app.state.hub, app.state.settings
@@ -109,7 +111,43 @@ async def battle_socket(websocket: WebSocket) -> None:
         hub.close_socket(battle_id, participant_id)
 
 
-router.routes.append(WebSocketRoute("/battles/{battle_id}/ws", battle_socket))
+SOCKET_PATH = re.compile(r"/battles/([^/]+)/ws")
+
+
+class SocketDoor:
+    """The battle websocket served straight from the outermost middleware, past the HTTP ones.
+
+    Every layer an open socket passes through keeps a coroutine frame (and its locals) alive for
+    the socket's whole life: sessions, security headers, the body limit, exception handling,
+    routing — about a quarter of an idle socket's Python heap (issue 12: memory per idle socket).
+    None of them does anything for a websocket but the session, which is read here from its cookie
+    the way Starlette's SessionMiddleware reads it (same signer, same maximum age)."""
+
+    def __init__(self, app: ASGIApp, secret_key: str, session_cookie: str, max_age: int) -> None:
+        self.app = app
+        self.cookie = session_cookie
+        self.max_age = max_age
+        self.signer = itsdangerous.TimestampSigner(str(secret_key))
+
+    def _session(self, scope: Scope) -> dict[str, Any]:
+        raw = HTTPConnection(scope).cookies.get(self.cookie)
+        if not raw:
+            return {}
+        try:
+            data = self.signer.unsign(raw.encode("utf-8"), max_age=self.max_age)
+            session = json.loads(b64decode(data))
+        except (itsdangerous.BadSignature, ValueError):
+            return {}
+        return session if isinstance(session, dict) else {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = SOCKET_PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        scope["path_params"] = {"battle_id": found.group(1)}
+        scope["session"] = self._session(scope)
+        await battle_socket(WebSocket(scope, receive, send))
 
 
 async def _serve(
