@@ -21,15 +21,15 @@ from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.models import ActionLog, Battle
+from app.models import ActionLog, Battle, Participant, Snapshot
 from app.rules import apply_action
 from app.rules.core import Action, NeedRoll, NotAllowed, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
 from app.services import drafts, history
-from app.services.battles import battle_and_snapshot, get_battle, get_participant, load_state
-from app.services.errors import Conflict, Forbidden, Invalid, RollNeeded, RuleFault, Stale
+from app.services.battles import checked_seat, get_battle, get_participant, load_state
+from app.services.errors import Conflict, Forbidden, Invalid, NotFound, RollNeeded, RuleFault, Stale
 from app.services.platform import Platform
 from app.services.views import visible_events
 
@@ -131,6 +131,29 @@ async def _existing(session, battle_id: str, action_id: str) -> ActionLog | None
     return await session.scalar(
         select(ActionLog).where(ActionLog.battle_id == battle_id, ActionLog.action_id == action_id)
     )
+
+
+async def _context(session, cmd: Command) -> tuple[Battle, Snapshot, Participant | None, bool]:  # type: ignore[no-untyped-def]
+    """What an action is checked against, in one statement: the battle and its snapshot (both
+    kept by the session, which writes them), the acting seat, and whether the action id was
+    already used (then its first result is read)."""
+    used = (
+        select(ActionLog.id)
+        .where(ActionLog.battle_id == cmd.battle_id, ActionLog.action_id == cmd.action_id)
+        .limit(1)
+        .scalar_subquery()
+    )
+    found = (
+        await session.execute(
+            select(Battle, Snapshot, Participant, used)
+            .join(Snapshot, Snapshot.battle_id == Battle.id)
+            .outerjoin(Participant, Participant.id == str(cmd.participant_id or ""))
+            .where(Battle.id == cmd.battle_id)
+        )
+    ).first()
+    if found is None:
+        raise NotFound("no such battle", "battle")
+    return found[0], found[1], found[2], found[3] is not None
 
 
 async def _repeat(session, platform: Platform, row: ActionLog) -> Submitted:  # type: ignore[no-untyped-def]
@@ -286,9 +309,9 @@ def _resolve(state: BattleState, action: Action, source: DiceSource, entered: li
 async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
     rules = platform.rules
     async with platform.db.transaction() as session:
-        battle, snap = await battle_and_snapshot(session, cmd.battle_id)
-        participant = await get_participant(session, cmd.battle_id, cmd.participant_id)
-        previous = await _existing(session, cmd.battle_id, cmd.action_id)
+        battle, snap, seat, repeated = await _context(session, cmd)
+        participant = checked_seat(seat, cmd.battle_id, cmd.participant_id)
+        previous = await _existing(session, cmd.battle_id, cmd.action_id) if repeated else None
         if previous is not None:
             if previous.actor_id != participant.id:
                 raise Conflict("that action id was already used by someone else", "action_id")

@@ -151,7 +151,13 @@ async def participant_by_token(session: AsyncSession, token: str) -> Participant
 async def get_participant(session: AsyncSession, battle_id: str, participant_id: str | None) -> Participant:
     if participant_id is None:
         raise Forbidden("join this battle first")
-    row = await session.get(Participant, str(participant_id))
+    return checked_seat(await session.get(Participant, str(participant_id)), battle_id, participant_id)
+
+
+def checked_seat(row: Participant | None, battle_id: str, participant_id: str | None) -> Participant:
+    """The seat row as read for `participant_id`, if it may act in this battle (else Forbidden)."""
+    if participant_id is None:
+        raise Forbidden("join this battle first")
     if row is None or row.battle_id != battle_id or not row.active:
         raise Forbidden("you are not part of this battle")
     key = getattr(participant_id, "key", None)  # a browser's seat (web.security.SeatRef)
@@ -192,18 +198,3 @@ async def load_state(
     if snap is None:
         raise NotFound("no such battle", "battle")
     return rules.load(snap.state), snap.seq
-
-
-async def battle_and_snapshot(session: AsyncSession, battle_id: str) -> tuple[Battle, Snapshot]:
-    """The battle and its snapshot in one statement, both kept by the session (a writer changes
-    both; `load_state` would read the snapshot again once its row object is gone)."""
-    found = (
-        await session.execute(
-            select(Battle, Snapshot)
-            .join(Snapshot, Snapshot.battle_id == Battle.id)
-            .where(Battle.id == battle_id)
-        )
-    ).first()
-    if found is None:
-        raise NotFound("no such battle", "battle")
-    return found[0], found[1]
