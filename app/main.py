@@ -80,7 +80,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         platform = Platform(settings=settings, db=db, broker=broker)
         live_logs = LiveLogs()  # each watched battle's log as the frames need it (issue 12)
-        platform.committed.append(live_logs.committed)
+        # a commit is kept only for battles watched here (it holds the whole state)
+        platform.committed.append(
+            lambda commit: hub.viewers.get(commit.battle_id) and live_logs.committed(commit)
+        )
         hub = Hub(
             load=lambda battle_id, since: read_live(
                 db,
