@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from app.config import Settings
 from app.db import Database
@@ -27,6 +28,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN = os.environ.get("STARBOARD_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("STARBOARD_TEST_REDIS", "redis://127.0.0.1:6379/0")
 SECRET = "test-secret-key-for-starboard-tests"
+
+# Property tests check outcomes, not speed: no per-example deadline (on a busy machine the first
+# example of a test, which loads ship files, took 344 ms against hypothesis's default 200 ms).
+hypothesis_settings.register_profile("starboard", deadline=None)
+hypothesis_settings.load_profile("starboard")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
