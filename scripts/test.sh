@@ -31,23 +31,17 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 .venv/bin/ruff check app tests migrations
-# Arguments that choose tests (paths, -m, -k, …) run one pytest as given; output options alone
-# (-q, -v, -x, -rX, --durations=N) still run the whole suite as below.
-serial="${STARBOARD_TEST_SERIAL:-}"
-for arg in "$@"; do
-  [[ "$arg" =~ ^(-q|-qq|-v|-vv|-x|-r[a-zA-Z]+|--durations=[0-9]+)$ ]] || serial=1
-done
-if [ "$serial" = "1" ]; then
+if [ "$#" -gt 0 ] || [ "${STARBOARD_TEST_SERIAL:-}" = "1" ]; then
   exec .venv/bin/python -m pytest "$@"
 fi
 # The whole suite: the browser tests (chromium does most of their work in its own processes) run in
 # a second pytest beside the rest, so both cores work; each has its own databases, servers and
 # temporary directory. STARBOARD_TEST_SERIAL=1 runs everything in one process instead.
 work="$(mktemp -d)"
-.venv/bin/python -m pytest "$@" tests/browser -p no:cacheprovider --basetemp="$work/browser" >"$work/browser.log" 2>&1 &
+.venv/bin/python -m pytest tests/browser -p no:cacheprovider --basetemp="$work/browser" >"$work/browser.log" 2>&1 &
 browser_pid=$!
 set +e
-.venv/bin/python -m pytest "$@" --ignore=tests/browser -p no:cacheprovider --basetemp="$work/rest"
+.venv/bin/python -m pytest --ignore=tests/browser -p no:cacheprovider --basetemp="$work/rest"
 rest=$?
 wait "$browser_pid"
 browser=$?
