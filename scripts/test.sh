@@ -31,25 +31,4 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 .venv/bin/ruff check app tests migrations
-if [ "$#" -gt 0 ] || [ "${STARBOARD_TEST_SERIAL:-}" = "1" ]; then
-  exec .venv/bin/python -m pytest "$@"
-fi
-# The whole suite: the browser tests (chromium does most of their work in its own processes) run in
-# a second pytest beside the rest, so both cores work; each has its own databases, servers and
-# temporary directory. STARBOARD_TEST_SERIAL=1 runs everything in one process instead.
-work="$(mktemp -d)"
-.venv/bin/python -m pytest tests/browser -p no:cacheprovider --basetemp="$work/browser" >"$work/browser.log" 2>&1 &
-browser_pid=$!
-set +e
-.venv/bin/python -m pytest --ignore=tests/browser -p no:cacheprovider --basetemp="$work/rest"
-rest=$?
-wait "$browser_pid"
-browser=$?
-set -e
-echo "=================================== the browser tests (run beside the rest) ==================================="
-cat "$work/browser.log"
-rm -rf "$work"
-if [ "$rest" -ne 0 ] || [ "$browser" -ne 0 ]; then
-  echo "test run failed: the rest exited $rest, the browser tests $browser" >&2
-  exit 1
-fi
+exec .venv/bin/python -m pytest "$@"
