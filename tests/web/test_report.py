@@ -17,7 +17,7 @@ from app.demo import create_demos
 from app.rules.views import battle_view, viewer_for
 from app.services import actions
 from app.services.actions import Command
-from app.services.battles import get_battle, participants
+from app.services.battles import get_battle, load_state, participants
 from app.services.history import log_rows, state_at
 from app.services.platform import Platform
 from app.services.records import dice_record
@@ -92,9 +92,16 @@ async def play_shadow(platform: Platform, d: Demo) -> None:
         "damage.apply",
         {"target": "federation-heavy-cruiser", "amount": 12, "source": "shadow-cruiser"},
     )
-    for _ in range(3):  # the pain check as impulse 1 ends, the quiet impulses, the end of turn
-        await do(platform, d, "Referee", "clock.skip" if _ < 2 else "clock.advance", {})
-    await do(platform, d, "Referee", "clock.advance", {})  # turn 2: → impulse 1
+    for _ in range(2):  # the pain check as impulse 1 ends, the quiet impulses
+        await do(platform, d, "Referee", "clock.skip", {})
+    # on to turn 2's impulse 1: how many steps that takes hangs on the pain check's roll (seeded
+    # anew for every demo), so the referee moves on until the clock is there
+    for _ in range(60):
+        async with platform.db.reader() as session:
+            clock = (await load_state(session, d.battle_id, platform.rules))[0].clock
+        if clock.turn == 2 and clock.impulse == 1:
+            break
+        await do(platform, d, "Referee", "clock.advance", {})
     hit = {"target": "shadow-cruiser", "source": "federation-heavy-cruiser", "amount": 30, "section": "Core"}
     await do(platform, d, "Kirk", "damage.apply", hit)
     saucer = {
