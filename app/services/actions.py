@@ -28,6 +28,7 @@ from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
 from app.services import drafts, history
+from app.services.action_write import write_action
 from app.services.battles import checked_seat, get_battle, get_participant, load_state
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound, RollNeeded, RuleFault, Stale
 from app.services.platform import Platform
@@ -195,7 +196,7 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
                 # go again once on a fresh one — nothing was committed, or the action id finds it.
                 if not exc.connection_invalidated or renewed:
                     raise
-                renewed = False
+                renewed = True
         else:
             raise Conflict("too many concurrent actions; try again")
     if not result.duplicate and not result.extra.get("draft"):
@@ -374,15 +375,7 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
             dice=rolled,
             events=event_dicts,
         )
-        session.add(row)
-        snap.seq = new_seq
-        snap.state = new_state.model_dump(mode="json")
-        battle.seq = new_seq
-        battle.turn = new_state.clock.turn
-        battle.step = new_state.clock.step
-        if new_state.finished:
-            battle.status = "finished"
-        await session.flush()
+        await write_action(session, battle, snap, row, new_state)
         follow = [
             f
             for hook in platform.in_commit

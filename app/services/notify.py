@@ -36,6 +36,7 @@ from app.services.seats import (
     aware,
     mark_seen,
     recently_seen,
+    seen_and_hooked,
     seen_at,
     status_of,
     statuses,
@@ -192,13 +193,8 @@ async def in_commit(
     """Inside the action's own transaction (Platform.in_commit): the actor was just active, and
     whether any seat of the battle opted into a webhook. Most battles have none: then nothing more
     runs for this action; otherwise `after_commit` follows, after the commit."""
-    seen = await seen_at(session, actor_id, seq) if actor_id else True
-    hooked = await session.scalar(
-        select(SeatStatus.participant_id)
-        .where(SeatStatus.battle_id == battle_id, SeatStatus.webhook_url.is_not(None))
-        .limit(1)
-    )
-    if seen and hooked is None:
+    seen, hooked = await seen_and_hooked(session, battle_id, actor_id, seq)
+    if seen and not hooked:
         _compared[battle_id] = max(_compared.get(battle_id, seq), seq)
         return None
     return partial(after_commit, platform, battle_id, seq, actor_id)

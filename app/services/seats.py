@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, SeatStatus, TableSettings
+from app.services.action_write import driver_of, run_on_driver
 from app.services.errors import Forbidden, Invalid
 from app.services.platform import Platform
 
@@ -153,6 +154,35 @@ async def mark_seen(platform: Platform, participant_id: str, seq: int | None = N
         except IntegrityError:  # two first visits at once: the other made the row; go again
             continue
     return None
+
+
+SEEN_AND_HOOKED_PG = """
+WITH seen AS (
+    UPDATE seat_status SET last_seen_at = $3, seen_seq = GREATEST(COALESCE(seen_seq, $2), $2)
+    WHERE participant_id = $1
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM seen) AS seen,
+       EXISTS (SELECT 1 FROM seat_status WHERE battle_id = $4 AND webhook_url IS NOT NULL) AS hooked
+"""
+
+
+async def seen_and_hooked(
+    session: AsyncSession, battle_id: str, participant_id: str | None, seq: int
+) -> tuple[bool, bool]:
+    """Inside an action's transaction: record that the actor was just active (`seen_at`; False
+    when the seat has no status row yet) and whether any seat of the battle opted into a webhook.
+    One statement on PostgreSQL's bare driver (issue 12: the write path's cost), two elsewhere."""
+    if participant_id and await driver_of(session) is not None:
+        row = await run_on_driver(session, SEEN_AND_HOOKED_PG, participant_id, seq, utcnow(), battle_id)
+        return bool(row["seen"]), bool(row["hooked"])
+    seen = await seen_at(session, participant_id, seq) if participant_id else True
+    hooked = await session.scalar(
+        select(SeatStatus.participant_id)
+        .where(SeatStatus.battle_id == battle_id, SeatStatus.webhook_url.is_not(None))
+        .limit(1)
+    )
+    return seen, hooked is not None
 
 
 async def seen_at(session: AsyncSession, participant_id: str, seq: int) -> bool:

@@ -443,3 +443,100 @@ async def test_an_action_on_a_connection_the_database_dropped_applies_once(postg
         )
     finally:
         await platform.db.dispose()
+
+
+async def test_a_writer_elsewhere_first_makes_the_action_go_again_on_the_new_state(
+    platform: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between an action's checks and its write, another process commits the next seq: the write is
+    guarded by the battle's version (one statement on PostgreSQL, the ORM's counter on SQLite), so
+    it writes nothing, and submit resolves the action again on the new state — both apply, once
+    each, in order, and the snapshot is what the log rebuilds."""
+    battle_id, ids = await setup(platform)
+    real = actions.write_action
+    raced: list[int] = []
+
+    async def elsewhere_first(session, battle, snap, row, new_state):  # type: ignore[no-untyped-def]
+        if not raced:  # "another process": its own transaction, past this process's battle lock
+            raced.append(row.seq)
+            other = Command(
+                battle_id,
+                ids["bob"],
+                "damage.apply",
+                {"target": "hawk", "source": "crow", "amount": 1},
+                aid(),
+            )
+            await actions._submit_once(platform, other)
+        await real(session, battle, snap, row, new_state)
+
+    monkeypatch.setattr(actions, "write_action", elsewhere_first)
+    mine = await actions.submit(
+        platform,
+        Command(
+            battle_id, ids["ann"], "damage.apply", {"target": "crow", "source": "hawk", "amount": 2}, aid()
+        ),
+    )
+    assert raced == [3] and mine.seq == 4 and not mine.duplicate
+    async with platform.db.reader() as session:
+        rows = (
+            await session.scalars(
+                select(ActionLog).where(ActionLog.battle_id == battle_id).order_by(ActionLog.seq)
+            )
+        ).all()
+        battle = await session.get(Battle, battle_id)
+        state, seq = await load_state(session, battle_id)
+    assert [(r.seq, r.actor_id) for r in rows[2:]] == [(3, ids["bob"]), (4, ids["ann"])]
+    assert seq == battle.seq == 4
+    # what submit hands the live path is what the database holds
+    assert mine.commit is not None and mine.commit.battle.version == battle.version
+    assert mine.commit.row.id == rows[3].id and mine.commit.state.model_dump() == state.model_dump()
+    assert (await history.rebuild(platform, battle_id)).model_dump() == state.model_dump()
+
+
+async def test_a_connection_lost_at_the_write_applies_the_action_once(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database drops the connection after the checks, as the bare-driver write goes out: the
+    pool forgets the connection, submit goes again once on a fresh one, and the action applies
+    exactly once."""
+    import asyncpg
+
+    from app.db import Database
+    from app.realtime.broker import Broker
+    from app.services import action_write
+    from tests.conftest import PG_ADMIN, settings_for
+
+    platform = Platform(settings=settings_for(postgres_url), db=Database(postgres_url), broker=Broker())
+    real = actions.write_action
+    killed: list[int] = []
+
+    async def drop_first(session, battle, snap, row, new_state):  # type: ignore[no-untyped-def]
+        if not killed:
+            pid = (await action_write.driver_of(session)).get_server_pid()
+            admin = await asyncpg.connect(PG_ADMIN)
+            try:
+                assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+            finally:
+                await admin.close()
+            killed.append(pid)
+            await asyncio.sleep(0.2)
+        await real(session, battle, snap, row, new_state)
+
+    try:
+        battle_id, ids = await setup(platform)
+        before = await log_count(platform, battle_id)
+        monkeypatch.setattr(actions, "write_action", drop_first)
+        result = await actions.submit(
+            platform,
+            Command(
+                battle_id,
+                ids["ann"],
+                "damage.apply",
+                {"target": "crow", "source": "hawk", "amount": 2},
+                aid(),
+            ),
+        )
+        assert killed and not result.duplicate and result.seq == before + 1
+        assert await log_count(platform, battle_id) == before + 1
+    finally:
+        await platform.db.dispose()
