@@ -133,3 +133,52 @@ async def test_a_region_the_viewer_already_has_is_not_sent_again_until_hello() -
     await hub.wake("b", 6)
     await settle()
     assert "<panel v2>" in sock.sent[-1] and "<bar 6>" in sock.sent[-1]
+
+
+class PausedSocket(Socket):
+    """A socket whose transport is paused (a slow reader) until `resume()`: each send waits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writable = asyncio.Event()
+
+    async def send(self, text: str) -> None:
+        await self.writable.wait()
+        self.sent.append(text)
+
+
+async def test_a_frame_goes_out_in_place_and_a_paused_socket_gets_its_frames_in_order() -> None:
+    """Issue 12: a frame for a socket that can take it is written in place — no writer task, no
+    timer; a paused socket's frame waits in its writer, and the frames behind it follow in order."""
+    hub = Hub(settings=HubSettings(heartbeat_seconds=0))
+    quick, slow = Socket(), PausedSocket()
+    fast_viewer, slow_viewer = viewer(quick), viewer(slow)
+    hub.queue(fast_viewer, "one")
+    assert quick.sent == ["one"] and fast_viewer.writer is None and fast_viewer.pending is None
+    assert fast_viewer.sent_frames == 1 and fast_viewer.sent_bytes == 3
+    for frame in ("a", "b", "c"):
+        hub.queue(slow_viewer, frame)
+    assert slow.sent == [] and slow_viewer.writer is not None and list(slow_viewer.pending) == ["b", "c"]
+    slow.writable.set()
+    await settle()
+    assert slow.sent == ["a", "b", "c"] and slow_viewer.pending is None and slow_viewer.sent_frames == 3
+
+
+async def test_a_send_that_fails_or_stays_stuck_closes_the_socket_1011() -> None:
+    """A send that raises at once, and one still paused after the send timeout, close their socket
+    with 1011 (the client reconnects and catches up by seq); neither is kept as a viewer."""
+    hub = Hub(settings=HubSettings(heartbeat_seconds=0, send_timeout=0.2))
+
+    class Broken(Socket):
+        async def send(self, text: str) -> None:
+            raise OSError("connection reset")
+
+    broken, stuck = Broken(), PausedSocket()
+    gone, waiting = viewer(broken), viewer(stuck)
+    for v in (gone, waiting):
+        hub.join(v)
+        hub.queue(v, "frame")
+    await settle()
+    assert broken.closed == [(1011, "send failed")] and gone.closed
+    assert stuck.closed == [(1011, "send failed")] and waiting.closed and stuck.sent == []
+    assert "b" not in hub.viewers
