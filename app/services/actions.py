@@ -28,7 +28,7 @@ from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
 from app.services import drafts, history
-from app.services.action_write import write_action
+from app.services.action_store import action_context, driver_of, write_action
 from app.services.battles import checked_seat, get_battle, get_participant, load_state
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound, RollNeeded, RuleFault, Stale
 from app.services.platform import Platform
@@ -138,6 +138,8 @@ async def _context(session, cmd: Command) -> tuple[Battle, Snapshot, Participant
     """What an action is checked against, in one statement: the battle and its snapshot (both
     kept by the session, which writes them), the acting seat, and whether the action id was
     already used (then its first result is read)."""
+    if await driver_of(session) is not None:
+        return await action_context(session, cmd.battle_id, str(cmd.participant_id or ""), cmd.action_id)
     used = (
         select(ActionLog.id)
         .where(ActionLog.battle_id == cmd.battle_id, ActionLog.action_id == cmd.action_id)

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, SeatStatus, TableSettings
-from app.services.action_write import driver_of, run_on_driver
+from app.services.action_store import SEAT_COLUMNS, driver_of, run_on_driver
 from app.services.errors import Forbidden, Invalid
 from app.services.platform import Platform
 
@@ -48,9 +48,27 @@ def merged_options(created: dict[str, Any] | None, changed: dict[str, Any] | Non
     return options
 
 
+SEAT_AND_WAITS_PG = f"""
+SELECT {", ".join(f"p.{c}" for c in SEAT_COLUMNS)}, b.options AS battle_options, t.options AS table_options
+FROM participants p
+JOIN battles b ON b.id = p.battle_id
+LEFT JOIN table_settings t ON t.battle_id = b.id
+WHERE p.token_hash = $1
+"""
+
+
 async def seat_and_waits(session: AsyncSession, token_hash: str) -> tuple[Participant, bool] | None:
     """The seat holding this token and whether its damage waits for the referee (see
-    `damage_waits`), in one statement: the REST door's one read before an action."""
+    `damage_waits`), in one statement: the REST door's one read before an action (on PostgreSQL's
+    bare driver: issue 12)."""
+    if await driver_of(session) is not None:
+        found = await run_on_driver(session, SEAT_AND_WAITS_PG, token_hash)
+        if found is None:
+            return None
+        seat = Participant(**{c: found[c] for c in SEAT_COLUMNS})
+        return seat, seat.role in ASKERS and bool(
+            merged_options(found["battle_options"], found["table_options"])["damage_needs_approval"]
+        )
     row = (
         await session.execute(
             select(Participant, Battle.options, TableSettings.options)

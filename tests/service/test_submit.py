@@ -503,7 +503,7 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
 
     from app.db import Database
     from app.realtime.broker import Broker
-    from app.services import action_write
+    from app.services import action_store
     from tests.conftest import PG_ADMIN, settings_for
 
     platform = Platform(settings=settings_for(postgres_url), db=Database(postgres_url), broker=Broker())
@@ -512,7 +512,7 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
 
     async def drop_first(session, battle, snap, row, new_state):  # type: ignore[no-untyped-def]
         if not killed:
-            pid = (await action_write.driver_of(session)).get_server_pid()
+            pid = (await action_store.driver_of(session)).get_server_pid()
             admin = await asyncpg.connect(PG_ADMIN)
             try:
                 assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)

@@ -1,11 +1,18 @@
-"""Writing one resolved action: its log row, the snapshot and the battle row, in the action's
-transaction.
+"""An action's rows in the database: what it is checked against (the battle, its snapshot, the
+acting seat, whether its id was used) and what it writes (its log row, the snapshot, the battle).
 
-On PostgreSQL the three writes are one statement on the bare driver (issue 12: the write path's
-cost) — a data-modifying CTE whose battle UPDATE is guarded by the version the action was checked
-against, so a writer in another process that got there first makes it write nothing (answered as
-`StaleDataError`, and submit tries again), just as the ORM's version counter does. SQLAlchemy's
-unit of work for the same three rows costs several times the CPU. On SQLite the ORM writes them.
+On PostgreSQL each is one statement on the bare driver, inside the action's transaction (issue 12:
+the write path's cost — SQLAlchemy's ORM loading and unit of work for the same rows cost several
+times the CPU of the statements themselves). The write is a data-modifying CTE whose battle UPDATE
+is guarded by the version the action was checked against, so a writer in another process that got
+there first makes it write nothing (answered as `StaleDataError`, and submit tries again), as the
+ORM's version counter does. On SQLite the ORM reads and writes them.
+
+A plain action on PostgreSQL is three statements and no BEGIN/COMMIT: the check, the write (one
+statement: atomic by itself) and the seat's last-seen (`seats.seen_and_hooked`). Statements on the
+bare driver before any through SQLAlchemy run in autocommit; an action that changes other rows too
+(a draft cleared, a history action's reads) has SQLAlchemy open the transaction first, and the
+write joins it, so they commit together.
 """
 
 from __future__ import annotations
@@ -18,8 +25,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.models import ActionLog, Battle, Snapshot, now
+from app.models import ActionLog, Battle, Participant, Snapshot, now
 from app.rules.state import BattleState
+from app.services.errors import NotFound
 
 WRITE_PG = """
 WITH battle AS (
@@ -37,6 +45,41 @@ WITH battle AS (
 )
 SELECT id FROM logged
 """
+
+
+BATTLE_COLUMNS = tuple(c.name for c in Battle.__table__.columns)
+SEAT_COLUMNS = tuple(c.name for c in Participant.__table__.columns)
+
+CONTEXT_PG = f"""
+SELECT {", ".join(f"b.{c} AS b_{c}" for c in BATTLE_COLUMNS)},
+       s.seq AS s_seq, s.state AS s_state,
+       {", ".join(f"p.{c} AS p_{c}" for c in SEAT_COLUMNS)},
+       EXISTS (SELECT 1 FROM action_log WHERE battle_id = b.id AND action_id = $3) AS used
+FROM battles b
+JOIN snapshots s ON s.battle_id = b.id
+LEFT JOIN participants p ON p.id = $2
+WHERE b.id = $1
+"""
+
+
+def _loaded(cls: type, columns: tuple[str, ...], row: Any, prefix: str) -> Any:
+    """An ORM object as read by hand (not in any session: nothing writes it back by itself)."""
+    return cls(**{c: row[prefix + c] for c in columns})
+
+
+async def action_context(
+    session: AsyncSession, battle_id: str, participant_id: str, action_id: str
+) -> tuple[Battle, Snapshot, Participant | None, bool]:
+    """What an action is checked against, in one statement on PostgreSQL's bare driver (the caller
+    has checked `driver_of`): the battle, its snapshot, the acting seat (None: no such seat) and
+    whether the action id was used."""
+    row = await run_on_driver(session, CONTEXT_PG, battle_id, participant_id, action_id)
+    if row is None:
+        raise NotFound("no such battle", "battle")
+    battle = _loaded(Battle, BATTLE_COLUMNS, row, "b_")
+    snap = Snapshot(battle_id=battle.id, seq=row["s_seq"], state=row["s_state"])
+    seat = _loaded(Participant, SEAT_COLUMNS, row, "p_") if row["p_id"] is not None else None
+    return battle, snap, seat, bool(row["used"])
 
 
 async def driver_of(session: AsyncSession) -> Any | None:
@@ -97,6 +140,8 @@ async def write_action(
         )
         await session.flush()
         return
+    if session.new or session.dirty or session.deleted:
+        await session.flush()  # what else the action changed commits with it, not after it
     at = now()
     found = await run_on_driver(
         session,
