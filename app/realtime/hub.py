@@ -9,8 +9,8 @@ Never stale: a round whose read or rendering fails is retried with backoff; if i
 viewers' sockets are closed with 1013/1011 (the browser reconnects and catches up by seq) — a
 viewer is never silently forgotten while its socket stays open. A heartbeat every few seconds
 reads the seq of every watched battle (one query), catches up any viewer behind it (so a wake-up
-lost by the broker costs at most one heartbeat), and tells each up-to-date viewer the battle's
-seq so the client can resync if it holds less.
+lost by the broker costs at most one heartbeat), and tells each up-to-date viewer not sent a frame
+since the last beat the battle's seq, so the client can resync if it holds less.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ class Subscriber:
     sent: dict[str, str] = field(default_factory=dict)  # region → its HTML as last sent
     sent_frames: int = 0
     sent_bytes: int = 0
+    framed_at: float = 0.0  # when it was last queued a frame with a seq (the loop's clock)
 
 
 @dataclass
@@ -362,6 +363,7 @@ class Hub:
     def _push(self, battle_id: str, read: Any, behind: list[Subscriber], asked: int = 0) -> None:
         seq = read.seq
         self.wanted[battle_id] = max(self.wanted.get(battle_id, -1), seq)
+        now = asyncio.get_running_loop().time()
         rendered: dict[Any, list[tuple[str, str]]] = {}  # (view, since) → regions, drawn once for all
         frames: dict[Any, str] = {}  # (view, since, regions sent) → the frame, encoded once
         for viewer in behind:
@@ -413,7 +415,7 @@ class Hub:
             placeholder = getattr(self.views, "placeholder", None)
             if placeholder:  # the one per-socket part of a shared rendering: its CSRF token
                 frame = frame.replace(placeholder, viewer.csrf)
-            viewer.last_seq = seq
+            viewer.last_seq, viewer.framed_at = seq, now
             self.stats["frames"] += 1
             self.stats["bytes"] += len(frame)
             self.queue(viewer, frame)
@@ -436,7 +438,7 @@ class Hub:
 
     async def beat(self) -> None:
         """One heartbeat: read the watched battles' seqs (one query), catch up whoever is behind,
-        and tell every up-to-date viewer the battle's seq."""
+        and tell every up-to-date viewer not sent a frame since the last beat the battle's seq."""
         battles = list(self.viewers)
         if not battles:
             return
@@ -464,8 +466,16 @@ class Hub:
             if known is None:
                 continue
             beat = json.dumps({"type": "heartbeat", "seq": known, "every": self.settings.heartbeat_seconds})
+            # A viewer sent a frame since the last beat has heard the seq and that the socket
+            # lives (the page counts any frame): under load, most of the beats are not needed.
+            fresh = asyncio.get_running_loop().time() - self.settings.heartbeat_seconds
             for viewer in list(self.viewers.get(battle_id, ())):
-                if viewer.last_seq is not None and viewer.last_seq >= known and not viewer.pending:
+                if (
+                    viewer.last_seq is not None
+                    and viewer.last_seq >= known
+                    and not viewer.pending
+                    and viewer.framed_at < fresh
+                ):
                     self.queue(viewer, beat)
 
     # -- shutdown ---------------------------------------------------------------------------

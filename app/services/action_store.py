@@ -83,14 +83,18 @@ async def action_context(
 
 
 async def driver_of(session: AsyncSession) -> Any | None:
-    """The session's own asyncpg connection (inside its transaction), or None on SQLite."""
-    if session.bind is not None and session.bind.dialect.name != "postgresql":
-        return None
-    connection = await session.connection()
-    if connection.dialect.name != "postgresql":
-        return None
-    raw = await connection.get_raw_connection()
-    return raw.driver_connection
+    """The session's own asyncpg connection (inside its transaction, if one is open), or None on
+    SQLite. Kept in the session's `info` for its statements after the first (a session here is
+    one unit of work on one connection; a failed statement forgets it)."""
+    if "driver" in session.info:
+        return session.info["driver"]
+    driver = None
+    if session.bind is None or session.bind.dialect.name == "postgresql":
+        connection = await session.connection()
+        if connection.dialect.name == "postgresql":
+            driver = (await connection.get_raw_connection()).driver_connection
+    session.info["driver"] = driver
+    return driver
 
 
 def driver_failed(exc: BaseException) -> bool:
@@ -117,6 +121,7 @@ async def run_on_driver(session: AsyncSession, sql: str, *args: Any) -> Any:
     except Exception as exc:
         if not driver_failed(exc):
             raise
+        session.info.pop("driver", None)
         connection = await session.connection()
         await connection.invalidate(exc)
         raise OperationalError(sql, None, exc, connection_invalidated=True) from exc

@@ -5,6 +5,7 @@ re-joins; viewers who see the same thing share one read and one rendering per se
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass
 
 from app.realtime.hub import Hub, HubSettings, Subscriber
@@ -182,3 +183,29 @@ async def test_a_send_that_fails_or_stays_stuck_closes_the_socket_1011() -> None
     assert broken.closed == [(1011, "send failed")] and gone.closed
     assert stuck.closed == [(1011, "send failed")] and waiting.closed and stuck.sent == []
     assert "b" not in hub.viewers
+
+
+async def test_the_heartbeat_goes_to_viewers_not_sent_a_frame_since_the_last_beat() -> None:
+    """The heartbeat tells an idle viewer the battle's seq (and that the socket lives); a viewer
+    just sent a frame with that seq has heard both, so under load the beats are not sent twice."""
+
+    async def load(battle_id: str, since: int) -> Read:
+        return Read(5)
+
+    async def seqs(battles: list[str]) -> dict[str, int]:
+        return {b: 5 for b in battles}
+
+    hub = Hub(load=load, views=Views(), seqs=seqs, settings=HubSettings(heartbeat_seconds=1.0))
+    framed, idle = Socket(), Socket()
+    for sock, seq in ((framed, 4), (idle, 5)):
+        hub.join(v := viewer(sock))
+        v.last_seq = seq
+    await hub.wake("b", 5)
+    await settle()
+    assert len(framed.sent) == 1 and '"seq": 5' in framed.sent[0] and idle.sent == []
+    await hub.beat()
+    assert len(framed.sent) == 1  # framed within the beat: no heartbeat
+    assert [json.loads(s) for s in idle.sent] == [{"type": "heartbeat", "seq": 5, "every": 1.0}]
+    await asyncio.sleep(1.0)
+    await hub.beat()  # a beat later, nothing new: both are told
+    assert json.loads(framed.sent[-1])["type"] == "heartbeat" and len(idle.sent) == 2
