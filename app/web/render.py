@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -43,7 +44,32 @@ from app.services.views import (
 from app.web.rulebook import prose, rule_links
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-templates = Jinja2Templates(directory=str(ROOT / "templates"))
+
+_DICT_NAMES = frozenset(dir(dict))
+
+
+class ViewEnvironment(jinja2.Environment):
+    """Jinja's environment, with `x.name` on a plain dict looked up as an item first.
+
+    The templates draw view data, which are dicts; Jinja tries the attribute first, and on a dict
+    that fails with an AttributeError raised and caught per lookup — a fifth of a live frame's
+    rendering (issue 12). The answer is the same: a dict has no attributes but its methods, and
+    those names still go to the attribute."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_NAMES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+templates = Jinja2Templates(
+    env=ViewEnvironment(
+        loader=jinja2.FileSystemLoader(str(ROOT / "templates")), autoescape=jinja2.select_autoescape()
+    )
+)
 env = templates.env
 # Templates change with a deploy, not while serving: without this every render (and every include
 # in it) stats its files first. STARBOARD_TEMPLATE_RELOAD=1 brings the check back for editing them.
@@ -312,7 +338,7 @@ async def battle_seqs(db: Database, battle_ids: list[str]) -> dict[str, int]:
         return {battle_id: seq for battle_id, seq in rows}
 
 
-_PARTIAL = re.compile(r"(?=<hx-partial )")
+_OPEN = "<hx-partial "
 _TARGET = re.compile(r'^<hx-partial hx-target="([^"]+)"')
 
 
@@ -337,14 +363,22 @@ class LiveViews:
     def html(self, read: LiveRead, viewer: Subscriber) -> list[tuple[str, str]]:
         since = viewer.last_seq or 0
         html = live_html(read, self._me(read, viewer), since, self.placeholder)
-        regions = []
-        for part in _PARTIAL.split(html):
-            if part.strip():
-                target = _TARGET.search(part)
-                name = target.group(1) if target else ""
-                # "+": the log's part is appended and only ever carries new entries
-                regions.append(("+" + name if "beforeend" in part[:80] else name, part))
-        return regions
+        return regions_of(html)
+
+
+def regions_of(html: str) -> list[tuple[str, str]]:
+    """The rendered <hx-partial> elements as (target, html) pairs, in order; "+" before a target
+    marks the log's part, which is appended and only ever carries new entries."""
+    regions = []
+    start = html.find(_OPEN)
+    while start != -1:
+        end = html.find(_OPEN, start + 1)
+        part = html[start:end] if end != -1 else html[start:]
+        target = _TARGET.match(part)
+        name = target.group(1) if target else ""
+        regions.append(("+" + name if "beforeend" in part[:80] else name, part))
+        start = end
+    return regions
 
 
 def live_html(read: LiveRead, me: Participant, since: int, csrf: str) -> str:
