@@ -366,6 +366,9 @@ class Hub:
         now = asyncio.get_running_loop().time()
         rendered: dict[Any, list[tuple[str, str]]] = {}  # (view, since) → regions, drawn once for all
         frames: dict[Any, str] = {}  # (view, since, regions sent) → the frame, encoded once
+        views: dict[str, Any] = {}  # seat → what it sees: every socket of a seat sees the same
+        signed: dict[tuple[int, str], str] = {}  # (frame, CSRF token) → the frame as sent
+        placeholder = getattr(self.views, "placeholder", None)
         for viewer in behind:
             if viewer.closed or viewer.last_seq is None:
                 continue
@@ -379,7 +382,10 @@ class Hub:
             if seq <= viewer.last_seq and not refresh:
                 continue
             try:
-                key = (self.views.key(read, viewer), viewer.last_seq)  # type: ignore[union-attr]
+                view = views.get(viewer.participant_id)
+                if view is None:
+                    view = views[viewer.participant_id] = self.views.key(read, viewer)  # type: ignore[union-attr]
+                key = (view, viewer.last_seq)
                 regions = rendered.get(key)
                 if regions is None:
                     regions = rendered[key] = _regions(self.views.html(read, viewer))  # type: ignore[union-attr]
@@ -412,9 +418,11 @@ class Hub:
             for target, html in regions:
                 if not target.startswith("+"):  # "+": appended (the log), never the same twice
                     viewer.sent[target] = html
-            placeholder = getattr(self.views, "placeholder", None)
-            if placeholder:  # the one per-socket part of a shared rendering: its CSRF token
-                frame = frame.replace(placeholder, viewer.csrf)
+            if placeholder:  # the one per-browser part of a shared rendering: its CSRF token
+                shared = frame
+                frame = signed.get((id(shared), viewer.csrf))  # a browser's tabs share it
+                if frame is None:
+                    frame = signed[(id(shared), viewer.csrf)] = shared.replace(placeholder, viewer.csrf)
             viewer.last_seq, viewer.framed_at = seq, now
             self.stats["frames"] += 1
             self.stats["bytes"] += len(frame)
