@@ -92,8 +92,42 @@ class Views(Protocol):
 SeqReader = Callable[[list[str]], Awaitable[dict[str, int]]]
 
 
-def _regions(html: str | list[tuple[str, str]]) -> list[tuple[str, str]]:
-    return [("", html)] if isinstance(html, str) else html
+@dataclass(slots=True)
+class Drawn:
+    """One rendering, as the round compares it with what each viewer was sent: its regions in
+    order, and per region what the viewer must hold for it to be left out — its HTML, or for a
+    parent of inner regions its *layout*: its HTML with each inner region's part marked by name,
+    so a change inside one ship card sends that card alone and a card added, removed or moved
+    sends the parent whole."""
+
+    regions: list[tuple[str, str]]
+    held: dict[str, str]
+
+    @classmethod
+    def of(cls, html: str | list[tuple[str, str]]) -> Drawn:
+        regions = [("", html)] if isinstance(html, str) else html
+        held = {target: part for target, part in regions if not target.startswith("+")}
+        for target, part in regions:
+            parent, _, name = target.rpartition("/")
+            if parent in held:
+                inner = part[part.find(">") + 1 : part.rfind("</hx-partial>")]
+                held[parent] = held[parent].replace(inner, f"\x00{name}\x00", 1)
+        return cls(regions, held)
+
+    def fresh(self, sent: dict[str, str]) -> tuple[str, ...]:
+        """The regions a viewer who was last sent `sent` lacks: appended ones always; an inner
+        region only when its parent is not sent whole."""
+        out: list[str] = []
+        for target, _ in self.regions:
+            if target.startswith("+"):
+                out.append(target)
+                continue
+            parent = target.rpartition("/")[0]
+            if parent and parent in out:
+                continue
+            if sent.get(target) != self.held[target]:
+                out.append(target)
+        return tuple(out)
 
 
 @types.coroutine
@@ -364,7 +398,7 @@ class Hub:
         seq = read.seq
         self.wanted[battle_id] = max(self.wanted.get(battle_id, -1), seq)
         now = asyncio.get_running_loop().time()
-        rendered: dict[Any, list[tuple[str, str]]] = {}  # (view, since) → regions, drawn once for all
+        rendered: dict[Any, Drawn] = {}  # (view, since) → its regions, drawn once for all
         frames: dict[Any, str] = {}  # (view, since, regions sent) → the frame, encoded once
         views: dict[str, Any] = {}  # seat → what it sees: every socket of a seat sees the same
         signed: dict[tuple[int, str], str] = {}  # (frame, CSRF token) → the frame as sent
@@ -386,9 +420,9 @@ class Hub:
                 if view is None:
                     view = views[viewer.participant_id] = self.views.key(read, viewer)  # type: ignore[union-attr]
                 key = (view, viewer.last_seq)
-                regions = rendered.get(key)
-                if regions is None:
-                    regions = rendered[key] = _regions(self.views.html(read, viewer))  # type: ignore[union-attr]
+                drawn = rendered.get(key)
+                if drawn is None:
+                    drawn = rendered[key] = Drawn.of(self.views.html(read, viewer))  # type: ignore[union-attr]
                     self.stats["renders"] += 1
             except SeatGone:
                 self._spawn_shut(viewer, POLICY_VIOLATION, "you are not part of this battle")
@@ -399,25 +433,19 @@ class Hub:
                 continue
             # A region the viewer was last sent exactly so is left out (the page keeps it); the
             # log is appended, so its part is always new.
-            fresh = tuple(
-                target
-                for target, html in regions
-                if target.startswith("+") or viewer.sent.get(target) != html
-            )
+            fresh = drawn.fresh(viewer.sent)
             if refresh and seq <= viewer.last_seq:
                 fresh = tuple(t for t in fresh if not t.startswith("+"))  # the log has nothing new
                 if not fresh:
                     continue
             frame = frames.get((key, fresh, refresh))
             if frame is None:
-                content = "".join(html for target, html in regions if target in fresh)
+                content = "".join(html for target, html in drawn.regions if target in fresh)
                 body: dict[str, Any] = {"content": content, "seq": seq}
                 if refresh:
                     body["refresh"] = True  # the same seq, new regions: the page must not skip it
                 frame = frames[(key, fresh, refresh)] = json.dumps(body)
-            for target, html in regions:
-                if not target.startswith("+"):  # "+": appended (the log), never the same twice
-                    viewer.sent[target] = html
+            viewer.sent.update(drawn.held)  # "+" (the log) is appended, never the same twice
             if placeholder:  # the one per-browser part of a shared rendering: its CSRF token
                 shared = frame
                 frame = signed.get((id(shared), viewer.csrf))  # a browser's tabs share it

@@ -340,6 +340,7 @@ async def battle_seqs(db: Database, battle_ids: list[str]) -> dict[str, int]:
 
 _OPEN = "<hx-partial "
 _TARGET = re.compile(r'^<hx-partial hx-target="([^"]+)"')
+_INSIDE = re.compile(r' data-in="([^"]+)"')
 
 
 class LiveViews:
@@ -368,15 +369,21 @@ class LiveViews:
 
 def regions_of(html: str) -> list[tuple[str, str]]:
     """The rendered <hx-partial> elements as (target, html) pairs, in order; "+" before a target
-    marks the log's part, which is appended and only ever carries new entries."""
+    marks the log's part, which is appended and only ever carries new entries, and a region drawn
+    inside another one (`data-in`: a ship card in #ships) is named "parent/target" (the hub sends
+    it alone when the rest of its parent is unchanged)."""
     regions = []
     start = html.find(_OPEN)
     while start != -1:
         end = html.find(_OPEN, start + 1)
         part = html[start:end] if end != -1 else html[start:]
-        target = _TARGET.match(part)
+        opening = part[: part.find(">") + 1]
+        target = _TARGET.match(opening)
         name = target.group(1) if target else ""
-        regions.append(("+" + name if "beforeend" in part[:80] else name, part))
+        parent = _INSIDE.search(opening)
+        if parent:
+            name = f"{parent.group(1)}/{name}"
+        regions.append(("+" + name if "beforeend" in opening else name, part))
         start = end
     return regions
 
@@ -405,18 +412,3 @@ def live_html(read: LiveRead, me: Participant, since: int, csrf: str) -> str:
         moves=read.moves,
     )
     return render("partials/live_update.html", context)
-
-
-async def live_fragments(
-    session: AsyncSession,
-    battle: Battle,
-    participant: Participant,
-    since: int,
-    csrf: str,
-    rules: Rules = STANDARD,
-) -> tuple[str, int]:
-    """One viewer's live regions read on their own (the hub shares `read_live` instead)."""
-    context = await page_context(
-        session, battle, participant, csrf, log_limit=None, log_since=since, rules=rules
-    )
-    return render("partials/live_update.html", context), context["seq"]

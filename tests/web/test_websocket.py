@@ -5,6 +5,7 @@ limits hold; actions can be sent over the socket too."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 
 import httpx
@@ -214,3 +215,35 @@ async def test_seats_added_and_removed_are_pushed_like_any_change(server) -> Non
                     break
             else:
                 raise AssertionError("the new seat never reached the referee's page")
+
+
+async def test_a_frame_carries_only_the_ship_card_that_changed(server: Server) -> None:
+    """Issue 12 (send what changed): after hello a page behind gets every region; a hit on Crow then
+    sends Crow's card alone — not Hawk's, not the whole ships region, not the unchanged map — with
+    the turn bar and the new log entry. A ship added changes the layout: the ships region whole."""
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        table = await set_table(
+            c,
+            ships={
+                "hawk": (simple_ship("Hawk", structure=400), "ann"),
+                "crow": (simple_ship("Crow", structure=400), "bob"),
+            },
+        )
+        cookie = await cookie_for(server.url, table.tokens["watcher"])
+        async with WsViewer(server.url, table.battle_id, cookie) as viewer:
+            await viewer.hello(1)  # a page as of seq 1: it is sent every region
+            first = await viewer.frame_with_seq(2)
+            assert 'hx-target="#ships"' in first["content"]
+            r = await act(c, table, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": 1})
+            assert r.status_code == 200
+            hit = (await viewer.frame_with_seq(3))["content"]
+            targets = re.findall(r'<hx-partial hx-target="([^"]+)"', hit)
+            assert targets == ["#turnbar", "#ship-crow", "#log-list"], targets
+            assert "Hawk hits Crow for 1" in hit and 'id="ship-hawk"' not in hit
+            assert len(hit) < len(first["content"]) / 2
+            added = await act(c, table, "ref", "ship.add", {"definition": simple_ship("Kite"), "owner": None})
+            assert added.status_code == 200
+            grown = (await viewer.frame_with_seq(4))["content"]
+            targets = re.findall(r'<hx-partial hx-target="([^"]+)"', grown)
+            assert "#ships" in targets and not any(t.startswith("#ship-") for t in targets), targets
+            assert 'id="ship-kite"' in grown and 'id="ship-hawk"' in grown
