@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Participant
 from app.services.actions import Commit
-from app.services.maps import MAP_ACTIONS
+from app.services.maps import places_ships
 from app.services.overrides import Mark, is_special, marks_in
 from app.services.views import STEP_LOOKBACK, moves_clock
 
@@ -50,7 +50,7 @@ class BattleLog:
             self.kinds.append((row.seq, row.action_type))
             if is_special(row.action_type):
                 self.details[row.seq] = (row.payload, row.events)
-            if row.action_type in MAP_ACTIONS:
+            if places_ships(row):
                 self.moves.append(row)
             if moves_clock(row.events):
                 self.clock_row = (row.seq, row.created_at)

@@ -26,8 +26,14 @@ MAP_ACTIONS = (
 MAP_KINDS = frozenset({"move", "cloak", "decloak", "cloak_detection", "cloak_revealed"})
 
 
+def places_ships(row: ActionLog) -> bool:
+    """Whether a log row carries an event the map reads (most damage rows do not: they are kept
+    out of the map's rows, so drawing the map costs the moves, not the battle's length)."""
+    return row.action_type in MAP_ACTIONS and any(e.get("kind") in MAP_KINDS for e in row.events)
+
+
 async def map_rows(session: AsyncSession, battle_id: str, until: int) -> list[ActionLog]:
-    """The rows up to `until` whose events can place, hide or reveal a ship, oldest first."""
+    """The rows up to `until` whose events place, hide or reveal a ship, oldest first."""
     rows = await session.scalars(
         select(ActionLog)
         .where(
@@ -37,7 +43,7 @@ async def map_rows(session: AsyncSession, battle_id: str, until: int) -> list[Ac
         )
         .order_by(ActionLog.seq)
     )
-    return list(rows)
+    return [row for row in rows if places_ships(row)]
 
 
 def map_events(

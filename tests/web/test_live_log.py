@@ -165,3 +165,33 @@ async def test_a_round_after_a_local_action_reads_nothing_back_and_draws_the_sam
     finally:
         event.remove(db.engine.sync_engine, "before_cursor_execute", count)
         platform.committed.remove(kept.committed)
+
+
+def test_the_map_keeps_only_rows_that_place_a_ship() -> None:
+    """Drawing the map walks the rows whose events it reads — a move, a cloak, a reveal (ST-24) —
+    not every damage row: a battle of many hits costs its moves, not its length."""
+    from app.models import ActionLog
+
+    def row(seq: int, kind: str, *events: str) -> ActionLog:
+        return ActionLog(
+            battle_id="b",
+            seq=seq,
+            action_id=str(seq),
+            actor_role="player",
+            action_type=kind,
+            clock="T1 I1",
+            payload={},
+            dice=[],
+            events=[{"kind": e, "text": e} for e in events],
+        )
+
+    log = live_log.BattleLog()
+    log.extend(
+        [
+            row(1, "ship.move", "move"),
+            *(row(seq, "damage.apply", "damage") for seq in range(2, 50)),
+            row(50, "damage.apply", "damage", "cloak_revealed"),
+            row(51, "startrek.cloak", "cloak"),
+        ]
+    )
+    assert [r.seq for r in log.moves] == [1, 50, 51] and log.last == 51
