@@ -109,8 +109,9 @@ def driver_failed(exc: BaseException) -> bool:
 async def run_on_driver(session: AsyncSession, sql: str, *args: Any) -> Any:
     """One statement on the session's asyncpg connection, its errors told the way SQLAlchemy tells
     them: a lost connection is invalidated in the pool and raised as an `OperationalError` with
-    `connection_invalidated` (submit goes again once, the doors answer 503); a unique violation is
-    an `IntegrityError` (another writer got there first)."""
+    `connection_invalidated` (submit goes again once, the doors answer 503); a statement that ran
+    past the statement timeout an `OperationalError` (503); a unique violation an `IntegrityError`
+    (another writer got there first)."""
     import asyncpg
 
     driver = await driver_of(session)
@@ -118,6 +119,8 @@ async def run_on_driver(session: AsyncSession, sql: str, *args: Any) -> Any:
         return await driver.fetchrow(sql, *args)
     except asyncpg.UniqueViolationError as exc:
         raise IntegrityError(sql, None, exc) from exc
+    except asyncpg.QueryCanceledError as exc:  # the statement timeout: the doors answer 503
+        raise OperationalError(sql, None, exc) from exc
     except Exception as exc:
         if not driver_failed(exc):
             raise

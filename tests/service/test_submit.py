@@ -540,3 +540,45 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
         assert await log_count(platform, battle_id) == before + 1
     finally:
         await platform.db.dispose()
+
+
+async def test_a_write_held_past_the_statement_timeout_is_answered_unavailable(postgres_url: str) -> None:
+    """Another transaction holds the battle's row; the action's one-statement write waits until the
+    statement timeout. It is answered as "the database is unavailable" (the doors' 503 with
+    Retry-After), not as a fault, and nothing of it is written."""
+    import asyncpg
+
+    from app.db import Database
+    from app.realtime.broker import Broker
+    from app.web.errors import is_unavailable
+    from tests.conftest import settings_for
+
+    platform = Platform(
+        settings=settings_for(postgres_url), db=Database(postgres_url, statement_timeout=0.5), broker=Broker()
+    )
+    try:
+        battle_id, ids = await setup(platform)
+        before = await log_count(platform, battle_id)
+        holder = await asyncpg.connect(postgres_url)
+        try:
+            hold = holder.transaction()
+            await hold.start()
+            await holder.execute("SELECT 1 FROM battles WHERE id = $1 FOR UPDATE", battle_id)
+            with pytest.raises(Exception) as refused:
+                await actions.submit(
+                    platform,
+                    Command(
+                        battle_id,
+                        ids["ann"],
+                        "damage.apply",
+                        {"target": "crow", "source": "hawk", "amount": 2},
+                        aid(),
+                    ),
+                )
+            assert is_unavailable(refused.value), repr(refused.value)
+            await hold.rollback()
+        finally:
+            await holder.close()
+        assert await log_count(platform, battle_id) == before
+    finally:
+        await platform.db.dispose()
