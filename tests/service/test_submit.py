@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -57,6 +60,22 @@ async def log_count(platform: Platform, battle_id: str) -> int:
         return await session.scalar(
             select(func.count()).select_from(ActionLog).where(ActionLog.battle_id == battle_id)
         )
+
+
+@asynccontextmanager
+async def own_platform(postgres_url: str, **engine_options: Any) -> AsyncIterator[Platform]:
+    """A platform of the test's own on PostgreSQL (its pool is the test's to break)."""
+    from app.db import Database
+    from app.realtime.broker import Broker
+    from tests.conftest import settings_for
+
+    platform = Platform(
+        settings=settings_for(postgres_url), db=Database(postgres_url, **engine_options), broker=Broker()
+    )
+    try:
+        yield platform
+    finally:
+        await platform.db.dispose()
 
 
 async def test_submit_writes_log_and_snapshot(platform: Platform) -> None:
@@ -413,12 +432,9 @@ async def test_an_action_on_a_connection_the_database_dropped_applies_once(postg
     renewed and submit goes again once on a fresh connection — the action applies exactly once."""
     import asyncpg
 
-    from app.db import Database
-    from app.realtime.broker import Broker
-    from tests.conftest import PG_ADMIN, settings_for
+    from tests.conftest import PG_ADMIN
 
-    platform = Platform(settings=settings_for(postgres_url), db=Database(postgres_url), broker=Broker())
-    try:
+    async with own_platform(postgres_url) as platform:
         battle_id, ids = await setup(platform)
         before = await log_count(platform, battle_id)
         async with platform.db.reader() as session:
@@ -441,8 +457,6 @@ async def test_an_action_on_a_connection_the_database_dropped_applies_once(postg
         assert (
             again.duplicate and again.seq == result.seq and await log_count(platform, battle_id) == before + 1
         )
-    finally:
-        await platform.db.dispose()
 
 
 async def test_a_writer_elsewhere_first_makes_the_action_go_again_on_the_new_state(
@@ -501,12 +515,9 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
     exactly once."""
     import asyncpg
 
-    from app.db import Database
-    from app.realtime.broker import Broker
     from app.services import action_store
-    from tests.conftest import PG_ADMIN, settings_for
+    from tests.conftest import PG_ADMIN
 
-    platform = Platform(settings=settings_for(postgres_url), db=Database(postgres_url), broker=Broker())
     real = actions.write_action
     killed: list[int] = []
 
@@ -522,7 +533,7 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
             await asyncio.sleep(0.2)
         await real(session, battle, snap, row, new_state)
 
-    try:
+    async with own_platform(postgres_url) as platform:
         battle_id, ids = await setup(platform)
         before = await log_count(platform, battle_id)
         monkeypatch.setattr(actions, "write_action", drop_first)
@@ -538,8 +549,6 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
         )
         assert killed and not result.duplicate and result.seq == before + 1
         assert await log_count(platform, battle_id) == before + 1
-    finally:
-        await platform.db.dispose()
 
 
 async def test_a_write_held_past_the_statement_timeout_is_answered_unavailable(postgres_url: str) -> None:
@@ -548,15 +557,9 @@ async def test_a_write_held_past_the_statement_timeout_is_answered_unavailable(p
     Retry-After), not as a fault, and nothing of it is written."""
     import asyncpg
 
-    from app.db import Database
-    from app.realtime.broker import Broker
     from app.web.errors import is_unavailable
-    from tests.conftest import settings_for
 
-    platform = Platform(
-        settings=settings_for(postgres_url), db=Database(postgres_url, statement_timeout=0.5), broker=Broker()
-    )
-    try:
+    async with own_platform(postgres_url, statement_timeout=0.5) as platform:
         battle_id, ids = await setup(platform)
         before = await log_count(platform, battle_id)
         holder = await asyncpg.connect(postgres_url)
@@ -580,5 +583,3 @@ async def test_a_write_held_past_the_statement_timeout_is_answered_unavailable(p
         finally:
             await holder.close()
         assert await log_count(platform, battle_id) == before
-    finally:
-        await platform.db.dispose()
