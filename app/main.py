@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import Receive, Scope, Send
 
 from app.config import Settings, get_settings
 from app.db import Database
@@ -56,6 +57,21 @@ the rule asks for them; a missing one is answered 422 with `needed` naming the r
 
 SESSION_COOKIE = "starboard_session"
 SESSION_MAX_AGE = 60 * 60 * 24 * 30  # seconds a browser's seat stays signed in
+
+
+class StarboardApp(FastAPI):
+    """FastAPI, with the battle websocket handed to its `SocketDoor` before Starlette's and
+    FastAPI's own layers (error handling, routing, middleware), whose frames an open socket would
+    keep alive for hours."""
+
+    socket_door: ws.SocketDoor | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        battle_id = ws.SocketDoor.battle_of(scope) if self.socket_door is not None else None
+        if battle_id is None:
+            await super().__call__(scope, receive, send)
+        else:
+            await self.socket_door.open(self, battle_id, scope, receive, send)  # type: ignore[union-attr]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -137,7 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await table_live.drain()
             await platform.db.dispose()
 
-    app = FastAPI(
+    app = StarboardApp(
         title="Starboard",
         version="0.1.0",
         description=API_DESCRIPTION,
@@ -161,10 +177,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders, secure_cookies=settings.secure_cookies)
-    # outermost: the battle websocket skips the HTTP layers above (issue 12: memory per socket)
-    app.add_middleware(
-        ws.SocketDoor, secret_key=settings.secret_key, session_cookie=SESSION_COOKIE, max_age=SESSION_MAX_AGE
-    )
+    # before all of it: the battle websocket skips the HTTP layers (issue 12: memory per socket)
+    app.socket_door = ws.SocketDoor(settings.secret_key, SESSION_COOKIE, SESSION_MAX_AGE)
 
     @app.get("/docs", include_in_schema=False)
     async def api_docs(request: Request) -> HTMLResponse:

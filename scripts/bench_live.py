@@ -62,6 +62,16 @@ def load_floor(path: str) -> types.ModuleType:
     return module
 
 
+def ws_protocol_of(app_root: Path) -> str:
+    """The websocket protocol that checkout's own servers run (its app/web/serving.py says), so an
+    older checkout is measured as it ran; "websockets-sansio" before it said."""
+    import re
+
+    serving = app_root / "app" / "web" / "serving.py"
+    found = re.search(r'^WS_PROTOCOL = "([^"]+)"', serving.read_text(), re.M) if serving.exists() else None
+    return found.group(1) if found else "websockets-sansio"
+
+
 def pct(values: list[float]) -> dict[str, float]:
     if not values:
         return {}
@@ -393,7 +403,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
                         "--log-level",
                         "warning",
                         "--ws",
-                        "websockets-sansio",
+                        ws_protocol_of(app_root),
                         "--ws-max-size",
                         "65536",
                         *a.uvicorn_arg,

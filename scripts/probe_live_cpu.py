@@ -53,11 +53,10 @@ async def probe(a: argparse.Namespace) -> None:
         )
         await migrate.wait()
         from app.main import create_app
+        from app.web.serving import WS_PROTOCOL
 
         port = bench_live.free_port()
-        server = uvicorn.Server(
-            uvicorn.Config(create_app(), port=port, log_level="warning", ws="websockets-sansio")
-        )
+        server = uvicorn.Server(uvicorn.Config(create_app(), port=port, log_level="warning", ws=WS_PROTOCOL))
         serving = asyncio.create_task(server.serve())
         while not server.started:
             await asyncio.sleep(0.05)

@@ -16,10 +16,11 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from app.config import get_settings
 
-# The websocket implementation uvicorn runs: the sans-I/O one holds less per idle socket (69 against
-# 85 KiB in scripts/bench_live.py, 200 idle spectators) than the legacy `websockets` protocol, which
-# keeps a reader task and buffers of its own for every connection. The test servers run it too.
-WS_PROTOCOL = "websockets-sansio"
+# The websocket implementation uvicorn runs: its sans-I/O one (which holds less per idle socket than
+# the legacy `websockets` protocol, with a reader task and buffers of its own for every connection),
+# trimmed further in app.web.ws_protocol. An import string, as `uvicorn --ws` takes it; the test
+# servers and the benchmarks run it too.
+WS_PROTOCOL = "app.web.ws_protocol:LeanWebSocketProtocol"
 
 
 class HeaderDeadlineH11Protocol(H11Protocol):

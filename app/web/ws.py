@@ -78,18 +78,18 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
 
 async def battle_socket(websocket: WebSocket) -> None:
     """The socket's whole life, started by `SocketDoor` (not a FastAPI route: FastAPI's would keep
-    its dependency machinery, an exit stack and its frames, alive as long as the socket is open)."""
+    its dependency machinery, an exit stack and its frames, alive as long as the socket is open).
+    This frame lives as long as the socket, so what only the handshake needs is read in helpers
+    whose locals go with them (a reader session, the seat's row) and the decoded session cookie
+    is let go once the seat and the CSRF token are known."""
     battle_id = websocket.path_params["battle_id"]
     app = websocket.app
     platform, hub, settings = app.state.platform, app.state.hub, app.state.settings
     if not origin_allowed(websocket, settings):
         await websocket.close(code=POLICY_VIOLATION, reason="origin not allowed")
         return
-    participant_id = seat_in(websocket, battle_id)
     try:
-        async with platform.db.reader() as session:
-            participant_id = (await get_participant(session, battle_id, participant_id)).id  # not the row
-            await get_battle(session, battle_id)
+        participant_id = await _seat_of(platform, battle_id, seat_in(websocket, battle_id))
     except ServiceError:
         await websocket.close(code=POLICY_VIOLATION, reason="join the battle first")
         return
@@ -100,6 +100,7 @@ async def battle_socket(websocket: WebSocket) -> None:
         await _close(websocket, TRY_AGAIN_LATER, "the battle database is unavailable; reconnecting")
         return
     csrf = csrf_token(websocket)
+    del websocket.scope["session"]  # nothing reads the session after this (a socket sets no cookie)
     await websocket.accept()
     opened = hub.open_socket(battle_id, participant_id)
     try:
@@ -111,20 +112,29 @@ async def battle_socket(websocket: WebSocket) -> None:
         hub.close_socket(battle_id, participant_id)
 
 
+async def _seat_of(platform: Any, battle_id: str, seat: Any) -> str:
+    """The participant id this browser's session holds a seat for, in a battle that exists
+    (ServiceError if not)."""
+    async with platform.db.reader() as session:
+        participant_id: str = (await get_participant(session, battle_id, seat)).id
+        await get_battle(session, battle_id)
+    return participant_id
+
+
 SOCKET_PATH = re.compile(r"/battles/([^/]+)/ws")
 
 
 class SocketDoor:
-    """The battle websocket served straight from the outermost middleware, past the HTTP ones.
+    """The battle websocket answered before any of the application's own layers.
 
     Every layer an open socket passes through keeps a coroutine frame (and its locals) alive for
-    the socket's whole life: sessions, security headers, the body limit, exception handling,
-    routing — about a quarter of an idle socket's Python heap (issue 12: memory per idle socket).
-    None of them does anything for a websocket but the session, which is read here from its cookie
-    the way Starlette's SessionMiddleware reads it (same signer, same maximum age)."""
+    the socket's whole life: Starlette's error and exception middleware, FastAPI's own, the
+    sessions, security headers and body limit, routing — a sixth of an idle socket's Python heap
+    (issue 12: memory per idle socket). None of them does anything for a websocket but the
+    session, which is read here from its cookie the way Starlette's SessionMiddleware reads it
+    (same signer, same maximum age). `app.main.StarboardApp` calls it first."""
 
-    def __init__(self, app: ASGIApp, secret_key: str, session_cookie: str, max_age: int) -> None:
-        self.app = app
+    def __init__(self, secret_key: str, session_cookie: str, max_age: int) -> None:
         self.cookie = session_cookie
         self.max_age = max_age
         self.signer = itsdangerous.TimestampSigner(str(secret_key))
@@ -140,12 +150,17 @@ class SocketDoor:
             return {}
         return session if isinstance(session, dict) else {}
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        found = SOCKET_PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
-        if found is None:
-            await self.app(scope, receive, send)
-            return
-        scope["path_params"] = {"battle_id": found.group(1)}
+    @staticmethod
+    def battle_of(scope: Scope) -> str | None:
+        """The battle id when this is the battle websocket, else None (the app serves it)."""
+        if scope["type"] != "websocket":
+            return None
+        found = SOCKET_PATH.fullmatch(scope["path"])
+        return found.group(1) if found else None
+
+    async def open(self, app: ASGIApp, battle_id: str, scope: Scope, receive: Receive, send: Send) -> None:
+        scope["app"] = app
+        scope["path_params"] = {"battle_id": battle_id}
         scope["session"] = self._session(scope)
         await battle_socket(WebSocket(scope, receive, send))
 

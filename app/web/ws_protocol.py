@@ -1,0 +1,116 @@
+"""The websocket protocol uvicorn runs for the app: its sans-I/O one, holding less per open socket.
+
+An idle spectator's socket stays open for hours, so what each one holds is what a crowd costs
+(issue 12: ≤ 24 KiB per idle socket). uvicorn's `WebSocketsSansIOProtocol` keeps, for the socket's
+whole life, things only its first moments need or that are built for many waiters where there is
+one: the handshake's request and response (two header maps: ~4.6 KiB), the scope's copy of the
+request headers (~1.3 KiB), an `asyncio.Queue` for the frames received (three deques: ~2.3 KiB)
+and an `asyncio.Event` for "the transport may be written" (a deque: ~0.8 KiB). This subclass is
+the same protocol with those replaced or let go once the socket is accepted:
+
+* `Inbox` — the queue's part uvicorn uses (`put_nowait`, `get`, `empty`) on a list and at most
+  one waiting reader (ASGI has one `receive` caller per connection);
+* `Writable` — the event's part (`set`, `clear`, `is_set`, `wait`), with waiters only while the
+  transport's buffer is full; `wait` on a set flag returns without suspending, as `asyncio.Event`
+  does (the hub writes frames by driving `send` by hand, `app.realtime.hub`);
+* after `websocket.accept`, the handshake request's headers and the scope's are emptied and the
+  response dropped: the app reads the Origin and the cookie before it accepts, never after.
+
+Everything else (framing, closing handshake, keepalive pings, backpressure) is uvicorn's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+
+class Inbox:
+    """Frames received and not yet read by the app, oldest first; one reader at a time."""
+
+    __slots__ = ("_items", "_reader")
+
+    def __init__(self) -> None:
+        self._items: list[Any] = []
+        self._reader: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        reader = self._reader
+        if reader is not None and not reader.done():
+            reader.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    async def get(self) -> Any:
+        while not self._items:
+            if self._reader is not None:
+                raise RuntimeError("another coroutine is already waiting for this socket's next frame")
+            reader = self._reader = asyncio.get_running_loop().create_future()
+            try:
+                await reader
+            finally:
+                self._reader = None
+        return self._items.pop(0)
+
+
+class Writable:
+    """Whether the transport takes more bytes; a sender waits only while its buffer is full."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self) -> bool:
+        if self._set:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self._waiters is not None and waiter in self._waiters:
+                self._waiters.remove(waiter)
+        return True
+
+
+class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O websocket protocol, holding only what an open socket needs."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Writable()  # type: ignore[assignment]
+        self.writable.set()
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            # websockets' parser generator keeps the request in its frame for the socket's life, so
+            # dropping uvicorn's reference is not enough: its header map is emptied in place
+            self.request.headers.clear()
+            self.request = self.response = None  # type: ignore[assignment]
+            self.scope["headers"].clear()  # type: ignore[attr-defined]

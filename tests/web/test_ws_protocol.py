@@ -1,0 +1,143 @@
+"""The websocket protocol the app runs (`app.web.ws_protocol`, issue 12: memory per idle socket):
+its small queue and flag behave as the asyncio ones uvicorn uses, and an open socket keeps nothing
+of its handshake — the cookie is not reachable from the connection once it is accepted."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import socket
+import types
+
+import pytest
+import uvicorn
+import websockets
+
+from app.web.ws_protocol import Inbox, LeanWebSocketProtocol, Writable
+
+
+async def test_the_inbox_hands_frames_over_in_order_and_waits_for_the_next() -> None:
+    inbox = Inbox()
+    inbox.put_nowait("a")
+    inbox.put_nowait("b")
+    assert not inbox.empty() and inbox.qsize() == 2
+    assert await inbox.get() == "a"
+    assert await inbox.get() == "b"
+    assert inbox.empty()
+    reading = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)
+    assert not reading.done()
+    inbox.put_nowait("c")
+    assert await reading == "c"
+
+
+async def test_a_reader_given_up_on_loses_no_frame() -> None:
+    inbox = Inbox()
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(inbox.get(), 0.01)  # as the hello timeout does
+    inbox.put_nowait("hello")
+    assert await asyncio.wait_for(inbox.get(), 1) == "hello"
+
+
+async def test_two_readers_at_once_are_refused() -> None:
+    inbox = Inbox()
+    first = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)
+    with pytest.raises(RuntimeError, match="already waiting"):
+        await inbox.get()
+    first.cancel()
+
+
+async def test_a_set_flag_is_waited_on_without_suspending() -> None:
+    flag = Writable()
+    flag.set()
+    waiting = flag.wait()
+    with pytest.raises(StopIteration):  # finished at the first step: the hub drives sends by hand
+        waiting.send(None)
+
+
+async def test_a_cleared_flag_holds_its_waiters_until_set() -> None:
+    flag = Writable()
+    flag.set()
+    flag.clear()
+    assert not flag.is_set()
+    waiters = [asyncio.ensure_future(flag.wait()) for _ in range(3)]
+    await asyncio.sleep(0)
+    assert not any(w.done() for w in waiters)
+    waiters[0].cancel()  # a sender that gave up
+    await asyncio.sleep(0)
+    flag.set()
+    assert await asyncio.gather(*waiters[1:]) == [True, True]
+    assert flag.is_set()
+
+
+SHARED = (  # what a connection points at that is not its own: the server's, the app's, the loop's
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.MethodType,
+    types.CoroutineType,  # the app's own task: what the app keeps is the app's business
+    logging.Logger,
+    set,  # the server's connections and tasks
+    asyncio.AbstractEventLoop,
+    uvicorn.Config,
+    uvicorn.Server,
+)
+
+
+def _reachable(root: object) -> list[object]:
+    """Every object the connection holds (its transport, websockets' parser and its generator
+    frames, the scope), without following what it shares with the rest of the process."""
+    seen: dict[int, object] = {}
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or (obj is not root and isinstance(obj, SHARED)):
+            continue
+        seen[id(obj)] = obj
+        todo.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+async def test_an_open_socket_keeps_nothing_of_its_handshake() -> None:
+    secret = "cookie-value-that-must-not-stay-" + "x" * 8
+    received: list[str] = []
+
+    async def app(scope, receive, send) -> None:  # type: ignore[no-untyped-def]
+        if scope["type"] != "websocket":
+            return
+        assert dict(scope["headers"])[b"cookie"] == f"s={secret}".encode()  # the app reads it first
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        while (message := await receive())["type"] == "websocket.receive":
+            received.append(message["text"])
+            await send({"type": "websocket.send", "text": message["text"].upper()})
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning", ws=LeanWebSocketProtocol))
+    serving = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        async with websockets.connect(
+            f"ws://127.0.0.1:{port}/ws", additional_headers={"Cookie": f"s={secret}"}
+        ) as client:
+            await client.send("hello")
+            assert await client.recv() == "HELLO"
+            (connection,) = server.server_state.connections
+            assert isinstance(connection, LeanWebSocketProtocol)
+            assert connection.request is None and connection.scope["headers"] == []
+            held = _reachable(connection)
+            assert any(isinstance(o, types.GeneratorType) for o in held)  # the parser was looked into
+            assert not [o for o in held if isinstance(o, str | bytes) and secret in str(o)]
+            await client.send("again")  # still a working socket
+            assert await client.recv() == "AGAIN"
+        assert received == ["hello", "again"]
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(Exception):
+            await serving
