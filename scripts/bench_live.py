@@ -467,6 +467,13 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
             stdout=asyncio.subprocess.PIPE,
         )
         procs.append(driver)
+        if a.profile:  # a sampling profile of the first app process over the measured seconds only
+            spy = await asyncio.create_subprocess_exec(
+                "sh", "-c", f"sleep {t0 + a.warmup - monotonic():.3f}; exec " + a.profile.format(
+                    pid=servers[0].pid, seconds=max(1, int(a.seconds))
+                )
+            )
+            procs.append(spy)
         poster = Poster(port)
         results: dict[int, tuple[float, float, int, int]] = {}  # i → (sched, answered, status, seq)
         errors = 0
@@ -676,6 +683,12 @@ def main() -> None:
     )
     ap.add_argument("--sustain-ms", type=float, default=1000.0)
     ap.add_argument("--no-pin", action="store_true")
+    ap.add_argument(
+        "--profile",
+        default="",
+        help="a profiler command run over the measured seconds, {pid} and {seconds} filled in, e.g. "
+        "'py-spy record -p {pid} -d {seconds} -r 250 -f raw -o prof.txt --nonblocking'",
+    )
     ap.add_argument("--_client", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--_driver", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--_port", type=int, help=argparse.SUPPRESS)

@@ -64,6 +64,9 @@ class Subscriber:
     sent_frames: int = 0
     sent_bytes: int = 0
     framed_at: float = 0.0  # when it was last queued a frame with a seq (the loop's clock)
+    # writes a frame at once if the socket can take it as it is (shared bytes; see
+    # app.web.ws_protocol), False if not: then `send_text` sends it
+    write_now: Callable[[str], bool] | None = None
 
 
 @dataclass
@@ -253,6 +256,18 @@ class Hub:
         task and a timeout per frame were a tenth of the CPU at 50 viewers a battle). One that
         suspends — the socket is paused on a slow reader — is finished by the viewer's writer,
         under the send timeout, before the frames queued behind it."""
+        if viewer.write_now is not None:
+            try:
+                written = viewer.write_now(frame)
+            except Exception as exc:
+                viewer.pending = None
+                self._failed(viewer, exc)
+                return
+            if written:
+                viewer.pending = None
+                viewer.sent_frames += 1
+                viewer.sent_bytes += len(frame)
+                return
         sending = viewer.send_text(frame)
         try:
             waiting_on = sending.send(None)

@@ -40,6 +40,7 @@ from app.services.requests import queue_if_needed
 from app.web.errors import is_unavailable
 from app.web.render import render
 from app.web.security import csrf_token, origin_allowed, seat_in
+from app.web.ws_protocol import LeanWebSocketProtocol
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +178,9 @@ async def _serve(
     async def close(code: int, reason: str) -> None:
         await _close(websocket, code, reason)
 
-    viewer = Subscriber(battle_id, participant_id, websocket.send_text, close, csrf=csrf)
+    protocol = getattr(websocket._send, "__self__", None)  # uvicorn's protocol, when it is ours
+    write_now = protocol.write_text_now if isinstance(protocol, LeanWebSocketProtocol) else None
+    viewer = Subscriber(battle_id, participant_id, websocket.send_text, close, csrf=csrf, write_now=write_now)
     bucket = _Bucket(settings.ws_max_frames_per_second)
     deadline = time.monotonic() + settings.ws_hello_timeout
     try:

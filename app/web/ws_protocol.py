@@ -16,6 +16,12 @@ the same protocol with those replaced or let go once the socket is accepted:
 * after `websocket.accept`, the handshake request's headers and the scope's are emptied and the
   response dropped: the app reads the Origin and the cookie before it accepts, never after.
 
+`write_text_now` is the hub's way to push a frame (issue 12: CPU per action): the same text sent
+to every viewer of a rendering is framed once (a server's frames are not masked, so its bytes are
+the same on every socket) and written straight to the transport, past Starlette's and uvicorn's
+`send`, when the socket is open, its buffer not full and no extension (permessage-deflate: a
+browser's socket) makes each socket's bytes its own; otherwise the caller sends it the usual way.
+
 Everything else (framing, closing handshake, keepalive pings, backpressure) is uvicorn's.
 """
 
@@ -25,6 +31,29 @@ import asyncio
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
+
+_last_framed: tuple[str, bytes] = ("", b"")
+
+
+def framed(text: str) -> bytes:
+    """`text` as one unmasked, final text frame (RFC 6455 §5.2), kept for the next socket sent the
+    very same string (the hub sends one rendering to its viewers one after another)."""
+    global _last_framed
+    last_text, last_bytes = _last_framed
+    if last_text is text:
+        return last_bytes
+    payload = text.encode()
+    n = len(payload)
+    if n < 126:
+        head = bytes((0x81, n))
+    elif n < 65536:
+        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    data = head + payload
+    _last_framed = (text, data)
+    return data
 
 
 class Inbox:
@@ -105,6 +134,23 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Writable()  # type: ignore[assignment]
         self.writable.set()
+
+    def write_text_now(self, text: str) -> bool:
+        """Write `text` as a frame now if nothing stands in the way; False: send it with `send`
+        (it is not open, its buffer is full, or an extension frames each socket's bytes its own)."""
+        if (
+            self.close_sent
+            or self.disconnected
+            or not self.handshake_complete
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.conn.extensions
+            or self.conn.state is not State.OPEN
+            or self.transport.is_closing()
+        ):
+            return False
+        self.transport.write(framed(text))
+        return True
 
     async def send(self, message: Any) -> None:
         await super().send(message)

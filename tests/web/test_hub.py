@@ -209,3 +209,38 @@ async def test_the_heartbeat_goes_to_viewers_not_sent_a_frame_since_the_last_bea
     await asyncio.sleep(1.0)
     await hub.beat()  # a beat later, nothing new: both are told
     assert json.loads(framed.sent[-1])["type"] == "heartbeat" and len(idle.sent) == 2
+
+
+async def test_a_frame_the_socket_takes_at_once_is_written_there_else_sent() -> None:
+    """The shared-bytes path (issue 12: CPU per action): `write_now` takes the frame when the socket
+    can; when it cannot (False) the frame goes by `send_text`; when it raises, the socket is closed
+    1011 as after any failed send."""
+    hub = Hub(load=lambda b, s: _read(s), views=Views(), settings=HubSettings(heartbeat_seconds=0))
+    takes = {"now": True}
+    direct: list[str] = []
+
+    def write_now(text: str) -> bool:
+        if takes["now"] is None:
+            raise ConnectionResetError("gone")
+        if takes["now"]:
+            direct.append(text)
+        return bool(takes["now"])
+
+    sock = Socket()
+    v = Subscriber("b", "p", sock.send, sock.close, csrf="t", write_now=write_now)
+    hub.hello(v, 0)
+    await settle()
+    assert [json.loads(f)["seq"] for f in direct] == [1] and sock.sent == []
+    assert v.sent_frames == 1 and v.sent_bytes == len(direct[0])
+    takes["now"] = False  # e.g. its buffer is full: the usual send, in order
+    await hub.wake("b", 2)
+    await settle()
+    assert [json.loads(f)["seq"] for f in sock.sent] == [2] and len(direct) == 1
+    takes["now"] = None
+    await hub.wake("b", 3)
+    await settle()
+    assert sock.closed and sock.closed[0][0] == 1011 and "b" not in hub.viewers
+
+
+async def _read(seq: int) -> Read:
+    return Read(seq + 1)

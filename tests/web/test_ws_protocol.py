@@ -1,6 +1,8 @@
 """The websocket protocol the app runs (`app.web.ws_protocol`, issue 12: memory per idle socket):
 its small queue and flag behave as the asyncio ones uvicorn uses, and an open socket keeps nothing
-of its handshake — the cookie is not reachable from the connection once it is accepted."""
+of its handshake — the cookie is not reachable from the connection once it is accepted; and a frame
+written at once from shared bytes reads at the client as the same text, at each length encoding,
+while a socket with permessage-deflate is sent the usual way."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import pytest
 import uvicorn
 import websockets
 
-from app.web.ws_protocol import Inbox, LeanWebSocketProtocol, Writable
+from app.web.ws_protocol import Inbox, LeanWebSocketProtocol, Writable, framed
 
 
 async def test_the_inbox_hands_frames_over_in_order_and_waits_for_the_next() -> None:
@@ -137,6 +139,51 @@ async def test_an_open_socket_keeps_nothing_of_its_handshake() -> None:
             await client.send("again")  # still a working socket
             assert await client.recv() == "AGAIN"
         assert received == ["hello", "again"]
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(Exception):
+            await serving
+
+
+def test_a_text_is_framed_once_for_every_socket_sent_it() -> None:
+    text = "x" * 300
+    assert framed(text) is framed(text)  # the next socket gets the very same bytes
+    assert framed(text)[:4] == bytes((0x81, 126, 1, 44))  # final text frame, 16-bit length 300
+    assert framed("hé") == bytes((0x81, 3)) + "hé".encode()
+    assert framed("y" * 70_000)[:10] == bytes((0x81, 127)) + (70_000).to_bytes(8, "big")
+
+
+@pytest.mark.parametrize("compression", [None, "deflate"])
+async def test_a_frame_written_at_once_reads_as_sent(compression: str | None) -> None:
+    texts = ["ok", "é" * 200, "z" * 70_000]  # 7-bit, 16-bit and 64-bit lengths
+    written: list[bool] = []
+
+    async def app(scope, receive, send) -> None:  # type: ignore[no-untyped-def]
+        if scope["type"] != "websocket":
+            return
+        await receive()
+        await send({"type": "websocket.accept"})
+        await receive()  # the client's go
+        for text in texts:
+            now = send.__self__.write_text_now(text)
+            written.append(now)
+            if not now:
+                await send({"type": "websocket.send", "text": text})
+        await receive()
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning", ws=LeanWebSocketProtocol))
+    serving = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws", compression=compression) as client:
+            await client.send("go")
+            assert [await client.recv() for _ in texts] == texts
+        # shared bytes only where each socket's bytes are the same: not under permessage-deflate
+        assert written == [compression is None] * len(texts)
     finally:
         server.should_exit = True
         with contextlib.suppress(Exception):
