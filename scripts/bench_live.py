@@ -469,9 +469,10 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
         procs.append(driver)
         if a.profile:  # a sampling profile of the first app process over the measured seconds only
             spy = await asyncio.create_subprocess_exec(
-                "sh", "-c", f"sleep {t0 + a.warmup - monotonic():.3f}; exec " + a.profile.format(
-                    pid=servers[0].pid, seconds=max(1, int(a.seconds))
-                )
+                "sh",
+                "-c",
+                f"sleep {t0 + a.warmup - monotonic():.3f}; exec "
+                + a.profile.format(pid=servers[0].pid, seconds=max(1, int(a.seconds))),
             )
             procs.append(spy)
         poster = Poster(port)
