@@ -103,6 +103,24 @@ def _reachable(root: object) -> list[object]:
     return list(seen.values())
 
 
+@contextlib.asynccontextmanager
+async def _serving(app):  # type: ignore[no-untyped-def]
+    """A real uvicorn server running `app` on LeanWebSocketProtocol, on a free port, for the block."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning", ws=LeanWebSocketProtocol))
+    serving = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        yield server
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(Exception):
+            await serving
+
+
 async def test_an_open_socket_keeps_nothing_of_its_handshake() -> None:
     secret = "cookie-value-that-must-not-stay-" + "x" * 8
     received: list[str] = []
@@ -117,14 +135,8 @@ async def test_an_open_socket_keeps_nothing_of_its_handshake() -> None:
             received.append(message["text"])
             await send({"type": "websocket.send", "text": message["text"].upper()})
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning", ws=LeanWebSocketProtocol))
-    serving = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            await asyncio.sleep(0.01)
+    async with _serving(app) as server:
+        port = server.config.port
         async with websockets.connect(
             f"ws://127.0.0.1:{port}/ws", additional_headers={"Cookie": f"s={secret}"}
         ) as client:
@@ -139,10 +151,6 @@ async def test_an_open_socket_keeps_nothing_of_its_handshake() -> None:
             await client.send("again")  # still a working socket
             assert await client.recv() == "AGAIN"
         assert received == ["hello", "again"]
-    finally:
-        server.should_exit = True
-        with contextlib.suppress(Exception):
-            await serving
 
 
 def test_a_text_is_framed_once_for_every_socket_sent_it() -> None:
@@ -171,20 +179,10 @@ async def test_a_frame_written_at_once_reads_as_sent(compression: str | None) ->
                 await send({"type": "websocket.send", "text": text})
         await receive()
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning", ws=LeanWebSocketProtocol))
-    serving = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            await asyncio.sleep(0.01)
+    async with _serving(app) as server:
+        port = server.config.port
         async with websockets.connect(f"ws://127.0.0.1:{port}/ws", compression=compression) as client:
             await client.send("go")
             assert [await client.recv() for _ in texts] == texts
         # shared bytes only where each socket's bytes are the same: not under permessage-deflate
         assert written == [compression is None] * len(texts)
-    finally:
-        server.should_exit = True
-        with contextlib.suppress(Exception):
-            await serving
