@@ -217,7 +217,8 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
             log.exception("announcing battle %s seq %s failed", cmd.battle_id, result.seq)
         every = getattr(platform.settings, "checkpoint_every", 0)
         if every and result.seq % every == 0:
-            _spawn(history.checkpoint(platform, cmd.battle_id, result.seq))
+            kept = result.commit.state if result.commit is not None else None  # no replay needed
+            _spawn(history.checkpoint(platform, cmd.battle_id, result.seq, kept))
         # --- after commit (issue 11): notifications, last seen — background tasks, never awaited here
         _after_commit(platform, cmd.battle_id, result.seq, cmd.participant_id)
         for follow_up in result.extra.get("follow", ()):  # asked for inside the transaction

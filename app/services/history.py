@@ -238,15 +238,16 @@ async def state_at(
     return state
 
 
-async def checkpoint(platform: Platform, battle_id: str, seq: int) -> None:
+async def checkpoint(platform: Platform, battle_id: str, seq: int, state: BattleState | None = None) -> None:
     """Keep the state after action `seq` (every CHECKPOINT_EVERY actions), after the commit and off
-    the request path; a failure only means history replays a little further."""
+    the request path; a failure only means history replays a little further. `state`: that state
+    as the action committed it (submit hands it over), else it is replayed."""
     try:
         async with platform.db.transaction() as session:
             if await session.get(Checkpoint, (battle_id, seq)) is not None:
                 return
-            battle = await get_battle(session, battle_id)
-            state = await state_at(session, battle, seq, platform.rules)
+            if state is None:
+                state = await state_at(session, await get_battle(session, battle_id), seq, platform.rules)
             session.add(Checkpoint(battle_id=battle_id, seq=seq, state=state.model_dump(mode="json")))
     except IntegrityError:  # another process kept it first
         pass

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, SeatStatus, TableSettings
-from app.services.action_store import SEAT_COLUMNS, driver_of, run_on_driver
+from app.services.action_store import SEAT_COLUMNS, driver_of, loaded, run_on_driver
 from app.services.errors import Forbidden, Invalid
 from app.services.platform import Platform
 
@@ -65,7 +65,7 @@ async def seat_and_waits(session: AsyncSession, token_hash: str) -> tuple[Partic
         found = await run_on_driver(session, SEAT_AND_WAITS_PG, token_hash)
         if found is None:
             return None
-        seat = Participant(**{c: found[c] for c in SEAT_COLUMNS})
+        seat = loaded(Participant, SEAT_COLUMNS, found)
         return seat, seat.role in ASKERS and bool(
             merged_options(found["battle_options"], found["table_options"])["damage_needs_approval"]
         )

@@ -166,10 +166,16 @@ def _parse_int(text: str) -> int | _Unstorable:
     return int(text)
 
 
+# One decoder for every body: json.loads with these hooks builds a new one per call (issue 12).
+_DECODER = json.JSONDecoder(parse_constant=_non_finite, parse_int=_parse_int)
+
+
 def strict_loads(raw: str | bytes, depth_limit: int = MAX_JSON_DEPTH) -> Any:
     """json.loads that refuses NaN/Infinity, numbers out of range and deep nesting (JsonRefused)."""
     try:
-        value = json.loads(raw, parse_constant=_non_finite, parse_int=_parse_int)
+        if not isinstance(raw, str):  # as json.loads reads bytes: UTF-8, or UTF-16/32 by its BOM
+            raw = raw.decode(json.detect_encoding(raw), "surrogatepass")
+        value = _DECODER.decode(raw)
     except RecursionError:
         raise JsonRefused(f"the body is nested more than {MAX_JSON_DEPTH} levels deep", None) from None
     except json.JSONDecodeError as exc:
