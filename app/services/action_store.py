@@ -63,6 +63,23 @@ WHERE b.id = $1
 """
 
 
+# The REST door's variant: the seat is the one holding the bearer token (any battle: the caller
+# tells a token of another battle apart), and the table's options come along (whether a player's
+# damage waits for the referee). Left joins from one row, so an unknown token is told before an
+# unknown battle, as the door did when it read the seat first.
+CONTEXT_BY_TOKEN_PG = f"""
+SELECT {", ".join(f"b.{c} AS b_{c}" for c in BATTLE_COLUMNS)},
+       s.seq AS s_seq, s.state AS s_state, t.options AS t_options,
+       {", ".join(f"p.{c} AS p_{c}" for c in SEAT_COLUMNS)},
+       EXISTS (SELECT 1 FROM action_log WHERE battle_id = $1 AND action_id = $3) AS used
+FROM (SELECT 1) AS one
+LEFT JOIN participants p ON p.token_hash = $2
+LEFT JOIN battles b ON b.id = $1
+LEFT JOIN snapshots s ON s.battle_id = b.id
+LEFT JOIN table_settings t ON t.battle_id = b.id
+"""
+
+
 def loaded(cls: type, columns: tuple[str, ...], row: Any, prefix: str = "") -> Any:
     """An ORM object as read by hand, built the way SQLAlchemy's own loading builds one: its values
     put in place as loaded, not set one at a time through the instrumented constructor (a tenth of
@@ -87,6 +104,23 @@ async def action_context(
     )
     seat = loaded(Participant, SEAT_COLUMNS, row, "p_") if row["p_id"] is not None else None
     return battle, snap, seat, bool(row["used"])
+
+
+async def token_context(
+    session: AsyncSession, battle_id: str, token_hash: str, action_id: str
+) -> tuple[Battle | None, Snapshot | None, Participant | None, bool, dict[str, Any] | None]:
+    """`action_context` for the seat holding a token, in one statement on the bare driver: the
+    battle and its snapshot (None: no such battle), the seat (None: no such token), whether the
+    action id was used, and the table's changed options."""
+    row = await run_on_driver(session, CONTEXT_BY_TOKEN_PG, battle_id, token_hash, action_id)
+    seat = loaded(Participant, SEAT_COLUMNS, row, "p_") if row["p_id"] is not None else None
+    if row["b_id"] is None:
+        return None, None, seat, False, None
+    battle = loaded(Battle, BATTLE_COLUMNS, row, "b_")
+    snap = loaded(
+        Snapshot, SNAPSHOT_COLUMNS, {"battle_id": battle.id, "seq": row["s_seq"], "state": row["s_state"]}
+    )
+    return battle, snap, seat, bool(row["used"]), row["t_options"]
 
 
 async def driver_of(session: AsyncSession) -> Any | None:

@@ -14,24 +14,25 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.models import ActionLog, Battle, Participant, Snapshot
+from app.models import ActionLog, Battle, Participant, Snapshot, TableSettings
 from app.rules import apply_action
 from app.rules.core import Action, NeedRoll, NotAllowed, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
 from app.services import drafts, history
-from app.services.action_store import action_context, driver_of, write_action
-from app.services.battles import checked_seat, get_battle, get_participant, load_state
+from app.services.action_store import action_context, driver_of, token_context, write_action
+from app.services.battles import checked_seat, get_battle, get_participant, load_state, token_seat
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound, RollNeeded, RuleFault, Stale
 from app.services.platform import Platform
+from app.services.seats import DAMAGE, waits_under
 from app.services.views import visible_events
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,21 @@ class Command:
     action_id: str
     seen_seq: int | None = None
     dice: list[int] | None = None
+    # The REST door's credential: the acting seat is the one holding this token, found in the
+    # action's own read (no read before it; `participant_id` may be None).
+    token_hash: str | None = None
+    # The door has asked `requests.queue_if_needed` already (a token's damage entry: see MustAsk).
+    queue_checked: bool = False
+
+
+class MustAsk(Exception):
+    """A damage entry by a seat found by its token, in a battle where it may wait for the referee
+    (issue 11): the door asks `requests.queue_if_needed` (with this seat) and submits again with
+    `queue_checked` if it does not wait. Raised before anything is written."""
+
+    def __init__(self, participant_id: str) -> None:
+        super().__init__(participant_id)
+        self.participant_id = participant_id
 
 
 @dataclass(frozen=True)
@@ -134,10 +150,40 @@ async def _existing(session, battle_id: str, action_id: str) -> ActionLog | None
     )
 
 
-async def _context(session, cmd: Command) -> tuple[Battle, Snapshot, Participant | None, bool]:  # type: ignore[no-untyped-def]
+async def _context(session, cmd: Command) -> tuple[Battle, Snapshot, Participant, bool, Any]:  # type: ignore[no-untyped-def]
     """What an action is checked against, in one statement: the battle and its snapshot (both
-    kept by the session, which writes them), the acting seat, and whether the action id was
-    already used (then its first result is read)."""
+    kept by the session, which writes them), the acting seat (checked: it may act here), whether
+    the action id was already used (then its first result is read), and — for a seat found by its
+    token — the table's changed options (else None)."""
+    if cmd.token_hash is not None:
+        return await _token_context(session, cmd)
+    battle, snap, seat, used = await _id_context(session, cmd)
+    return battle, snap, checked_seat(seat, cmd.battle_id, cmd.participant_id), used, None
+
+
+async def _token_context(session, cmd: Command) -> tuple[Battle, Snapshot, Participant, bool, Any]:  # type: ignore[no-untyped-def]
+    """`_context` for a seat found by its token: an unknown token is told before an unknown battle."""
+    assert cmd.token_hash is not None
+    if await driver_of(session) is not None:
+        battle, snap, seat, used, options = await token_context(
+            session, cmd.battle_id, cmd.token_hash, cmd.action_id
+        )
+        participant = token_seat(seat, cmd.battle_id)
+    else:
+        participant = token_seat(
+            await session.scalar(select(Participant).where(Participant.token_hash == cmd.token_hash)),
+            cmd.battle_id,
+        )
+        battle, snap, _, used = await _id_context(session, replace(cmd, participant_id=participant.id))
+        options = await session.scalar(
+            select(TableSettings.options).where(TableSettings.battle_id == cmd.battle_id)
+        )
+    if battle is None or snap is None:
+        raise NotFound("no such battle", "battle")
+    return battle, snap, participant, used, options
+
+
+async def _id_context(session, cmd: Command) -> tuple[Battle, Snapshot, Participant | None, bool]:  # type: ignore[no-untyped-def]
     if await driver_of(session) is not None:
         return await action_context(session, cmd.battle_id, str(cmd.participant_id or ""), cmd.action_id)
     used = (
@@ -187,7 +233,12 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
                 async with platform.db.reader() as session:
                     row = await _existing(session, cmd.battle_id, cmd.action_id)
                     if row is not None:
-                        if row.actor_id != cmd.participant_id:
+                        actor = cmd.participant_id
+                        if cmd.token_hash is not None:
+                            actor = await session.scalar(
+                                select(Participant.id).where(Participant.token_hash == cmd.token_hash)
+                            )
+                        if row.actor_id != actor:
                             raise Conflict(
                                 "that action id was already used by someone else", "action_id"
                             ) from None
@@ -220,7 +271,8 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
             kept = result.commit.state if result.commit is not None else None  # no replay needed
             _spawn(history.checkpoint(platform, cmd.battle_id, result.seq, kept))
         # --- after commit (issue 11): notifications, last seen — background tasks, never awaited here
-        _after_commit(platform, cmd.battle_id, result.seq, cmd.participant_id)
+        actor = result.commit.row.actor_id if result.commit is not None else cmd.participant_id
+        _after_commit(platform, cmd.battle_id, result.seq, actor)
         for follow_up in result.extra.get("follow", ()):  # asked for inside the transaction
             _spawn(_guarded(follow_up(), cmd.battle_id, result.seq))
     return result
@@ -313,13 +365,19 @@ def _resolve(state: BattleState, action: Action, source: DiceSource, entered: li
 async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
     rules = platform.rules
     async with platform.db.transaction() as session:
-        battle, snap, seat, repeated = await _context(session, cmd)
-        participant = checked_seat(seat, cmd.battle_id, cmd.participant_id)
+        battle, snap, participant, repeated, table_options = await _context(session, cmd)
         previous = await _existing(session, cmd.battle_id, cmd.action_id) if repeated else None
         if previous is not None:
             if previous.actor_id != participant.id:
                 raise Conflict("that action id was already used by someone else", "action_id")
             return await _repeat(session, platform, previous)
+        if (
+            cmd.token_hash is not None
+            and not cmd.queue_checked
+            and cmd.action_type == DAMAGE
+            and waits_under(participant, battle.options, table_options)
+        ):
+            raise MustAsk(participant.id)
         state, seq = rules.load(snap.state), snap.seq
         if cmd.seen_seq is not None and cmd.seen_seq != seq:
             await _still_current(session, state, cmd, seq)

@@ -154,6 +154,16 @@ async def get_participant(session: AsyncSession, battle_id: str, participant_id:
     return checked_seat(await session.get(Participant, str(participant_id)), battle_id, participant_id)
 
 
+def token_seat(row: Participant | None, battle_id: str) -> Participant:
+    """The seat holding a bearer token, if it may act in this battle (else Forbidden, as the REST
+    door answers a token)."""
+    if row is None or not row.active:
+        raise Forbidden("that link or token is not valid")
+    if row.battle_id != battle_id:
+        raise Forbidden("that token belongs to another battle")
+    return row
+
+
 def checked_seat(row: Participant | None, battle_id: str, participant_id: str | None) -> Participant:
     """The seat row as read for `participant_id`, if it may act in this battle (else Forbidden)."""
     if participant_id is None:

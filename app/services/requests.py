@@ -22,9 +22,8 @@ from app.services.battles import get_battle, get_participant, load_state, partic
 from app.services.errors import Forbidden, Invalid, NotFound
 from app.services.history import HISTORY_ACTIONS, UNDO
 from app.services.platform import Platform
-from app.services.seats import ASKERS, damage_waits, utcnow
+from app.services.seats import ASKERS, DAMAGE, damage_waits, utcnow
 
-DAMAGE = "damage.apply"
 MAX_PENDING = 10  # damage entries one player may have waiting for the referee
 
 

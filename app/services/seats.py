@@ -16,6 +16,7 @@ from app.services.errors import Forbidden, Invalid
 from app.services.platform import Platform
 
 ASKERS = ("player", "bot")  # the roles that ask the referee (undo, damage that waits)
+DAMAGE = "damage.apply"  # the action whose entry by an asker may wait for the referee
 
 TABLE_DEFAULTS: dict[str, Any] = {
     "spectators_chat": False,  # spectators may write public chat
@@ -66,9 +67,7 @@ async def seat_and_waits(session: AsyncSession, token_hash: str) -> tuple[Partic
         if found is None:
             return None
         seat = loaded(Participant, SEAT_COLUMNS, found)
-        return seat, seat.role in ASKERS and bool(
-            merged_options(found["battle_options"], found["table_options"])["damage_needs_approval"]
-        )
+        return seat, waits_under(seat, found["battle_options"], found["table_options"])
     row = (
         await session.execute(
             select(Participant, Battle.options, TableSettings.options)
@@ -79,9 +78,15 @@ async def seat_and_waits(session: AsyncSession, token_hash: str) -> tuple[Partic
     ).first()
     if row is None:
         return None
-    seat = row[0]
-    waits = seat.role in ASKERS and bool(merged_options(row[1], row[2])["damage_needs_approval"])
-    return seat, waits
+    return row[0], waits_under(row[0], row[1], row[2])
+
+
+def waits_under(seat: Participant, battle_options: Any, table_options: Any) -> bool:
+    """Whether this seat's damage may have to wait for the referee, under the battle's options as
+    created (`battle_options`) and as the referee changed them (`table_options`)."""
+    return seat.role in ASKERS and bool(
+        merged_options(battle_options, table_options)["damage_needs_approval"]
+    )
 
 
 async def damage_waits(session: AsyncSession, battle_id: str, participant_id: Any) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
@@ -269,12 +270,27 @@ class ActionOut(BaseModel):
 )
 async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, creds: Creds) -> ActionOut:
     """Submit one action as this participant."""
-    participant, waits = await _acting(platform, battle_id, creds)
-    command = Command(battle_id, participant.id, body.type, body.payload, body.action_id, body.seq, body.dice)
-    queued = await queue_if_needed(platform, command, waits)  # issue 11: damage waiting for the referee
-    if queued is not None:
-        return JSONResponse({"queued_request": queued.id, "status": "pending"}, status_code=202)  # type: ignore[return-value]
-    result = await action_service.submit(platform, command)
+    if creds is None:
+        raise Unauthorized("send Authorization: Bearer <your token>")
+    # The seat is found by its token in the action's own read (issue 12: one read fewer).
+    command = Command(
+        battle_id,
+        None,
+        body.type,
+        body.payload,
+        body.action_id,
+        body.seq,
+        body.dice,
+        token_hash=hash_token(creds.credentials),
+    )
+    try:
+        result = await action_service.submit(platform, command)
+    except action_service.MustAsk as asking:  # issue 11: damage that may wait for the referee
+        command = replace(command, participant_id=asking.participant_id, queue_checked=True)
+        queued = await queue_if_needed(platform, command, True)
+        if queued is not None:
+            return JSONResponse({"queued_request": queued.id, "status": "pending"}, status_code=202)  # type: ignore[return-value]
+        result = await action_service.submit(platform, command)
     return ActionOut(seq=result.seq, duplicate=result.duplicate, events=result.events)
 
 

@@ -173,7 +173,9 @@ _DECODER = json.JSONDecoder(parse_constant=_non_finite, parse_int=_parse_int)
 def strict_loads(raw: str | bytes, depth_limit: int = MAX_JSON_DEPTH) -> Any:
     """json.loads that refuses NaN/Infinity, numbers out of range and deep nesting (JsonRefused)."""
     try:
-        if not isinstance(raw, str):  # as json.loads reads bytes: UTF-8, or UTF-16/32 by its BOM
+        if not isinstance(
+            raw, str
+        ):  # as json.loads reads bytes: UTF-8, or another Unicode encoding by its BOM
             raw = raw.decode(json.detect_encoding(raw), "surrogatepass")
         value = _DECODER.decode(raw)
     except RecursionError:
