@@ -6,10 +6,11 @@ the write path's cost — SQLAlchemy's ORM loading and unit of work for the same
 times the CPU of the statements themselves). The write is a data-modifying CTE whose battle UPDATE
 is guarded by the version the action was checked against, so a writer in another process that got
 there first makes it write nothing (answered as `StaleDataError`, and submit tries again), as the
-ORM's version counter does. On SQLite the ORM reads and writes them.
+ORM's version counter does; it also records that the actor was just active and whether any seat of
+the battle wants a webhook (`seats.seen_and_hooked`). On SQLite the ORM reads and writes them.
 
-A plain action on PostgreSQL is three statements and no BEGIN/COMMIT: the check, the write (one
-statement: atomic by itself) and the seat's last-seen (`seats.seen_and_hooked`). Statements on the
+A plain action on PostgreSQL is two statements and no BEGIN/COMMIT: the check (which finds the
+REST door's seat by its token) and the write (one statement: atomic by itself). Statements on the
 bare driver before any through SQLAlchemy run in autocommit; an action that changes other rows too
 (a draft cleared, a history action's reads) has SQLAlchemy open the transaction first, and the
 write joins it, so they commit together.
@@ -22,6 +23,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import configure_mappers
 from sqlalchemy.orm.attributes import manager_of_class, set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -42,8 +44,13 @@ WITH battle AS (
                             payload, dice, events, created_at)
     SELECT id, $2, $9, $10, $11, $12, $13, $14, $15, $16, $6 FROM battle
     RETURNING id
+), seen AS (
+    UPDATE seat_status SET last_seen_at = $6, seen_seq = GREATEST(COALESCE(seen_seq, $2), $2)
+    WHERE participant_id = $10 AND EXISTS (SELECT 1 FROM battle)
+    RETURNING 1
 )
-SELECT id FROM logged
+SELECT (SELECT id FROM logged) AS id, (SELECT count(*) FROM seen) AS seen,
+       EXISTS (SELECT 1 FROM seat_status WHERE battle_id = $1 AND webhook_url IS NOT NULL) AS hooked
 """
 
 
@@ -80,11 +87,19 @@ LEFT JOIN table_settings t ON t.battle_id = b.id
 """
 
 
+_managers: dict[type, Any] = {}
+SEEN_KEY = "seen_and_hooked"  # session.info: (actor, seq, seen, hooked) as the write recorded them
+
+
 def loaded(cls: type, columns: tuple[str, ...], row: Any, prefix: str = "") -> Any:
     """An ORM object as read by hand, built the way SQLAlchemy's own loading builds one: its values
     put in place as loaded, not set one at a time through the instrumented constructor (a tenth of
     the action path, issue 12). It is in no session: nothing writes it back by itself."""
-    obj = manager_of_class(cls).new_instance()
+    manager = _managers.get(cls)
+    if manager is None:  # the attributes exist once the mappers are configured (any ORM use does it)
+        configure_mappers()
+        manager = _managers[cls] = manager_of_class(cls)
+    obj = manager.new_instance()
     obj.__dict__.update({c: row[prefix + c] for c in columns})
     return obj
 
@@ -212,9 +227,11 @@ async def write_action(
         json.dumps(row.dice),
         json.dumps(row.events),
     )
-    if found is None:
+    if found["id"] is None:
         raise StaleDataError(f"battle {battle.id} changed since it was read (version {battle.version})")
     row.id, row.created_at = found["id"], at
+    # The actor's last seen went with it (`seats.seen_and_hooked` answers from here, no statement).
+    session.info[SEEN_KEY] = (row.actor_id, row.seq, bool(found["seen"]), bool(found["hooked"]))
     # Written by hand, so set as committed: the session must not write them again at its commit.
     for name, value in (
         ("seq", row.seq),

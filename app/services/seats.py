@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, SeatStatus, TableSettings
-from app.services.action_store import SEAT_COLUMNS, driver_of, loaded, run_on_driver
+from app.services.action_store import SEAT_COLUMNS, SEEN_KEY, driver_of, loaded, run_on_driver
 from app.services.errors import Forbidden, Invalid
 from app.services.platform import Platform
 
@@ -196,6 +196,9 @@ async def seen_and_hooked(
     """Inside an action's transaction: record that the actor was just active (`seen_at`; False
     when the seat has no status row yet) and whether any seat of the battle opted into a webhook.
     One statement on PostgreSQL's bare driver (issue 12: the write path's cost), two elsewhere."""
+    written = session.info.get(SEEN_KEY)
+    if written is not None and written[:2] == (participant_id, seq):
+        return written[2], written[3]  # the action's write recorded both (`action_store.WRITE_PG`)
     if participant_id and await driver_of(session) is not None:
         row = await run_on_driver(session, SEEN_AND_HOOKED_PG, participant_id, seq, utcnow(), battle_id)
         return bool(row["seen"]), bool(row["hooked"])
