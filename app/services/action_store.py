@@ -186,6 +186,17 @@ async def run_on_driver(session: AsyncSession, sql: str, *args: Any) -> Any:
         raise OperationalError(sql, None, exc, connection_invalidated=True) from exc
 
 
+LOG_COLUMNS = tuple(c.name for c in ActionLog.__table__.columns)
+
+
+async def new_log_row(session: AsyncSession, **values: Any) -> ActionLog:
+    """The action's log row, before it is written: on PostgreSQL built as a hand-read row (the
+    write fills in its id and time), on SQLite an ORM object the session will insert."""
+    if await driver_of(session) is None:
+        return ActionLog(**values)
+    return loaded(ActionLog, LOG_COLUMNS, {"id": None, "created_at": None, **values})
+
+
 async def write_action(
     session: AsyncSession, battle: Battle, snap: Snapshot, row: ActionLog, new_state: BattleState
 ) -> None:

@@ -28,7 +28,7 @@ from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
 from app.services import drafts, history
-from app.services.action_store import action_context, driver_of, token_context, write_action
+from app.services.action_store import action_context, driver_of, new_log_row, token_context, write_action
 from app.services.battles import checked_seat, get_battle, get_participant, load_state, token_seat
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound, RollNeeded, RuleFault, Stale
 from app.services.platform import Platform
@@ -424,7 +424,8 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
                 )
             new_state, events, rolled = outcome.state, outcome.events, source.record
         event_dicts = [e.model_dump(mode="json") for e in events]
-        row = ActionLog(
+        row = await new_log_row(
+            session,
             battle_id=cmd.battle_id,
             seq=new_seq,
             action_id=cmd.action_id,

@@ -291,7 +291,8 @@ async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, c
         if queued is not None:
             return JSONResponse({"queued_request": queued.id, "status": "pending"}, status_code=202)  # type: ignore[return-value]
         result = await action_service.submit(platform, command)
-    return ActionOut(seq=result.seq, duplicate=result.duplicate, events=result.events)
+    # The answer as ActionOut documents it, serialised once (not built, validated and dumped again).
+    return JSONResponse({"seq": result.seq, "duplicate": result.duplicate, "events": result.events})  # type: ignore[return-value]
 
 
 class NewSeat(BaseModel):
