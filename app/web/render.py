@@ -41,6 +41,7 @@ from app.services.views import (
     visible_log,
     with_drafts,
 )
+from app.web.cards import CardMemo
 from app.web.rulebook import prose, rule_links
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -350,6 +351,7 @@ class LiveViews:
 
     def __init__(self) -> None:
         self.placeholder = f"__csrf_{secrets.token_hex(8)}__"
+        self.cards = CardMemo(env, PART_TEMPLATES)  # a card is drawn again only when it changed
 
     def _me(self, read: LiveRead, viewer: Subscriber) -> Participant:
         me = read.by_id.get(viewer.participant_id)
@@ -363,7 +365,7 @@ class LiveViews:
 
     def html(self, read: LiveRead, viewer: Subscriber) -> list[tuple[str, str]]:
         since = viewer.last_seq or 0
-        html = live_html(read, self._me(read, viewer), since, self.placeholder)
+        html = live_html(read, self._me(read, viewer), since, self.placeholder, self.cards)
         return regions_of(html)
 
 
@@ -388,8 +390,9 @@ def regions_of(html: str) -> list[tuple[str, str]]:
     return regions
 
 
-def live_html(read: LiveRead, me: Participant, since: int, csrf: str) -> str:
-    """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer."""
+def live_html(read: LiveRead, me: Participant, since: int, csrf: str, cards: CardMemo | None = None) -> str:
+    """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer
+    (`cards`: ship cards kept from earlier frames; None draws every card)."""
     viewer = viewer_of(me, read.state)
     state = with_drafts(read.state, read.drafts, viewer)
     data = view_data(read.battle, state, read.seq, me, viewer, read.people, step_since=read.step_since)
@@ -411,4 +414,9 @@ def live_html(read: LiveRead, me: Participant, since: int, csrf: str) -> str:
         read.marks,
         moves=read.moves,
     )
+    context["cards"] = (cards or _EVERY_CARD).cards(context)
     return render("partials/live_update.html", context)
+
+
+_EVERY_CARD = CardMemo(env, PART_TEMPLATES, size=0)
+_EVERY_CARD.enabled = False

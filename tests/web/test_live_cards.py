@@ -1,0 +1,81 @@
+"""Ship cards in live frames (issue 12): a card is drawn again only when something it shows
+changed, and a kept card is exactly the card the frame would draw — for every seat of the three demo
+battles (every part template: sheets, pain tracks, shields, cloaks, torpedoes, High Guard), as one
+ship after another changes; a damage entry draws the damaged ship's card alone."""
+
+from __future__ import annotations
+
+import httpx
+import jinja2
+
+from app.demo import create_demos
+from app.services import actions
+from app.services.actions import Command
+from app.services.platform import Platform
+from app.web.cards import CardMemo
+from app.web.render import PART_TEMPLATES, LiveViews, env, live_html, read_live
+from tests.helpers import act, set_table, simple_ship
+
+
+async def test_kept_cards_are_the_cards_drawn_and_only_changed_ones_are_drawn(platform: Platform) -> None:
+    made = await create_demos(platform, "http://demo.test")
+    for n, demo in enumerate(made):
+        memo = CardMemo(env, PART_TEMPLATES)
+        assert memo.enabled
+        read = await read_live(platform.db, demo["id"], 0, platform.rules)
+        referee = next(p for p in read.people if p.role == "referee")
+        ships = list(read.state.ships)
+        for step in range(len(ships) + 1):
+            read = await read_live(platform.db, demo["id"], 0, platform.rules)
+            seats = [p for p in read.people if p.active]
+            for seat in seats:
+                assert live_html(read, seat, 0, "csrf", memo) == live_html(read, seat, 0, "csrf"), (
+                    n,
+                    seat.role,
+                )
+            if step < len(ships):
+                change = {"path": f"ships.{ships[step]}.crippled", "value": True, "reason": "test"}
+                await actions.submit(
+                    platform, Command(demo["id"], referee.id, "override.set", change, f"cards-{n}-{step}")
+                )
+
+
+async def test_a_damage_entry_draws_the_damaged_ships_card_alone(client: httpx.AsyncClient) -> None:
+    table = await set_table(
+        client, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+    db = client.app.state.platform.db  # type: ignore[attr-defined]
+    memo = CardMemo(env, PART_TEMPLATES)
+    read = await read_live(db, table.battle_id, 0)
+    watcher = read.by_id[table.ids["watcher"]]
+    live_html(read, watcher, 0, "csrf", memo)
+    assert (memo.draws, memo.hits) == (2, 0)
+    r = await act(client, table, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": 2})
+    assert r.status_code == 200, r.text
+    read = await read_live(db, table.battle_id, 0)
+    assert live_html(read, watcher, 0, "csrf", memo) == live_html(read, watcher, 0, "csrf")
+    assert (memo.draws, memo.hits) == (3, 1)  # Crow's card again; Hawk's kept
+
+
+def test_the_hubs_memo_knows_everything_the_card_templates_read() -> None:
+    memo = LiveViews().cards
+    assert memo.enabled and memo.unknown == set() and memo.seq_marked  # only the forms draw the seq
+    assert {"cloak", "pain", "photon_launcher"} <= memo.list_readers  # their target lists read every ship
+
+
+def test_a_card_template_reading_something_new_turns_the_memo_off() -> None:
+    loader = jinja2.DictLoader(
+        {
+            "partials/ship.html": "{{ ship.name }} {{ secret }}",
+            "partials/forms.html": "",
+            "parts/sheet.html": "",
+        }
+    )
+    memo = CardMemo(jinja2.Environment(loader=loader, autoescape=True), ["sheet"])
+    assert not memo.enabled and memo.unknown == {"secret"}
+    context = {
+        "ship": {"id": "a", "name": "Hawk"},
+        "secret": "x",
+        "state": {"ships": {"a": {"id": "a", "name": "Hawk"}}},
+    }
+    assert memo.cards(context) == {"a": "Hawk x"} and memo.hits == 0
