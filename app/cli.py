@@ -10,7 +10,7 @@
   its revealed seed; names each that does not match (exit 1), needs no server or database
 
 `serve` runs uvicorn with the limits from the configuration: TIMEOUT_KEEP_ALIVE, HEADER_TIMEOUT (a
-deadline for each request's headers, see app/web/serving.py), MAX_HEADER_BYTES (h11), the websocket
+deadline for each request's headers, see app/web/serving.py), MAX_HEADER_BYTES, the websocket
 frame limit, and --proxy-headers trusting FORWARDED_ALLOW_IPS. PUBLIC_BASE_URL defaults to the
 address served.
 """
@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> None:
             print_links(demo(get_settings().public_base_url, fresh=False))
         import uvicorn
 
-        from app.web.serving import WS_PROTOCOL, HeaderDeadlineH11Protocol
+        from app.web.serving import WS_PROTOCOL, HeaderDeadlineHttpToolsProtocol
 
         settings = get_settings()
         uvicorn.run(
@@ -236,11 +236,10 @@ def main(argv: list[str] | None = None) -> None:
             host=args.host,
             port=args.port,
             workers=args.workers,
-            http=HeaderDeadlineH11Protocol,
+            http=HeaderDeadlineHttpToolsProtocol,
             ws=WS_PROTOCOL,
             ws_max_size=settings.max_ws_frame_bytes,
             timeout_keep_alive=settings.timeout_keep_alive,
-            h11_max_incomplete_event_size=settings.max_header_bytes,
             proxy_headers=True,
             forwarded_allow_ips=settings.forwarded_allow_ips,
         )

@@ -53,7 +53,9 @@ class Settings(BaseSettings):
     header_timeout: float = Field(
         default=10.0, gt=0, description="seconds a client has to send a request's headers"
     )
-    max_header_bytes: int = Field(default=16 * 1024, ge=1024, description="largest request head (h11)")
+    max_header_bytes: int = Field(
+        default=16 * 1024, ge=1024, description="largest request head (400 past it)"
+    )
     # At the table (issue 11): chat limits, notifications
     chat_max_chars: int = 500
     chat_rate_count: int = 5  # messages per seat …

@@ -12,6 +12,6 @@ fi
 .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
 # `serve` runs uvicorn with the configured limits: TIMEOUT_KEEP_ALIVE (idle keep-alive, 5 s),
 # HEADER_TIMEOUT (a request head must arrive within 10 s: slow-loris connections are closed),
-# MAX_HEADER_BYTES (h11's limit on a request head, 16 KiB), MAX_WS_FRAME_BYTES, and
+# MAX_HEADER_BYTES (the largest request head, 16 KiB), MAX_WS_FRAME_BYTES, and
 # --proxy-headers trusting FORWARDED_ALLOW_IPS (127.0.0.1).
 exec .venv/bin/python -m app.cli serve "$@"

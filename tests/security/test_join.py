@@ -149,6 +149,43 @@ def test_a_slow_loris_connection_is_closed(cli_server: CliServer) -> None:
         s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n")
         answer = s.recv(1024)
     assert answer.startswith(b"HTTP/1.1 400"), answer[:80]
+    # So is one that never ends (no line break: the parser has not read a header yet).
+    with socket.create_connection(("127.0.0.1", cli_server.port), timeout=5) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000)
+        answer = s.recv(1024)
+    assert answer.startswith(b"HTTP/1.1 400") and b"Request head over" in answer, answer[:200]
+    # A head with a body bigger than the head limit, in one write, is a head under the limit.
+    body = b'{"name": "' + b"a" * 20_000 + b'", "system": "b5wars"}'
+    with socket.create_connection(("127.0.0.1", cli_server.port), timeout=5) as s:
+        s.sendall(
+            b"POST /api/v1/battles HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+        )
+        answer = s.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 422"), answer[:200]  # the name is too long; the head was fine
+    # The second request's head on a kept-alive connection has its own deadline.
+    with socket.create_connection(("127.0.0.1", cli_server.port), timeout=5) as s:
+        s.sendall(b"GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        first = b""
+        while b"\r\n\r\n" not in first:
+            first += s.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200"), first[:80]
+        s.sendall(b"GET /openapi.json HTTP/1.1\r\n")
+        started = time.monotonic()
+        s.settimeout(0.25)
+        closed_after = None
+        while time.monotonic() - started < 6:
+            try:
+                s.sendall(b"X")
+                if s.recv(65536) == b"":
+                    closed_after = time.monotonic() - started
+                    break
+            except TimeoutError:
+                continue
+            except (BrokenPipeError, ConnectionResetError):
+                closed_after = time.monotonic() - started
+                break
+        assert closed_after is not None and closed_after < 3, closed_after
     # An ordinary client on a kept-alive connection is served, twice.
     with httpx.Client(base_url=cli_server.url) as c:
         assert c.get("/openapi.json").status_code == 200

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import httpx
 import jinja2
+import pytest
 
 from app.demo import create_demos
 from app.services import actions
@@ -17,6 +18,7 @@ from app.web.render import PART_TEMPLATES, LiveViews, env, live_html, read_live
 from tests.helpers import act, set_table, simple_ship
 
 
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)  # drawing reads no database
 async def test_kept_cards_are_the_cards_drawn_and_only_changed_ones_are_drawn(platform: Platform) -> None:
     made = await create_demos(platform, "http://demo.test")
     for n, demo in enumerate(made):
