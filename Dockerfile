@@ -14,7 +14,7 @@ COPY docs ./docs
 RUN pip install --no-cache-dir --no-deps --no-build-isolation .
 EXPOSE 8000
 # app.cli serve runs uvicorn with the configured limits: --timeout-keep-alive (TIMEOUT_KEEP_ALIVE=5),
-# a deadline for request heads (HEADER_TIMEOUT=10, closes slow-loris connections), h11's head size
+# a deadline for request heads (HEADER_TIMEOUT=10, closes slow-loris connections), a request head size
 # limit (MAX_HEADER_BYTES=16384), the websocket frame limit, and --proxy-headers trusting
 # FORWARDED_ALLOW_IPS (the compose file sets it for its nginx). Migrations run in their own service.
 CMD ["python", "-m", "app.cli", "serve", "--host", "0.0.0.0", "--port", "8000", "--no-demo", "--no-migrate"]
