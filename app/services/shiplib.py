@@ -32,6 +32,7 @@ from app.services.errors import Forbidden, Invalid, NotFound
 from app.services.history import log_rows, stacks
 from app.services.library import library as samples
 from app.services.platform import Platform
+from app.services.seats import aware
 
 SHIP_SCHEMA_ID = "starboard.ship/1"
 RESERVED = {"schema"}  # GET /api/v1/ships/schema: no ship may be called that
@@ -171,7 +172,7 @@ def _entry(row: LibraryShip, viewer: Participant | None, held: bool = False) -> 
         sample=False,
         source=row.source,
         saved_by=row.saved_by_name,
-        saved_at=row.created_at,
+        saved_at=aware(row.created_at),
         from_ship=row.from_ship,
         held=held,
         may_delete=may_delete(row, viewer),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -78,6 +79,8 @@ async def test_save_list_export_round_trip_and_delete(client: httpx.AsyncClient)
 
     listed = slugs(await client.get(SHIPS, params={"system": "b5wars"}))
     assert listed[slug]["sample"] is False and listed[slug]["saved_at"]
+    # RFC 3339, with its offset, on SQLite too (which hands datetimes back without their zone)
+    assert datetime.fromisoformat(listed[slug]["saved_at"]).utcoffset() == timedelta(0)
     assert listed["excelsior"]["sample"] is True and listed["shadow-cruiser"]["sample"] is True
     assert slug not in slugs(
         await client.get(SHIPS, params={"system": "sfb"})
