@@ -28,6 +28,7 @@ from app.services.errors import Forbidden, Invalid, Unauthorized
 from app.services.history import rebuild
 from app.services.library import library as all_ships
 from app.services.library import ships_for
+from app.services.platform import Platform
 from app.services.records import dice_record as read_dice_record
 from app.services.requests import queue_if_needed
 from app.services.seats import seat_and_waits
@@ -272,6 +273,12 @@ async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, c
     """Submit one action as this participant."""
     if creds is None:
         raise Unauthorized("send Authorization: Bearer <your token>")
+    return await action_answer(platform, battle_id, body, creds.credentials)  # type: ignore[return-value]
+
+
+async def action_answer(platform: Platform, battle_id: str, body: ActionIn, token: str) -> JSONResponse:
+    """The action door's work once the request is read and valid — shared by this route and the
+    lean door in front of the app (app/web/action_door.py) that serves well-formed requests."""
     # The seat is found by its token in the action's own read (issue 12: one read fewer).
     command = Command(
         battle_id,
@@ -281,7 +288,7 @@ async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, c
         body.action_id,
         body.seq,
         body.dice,
-        token_hash=hash_token(creds.credentials),
+        token_hash=hash_token(token),
     )
     try:
         result = await action_service.submit(platform, command)
@@ -289,10 +296,10 @@ async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, c
         command = replace(command, participant_id=asking.participant_id, queue_checked=True)
         queued = await queue_if_needed(platform, command, True)
         if queued is not None:
-            return JSONResponse({"queued_request": queued.id, "status": "pending"}, status_code=202)  # type: ignore[return-value]
+            return JSONResponse({"queued_request": queued.id, "status": "pending"}, status_code=202)
         result = await action_service.submit(platform, command)
     # The answer as ActionOut documents it, serialised once (not built, validated and dumped again).
-    return JSONResponse({"seq": result.seq, "duplicate": result.duplicate, "events": result.events})  # type: ignore[return-value]
+    return JSONResponse({"seq": result.seq, "duplicate": result.duplicate, "events": result.events})
 
 
 class NewSeat(BaseModel):
