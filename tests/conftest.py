@@ -91,7 +91,13 @@ def db_url(request: pytest.FixtureRequest) -> str:
 
 
 def settings_for(db: str, broadcast: str = "memory://") -> Settings:
-    return Settings(database_url=db, broadcast_url=broadcast, secret_key=SECRET, allowed_origins=[])
+    return Settings(
+        database_url=db,
+        broadcast_url=broadcast,
+        secret_key=SECRET,
+        allowed_origins=[],
+        freeze_startup_heap=False,  # a test process's heap is the suite's, not a server's
+    )
 
 
 @pytest.fixture
