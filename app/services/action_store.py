@@ -200,11 +200,14 @@ async def new_log_row(session: AsyncSession, **values: Any) -> ActionLog:
 async def write_action(
     session: AsyncSession, battle: Battle, snap: Snapshot, row: ActionLog, new_state: BattleState
 ) -> None:
-    """Write the action; afterwards `battle`, `snap` and `row` hold what the database holds (the
-    live path hands them to this process's viewers without reading them back)."""
-    state = new_state.model_dump(mode="json")
+    """Write the action; afterwards `battle`, `row` and `snap.seq` hold what the database holds
+    (the live path hands them to this process's viewers without reading them back). On
+    PostgreSQL `snap.state` is left as read: the state is written as pydantic serialises it to
+    JSON, in one step (a fifth of the dict-then-text cost), and the new state is the caller's
+    `new_state`."""
     status = "finished" if new_state.finished else battle.status
     if await driver_of(session) is None:
+        state = new_state.model_dump(mode="json")
         session.add(row)
         snap.seq, snap.state = row.seq, state
         battle.seq, battle.turn, battle.step, battle.status = (
@@ -228,7 +231,7 @@ async def write_action(
         status,
         at,
         battle.version,
-        json.dumps(state),
+        new_state.model_dump_json(),
         row.action_id,
         row.actor_id,
         row.actor_role,
@@ -254,4 +257,3 @@ async def write_action(
     ):
         set_committed_value(battle, name, value)
     set_committed_value(snap, "seq", row.seq)
-    set_committed_value(snap, "state", state)

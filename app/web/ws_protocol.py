@@ -22,18 +22,27 @@ the same on every socket) and written straight to the transport, past Starlette'
 `send`, when the socket is open, its buffer not full and no extension (permessage-deflate: a
 browser's socket) makes each socket's bytes its own; otherwise the caller sends it the usual way.
 
-Everything else (framing, closing handshake, keepalive pings, backpressure) is uvicorn's.
+The keepalive ping (every socket, every `--ws-ping-interval` seconds: 50 a second at 1,000
+sockets) is written as the six bytes it is — a final, unmasked ping frame with a 4-byte payload —
+instead of through websockets' frame objects and generators, which made it about 3 % of the
+server's CPU at 1,000 watchers and 20 actions a second (issue 12). Its meaning is uvicorn's: the
+same random payload is awaited in the pong, an unanswered ping closes the socket 1011 after
+`--ws-ping-timeout`, and the pong is read by uvicorn as before.
+
+Everything else (framing, closing handshake, backpressure) is uvicorn's.
 """
 
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
 _last_framed: tuple[str, bytes] = ("", b"")
+PING_HEAD = bytes((0x89, 4))  # FIN + ping opcode; unmasked, a 4-byte payload (RFC 6455 §5.2, §5.5.2)
 
 
 def framed(text: str) -> bytes:
@@ -151,6 +160,19 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             return False
         self.transport.write(framed(text))
         return True
+
+    def send_keepalive_ping(self) -> None:
+        """uvicorn's keepalive ping, written as its bytes (see the module's docstring)."""
+        self.ping_timer = None
+        if self.close_sent or self.transport.is_closing() or self.conn.state is not State.OPEN:
+            return  # as uvicorn: no ping, and none scheduled, on a socket that is closing
+        self.pending_ping_payload = payload = random.getrandbits(32).to_bytes(4, "big")
+        self.ping_sent_at = self.loop.time()
+        self.transport.write(PING_HEAD + payload)
+        if self.ping_timeout is not None:
+            self.pong_timer = self.loop.call_later(self.ping_timeout, self.keepalive_timeout)
+        else:
+            self.schedule_ping()
 
     async def send(self, message: Any) -> None:
         await super().send(message)

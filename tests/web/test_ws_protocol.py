@@ -16,6 +16,7 @@ import types
 import pytest
 import uvicorn
 import websockets
+from websockets.protocol import State
 
 from app.web.ws_protocol import Inbox, LeanWebSocketProtocol, Writable, framed
 
@@ -104,12 +105,14 @@ def _reachable(root: object) -> list[object]:
 
 
 @contextlib.asynccontextmanager
-async def _serving(app):  # type: ignore[no-untyped-def]
+async def _serving(app, **config):  # type: ignore[no-untyped-def]
     """A real uvicorn server running `app` on LeanWebSocketProtocol, on a free port, for the block."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning", ws=LeanWebSocketProtocol))
+    server = uvicorn.Server(
+        uvicorn.Config(app, port=port, log_level="warning", ws=LeanWebSocketProtocol, **config)
+    )
     serving = asyncio.create_task(server.serve())
     try:
         while not server.started:
@@ -186,3 +189,45 @@ async def test_a_frame_written_at_once_reads_as_sent(compression: str | None) ->
             assert [await client.recv() for _ in texts] == texts
         # shared bytes only where each socket's bytes are the same: not under permessage-deflate
         assert written == [compression is None] * len(texts)
+
+
+async def _open_until_closed(scope, receive, send) -> None:  # type: ignore[no-untyped-def]
+    if scope["type"] == "websocket":
+        await receive()
+        await send({"type": "websocket.accept"})
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+
+async def test_keepalive_pings_written_as_bytes_are_answered_and_matched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sent_by_websockets: list[bytes] = []
+    monkeypatch.setattr(
+        websockets.protocol.Protocol, "send_ping", lambda _, data: sent_by_websockets.append(data)
+    )
+    async with _serving(_open_until_closed, ws_ping_interval=0.05, ws_ping_timeout=1.0) as server:
+        port = server.config.port
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws", ping_interval=None) as client:
+            (connection,) = server.server_state.connections
+            await asyncio.sleep(0.4)  # several pings; websockets answers each with its payload
+            assert connection.last_ping_rtt > 0  # a pong carried the payload the ping sent
+            assert client.state is State.OPEN and connection.conn.state is State.OPEN
+        assert sent_by_websockets == []  # the server wrote its pings itself (issue 12: CPU)
+
+
+async def test_a_peer_that_never_answers_a_ping_is_closed_1011() -> None:
+    async with _serving(_open_until_closed, ws_ping_interval=0.05, ws_ping_timeout=0.2) as server:
+        port = server.config.port
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(
+            b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        assert b" 101 " in await reader.readuntil(b"\r\n\r\n")
+        ping = await asyncio.wait_for(reader.readexactly(6), 2)
+        assert ping[:2] == bytes((0x89, 4))  # a final ping frame, unmasked, 4 bytes of payload
+        rest = await asyncio.wait_for(reader.read(), 2)  # never answered: then the close, then EOF
+        close = rest[rest.index(0x88) :]
+        assert int.from_bytes(close[2:4], "big") == 1011 and b"keepalive ping timeout" in close
+        writer.close()
