@@ -22,13 +22,14 @@ import logging
 import random
 import types
 from collections import deque
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.realtime.memory import Trimmer
 
 log = logging.getLogger(__name__)
+NOTHING_SENT: Mapping[str, str] = types.MappingProxyType({})  # a new viewer's record (read-only)
 
 TRY_AGAIN_LATER = 1013  # the database is unreachable: reconnect and catch up in a moment
 INTERNAL_ERROR = 1011
@@ -60,7 +61,9 @@ class Subscriber:
     closed: bool = False
     pending: deque[str] | None = None  # frames not yet written, oldest first
     writer: asyncio.Task[None] | None = None  # runs while `pending` has frames
-    sent: dict[str, str] = field(default_factory=dict)  # region → its HTML as last sent
+    sent: dict[str, str] = field(
+        default_factory=dict
+    )  # region → its HTML as last sent (shared: replace, never change)
     sent_frames: int = 0
     sent_bytes: int = 0
     framed_at: float = 0.0  # when it was last queued a frame with a seq (the loop's clock)
@@ -117,7 +120,7 @@ class Drawn:
                 held[parent] = held[parent].replace(inner, f"\x00{name}\x00", 1)
         return cls(regions, held)
 
-    def fresh(self, sent: dict[str, str]) -> tuple[str, ...]:
+    def fresh(self, sent: Mapping[str, str]) -> tuple[str, ...]:
         """The regions a viewer who was last sent `sent` lacks: appended ones always; an inner
         region only when its parent is not sent whole."""
         out: list[str] = []
@@ -219,7 +222,7 @@ class Hub:
         """The client holds `seq`: send it everything after that."""
         viewer.last_seq = seq
         viewer.resync = True
-        viewer.sent = {}  # what the page shows is as of its seq: send every region again
+        viewer.sent = NOTHING_SENT  # what the page shows is as of its seq: send every region again
         self.join(viewer)
         self._start(viewer.battle_id)
         self.trimmer.soon()
@@ -417,6 +420,7 @@ class Hub:
         frames: dict[Any, str] = {}  # (view, since, regions sent) → the frame, encoded once
         views: dict[str, Any] = {}  # seat → what it sees: every socket of a seat sees the same
         signed: dict[tuple[int, str], str] = {}  # (frame, CSRF token) → the frame as sent
+        after: dict[tuple[Any, int], tuple[Mapping[str, str], tuple[str, ...], Mapping[str, str]]] = {}
         placeholder = getattr(self.views, "placeholder", None)
         for viewer in behind:
             if viewer.closed or viewer.last_seq is None:
@@ -448,7 +452,16 @@ class Hub:
                 continue
             # A region the viewer was last sent exactly so is left out (the page keeps it); the
             # log is appended, so its part is always new.
-            fresh = drawn.fresh(viewer.sent)
+            # Viewers sent the same frames hold the very same dict (below), so what a rendering
+            # adds for them is worked out once per rendering and dict, not once per socket.
+            known = after.get((key, id(viewer.sent)))
+            if known is None:
+                known = after[(key, id(viewer.sent))] = (
+                    viewer.sent,  # kept here, so no other dict takes its id during this round
+                    drawn.fresh(viewer.sent),
+                    {**viewer.sent, **drawn.held},  # "+" (the log) is appended, never the same twice
+                )
+            fresh = known[1]
             if refresh and seq <= viewer.last_seq:
                 fresh = tuple(t for t in fresh if not t.startswith("+"))  # the log has nothing new
                 if not fresh:
@@ -460,7 +473,7 @@ class Hub:
                 if refresh:
                     body["refresh"] = True  # the same seq, new regions: the page must not skip it
                 frame = frames[(key, fresh, refresh)] = json.dumps(body)
-            viewer.sent.update(drawn.held)  # "+" (the log) is appended, never the same twice
+            viewer.sent = known[2]  # shared, never changed in place (a resync gives a new one)
             if placeholder:  # the one per-browser part of a shared rendering: its CSRF token
                 shared = frame
                 frame = signed.get((id(shared), viewer.csrf))  # a browser's tabs share it

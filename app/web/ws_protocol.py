@@ -41,17 +41,18 @@ from typing import Any
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
-_last_framed: tuple[str, bytes] = ("", b"")
+_framed: dict[int, tuple[str, bytes]] = {}  # id(text) → (text, its frame): the texts being sent now
+FRAMED_KEPT = 16
 PING_HEAD = bytes((0x89, 4))  # FIN + ping opcode; unmasked, a 4-byte payload (RFC 6455 §5.2, §5.5.2)
 
 
 def framed(text: str) -> bytes:
-    """`text` as one unmasked, final text frame (RFC 6455 §5.2), kept for the next socket sent the
-    very same string (the hub sends one rendering to its viewers one after another)."""
-    global _last_framed
-    last_text, last_bytes = _last_framed
-    if last_text is text:
-        return last_bytes
+    """`text` as one unmasked, final text frame (RFC 6455 §5.2), kept for the next sockets sent
+    the very same string: the hub sends one rendering to its viewers one after another, and a
+    battle's few browsers (one CSRF token each) take turns, so the last few texts are kept."""
+    kept = _framed.get(id(text))
+    if kept is not None and kept[0] is text:
+        return kept[1]
     payload = text.encode()
     n = len(payload)
     if n < 126:
@@ -61,7 +62,9 @@ def framed(text: str) -> bytes:
     else:
         head = bytes((0x81, 127)) + n.to_bytes(8, "big")
     data = head + payload
-    _last_framed = (text, data)
+    if len(_framed) >= FRAMED_KEPT:
+        del _framed[next(iter(_framed))]  # the oldest
+    _framed[id(text)] = (text, data)
     return data
 
 

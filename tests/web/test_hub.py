@@ -136,6 +136,40 @@ async def test_a_region_the_viewer_already_has_is_not_sent_again_until_hello() -
     assert "<panel v2>" in sock.sent[-1] and "<bar 6>" in sock.sent[-1]
 
 
+async def test_viewers_sent_the_same_hold_one_record_and_each_still_gets_what_it_lacks() -> None:
+    """issue 12: what a rendering adds is worked out once per rendering and per record of what
+    was sent, so viewers sent the same frames share that record; one who said hello again (and so
+    holds a fresh record) still gets every region, the others only what changed."""
+    seq = {"n": 3}
+
+    async def load(battle_id: str, since: int) -> Read:
+        return Read(seq["n"])
+
+    views = RegionViews()
+    hub = Hub(load=load, views=views, settings=HubSettings(heartbeat_seconds=0))
+    socks = [Socket() for _ in range(4)]
+    viewers = [viewer(sock, csrf=f"tok{i}") for i, sock in enumerate(socks)]
+    for v in viewers:
+        hub.hello(v, 2)
+    await settle()
+    assert all("<panel v1>" in s.sent[-1] for s in socks)
+    assert all(v.sent is viewers[0].sent for v in viewers)  # one record for all four
+    hub.hello(viewers[3], 3)  # this page may hold less than we think
+    seq["n"] = 4
+    await hub.wake("b", 4)
+    await settle()
+    assert views.rendered == 2
+    for sock in socks[:3]:
+        assert "<bar 4>" in sock.sent[-1] and "panel" not in sock.sent[-1]
+    assert "<panel v1>" in socks[3].sent[-1] and "<bar 4>" in socks[3].sent[-1]
+    assert viewers[0].sent is viewers[1].sent is viewers[2].sent and viewers[0].sent == viewers[3].sent
+    views.panel, seq["n"] = "<panel v2>", 5
+    await hub.wake("b", 5)
+    await settle()
+    assert all("<panel v2>" in s.sent[-1] for s in socks)
+    assert [s.sent[-1].count("<log 5>") for s in socks] == [1, 1, 1, 1]
+
+
 class PausedSocket(Socket):
     """A socket whose transport is paused (a slow reader) until `resume()`: each send waits."""
 
