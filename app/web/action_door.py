@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
-from app.web.security import MAX_JSON_DEPTH, SECURITY_HEADERS, JsonRefused, strict_loads
+from app.web.security import MAX_JSON_DEPTH, JsonRefused, secured, strict_loads
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ class ActionDoor:
             response = await action_answer(app.state.platform, battle_id, action, token)
         except Exception as exc:  # answered as the app's handlers answer it, never a bare 500
             response = await _handled(app, Request(scope), exc)
-        await response(scope, receive, _secured(send))
+        await response(scope, receive, secured(send, secure_cookies=False))  # it sets no cookie
 
     def _plain(self, scope: Scope, headers: dict[bytes, bytes]) -> bool:
         """Whether the full stack would hand this request's body to the route untouched."""
@@ -155,19 +155,3 @@ async def _handled(app: Any, request: Request, exc: Exception) -> Response:
 async def _called(handler: Handler, request: Request, exc: Exception) -> Response:
     answer = handler(request, exc)
     return await answer if isinstance(answer, Awaitable) else answer  # type: ignore[no-any-return]
-
-
-def _secured(send: Send) -> Send:
-    """`send` with the headers SecurityHeaders gives every answer (the route sets no cookie)."""
-
-    async def with_headers(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            headers = list(message.get("headers", []))
-            present = {k.lower() for k, _ in headers}
-            message = {
-                **message,
-                "headers": headers + [(k, v) for k, v in SECURITY_HEADERS if k not in present],
-            }
-        await send(message)
-
-    return with_headers

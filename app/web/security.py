@@ -361,22 +361,31 @@ class SecurityHeaders:
             self.secure_cookies == "auto" and scope.get("scheme") == "https"
         )
 
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                present = {k.lower() for k, _ in headers}
-                if secure:
-                    headers = [
-                        (k, v + b"; Secure")
-                        if k.lower() == b"set-cookie" and b"secure" not in v.lower()
-                        else (k, v)
-                        for k, v in headers
-                    ]
-                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in present]  # a route may be stricter
-                message = {**message, "headers": headers + extra}
-            await send(message)
+        await self.app(scope, receive, secured(send, secure))
 
-        await self.app(scope, receive, with_headers)
+
+def secured(send: Send, secure_cookies: bool) -> Send:
+    """`send` with the policy headers added to the answer's start (those a route set itself are
+    kept: a route may be stricter), and cookies marked `Secure` when `secure_cookies`."""
+
+    async def with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", []))
+            present = {k.lower() for k, _ in headers}
+            if secure_cookies:
+                headers = [
+                    (k, v + b"; Secure")
+                    if k.lower() == b"set-cookie" and b"secure" not in v.lower()
+                    else (k, v)
+                    for k, v in headers
+                ]
+            message = {
+                **message,
+                "headers": headers + [(k, v) for k, v in SECURITY_HEADERS if k not in present],
+            }
+        await send(message)
+
+    return with_headers
 
 
 # --- Logs -----------------------------------------------------------------------------------------
