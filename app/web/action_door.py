@@ -26,9 +26,9 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
-from app.web.security import MAX_JSON_DEPTH, JsonRefused, secured, strict_loads
+from app.web.security import MAX_JSON_DEPTH, JsonRefused, replaying, secured, strict_loads
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class ActionDoor:
         action = _valid(ActionIn, body) if body is not None else None
         if action is None or token is None:
             self.handed_on += 1
-            await app.full_stack(scope, _replaying(body, receive) if body is not None else receive, send)
+            await app.full_stack(scope, replaying(body, receive) if body is not None else receive, send)
             return
         self.served += 1
         scope["app"] = app
@@ -118,20 +118,6 @@ def _valid(model: Any, body: bytes) -> Any | None:
         return model.model_validate(value) if isinstance(value, dict) else None
     except (JsonRefused, ValidationError, ValueError):
         return None
-
-
-def _replaying(body: bytes, receive: Receive) -> Receive:
-    """`receive` for the full stack: the body already read, then the connection's own messages."""
-    replayed = False
-
-    async def replay() -> Message:
-        nonlocal replayed
-        if not replayed:
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
 
 
 async def _handled(app: Any, request: Request, exc: Exception) -> Response:

@@ -304,16 +304,21 @@ class BodyLimit:
             except JsonRefused as exc:
                 await send_error(send, 422, error_body("Invalid", exc.field, exc.reason))
                 return
-        replayed = False
+        await self.app(scope, replaying(raw, receive), send)
 
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": raw, "more_body": False}
-            return await receive()
 
-        await self.app(scope, replay, send)
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """`receive` for an app after a door read the body: that body, then the connection's own messages."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 async def _too_large(send: Send) -> None:
