@@ -340,10 +340,7 @@ class Game:
         fighting, the moment, the action's own permit."""
         self.admit(state, spec, actor)
         if spec.ship is not None and ship_id is not None:
-            ship = state.ship(ship_id, spec.ship)
-            if not actor.commands(ship_id):
-                raise NotAllowed("you do not command that ship", spec.ship)
-            self._still_fighting(ship, spec.ship)
+            self._ship_may_act(state, spec, actor, ship_id)
         for name in spec.active if payload is not None else ():
             other = getattr(payload, name)
             if other is not None:
@@ -355,6 +352,13 @@ class Game:
             reason = spec.permit(state, actor)
             if reason:
                 raise NotAllowed(reason)
+
+    def _ship_may_act(self, state: BattleState, spec: ActionSpec, actor: Actor, ship_id: str) -> None:
+        assert spec.ship is not None
+        ship = state.ship(ship_id, spec.ship)
+        if not actor.commands(ship_id):
+            raise NotAllowed("you do not command that ship", spec.ship)
+        self._still_fighting(ship, spec.ship)
 
     def _still_fighting(self, ship: Ship, field: str) -> None:
         reason = self.gone(ship)
@@ -371,14 +375,17 @@ class Game:
 
     def offers(self, state: BattleState, actor: Actor) -> list[Offer]:
         """The actions this actor may submit now, each with the ships it may name: the same gate
-        the engine applies, so a page never offers what the rules would refuse."""
+        the engine applies, so a page never offers what the rules would refuse. The gate's checks
+        that do not depend on the ship (who, the moment, the permit) are asked once per action,
+        then the ship's own for each ship (a spectator's page asks no ship at all)."""
         found: list[Offer] = []
         for spec in self.actions.values():
-            if spec.ship is None:
-                if self._passes(state, spec, actor, None):
-                    found.append(Offer(spec.name, spec.summary))
+            if not self._passes(state, spec, actor, None):
                 continue
-            ships = tuple(sid for sid in sorted(state.ships) if self._passes(state, spec, actor, sid))
+            if spec.ship is None:
+                found.append(Offer(spec.name, spec.summary))
+                continue
+            ships = tuple(sid for sid in sorted(state.ships) if self._ship_passes(state, spec, actor, sid))
             if ships:
                 found.append(Offer(spec.name, spec.summary, ships))
         return found
@@ -386,6 +393,16 @@ class Game:
     def _passes(self, state: BattleState, spec: ActionSpec, actor: Actor, ship_id: str | None) -> bool:
         try:
             self.gate(state, spec, actor, ship_id)
+        except RuleError:
+            return False
+        return True
+
+    def _ship_passes(self, state: BattleState, spec: ActionSpec, actor: Actor, ship_id: str) -> bool:
+        """The gate's checks of one acting ship, the rest having passed (`offers`)."""
+        try:
+            self._ship_may_act(state, spec, actor, ship_id)
+            if spec.in_turn:
+                self.check_turn(state, spec, state.ship(ship_id, spec.ship))
         except RuleError:
             return False
         return True
