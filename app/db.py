@@ -109,6 +109,28 @@ class Database:
             yield session
 
     @asynccontextmanager
+    async def unit(self) -> AsyncIterator[AsyncSession]:
+        """An action's unit of work (issue 12: the action path's cost): like `transaction`, one
+        session on one pooled connection, committed at the end, rolled back on an error — but the
+        session only takes part once something is done through it. On PostgreSQL the connection's
+        bare asyncpg driver is in `info["driver"]` (`action_store.driver_of`) from the start, and a
+        plain action's two statements run there in autocommit; the ORM session begins a
+        transaction on the connection the first time it is used (a draft, a history action), the
+        bare statements after it join that transaction, and the end commits both. An action the
+        ORM never touched has no BEGIN, COMMIT or session bookkeeping to pay for."""
+        async with self.engine.connect() as connection:
+            session = AsyncSession(bind=connection, expire_on_commit=False)
+            if not self.is_sqlite:
+                session.info["driver"] = (await connection.get_raw_connection()).driver_connection
+            try:
+                yield session
+                if session.in_transaction():
+                    await session.commit()
+            finally:
+                if session.in_transaction():  # an error on the way: nothing of it is kept
+                    await session.close()
+
+    @asynccontextmanager
     async def reader(self) -> AsyncIterator[AsyncSession]:
         async with self.read_sessions() as session:
             yield session

@@ -364,7 +364,7 @@ def _resolve(state: BattleState, action: Action, source: DiceSource, entered: li
 
 async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
     rules = platform.rules
-    async with platform.db.transaction() as session:
+    async with platform.db.unit() as session:
         battle, snap, participant, repeated, table_options = await _context(session, cmd)
         previous = await _existing(session, cmd.battle_id, cmd.action_id) if repeated else None
         if previous is not None:
