@@ -152,8 +152,11 @@ def _context(
     moves: list[ActionLog] | None = None,
 ) -> dict[str, Any]:
     state = data["state"]
+    offers = Offers(offers_for(game_state, viewer) if live else [])
+    board = map_for(state, moves or [], viewer, battle.status == "finished")  # issue 15
     return {
-        "map": map_for(state, moves or [], viewer, battle.status == "finished"),  # issue 15
+        "map": board,
+        "movers": map_movers(board, offers),
         # ship id → path → the override still standing there (the ⚑ marker; services/overrides.py)
         "flags": flags(marks or [], game_state, state, viewer, battle.status == "finished"),
         # the referee's override picker: each ship's settable values, current and allowed (rules)
@@ -180,11 +183,21 @@ def _context(
         "people": [p for p in people if p.active],
         "names": names,
         "library": ships_for(game_state.game.system) if participant.role == "referee" else {},
-        "offers": Offers(offers_for(game_state, viewer) if live else []),
+        "offers": offers,
         "display": display_values(game_state, state),
         "damage_traits": damage_traits(game_state),
         "panels": ruleset_panels(game_state),
     }
+
+
+def map_movers(board: dict[str, Any] | None, offers: Offers) -> list[str]:
+    """The ships this viewer may place or move now: offered `ship.move` and not destroyed. The
+    page's move form lists them and the board marks their counters, on a page and in a live frame
+    alike (a frame drawn without them dropped the marks until the next reload)."""
+    if not board:
+        return []
+    destroyed = {c["id"] for c in board["counters"] if c.get("destroyed")}
+    return [sid for sid in offers.ships("ship.move") if sid not in destroyed]
 
 
 class Offers:

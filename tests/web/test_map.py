@@ -197,6 +197,30 @@ def test_no_map_for_traveller_range_bands() -> None:
 # --- pages and REST -------------------------------------------------------------------------------
 
 
+async def test_a_live_frame_draws_the_board_the_page_draws(client: httpx.AsyncClient) -> None:
+    """The board a live frame pushes is the page's board to the byte: the counters the viewer may
+    move are marked in both (a frame once drew them unmarked, so a live update took the marks off
+    until the next reload)."""
+    from app.web.render import live_html, read_live
+
+    table = await set_table(client, players=PLAYERS, ships=B5)
+    await place(client, table, "kirk", "excelsior", "0505", 1, 4)
+    await place(client, table, "tomalak", "haakona", "0305", 2, 3)
+    kirk = await seated(client, table, "kirk")
+    page = (await kirk.get(f"/battles/{table.battle_id}")).text
+    board = page[
+        page.index('<svg id="map-board"') : page.index("</svg>", page.index('<svg id="map-board"')) + 6
+    ]
+    read = await read_live(client.app.state.platform.db, table.battle_id, 0)  # type: ignore[attr-defined]
+    frame = live_html(read, read.by_id[table.ids["kirk"]], 0, "csrf")
+    pushed = frame.split('<hx-partial hx-target="#map-board" hx-swap="outerMorph">', 1)[1].split(
+        "</hx-partial>"
+    )[0]
+    assert "movable" in parsed(pushed).by_id["counter-excelsior"]["class"]
+    assert "movable" not in parsed(pushed).by_id["counter-haakona"]["class"]
+    assert pushed.strip() == board.strip()
+
+
 async def test_the_battle_page_draws_counters_and_the_selection_door_draws_overlays(
     client: httpx.AsyncClient,
 ) -> None:
