@@ -42,6 +42,7 @@ from app.services.views import (
     with_drafts,
 )
 from app.web.cards import CardMemo
+from app.web.region_memo import MAP_REGIONS, RegionMemo
 from app.web.rulebook import prose, rule_links
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -365,6 +366,7 @@ class LiveViews:
     def __init__(self) -> None:
         self.placeholder = f"__csrf_{secrets.token_hex(8)}__"
         self.cards = CardMemo(env, PART_TEMPLATES)  # a card is drawn again only when it changed
+        self.regions = RegionMemo(env, MAP_REGIONS)  # so is the map's board
 
     def _me(self, read: LiveRead, viewer: Subscriber) -> Participant:
         me = read.by_id.get(viewer.participant_id)
@@ -378,7 +380,7 @@ class LiveViews:
 
     def html(self, read: LiveRead, viewer: Subscriber) -> list[tuple[str, str]]:
         since = viewer.last_seq or 0
-        html = live_html(read, self._me(read, viewer), since, self.placeholder, self.cards)
+        html = live_html(read, self._me(read, viewer), since, self.placeholder, self.cards, self.regions)
         return regions_of(html)
 
 
@@ -403,9 +405,17 @@ def regions_of(html: str) -> list[tuple[str, str]]:
     return regions
 
 
-def live_html(read: LiveRead, me: Participant, since: int, csrf: str, cards: CardMemo | None = None) -> str:
+def live_html(
+    read: LiveRead,
+    me: Participant,
+    since: int,
+    csrf: str,
+    cards: CardMemo | None = None,
+    regions: RegionMemo | None = None,
+) -> str:
     """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer
-    (`cards`: ship cards kept from earlier frames; None draws every card)."""
+    (`cards`: ship cards kept from earlier frames, `regions`: the map's regions likewise; None
+    draws every one)."""
     viewer = viewer_of(me, read.state)
     state = with_drafts(read.state, read.drafts, viewer)
     data = view_data(read.battle, state, read.seq, me, viewer, read.people, step_since=read.step_since)
@@ -428,8 +438,12 @@ def live_html(read: LiveRead, me: Participant, since: int, csrf: str, cards: Car
         moves=read.moves,
     )
     context["cards"] = (cards or _EVERY_CARD).cards(context)
+    drawn = regions or _EVERY_REGION
+    context["regions"] = {name: drawn.draw(name, context) for name in MAP_REGIONS} if context["map"] else {}
     return render("partials/live_update.html", context)
 
 
 _EVERY_CARD = CardMemo(env, PART_TEMPLATES, size=0)
 _EVERY_CARD.enabled = False
+_EVERY_REGION = RegionMemo(env, MAP_REGIONS, size=0)
+_EVERY_REGION.enabled = False
