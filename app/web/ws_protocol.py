@@ -27,7 +27,12 @@ sockets) is written as the six bytes it is — a final, unmasked ping frame with
 instead of through websockets' frame objects and generators, which made it about 3 % of the
 server's CPU at 1,000 watchers and 20 actions a second (issue 12). Its meaning is uvicorn's: the
 same random payload is awaited in the pong, an unanswered ping closes the socket 1011 after
-`--ws-ping-timeout`, and the pong is read by uvicorn as before.
+`--ws-ping-timeout`, and the pong is read by uvicorn as before. Each socket's next ping is due
+when uvicorn would send it, put off to the next tick of a grid that every socket shares (at most
+half a second, a fortieth of the interval), so the pings of a crowd leave together, a few dozen to
+a pass of the event loop: one wake-up of the clients' side for all of them rather than one for
+every ping, each costing the server a write that wakes a sleeping peer (about a twentieth of the
+server's CPU at 1,000 watchers, issue 12), and their pongs come back together too.
 
 Everything else (framing, closing handshake, backpressure) is uvicorn's.
 """
@@ -35,6 +40,7 @@ Everything else (framing, closing handshake, backpressure) is uvicorn's.
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 from typing import Any
 
@@ -43,6 +49,18 @@ from websockets.protocol import State
 
 _framed: dict[int, tuple[str, bytes]] = {}  # id(text) → (text, its frame): the texts being sent now
 FRAMED_KEPT = 16
+PING_TICKS = 40  # a socket's pings are due on a grid of ticks, this many to the ping interval
+MAX_PING_TICK = 0.5  # seconds
+
+
+def ping_due(now: float, interval: float, rtt: float) -> float:
+    """When a socket's next keepalive ping is due: uvicorn's time (the interval after the last
+    pong, less its round trip), put off to the next tick of a grid every socket shares, a tick
+    being a fortieth of the interval and at most half a second."""
+    tick = min(MAX_PING_TICK, interval / PING_TICKS)
+    return math.ceil((now + max(0.0, interval - rtt)) / tick) * tick
+
+
 PING_HEAD = bytes((0x89, 4))  # FIN + ping opcode; unmasked, a 4-byte payload (RFC 6455 §5.2, §5.5.2)
 
 
@@ -163,6 +181,14 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             return False
         self.transport.write(framed(text))
         return True
+
+    def schedule_ping(self) -> None:
+        """uvicorn's schedule for the next ping, due on the next tick of a grid shared by every
+        socket (see the module's docstring)."""
+        assert self.ping_interval is not None
+        self.ping_timer = self.loop.call_at(
+            ping_due(self.loop.time(), self.ping_interval, self.last_ping_rtt), self.send_keepalive_ping
+        )
 
     def send_keepalive_ping(self) -> None:
         """uvicorn's keepalive ping, written as its bytes (see the module's docstring)."""

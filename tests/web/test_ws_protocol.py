@@ -18,7 +18,7 @@ import uvicorn
 import websockets
 from websockets.protocol import State
 
-from app.web.ws_protocol import Inbox, LeanWebSocketProtocol, Writable, framed
+from app.web.ws_protocol import PING_TICKS, Inbox, LeanWebSocketProtocol, Writable, framed, ping_due
 
 
 async def test_the_inbox_hands_frames_over_in_order_and_waits_for_the_next() -> None:
@@ -217,6 +217,33 @@ async def test_keepalive_pings_written_as_bytes_are_answered_and_matched(
             assert connection.last_ping_rtt > 0  # a pong carried the payload the ping sent
             assert client.state is State.OPEN and connection.conn.state is State.OPEN
         assert sent_by_websockets == []  # the server wrote its pings itself (issue 12: CPU)
+
+
+def test_a_ping_is_due_when_uvicorn_would_send_it_put_off_to_the_next_shared_tick() -> None:
+    assert ping_due(100.3, 20.0, 0.01) == 120.5  # due at 120.29; ticks of half a second
+    assert ping_due(100.0, 20.0, 0.0) == 120.0  # on a tick already: not put off
+    assert ping_due(10.0, 0.4, 0.0) == pytest.approx(10.4)  # a short interval: ticks of 0.01 s
+    assert ping_due(10.0, 0.4, 0.5) == 10.0  # a round trip longer than the interval: at once
+
+
+async def test_the_pings_of_sockets_opened_at_different_times_leave_on_the_same_ticks() -> None:
+    """Issue 12: a crowd's pings leave together, not one wake-up of a client each."""
+    async with _serving(_open_until_closed, ws_ping_interval=0.4, ws_ping_timeout=1.0) as server:
+        port = server.config.port
+        async with contextlib.AsyncExitStack() as stack:
+            for _ in range(3):
+                await stack.enter_async_context(websockets.connect(f"ws://127.0.0.1:{port}/ws"))
+                await asyncio.sleep(0.013)  # off the grid: the sockets open between ticks
+            await asyncio.sleep(0.9)  # each has pinged, been answered and scheduled the next ping
+            tick = 0.4 / PING_TICKS
+            for connection in server.server_state.connections:
+                for _ in range(100):  # a ping in flight has no next one scheduled until its pong
+                    if connection.ping_timer is not None:
+                        break
+                    await asyncio.sleep(0.005)
+                assert connection.last_ping_rtt > 0
+                due = connection.ping_timer.when()
+                assert abs(due / tick - round(due / tick)) < 1e-6, due
 
 
 async def test_a_peer_that_never_answers_a_ping_is_closed_1011() -> None:
