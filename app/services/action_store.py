@@ -19,6 +19,7 @@ write joins it, so they commit together.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -58,9 +59,11 @@ BATTLE_COLUMNS = tuple(c.name for c in Battle.__table__.columns)
 SEAT_COLUMNS = tuple(c.name for c in Participant.__table__.columns)
 SNAPSHOT_COLUMNS = ("battle_id", "seq", "state")
 
+# `$4`: the battle version whose state this process keeps (`KeptStates`; -1: none). At that
+# version the snapshot's state is not sent (NULL): the kept one is the same, already parsed.
 CONTEXT_PG = f"""
 SELECT {", ".join(f"b.{c} AS b_{c}" for c in BATTLE_COLUMNS)},
-       s.seq AS s_seq, s.state AS s_state,
+       s.seq AS s_seq, CASE WHEN b.version = $4 THEN NULL ELSE s.state END AS s_state,
        {", ".join(f"p.{c} AS p_{c}" for c in SEAT_COLUMNS)},
        EXISTS (SELECT 1 FROM action_log WHERE battle_id = b.id AND action_id = $3) AS used
 FROM battles b
@@ -76,7 +79,8 @@ WHERE b.id = $1
 # unknown battle, as the door did when it read the seat first.
 CONTEXT_BY_TOKEN_PG = f"""
 SELECT {", ".join(f"b.{c} AS b_{c}" for c in BATTLE_COLUMNS)},
-       s.seq AS s_seq, s.state AS s_state, t.options AS t_options,
+       s.seq AS s_seq, CASE WHEN b.version = $4 THEN NULL ELSE s.state END AS s_state,
+       t.options AS t_options,
        {", ".join(f"p.{c} AS p_{c}" for c in SEAT_COLUMNS)},
        EXISTS (SELECT 1 FROM action_log WHERE battle_id = $1 AND action_id = $3) AS used
 FROM (SELECT 1) AS one
@@ -85,6 +89,40 @@ LEFT JOIN battles b ON b.id = $1
 LEFT JOIN snapshots s ON s.battle_id = b.id
 LEFT JOIN table_settings t ON t.battle_id = b.id
 """
+
+
+class KeptStates:
+    """The state each battle's last commit from this process left, by battle version (issue 12):
+    an action on PostgreSQL whose battle is still at that version is checked against it, and the
+    snapshot is neither sent again nor parsed again. A state is kept only once its action has
+    committed, so the version it is kept under is the database's own and names no other state.
+    Kept states are read-only, as every committed state is: the rules change a copy
+    (`apply_action`), and this process's live frames draw the very same object."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, tuple[int, int, BattleState]] = OrderedDict()
+
+    def version(self, battle_id: str) -> int:
+        """The version whose state is kept (-1: none)."""
+        kept = self._kept.get(battle_id)
+        return kept[0] if kept is not None else -1
+
+    def state(self, battle_id: str, version: int, seq: int) -> BattleState | None:
+        kept = self._kept.get(battle_id)
+        if kept is None or kept[:2] != (version, seq):
+            return None
+        self._kept.move_to_end(battle_id)
+        return kept[2]
+
+    def keep(self, battle_id: str, version: int, seq: int, state: BattleState) -> None:
+        self._kept[battle_id] = (version, seq, state)
+        self._kept.move_to_end(battle_id)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+
+    def forget(self, battle_id: str) -> None:
+        self._kept.pop(battle_id, None)
 
 
 _managers: dict[type, Any] = {}
@@ -105,12 +143,13 @@ def loaded(cls: type, columns: tuple[str, ...], row: Any, prefix: str = "") -> A
 
 
 async def action_context(
-    session: AsyncSession, battle_id: str, participant_id: str, action_id: str
+    session: AsyncSession, battle_id: str, participant_id: str, action_id: str, known: int = -1
 ) -> tuple[Battle, Snapshot, Participant | None, bool]:
     """What an action is checked against, in one statement on PostgreSQL's bare driver (the caller
     has checked `driver_of`): the battle, its snapshot, the acting seat (None: no such seat) and
-    whether the action id was used."""
-    row = await run_on_driver(session, CONTEXT_PG, battle_id, participant_id, action_id)
+    whether the action id was used. The snapshot's state is None when the battle is at version
+    `known` (the caller keeps that state)."""
+    row = await run_on_driver(session, CONTEXT_PG, battle_id, participant_id, action_id, known)
     if row is None:
         raise NotFound("no such battle", "battle")
     battle = loaded(Battle, BATTLE_COLUMNS, row, "b_")
@@ -122,12 +161,12 @@ async def action_context(
 
 
 async def token_context(
-    session: AsyncSession, battle_id: str, token_hash: str, action_id: str
+    session: AsyncSession, battle_id: str, token_hash: str, action_id: str, known: int = -1
 ) -> tuple[Battle | None, Snapshot | None, Participant | None, bool, dict[str, Any] | None]:
     """`action_context` for the seat holding a token, in one statement on the bare driver: the
     battle and its snapshot (None: no such battle), the seat (None: no such token), whether the
     action id was used, and the table's changed options."""
-    row = await run_on_driver(session, CONTEXT_BY_TOKEN_PG, battle_id, token_hash, action_id)
+    row = await run_on_driver(session, CONTEXT_BY_TOKEN_PG, battle_id, token_hash, action_id, known)
     seat = loaded(Participant, SEAT_COLUMNS, row, "p_") if row["p_id"] is not None else None
     if row["b_id"] is None:
         return None, None, seat, False, None

@@ -150,23 +150,26 @@ async def _existing(session, battle_id: str, action_id: str) -> ActionLog | None
     )
 
 
-async def _context(session, cmd: Command) -> tuple[Battle, Snapshot, Participant, bool, Any]:  # type: ignore[no-untyped-def]
+async def _context(session, cmd: Command, known: int = -1) -> tuple[Battle, Snapshot, Participant, bool, Any]:  # type: ignore[no-untyped-def]
     """What an action is checked against, in one statement: the battle and its snapshot (both
     kept by the session, which writes them), the acting seat (checked: it may act here), whether
     the action id was already used (then its first result is read), and — for a seat found by its
-    token — the table's changed options (else None)."""
+    token — the table's changed options (else None). On PostgreSQL the snapshot's state is None
+    when the battle is at version `known` (the caller keeps that state: `KeptStates`)."""
     if cmd.token_hash is not None:
-        return await _token_context(session, cmd)
-    battle, snap, seat, used = await _id_context(session, cmd)
+        return await _token_context(session, cmd, known)
+    battle, snap, seat, used = await _id_context(session, cmd, known)
     return battle, snap, checked_seat(seat, cmd.battle_id, cmd.participant_id), used, None
 
 
-async def _token_context(session, cmd: Command) -> tuple[Battle, Snapshot, Participant, bool, Any]:  # type: ignore[no-untyped-def]
+async def _token_context(
+    session, cmd: Command, known: int
+) -> tuple[Battle, Snapshot, Participant, bool, Any]:  # type: ignore[no-untyped-def]
     """`_context` for a seat found by its token: an unknown token is told before an unknown battle."""
     assert cmd.token_hash is not None
     if await driver_of(session) is not None:
         battle, snap, seat, used, options = await token_context(
-            session, cmd.battle_id, cmd.token_hash, cmd.action_id
+            session, cmd.battle_id, cmd.token_hash, cmd.action_id, known
         )
         participant = token_seat(seat, cmd.battle_id)
     else:
@@ -174,7 +177,7 @@ async def _token_context(session, cmd: Command) -> tuple[Battle, Snapshot, Parti
             await session.scalar(select(Participant).where(Participant.token_hash == cmd.token_hash)),
             cmd.battle_id,
         )
-        battle, snap, _, used = await _id_context(session, replace(cmd, participant_id=participant.id))
+        battle, snap, _, used = await _id_context(session, replace(cmd, participant_id=participant.id), known)
         options = await session.scalar(
             select(TableSettings.options).where(TableSettings.battle_id == cmd.battle_id)
         )
@@ -183,9 +186,11 @@ async def _token_context(session, cmd: Command) -> tuple[Battle, Snapshot, Parti
     return battle, snap, participant, used, options
 
 
-async def _id_context(session, cmd: Command) -> tuple[Battle, Snapshot, Participant | None, bool]:  # type: ignore[no-untyped-def]
+async def _id_context(session, cmd: Command, known: int) -> tuple[Battle, Snapshot, Participant | None, bool]:  # type: ignore[no-untyped-def]
     if await driver_of(session) is not None:
-        return await action_context(session, cmd.battle_id, str(cmd.participant_id or ""), cmd.action_id)
+        return await action_context(
+            session, cmd.battle_id, str(cmd.participant_id or ""), cmd.action_id, known
+        )
     used = (
         select(ActionLog.id)
         .where(ActionLog.battle_id == cmd.battle_id, ActionLog.action_id == cmd.action_id)
@@ -252,6 +257,8 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
                 renewed = True
         else:
             raise Conflict("too many concurrent actions; try again")
+    if result.commit is not None:  # committed: the next action here starts from this state
+        platform.states.keep(cmd.battle_id, result.commit.battle.version, result.seq, result.commit.state)
     if not result.duplicate and not result.extra.get("draft"):
         # After the commit and off the request path: local viewers are woken now, the other
         # processes by a background publisher with its own timeout (kept pending and sent again
@@ -343,6 +350,18 @@ async def _still_current(session, state: BattleState, cmd: Command, seq: int) ->
             )
 
 
+def _state_of(platform: Platform, battle: Battle, snap: Snapshot) -> BattleState:
+    """The state the action is checked against: the one kept from this process's last commit when
+    the database left it out (the battle is still at that version), else the snapshot's, parsed."""
+    if snap.state is not None:
+        return platform.rules.load(snap.state)
+    kept = platform.states.state(battle.id, battle.version, snap.seq)
+    if kept is None:  # the version matched and the seq did not: never kept so; read it whole again
+        platform.states.forget(battle.id)
+        raise StaleDataError(f"battle {battle.id}: the kept state is not the snapshot's")
+    return kept
+
+
 def _resolve(state: BattleState, action: Action, source: DiceSource, entered: list[int] | None):  # type: ignore[no-untyped-def]
     """Run the rules; a rule's refusal becomes the door's answer, a rule's crash a logged fault.
     A missing physical die is answered with every die the action may still need, by purpose."""
@@ -365,7 +384,8 @@ def _resolve(state: BattleState, action: Action, source: DiceSource, entered: li
 async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
     rules = platform.rules
     async with platform.db.unit() as session:
-        battle, snap, participant, repeated, table_options = await _context(session, cmd)
+        known = platform.states.version(cmd.battle_id)
+        battle, snap, participant, repeated, table_options = await _context(session, cmd, known)
         previous = await _existing(session, cmd.battle_id, cmd.action_id) if repeated else None
         if previous is not None:
             if previous.actor_id != participant.id:
@@ -378,7 +398,7 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
             and waits_under(participant, battle.options, table_options)
         ):
             raise MustAsk(participant.id)
-        state, seq = rules.load(snap.state), snap.seq
+        state, seq = _state_of(platform, battle, snap), snap.seq
         if cmd.seen_seq is not None and cmd.seen_seq != seq:
             await _still_current(session, state, cmd, seq)
         actor = viewer_for(participant.id, participant.role, state)
