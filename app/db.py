@@ -124,8 +124,9 @@ class Database:
                 session.info["driver"] = (await connection.get_raw_connection()).driver_connection
             try:
                 yield session
-                if session.in_transaction():
+                if session.in_transaction():  # the ORM took part: commit it all, then let it go
                     await session.commit()
+                    await session.close()
             finally:
                 if session.in_transaction():  # an error on the way: nothing of it is kept
                     await session.close()
