@@ -48,6 +48,16 @@ def _refuse(value: Any) -> Any:
     raise _NotData(type(value).__name__)
 
 
+def digest(inputs: list[Any]) -> bytes | None:
+    """What a drawing reads, as a short key: a digest of it as JSON; None when it is not plain JSON
+    data (or holds a cycle) — then it is drawn, never guessed."""
+    try:
+        text = json.dumps(inputs, default=_refuse, separators=(",", ":"))
+    except (_NotData, ValueError):
+        return None
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
 def card_templates(env: jinja2.Environment, parts: Iterable[str]) -> list[str]:
     """The card's template, every part's, and all they include or import, at any depth."""
     found: list[str] = []
@@ -100,11 +110,7 @@ class CardMemo:
             context["state"]["ships"] if reads_list else None,
             context["csrf_token"],
         ]
-        try:
-            text = json.dumps(inputs, default=_refuse, separators=(",", ":"))
-        except (_NotData, ValueError):  # not plain data (or a cycle): draw it
-            return None
-        return hashlib.blake2b(text.encode(), digest_size=16).digest()
+        return digest(inputs)
 
     def draw(self, context: dict[str, Any], ship: dict[str, Any]) -> Markup:
         """The card of `ship` as the frame's template would draw it with this context."""

@@ -11,8 +11,6 @@ that is not plain JSON data, or one the context lacks, means the region is drawn
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
@@ -21,7 +19,7 @@ import jinja2
 from jinja2 import meta
 from markupsafe import Markup
 
-from app.web.cards import _NotData, _refuse, read_by
+from app.web.cards import digest, read_by
 
 # The live regions kept this way: the map's board and its status line (live_update.html).
 MAP_REGIONS = ("partials/map_board.html", "partials/map_status.html")
@@ -46,11 +44,7 @@ class RegionMemo:
         reads = self.reads.get(name)
         if reads is None or not self.enabled or any(n not in context for n in reads):
             return None
-        try:
-            text = json.dumps([name, *(context[n] for n in reads)], default=_refuse, separators=(",", ":"))
-        except (_NotData, ValueError):  # not plain data (or a cycle): draw it
-            return None
-        return hashlib.blake2b(text.encode(), digest_size=16).digest()
+        return digest([name, *(context[n] for n in reads)])
 
     def draw(self, name: str, context: dict[str, Any]) -> Markup:
         """The region `name` as `{% include name %}` would draw it with this context."""
