@@ -10,7 +10,7 @@ import jinja2
 from app.web.region_memo import MAP_REGIONS, RegionMemo
 from app.web.render import LiveViews, env, live_html, read_live
 from tests.helpers import act
-from tests.web.test_map import B5, PLAYERS, place, set_table
+from tests.web.test_map import place, placed_table
 
 
 def test_the_hubs_memo_knows_what_the_map_regions_read() -> None:
@@ -22,9 +22,7 @@ def test_the_hubs_memo_knows_what_the_map_regions_read() -> None:
 async def test_damage_the_map_does_not_show_keeps_the_board_and_a_move_draws_it_again(
     client: httpx.AsyncClient,
 ) -> None:
-    table = await set_table(client, players=PLAYERS, ships=B5)
-    await place(client, table, "kirk", "excelsior", "0505", 1, 4)
-    await place(client, table, "tomalak", "haakona", "0305", 2, 3)
+    table = await placed_table(client)
     db = client.app.state.platform.db  # type: ignore[attr-defined]
     memo = RegionMemo(env, MAP_REGIONS)
 

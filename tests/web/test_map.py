@@ -32,6 +32,14 @@ async def place(
     return await ok(c, table, who, "ship.move", {"ship": ship, "position": position})
 
 
+async def placed_table(c: httpx.AsyncClient) -> Table:
+    """The three B5 ships, Excelsior at 0505 and Haakona at 0305; the Shadow cruiser not placed."""
+    table = await set_table(c, players=PLAYERS, ships=B5)
+    await place(c, table, "kirk", "excelsior", "0505", 1, 4)
+    await place(c, table, "tomalak", "haakona", "0305", 2, 3)
+    return table
+
+
 async def seated(c: httpx.AsyncClient, table: Table, who: str) -> httpx.AsyncClient:
     browser = httpx.AsyncClient(transport=c._transport, base_url=c.base_url)
     browser.cookies.set("starboard_session", await session_cookie(c, table.tokens[who]))
@@ -203,9 +211,7 @@ async def test_a_live_frame_draws_the_board_the_page_draws(client: httpx.AsyncCl
     until the next reload)."""
     from app.web.render import live_html, read_live
 
-    table = await set_table(client, players=PLAYERS, ships=B5)
-    await place(client, table, "kirk", "excelsior", "0505", 1, 4)
-    await place(client, table, "tomalak", "haakona", "0305", 2, 3)
+    table = await placed_table(client)
     kirk = await seated(client, table, "kirk")
     page = (await kirk.get(f"/battles/{table.battle_id}")).text
     board = page[
@@ -224,9 +230,7 @@ async def test_a_live_frame_draws_the_board_the_page_draws(client: httpx.AsyncCl
 async def test_the_battle_page_draws_counters_and_the_selection_door_draws_overlays(
     client: httpx.AsyncClient,
 ) -> None:
-    table = await set_table(client, players=PLAYERS, ships=B5)
-    await place(client, table, "kirk", "excelsior", "0505", 1, 4)
-    await place(client, table, "tomalak", "haakona", "0305", 2, 3)
+    table = await placed_table(client)
     kirk = await seated(client, table, "kirk")
     page = await kirk.get(f"/battles/{table.battle_id}")
     found = parsed(page.text)
