@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -37,6 +38,10 @@ WITH battle AS (
     UPDATE battles SET seq = $2, turn = $3, step = $4, status = $5, updated_at = $6,
                        version = version + 1
     WHERE id = $1 AND version = $7
+      AND EXISTS (SELECT 1 FROM participants
+                  WHERE id = $10 AND battle_id = $1 AND role = $11 AND token_hash = $17 AND active)
+      AND (NOT $18 OR (SELECT options FROM table_settings WHERE battle_id = $1)
+                      IS NOT DISTINCT FROM $19::jsonb)
     RETURNING id
 ), snapshot AS (
     UPDATE snapshots SET seq = $2, state = $8 WHERE battle_id = (SELECT id FROM battle)
@@ -91,32 +96,90 @@ LEFT JOIN table_settings t ON t.battle_id = b.id
 """
 
 
+NOT_READ: Any = object()  # a seat found by its id: the table's options were not read with it
+
+
+@dataclass(frozen=True)
+class KeptSeat:
+    """A seat as an action of this process read it (read-only), and the table's options read with
+    it (`NOT_READ` for a seat found by its id: its door does not ask them)."""
+
+    row: Participant
+    options: Any = NOT_READ
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What a battle's last commit from this process left: its battle row and state, at a version
+    and seq, and the seats that acted here lately, by credential (`credential`)."""
+
+    version: int
+    seq: int
+    state: BattleState
+    battle: Battle | None = None
+    seats: dict[str, KeptSeat] = field(default_factory=dict)
+
+
+def credential(token_hash: str | None, participant_id: Any) -> str:
+    """The credential an action's seat is kept under: its token's hash (REST) or its id (pages)."""
+    return f"t:{token_hash}" if token_hash is not None else f"p:{participant_id}"
+
+
 class KeptStates:
     """The state each battle's last commit from this process left, by battle version (issue 12):
     an action on PostgreSQL whose battle is still at that version is checked against it, and the
     snapshot is neither sent again nor parsed again. A state is kept only once its action has
     committed, so the version it is kept under is the database's own and names no other state.
     Kept states are read-only, as every committed state is: the rules change a copy
-    (`apply_action`), and this process's live frames draw the very same object."""
+    (`apply_action`), and this process's live frames draw the very same object.
+
+    With the battle row and the acting seat kept too, the next action by a kept seat reads
+    nothing: its write is guarded on the version, the seat and the table's options as kept
+    (`WRITE_PG`), and a guard that fails means a whole read (`actions._submit_once`)."""
+
+    SEATS = 32  # seats kept per battle (the latest actors)
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._kept: OrderedDict[str, tuple[int, int, BattleState]] = OrderedDict()
+        self._kept: OrderedDict[str, Kept] = OrderedDict()
 
     def version(self, battle_id: str) -> int:
         """The version whose state is kept (-1: none)."""
         kept = self._kept.get(battle_id)
-        return kept[0] if kept is not None else -1
+        return kept.version if kept is not None else -1
 
     def state(self, battle_id: str, version: int, seq: int) -> BattleState | None:
         kept = self._kept.get(battle_id)
-        if kept is None or kept[:2] != (version, seq):
+        if kept is None or (kept.version, kept.seq) != (version, seq):
             return None
         self._kept.move_to_end(battle_id)
-        return kept[2]
+        return kept.state
 
-    def keep(self, battle_id: str, version: int, seq: int, state: BattleState) -> None:
-        self._kept[battle_id] = (version, seq, state)
+    def entry(self, battle_id: str) -> Kept | None:
+        """Everything kept for a battle (None: nothing)."""
+        kept = self._kept.get(battle_id)
+        if kept is not None:
+            self._kept.move_to_end(battle_id)
+        return kept
+
+    def keep(
+        self,
+        battle_id: str,
+        version: int,
+        seq: int,
+        state: BattleState,
+        battle: Battle | None = None,
+        seat: tuple[str, KeptSeat] | None = None,
+    ) -> None:
+        """Keep a committed state; the seats kept before stay kept (each write checks its own)."""
+        before = self._kept.get(battle_id)
+        seats = dict(before.seats) if before is not None else {}
+        if seat is not None:
+            seats.pop(seat[0], None)
+            seats[seat[0]] = seat[1]
+            while len(seats) > self.SEATS:
+                del seats[next(iter(seats))]
+        self._kept[battle_id] = Kept(version, seq, state, battle, seats)
         self._kept.move_to_end(battle_id)
         while len(self._kept) > self.size:
             self._kept.popitem(last=False)
@@ -236,14 +299,27 @@ async def new_log_row(session: AsyncSession, **values: Any) -> ActionLog:
     return loaded(ActionLog, LOG_COLUMNS, {"id": None, "created_at": None, **values})
 
 
+class GuardFailed(StaleDataError):
+    """The write found the battle, the acting seat or the table's options not as the action was
+    checked against them (another writer, a rotated token, a removed seat): nothing was written."""
+
+
 async def write_action(
-    session: AsyncSession, battle: Battle, snap: Snapshot, row: ActionLog, new_state: BattleState
+    session: AsyncSession,
+    battle: Battle,
+    snap: Snapshot,
+    row: ActionLog,
+    new_state: BattleState,
+    seat: Participant,
+    options: Any = NOT_READ,
 ) -> None:
     """Write the action; afterwards `battle`, `row` and `snap.seq` hold what the database holds
     (the live path hands them to this process's viewers without reading them back). On
     PostgreSQL `snap.state` is left as read: the state is written as pydantic serialises it to
     JSON, in one step (a fifth of the dict-then-text cost), and the new state is the caller's
-    `new_state`."""
+    `new_state`. The write is guarded there on the battle's version, on `seat` still holding its
+    token, role and place, and (unless `NOT_READ`) on the table's `options` as the action read
+    them; if any moved, nothing is written and `GuardFailed` is raised."""
     status = "finished" if new_state.finished else battle.status
     if await driver_of(session) is None:
         state = new_state.model_dump(mode="json")
@@ -279,9 +355,14 @@ async def write_action(
         json.dumps(row.payload),
         json.dumps(row.dice),
         json.dumps(row.events),
+        seat.token_hash,
+        options is not NOT_READ,
+        None if options is NOT_READ or options is None else json.dumps(options),
     )
     if found["id"] is None:
-        raise StaleDataError(f"battle {battle.id} changed since it was read (version {battle.version})")
+        raise GuardFailed(
+            f"battle {battle.id} or its seat changed since it was read (version {battle.version})"
+        )
     row.id, row.created_at = found["id"], at
     # The actor's last seen went with it (`seats.seen_and_hooked` answers from here, no statement).
     session.info[SEEN_KEY] = (row.actor_id, row.seq, bool(found["seen"]), bool(found["hooked"]))

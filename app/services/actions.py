@@ -28,9 +28,31 @@ from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
 from app.services import drafts, history
-from app.services.action_store import action_context, driver_of, new_log_row, token_context, write_action
+from app.services.action_store import (
+    BATTLE_COLUMNS,
+    NOT_READ,
+    SNAPSHOT_COLUMNS,
+    GuardFailed,
+    KeptSeat,
+    action_context,
+    credential,
+    driver_of,
+    loaded,
+    new_log_row,
+    token_context,
+    write_action,
+)
 from app.services.battles import checked_seat, get_battle, get_participant, load_state, token_seat
-from app.services.errors import Conflict, Forbidden, Invalid, NotFound, RollNeeded, RuleFault, Stale
+from app.services.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    RollNeeded,
+    RuleFault,
+    ServiceError,
+    Stale,
+)
 from app.services.platform import Platform
 from app.services.seats import DAMAGE, waits_under
 from app.services.views import visible_events
@@ -117,6 +139,7 @@ class Commit:
     battle: Battle
     state: BattleState
     row: ActionLog
+    seat: tuple[str, KeptSeat] | None = None  # the acting seat, by its credential (`KeptStates`)
 
 
 @dataclass
@@ -258,7 +281,8 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
         else:
             raise Conflict("too many concurrent actions; try again")
     if result.commit is not None:  # committed: the next action here starts from this state
-        platform.states.keep(cmd.battle_id, result.commit.battle.version, result.seq, result.commit.state)
+        c = result.commit
+        platform.states.keep(cmd.battle_id, c.battle.version, c.seq, c.state, c.battle, c.seat)
     if not result.duplicate and not result.extra.get("draft"):
         # After the commit and off the request path: local viewers are woken now, the other
         # processes by a background publisher with its own timeout (kept pending and sent again
@@ -381,9 +405,62 @@ def _resolve(state: BattleState, action: Action, source: DiceSource, entered: li
         ) from None
 
 
+@dataclass
+class _Checked:
+    """What an action is resolved against: the battle and its snapshot (the write updates both),
+    the acting seat (checked: it may act here), the table's options read with it (`NOT_READ`:
+    none) and the state at the snapshot's seq."""
+
+    battle: Battle
+    snap: Snapshot
+    participant: Participant
+    options: Any
+    state: BattleState
+
+
+def _kept_context(platform: Platform, cmd: Command) -> _Checked | None:
+    """The action's context from what this process's last commit in the battle kept, without a
+    read (issue 12: one statement per plain action): only for a seat kept there, an action that
+    is no draft or history action and was made at the kept seq. The seat is checked as read
+    then; the write's guard checks it, the battle's version and the table's options are still
+    as kept (`write_action`). The kept rows are copied: live frames still draw the kept ones."""
+    kept = platform.states.entry(cmd.battle_id)
+    if kept is None or kept.battle is None or cmd.action_type in history.HISTORY_ACTIONS:
+        return None
+    if cmd.seen_seq is not None and cmd.seen_seq != kept.seq:
+        return None
+    seat = kept.seats.get(credential(cmd.token_hash, cmd.participant_id))
+    if seat is None or drafts.drafts_possible(kept.state):
+        return None
+    if cmd.token_hash is not None:
+        if seat.options is NOT_READ:
+            return None
+        participant = token_seat(seat.row, cmd.battle_id)
+    else:
+        participant = checked_seat(seat.row, cmd.battle_id, cmd.participant_id)
+    values = kept.battle.__dict__
+    if any(c not in values for c in BATTLE_COLUMNS):  # not as read by hand (SQLite's ORM rows)
+        return None
+    battle = loaded(Battle, BATTLE_COLUMNS, values)
+    snap = loaded(Snapshot, SNAPSHOT_COLUMNS, {"battle_id": battle.id, "seq": kept.seq, "state": None})
+    return _Checked(battle, snap, participant, seat.options, kept.state)
+
+
 async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
-    rules = platform.rules
     async with platform.db.unit() as session:
+        if await driver_of(session) is not None:
+            checked = resolved = None
+            try:
+                checked = _kept_context(platform, cmd)
+                if checked is not None:
+                    resolved = await _resolve_action(platform, session, cmd, checked)
+            except (ServiceError, MustAsk):
+                pass  # the whole read answers it: a repeated action id first, then in its own words
+            if isinstance(resolved, _Resolved):
+                try:
+                    return await _write(platform, session, cmd, resolved)
+                except GuardFailed:
+                    platform.states.forget(cmd.battle_id)  # something moved: read it all again
         known = platform.states.version(cmd.battle_id)
         battle, snap, participant, repeated, table_options = await _context(session, cmd, known)
         previous = await _existing(session, cmd.battle_id, cmd.action_id) if repeated else None
@@ -391,81 +468,113 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
             if previous.actor_id != participant.id:
                 raise Conflict("that action id was already used by someone else", "action_id")
             return await _repeat(session, platform, previous)
-        if (
-            cmd.token_hash is not None
-            and not cmd.queue_checked
-            and cmd.action_type == DAMAGE
-            and waits_under(participant, battle.options, table_options)
-        ):
-            raise MustAsk(participant.id)
-        state, seq = _state_of(platform, battle, snap), snap.seq
-        if cmd.seen_seq is not None and cmd.seen_seq != seq:
-            await _still_current(session, state, cmd, seq)
-        actor = viewer_for(participant.id, participant.role, state)
-        new_seq = seq + 1
-        stored_payload = dict(cmd.payload)
-        rolled: list[dict[str, Any]] = []
-        if cmd.action_type not in history.HISTORY_ACTIONS and drafts.is_draft(
-            state, cmd.action_type, cmd.payload
-        ):
-            # A draft: checked by the rules, kept outside the log — no seq, no frame for anyone else.
-            outcome = _resolve(state, Action(cmd.action_type, cmd.payload, actor), ReplayDice([]), None)
-            ship_id = drafts.ship_of(state, cmd.action_type, cmd.payload)
-            await drafts.save(session, cmd.battle_id, actor, cmd.action_type, cmd.payload, ship_id)
-            shown = visible_events([e.model_dump(mode="json") for e in outcome.events], actor, state.finished)
-            return Submitted(cmd.battle_id, seq, shown, extra={"draft": True})
-        own = [
-            {"type": d.action_type, "payload": d.payload}
-            for d in (await drafts.rows(session, cmd.battle_id) if drafts.drafts_possible(state) else [])
-            if d.participant_id == participant.id
-        ]
-        if own and cmd.action_type not in history.HISTORY_ACTIONS:
-            # The author's drafts join the state now, and the log keeps them for replay.
-            state = drafts.fold(state, own, actor)
-            stored_payload[drafts.FOLDED] = own
-            await drafts.clear(session, cmd.battle_id, participant.id)
-        if cmd.action_type in history.HISTORY_ACTIONS:
-            spec = history.HISTORY_ACTIONS[cmd.action_type]
-            try:
-                state.game.admit(state, spec, actor)
-                body = state.game.parse(spec, cmd.payload)
-            except RuleError as exc:
-                raise _rule_error(exc) from None
-            new_state, events, stored_payload = await history.resolve(
-                session, rules, battle, cmd.action_type, body, seq
-            )
-        else:
-            source = _dice_for(battle, new_seq, cmd.dice)
-            outcome = _resolve(state, Action(cmd.action_type, cmd.payload, actor), source, cmd.dice)
-            if isinstance(source, EnteredDice) and source.values:
-                raise Invalid(
-                    f"{len(source.values)} more dice entered than this action rolls ({source.used} needed)",
-                    "dice",
-                )
-            new_state, events, rolled = outcome.state, outcome.events, source.record
-        event_dicts = [e.model_dump(mode="json") for e in events]
-        row = await new_log_row(
-            session,
-            battle_id=cmd.battle_id,
-            seq=new_seq,
-            action_id=cmd.action_id,
-            actor_id=participant.id,
-            actor_role=participant.role,
-            action_type=cmd.action_type,
-            clock=state.game.system.short(state.clock),
-            payload=stored_payload,
-            dice=rolled,
-            events=event_dicts,
+        options = table_options if cmd.token_hash is not None else NOT_READ
+        state = _state_of(platform, battle, snap)
+        checked = _Checked(battle, snap, participant, options, state)
+        resolved = await _resolve_action(platform, session, cmd, checked)
+        if isinstance(resolved, Submitted):  # a draft
+            return resolved
+        return await _write(platform, session, cmd, resolved)
+
+
+@dataclass
+class _Resolved:
+    """An action resolved and not yet written: its log row and the state it leaves."""
+
+    checked: _Checked
+    row: ActionLog
+    new_state: BattleState
+    events: list[dict[str, Any]]
+
+
+async def _resolve_action(
+    platform: Platform, session: Any, cmd: Command, checked: _Checked
+) -> _Resolved | Submitted:
+    """Resolve the action against its context: the log row and state to write, or a draft's
+    answer (a draft is saved here: it has no log row). Nothing of the battle is written yet."""
+    rules = platform.rules
+    battle, snap, participant, state = checked.battle, checked.snap, checked.participant, checked.state
+    if (
+        cmd.token_hash is not None
+        and not cmd.queue_checked
+        and cmd.action_type == DAMAGE
+        and waits_under(participant, battle.options, checked.options)
+    ):
+        raise MustAsk(participant.id)
+    seq = snap.seq
+    if cmd.seen_seq is not None and cmd.seen_seq != seq:
+        await _still_current(session, state, cmd, seq)
+    actor = viewer_for(participant.id, participant.role, state)
+    new_seq = seq + 1
+    stored_payload = dict(cmd.payload)
+    rolled: list[dict[str, Any]] = []
+    if cmd.action_type not in history.HISTORY_ACTIONS and drafts.is_draft(
+        state, cmd.action_type, cmd.payload
+    ):
+        # A draft: checked by the rules, kept outside the log — no seq, no frame for anyone else.
+        outcome = _resolve(state, Action(cmd.action_type, cmd.payload, actor), ReplayDice([]), None)
+        ship_id = drafts.ship_of(state, cmd.action_type, cmd.payload)
+        await drafts.save(session, cmd.battle_id, actor, cmd.action_type, cmd.payload, ship_id)
+        shown = visible_events([e.model_dump(mode="json") for e in outcome.events], actor, state.finished)
+        return Submitted(cmd.battle_id, seq, shown, extra={"draft": True})
+    own = [
+        {"type": d.action_type, "payload": d.payload}
+        for d in (await drafts.rows(session, cmd.battle_id) if drafts.drafts_possible(state) else [])
+        if d.participant_id == participant.id
+    ]
+    if own and cmd.action_type not in history.HISTORY_ACTIONS:
+        # The author's drafts join the state now, and the log keeps them for replay.
+        state = drafts.fold(state, own, actor)
+        stored_payload[drafts.FOLDED] = own
+        await drafts.clear(session, cmd.battle_id, participant.id)
+    if cmd.action_type in history.HISTORY_ACTIONS:
+        spec = history.HISTORY_ACTIONS[cmd.action_type]
+        try:
+            state.game.admit(state, spec, actor)
+            body = state.game.parse(spec, cmd.payload)
+        except RuleError as exc:
+            raise _rule_error(exc) from None
+        new_state, events, stored_payload = await history.resolve(
+            session, rules, battle, cmd.action_type, body, seq
         )
-        await write_action(session, battle, snap, row, new_state)
-        follow = [
-            f
-            for hook in platform.in_commit
-            if (f := await hook(session, cmd.battle_id, new_seq, participant.id))
-        ]
+    else:
+        source = _dice_for(battle, new_seq, cmd.dice)
+        outcome = _resolve(state, Action(cmd.action_type, cmd.payload, actor), source, cmd.dice)
+        if isinstance(source, EnteredDice) and source.values:
+            raise Invalid(
+                f"{len(source.values)} more dice entered than this action rolls ({source.used} needed)",
+                "dice",
+            )
+        new_state, events, rolled = outcome.state, outcome.events, source.record
+    event_dicts = [e.model_dump(mode="json") for e in events]
+    row = await new_log_row(
+        session,
+        battle_id=cmd.battle_id,
+        seq=new_seq,
+        action_id=cmd.action_id,
+        actor_id=participant.id,
+        actor_role=participant.role,
+        action_type=cmd.action_type,
+        clock=state.game.system.short(state.clock),
+        payload=stored_payload,
+        dice=rolled,
+        events=event_dicts,
+    )
+    return _Resolved(checked, row, new_state, event_dicts)
+
+
+async def _write(platform: Platform, session: Any, cmd: Command, resolved: _Resolved) -> Submitted:
+    """Write a resolved action, with what commits with it (`Platform.in_commit`), and answer it."""
+    checked, row, new_state, event_dicts = resolved.checked, resolved.row, resolved.new_state, resolved.events
+    battle, participant, new_seq = checked.battle, checked.participant, row.seq
+    await write_action(session, battle, checked.snap, row, new_state, participant, checked.options)
+    follow = [
+        f for hook in platform.in_commit if (f := await hook(session, cmd.battle_id, new_seq, participant.id))
+    ]
     after: Viewer = viewer_for(participant.id, participant.role, new_state)
     shown = visible_events(event_dicts, after, new_state.finished)
-    commit = Commit(cmd.battle_id, new_seq, battle, new_state, row)
+    seat = (credential(cmd.token_hash, cmd.participant_id), KeptSeat(participant, checked.options))
+    commit = Commit(cmd.battle_id, new_seq, battle, new_state, row, seat)
     return Submitted(
         cmd.battle_id, new_seq, shown, finished=new_state.finished, commit=commit, extra={"follow": follow}
     )

@@ -63,7 +63,9 @@ async def test_the_next_action_here_is_checked_against_the_kept_state(
         sent = await _sent_states(monkeypatch)
         for n in range(4):
             await actions.submit(platform, _hit(battle_id, ids["ann"], "crow", "hawk", n + 1))
-        assert sent == [False, False, False, False]  # setup's last ship.add left its state kept
+        # Setup's last ship.add left its state kept: Ann's first action reads without it; from then
+        # on her seat is kept too, and her actions read nothing (tests/service/test_kept_seats.py).
+        assert sent == [False]
         state, version = await _stored(platform, battle_id)
         assert platform.states.version(battle_id) == version
         kept = platform.states.state(battle_id, version, 6)
@@ -83,9 +85,11 @@ async def test_a_write_by_another_process_in_between_means_a_whole_read(
         for _ in range(3):
             await actions.submit(here, _hit(battle_id, ids["ann"], "crow", "hawk"))
             await actions.submit(there, _hit(battle_id, ids["bob"], "hawk", "crow"))
-        assert sent == [False, True, True, True, True, True]  # `there` kept nothing before its first
+        # `there` kept nothing before its first; from then on each finds the battle moved on (a
+        # kept seat's write is refused by its version guard) and reads it whole.
+        assert sent == [False, True, True, True, True, True]
         await actions.submit(there, _hit(battle_id, ids["bob"], "hawk", "crow"))
-        assert sent[-1] is False  # `there` made the last commit: its kept state is current
+        assert len(sent) == 6  # `there` made the last commit: its kept state and Bob's seat are current
         state, _ = await _stored(here, battle_id)
         assert await log_count(here, battle_id) == 2 + 7
         assert (await history.rebuild(here, battle_id)).model_dump() == state.model_dump()

@@ -470,7 +470,7 @@ async def test_a_writer_elsewhere_first_makes_the_action_go_again_on_the_new_sta
     real = actions.write_action
     raced: list[int] = []
 
-    async def elsewhere_first(session, battle, snap, row, new_state):  # type: ignore[no-untyped-def]
+    async def elsewhere_first(session, battle, snap, row, new_state, *guards):  # type: ignore[no-untyped-def]
         if not raced:  # "another process": its own transaction, past this process's battle lock
             raced.append(row.seq)
             other = Command(
@@ -481,7 +481,7 @@ async def test_a_writer_elsewhere_first_makes_the_action_go_again_on_the_new_sta
                 aid(),
             )
             await actions._submit_once(platform, other)
-        await real(session, battle, snap, row, new_state)
+        await real(session, battle, snap, row, new_state, *guards)
 
     monkeypatch.setattr(actions, "write_action", elsewhere_first)
     mine = await actions.submit(
@@ -521,7 +521,7 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
     real = actions.write_action
     killed: list[int] = []
 
-    async def drop_first(session, battle, snap, row, new_state):  # type: ignore[no-untyped-def]
+    async def drop_first(session, battle, snap, row, new_state, *guards):  # type: ignore[no-untyped-def]
         if not killed:
             pid = (await action_store.driver_of(session)).get_server_pid()
             admin = await asyncpg.connect(PG_ADMIN)
@@ -531,7 +531,7 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
                 await admin.close()
             killed.append(pid)
             await asyncio.sleep(0.2)
-        await real(session, battle, snap, row, new_state)
+        await real(session, battle, snap, row, new_state, *guards)
 
     async with own_platform(postgres_url) as platform:
         battle_id, ids = await setup(platform)
