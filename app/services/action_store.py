@@ -6,17 +6,17 @@ the write path's cost — SQLAlchemy's ORM loading and unit of work for the same
 times the CPU of the statements themselves). The write is a data-modifying CTE whose battle UPDATE
 is guarded by the version the action was checked against, so a writer in another process that got
 there first makes it write nothing (answered as `GuardFailed`, a `StaleDataError`, and submit tries
-again), as the ORM's version counter does — and by the acting seat still holding its token, role
-and place, and the table's options as read, so a write checked against kept rows (`KeptStates`)
-is as safe as one checked against rows read just before; it also records that the actor was just active and whether any seat of
-the battle wants a webhook (`seats.seen_and_hooked`). On SQLite the ORM reads and writes them.
+again), as the ORM's version counter does; it is guarded too by the acting seat still holding its
+token, role and place, and by the table's options as read, so a write checked against kept rows
+(`KeptStates`) is as safe as one checked against rows read just before. It also records that the
+actor was just active and whether any seat of the battle wants a webhook
+(`seats.seen_and_hooked`). On SQLite the ORM reads and writes them.
 
 A plain action on PostgreSQL is two statements and no BEGIN/COMMIT: the check (which finds the
 REST door's seat by its token) and the write (one statement: atomic by itself); once the seat is
-kept, the write alone. Statements on the
-bare driver before any through SQLAlchemy run in autocommit; an action that changes other rows too
-(a draft cleared, a history action's reads) has SQLAlchemy open the transaction first, and the
-write joins it, so they commit together.
+kept, the write alone. Statements on the bare driver before any through SQLAlchemy run in
+autocommit; an action that changes other rows too (a draft cleared, a history action's reads) has
+SQLAlchemy open the transaction first, and the write joins it, so they commit together.
 """
 
 from __future__ import annotations

@@ -7,6 +7,11 @@ no door reads the battle again. A repeated action id returns the first result; a
 against an old seq is refused (409); a concurrent writer in another process collides on
 UNIQUE(battle_id, seq) and the battle's version column, and is retried. An exception inside a rule
 is logged with its traceback and answered as an error to this one request; nothing changes.
+
+On PostgreSQL, the next action of a seat whose last action this process committed reads nothing:
+it is checked against the kept battle, state and seat, and its write is guarded on each of them
+(`_kept_context`, `action_store.WRITE_PG`); anything moved or refused is read whole and answered
+as before.
 """
 
 from __future__ import annotations
@@ -448,12 +453,12 @@ def _kept_context(platform: Platform, cmd: Command) -> _Checked | None:
 
 async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
     async with platform.db.unit() as session:
-        if await driver_of(session) is not None:
-            checked = resolved = None
+        if await driver_of(session) is not None:  # PostgreSQL: maybe nothing to read (kept)
+            resolved = None
             try:
-                checked = _kept_context(platform, cmd)
-                if checked is not None:
-                    resolved = await _resolve_action(platform, session, cmd, checked)
+                kept = _kept_context(platform, cmd)
+                if kept is not None:
+                    resolved = await _resolve_action(platform, session, cmd, kept)
             except (ServiceError, MustAsk):
                 pass  # the whole read answers it: a repeated action id first, then in its own words
             if isinstance(resolved, _Resolved):

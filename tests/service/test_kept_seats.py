@@ -180,3 +180,21 @@ async def test_a_kept_seat_in_another_process_builds_on_the_others_write(
         async with here.db.reader() as session:
             state, _ = await load_state(session, battle_id)
         assert (await history.rebuild(here, battle_id)).model_dump() == state.model_dump()
+
+
+async def test_a_page_seated_before_its_link_was_rotated_is_refused_though_kept(postgres_url: str) -> None:
+    """A browser holds its seat by the key of the token it joined with (`SeatRef`); the kept seat
+    row still carries the old token, so only the write's guard can tell the link was rotated."""
+    from app.services.tokens import seat_key
+    from app.web.security import SeatRef
+
+    async with own_platform(postgres_url) as platform:
+        battle_id, ids = await setup(platform)
+        token = await _ann_token(platform, battle_id, ids["ann"])
+        page = SeatRef(ids["ann"], seat_key(hash_token(token)))
+        await actions.submit(platform, _hit(battle_id, page))
+        async with platform.db.transaction() as session:
+            await rotate_token(session, battle_id, ids["ann"])
+        with pytest.raises(Forbidden, match="new link"):
+            await actions.submit(platform, _hit(battle_id, page))
+        assert await log_count(platform, battle_id) == 2 + 1
