@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
@@ -58,6 +59,29 @@ def digest(inputs: list[Any]) -> bytes | None:
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
+# env → (template name, its source) → what it reads and what it includes. Parsing the card's
+# templates was most of an app's start-up (about 0.25 s, and the test suite starts hundreds of
+# apps); a source that changes (auto-reload) is parsed again under its new text.
+_parsed: weakref.WeakKeyDictionary[jinja2.Environment, dict[tuple[str, str], Any]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def parsed(env: jinja2.Environment, name: str) -> tuple[frozenset[str], tuple[str | None, ...]]:
+    """The variables a template reads (jinja2.meta's undeclared names) and the templates it
+    includes or imports (None: one chosen while drawing), parsed once per source."""
+    source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
+    known = _parsed.setdefault(env, {})
+    found = known.get((name, source))
+    if found is None:
+        tree = env.parse(source)
+        found = known[(name, source)] = (
+            frozenset(meta.find_undeclared_variables(tree)),
+            tuple(meta.find_referenced_templates(tree)),
+        )
+    return found
+
+
 def card_templates(env: jinja2.Environment, parts: Iterable[str]) -> list[str]:
     """The card's template, every part's, and all they include or import, at any depth."""
     found: list[str] = []
@@ -67,16 +91,14 @@ def card_templates(env: jinja2.Environment, parts: Iterable[str]) -> list[str]:
         if name in found:
             continue
         found.append(name)
-        source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
         # None: an include chosen while drawing — the parts' (`part_template`), all listed above
-        todo.extend(t for t in meta.find_referenced_templates(env.parse(source)) if t is not None)
+        todo.extend(t for t in parsed(env, name)[1] if t is not None)
     return found
 
 
 def read_by(env: jinja2.Environment, name: str) -> set[str]:
     """The context variables a template reads (its own globals left out)."""
-    source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
-    return set(meta.find_undeclared_variables(env.parse(source))) - set(env.globals)
+    return set(parsed(env, name)[0]) - set(env.globals)
 
 
 class CardMemo:

@@ -16,10 +16,9 @@ from collections.abc import Iterable
 from typing import Any
 
 import jinja2
-from jinja2 import meta
 from markupsafe import Markup
 
-from app.web.cards import digest, read_by
+from app.web.cards import digest, parsed, read_by
 
 # The live regions kept this way: the map's board and its status line (live_update.html).
 MAP_REGIONS = ("partials/map_board.html", "partials/map_status.html")
@@ -32,8 +31,7 @@ class RegionMemo:
         self.env, self.size = env, size
         self.reads: dict[str, tuple[str, ...]] = {}
         for name in names:
-            source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
-            if list(meta.find_referenced_templates(env.parse(source))):
+            if parsed(env, name)[1]:
                 continue  # what an included template reads is not counted here: always drawn
             self.reads[name] = tuple(sorted(read_by(env, name)))
         self.enabled = not env.auto_reload

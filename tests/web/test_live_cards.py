@@ -13,7 +13,7 @@ from app.demo import create_demos
 from app.services import actions
 from app.services.actions import Command
 from app.services.platform import Platform
-from app.web.cards import CardMemo
+from app.web.cards import CardMemo, parsed
 from app.web.region_memo import MAP_REGIONS, RegionMemo
 from app.web.render import PART_TEMPLATES, LiveViews, env, live_html, read_live
 from tests.helpers import act, set_table, simple_ship
@@ -83,3 +83,22 @@ def test_a_card_template_reading_something_new_turns_the_memo_off() -> None:
         "state": {"ships": {"a": {"id": "a", "name": "Hawk"}}},
     }
     assert memo.cards(context) == {"a": "Hawk x"} and memo.hits == 0
+
+
+def test_templates_are_parsed_once_per_source_and_parsed_again_when_it_changes() -> None:
+    """What a template reads is worked out once per source (an app's start-up parsed every card
+    template again): the same env and source give the same parse; a changed source, or another
+    env, is parsed for itself."""
+    sources = {
+        "partials/ship.html": "{{ ship.name }}{% include 'parts/sheet.html' %}",
+        "parts/sheet.html": "",
+    }
+    env = jinja2.Environment(loader=jinja2.DictLoader(sources), autoescape=True)
+    first = parsed(env, "partials/ship.html")
+    assert first == (frozenset({"ship"}), ("parts/sheet.html",))
+    assert parsed(env, "partials/ship.html") is first  # kept
+    sources["partials/ship.html"] = "{{ ship.name }} {{ secret }}"
+    assert parsed(env, "partials/ship.html") == (frozenset({"ship", "secret"}), ())
+    other = jinja2.Environment(loader=jinja2.DictLoader(sources), autoescape=True)
+    assert parsed(other, "partials/ship.html") == (frozenset({"ship", "secret"}), ())
+    assert CardMemo(env, ["sheet"]).unknown == {"secret"}  # the memo goes by the new source
