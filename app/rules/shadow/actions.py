@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.generic.boarding import KIND_WORDS
@@ -314,3 +315,19 @@ def living_ship_refusal(target: Ship, kind: str) -> str | None:
     if "pain" not in target.parts:
         return None
     return f"{target.name} is a Shadow living ship: {KIND_WORDS[kind]} against it is not possible (SH-17)"
+
+
+def refuse_panicked_fire(ctx: DamageContext) -> None:
+    """SH-12: a panicked ship cannot fire for the rest of the turn, so fire entered from it is refused
+    while its FIVE fire ban stands (it ends with the turn, or when a reduction takes it to FOUR)."""
+    source = ctx.state.ships.get(ctx.entry.source) if ctx.entry.source else None
+    track = load(source) if source is not None else None
+    if source is None or track is None:
+        return
+    turn = ctx.state.clock.turn
+    ban = next(
+        (o for o in track.active() if o.kind == "no_fire" and (o.until_turn is None or o.until_turn >= turn)),
+        None,
+    )
+    if ban is not None:
+        raise RuleError(f"{source.name} is panicked and {ban.text} (SH-12)", "source")
