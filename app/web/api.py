@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
@@ -11,6 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field, StrictInt
 
 from app.models import Participant
+from app.services import acting
 from app.services import actions as action_service
 from app.services.actions import Command
 from app.services.battles import (
@@ -30,7 +30,6 @@ from app.services.library import library as all_ships
 from app.services.library import ships_for
 from app.services.platform import Platform
 from app.services.records import dice_record as read_dice_record
-from app.services.requests import queue_if_needed
 from app.services.seats import seat_and_waits
 from app.services.tokens import hash_token
 from app.services.views import battle_for, viewer_of, visible_log
@@ -290,14 +289,9 @@ async def action_answer(platform: Platform, battle_id: str, body: ActionIn, toke
         body.dice,
         token_hash=hash_token(token),
     )
-    try:
-        result = await action_service.submit(platform, command)
-    except action_service.MustAsk as asking:  # issue 11: damage that may wait for the referee
-        command = replace(command, participant_id=asking.participant_id, queue_checked=True)
-        queued = await queue_if_needed(platform, command, True)
-        if queued is not None:
-            return JSONResponse({"queued_request": queued.id, "status": "pending"}, status_code=202)
-        result = await action_service.submit(platform, command)
+    result = await acting.act(platform, command)
+    if isinstance(result, acting.Queued):  # damage that waits for the referee
+        return JSONResponse({"queued_request": result.request.id, "status": "pending"}, status_code=202)
     # The answer as ActionOut documents it, serialised once (not built, validated and dumped again).
     return JSONResponse({"seq": result.seq, "duplicate": result.duplicate, "events": result.events})
 

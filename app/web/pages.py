@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app.services import acting
 from app.services import actions as action_service
 from app.services.actions import Command
 from app.services.battles import (
@@ -22,7 +23,6 @@ from app.services.battles import (
     seats_held,
 )
 from app.services.errors import Forbidden, Invalid, ServiceError
-from app.services.requests import queue_if_needed
 from app.services.shiplib import library_definition, library_entries
 from app.web.answers import _answer, _flash, _form, _is_htmx, _pop_flash
 from app.web.api import SEQ_MAX
@@ -236,9 +236,9 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
             seen,
             dice_from_form(form),
         )
-        if await queue_if_needed(platform, command):  # issue 11: damage waiting for the referee
+        result = await acting.act(platform, command)
+        if isinstance(result, acting.Queued):  # damage that waits for the referee
             return _answer(request, back, "Sent to the referee for approval.", "info")
-        result = await action_service.submit(platform, command)
         shown = result.events
     except ServiceError as exc:
         message = exc.message

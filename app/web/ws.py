@@ -31,12 +31,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from app.realtime.hub import TRY_AGAIN_LATER, Hub, Subscriber
-from app.services import actions as action_service
-from app.services import seats
+from app.services import acting, seats
 from app.services.actions import Command
 from app.services.battles import get_battle, get_participant
 from app.services.errors import ServiceError
-from app.services.requests import queue_if_needed
 from app.web.errors import is_unavailable
 from app.web.render import render
 from app.web.security import csrf_token, origin_allowed, seat_in
@@ -251,11 +249,10 @@ async def _handle(websocket: WebSocket, viewer: Subscriber, hub: Hub, platform: 
                 message.get("seen_seq"),
                 message.get("dice"),
             )
-            queued = await queue_if_needed(platform, command)  # issue 11: damage waiting for approval
-            if queued is not None:
-                await websocket.send_text(json.dumps({"type": "queued", "request": queued.id}))
+            result = await acting.act(platform, command)
+            if isinstance(result, acting.Queued):  # damage that waits for the referee
+                await websocket.send_text(json.dumps({"type": "queued", "request": result.request.id}))
                 return
-            result = await action_service.submit(platform, command)
         except ServiceError as exc:
             flash = render("partials/flash.html", {"message": exc.message, "level": "error"})
             await websocket.send_text(
