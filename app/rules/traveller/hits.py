@@ -319,10 +319,6 @@ def roll_location(res: Resolution) -> tuple[str, Roll]:
     return name, roll
 
 
-def system_hit_column(model: HgShip) -> dict[str, str]:
-    return {s.name: s.column for s in model.sections}
-
-
 # --- Entered hits and the referee's ruling ---------------------------------------------------------
 
 
