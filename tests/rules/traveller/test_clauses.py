@@ -207,3 +207,163 @@ def test_TR_19_fuel_hit_loses_1d6_times_5_percent_halved_with_metal_hydride(
     assert done.texts[1] == f"Fuel hit: 1d6 {die}"
     assert done.texts[2] == f"Tigress Main section hit (Internal, 2D 5): Fuel — {tail}."
     assert hg(done.state, "tigress")["fuel_percent"] == after
+
+
+# --- TR-10, TR-19 spinal refusals and DMs ------------------------------------------------------------
+
+SPINAL_BODY = {"ship": "kestrel", "target": "tigress", "range": "long"}
+
+
+def kestrel_part(state) -> dict[str, Any]:
+    return state.ships["kestrel"].parts["hg_ship"]
+
+
+def spinal(state, dice: list[int], **payload: Any):
+    return act(state, "traveller.spinal", {**SPINAL_BODY, **payload}, KESTREL_ACTOR, dice)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"spinal": None}, "Kestrel has no spinal mount"),
+        ({"spinal.hits": 2}, "the spinal mount is disabled"),
+        ({"crew_strength": "dead"}, "Kestrel's crew is dead and cannot act"),
+        ({"disabled": True}, r"Kestrel is disabled \(power plant out\)"),
+        ({"systems.computer": 3}, "the computer is disabled: no fire beyond Close"),
+    ],
+)
+def test_TR_19_TR_23_spinal_refusals(change: dict[str, Any], message: str) -> None:
+    """TR-19: a spinal mount's second hit disables it; a disabled power plant disables the ship; a
+    disabled computer allows no fire beyond Close. TR-23: a dead crew cannot act."""
+    from app.rules.core import RuleError
+
+    state = spinal_duel()
+    part = kestrel_part(state)
+    for path, value in change.items():
+        *head, last = path.split(".")
+        holder = part
+        for key in head:
+            holder = holder[key]
+        holder[last] = value
+    with pytest.raises(RuleError, match=message):
+        spinal(state, [])
+
+
+def test_TR_27_a_ship_running_silent_fires_no_spinal_mount() -> None:
+    from app.rules.core import RuleError
+
+    state = spinal_duel()
+    kestrel_part(state)["round"].update(
+        {"turn": state.clock.turn, "orders": [{"order": "run_silent"}], "committed": True, "revealed": True}
+    )
+    with pytest.raises(RuleError, match="runs silent this round"):
+        spinal(state, [])
+
+
+def test_TR_19_computer_disabled_still_fires_the_spinal_at_close() -> None:
+    """Third computer hit: no fire beyond Close — at Close it fires. Range: the Long row at Close is
+    −1, and spinals take a further −1 at Close (TR-02): −2. 2D 6+6 = 12 − 6 + 2 + 2 − 2 = 8 → hit."""
+    state = spinal_duel()
+    kestrel_part(state)["systems"]["computer"] = 3
+    done = spinal(state, [6, 6, 5, 6, 1, 1, 1], range="close")
+    assert "2D 12 + Formidable −6 + FC +2 + Gunner +2 + range −2 + size 0 = 8 vs 8+ → success" in done.texts[0]
+
+
+@pytest.mark.parametrize(
+    ("target", "message"), [("kestrel", "choose another ship"), ("gone", "choose another ship")]
+)
+def test_spinal_refuses_itself_and_a_destroyed_target(target: str, message: str) -> None:
+    """GEN-04: a destroyed ship is out of the fight; a ship cannot aim its spinal at itself."""
+    from app.rules.core import RuleError
+
+    state = battle(
+        capital("Kestrel", spinal={"type": "particle", "damage": 250}),
+        capital("Gone"),
+        owners=("p-kestrel",),
+        orders=False,
+    )
+    state.ships["gone"].destroyed = True
+    state = advance_to(state, "combat").state
+    with pytest.raises(RuleError, match=message):
+        spinal(state, [], target=target)
+
+
+def test_TR_10_first_spinal_hit_minus_2_and_computer_hit_minus_1() -> None:
+    """TR-19: first spinal hit −2 DM to spinal attacks; first computer hit −1 DM to all rolls.
+    2D 6+6 = 12 − 6 + 2 + 2 + 0 + 0 − 2 − 1 = 7 vs 8+: a miss."""
+    state = spinal_duel()
+    part = kestrel_part(state)
+    part["spinal"]["hits"], part["systems"]["computer"] = 1, 1
+    done = spinal(state, [6, 6])
+    assert done.texts == [
+        "spinal Particle Spinal at Tigress: 2D 12 + Formidable −6 + FC +2 + Gunner +2 + range 0 + size 0"
+        " + spinal hit −2 + computer −1 = 7 vs 8+ → failure (Effect −1) → miss"
+    ]
+
+
+def test_TR_19_second_computer_hit_rolls_1d6_against_the_spinal_shot() -> None:
+    """Second computer hit: −1d6 DM, rolled for this shot: 1d6 3, then 2D 6+5 = 11 − 6 + 4 − 3 = 6: miss."""
+    state = spinal_duel()
+    kestrel_part(state)["systems"]["computer"] = 2
+    done = spinal(state, [3, 6, 5])
+    assert done.texts[0].endswith("range 0 + size 0 + computer −3 = 6 vs 8+ → failure (Effect −2) → miss")
+    assert [r.purpose for r in done.events[0].rolls] == ["computer damage DM", "spinal attack"]
+
+
+def test_TR_10_dodge_minus_2_when_the_pilot_check_succeeded() -> None:
+    """TR-10: −2 if the target's Pilot check succeeds (entered, GEN-03). 2D 6+4 = 10 − 6 + 4 − 2 = 6: miss."""
+    done = spinal(spinal_duel(), [6, 4], dodge_dm=-2)
+    assert done.texts[0].endswith("range 0 + dodge −2 + size 0 = 6 vs 8+ → failure (Effect −2) → miss")
+
+
+def test_TR_11_no_screens_means_automatic_penetration() -> None:
+    """Standard configuration, 0 screen points, rating II (280 damage: 260–309) → automatic penetration
+    (penetration table). 280 to Main Structure 375 → 95; 5 Internal rolls; radiation 280 // 6 = 46."""
+    state = duel(capital("Kestrel", spinal={"type": "meson", "damage": 280, "name": "Meson"}), hull_code="CP")
+    dice = [5, 5, 4] + [3, 4] * 5 + [1, 1, 1, 1]  # 5 Hold results; radiation band 6: crew Auto
+    done = spinal(state, dice)
+    assert "penetration II vs 0 screen points: automatic → 280 damage: Main Structure 375→95" in done.texts[0]
+
+
+def test_TR_12_without_armour_a_particle_beam_leaves_no_residual() -> None:
+    """TR-12: residual is 10% of what armour absorbed; armour 0 absorbs nothing, so no residual part.
+    250 − 0×30 = 250 to Main Hull 375 → 125; 5 External rolls (2D 2+5 = 7 Armour, 0→0)."""
+    state = duel(
+        capital("Kestrel", spinal={"type": "particle", "damage": 250, "name": "Particle"}),
+        hull_code="CP",
+        armour=0,
+    )
+    dice = [5, 5, 4] + [2, 5] * 5 + [1, 1, 1, 1]  # radiation 250 // 6 = 41 → band 6
+    done = spinal(state, dice)
+    assert done.texts[0].endswith("250 − armour 0×30 = 250 damage: Main Hull 375→125")
+    assert done.events[0].data == {"damage": 250, "residual": 0}
+
+
+def test_TR_13_radiation_shielding_halves_spinal_radiation() -> None:
+    """TR-13: 250 dealt // 6 = 41, halved by radiation shielding = 20 → band 3 (16–20)."""
+    state = duel(
+        capital("Kestrel", spinal={"type": "particle", "damage": 250, "name": "Particle"}),
+        hull_code="CP",
+        armour=0,
+        radiation_shielding=True,
+    )
+    dice = [5, 5, 4] + [2, 5] * 5 + [1, 1, 1, 1]
+    done = spinal(state, dice)
+    assert done.texts[-1].startswith("Tigress radiation 20: band 3;")
+
+
+def test_TR_18_no_spinal_system_rolls_on_a_section_the_shot_destroyed() -> None:
+    """250 damage on a Main section with no Hull and 10 Structure destroys it (TR-17); its table is
+    not rolled on, though 250 would give five rolls (project reading: a destroyed section has no
+    systems left to hit)."""
+    state = duel(
+        capital("Kestrel", spinal={"type": "particle", "damage": 250, "name": "Particle"}),
+        hull_code="CP",
+        armour=0,
+    )
+    main = state.ships["tigress"].parts["hg_ship"]["sections"][2]
+    assert main["name"] == "Main"
+    main["hull"], main["structure"] = 0, 10
+    done = spinal(state, [5, 5, 4, 1, 1, 1, 1])
+    assert not [e for e in done.events if e.kind == "system_hit"]
+    assert done.texts[1].startswith("Tigress's Main section is destroyed")
