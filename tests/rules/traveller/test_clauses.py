@@ -266,7 +266,9 @@ def test_TR_19_computer_disabled_still_fires_the_spinal_at_close() -> None:
     state = spinal_duel()
     kestrel_part(state)["systems"]["computer"] = 3
     done = spinal(state, [6, 6, 5, 6, 1, 1, 1], range="close")
-    assert "2D 12 + Formidable −6 + FC +2 + Gunner +2 + range −2 + size 0 = 8 vs 8+ → success" in done.texts[0]
+    assert (
+        "2D 12 + Formidable −6 + FC +2 + Gunner +2 + range −2 + size 0 = 8 vs 8+ → success" in done.texts[0]
+    )
 
 
 @pytest.mark.parametrize(
@@ -367,3 +369,223 @@ def test_TR_18_no_spinal_system_rolls_on_a_section_the_shot_destroyed() -> None:
     done = spinal(state, [5, 5, 4, 1, 1, 1, 1])
     assert not [e for e in done.events if e.kind == "system_hit"]
     assert done.texts[1].startswith("Tigress's Main section is destroyed")
+
+
+# --- TR-19 system hits, TR-20 criticals -------------------------------------------------------------
+
+# 2D 6+6 = 12 + FC 2 + Gunner 2 + (1 − 6) = 11 → 200% → 40 damage; location 1d6 4: Main (no Hull left,
+# so its Internal column) takes 20 Structure, Forward 20 Hull; then Main's roll, then Forward's.
+OPENING = [6, 6, 4]
+FORWARD_ARMOUR = [3, 4]  # Forward External 2D 7: Armour
+
+
+def main_struck(main_dice: list[int], **tigress: Any):
+    state = duel(**tigress)
+    main = state.ships["tigress"].parts["hg_ship"]["sections"][1]
+    main["hull"] = 0
+    return state, main
+
+
+def fire_at_main(state, main_dice: list[int]):
+    return act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, OPENING + main_dice + FORWARD_ARMOUR)
+
+
+def main_hit_text(done) -> str:
+    return next(t for t in done.texts if t.startswith("Tigress Main section hit (Internal, 2D"))
+
+
+@pytest.mark.parametrize(("hits_before", "effect"), [(0, "spinal −2 DM"), (1, "spinal mount disabled")])
+def test_TR_19_spinal_weapon_hit_minus_2_then_disabled(hits_before: int, effect: str) -> None:
+    """TR-19 Spinal Weapon: first hit −2 DM to spinal attacks, second disables it. Main Internal 2D 4
+    (1+3) is its B slot."""
+    state, _ = main_struck([], spinal={"type": "particle", "damage": 250, "tons": 2000})
+    state.ships["tigress"].parts["hg_ship"]["spinal"]["hits"] = hits_before
+    done = fire_at_main(state, [1, 3])
+    assert main_hit_text(done) == f"Tigress Main section hit (Internal, 2D 4): Spinal Mount — {effect}."
+    assert hg(done.state, "tigress")["spinal"]["hits"] == hits_before + 1
+
+
+def test_TR_20_structural_failure_halves_structure_when_no_hull_is_left() -> None:
+    """Critical 2: −50% of the section's Hull, or of its Structure if no Hull remains: 46 → 23."""
+    state, _ = main_struck([])
+    done = fire_at_main(state, [6, 6, 2])
+    assert main_hit_text(done).endswith(
+        "Critical — critical: Structural Failure — structural failure: Main Structure 46→23."
+    )
+
+
+def test_TR_20_self_sealing_hull_seals_the_breach_at_once_but_the_crew_hit_stands() -> None:
+    """Critical 3: hull breach (no repairs for a round) plus a crew hit; a self-sealing hull is fixed
+    at once, so repairs are not barred — the crew hit still lands."""
+    state, _ = main_struck([], self_sealing=True)
+    done = fire_at_main(state, [6, 6, 3])
+    assert main_hit_text(done).endswith(
+        "hull breach sealed at once (self-sealing hull); crew Full → Weakened."
+    )
+    main = hg(done.state, "tigress")["sections"][1]
+    assert main["breach_round"] is None
+    assert hg(done.state, "tigress")["crew_strength"] == "weakened"
+
+
+def test_TR_20_internal_explosion_that_destroys_the_section_rolls_no_further_hit() -> None:
+    """Critical 4: 6d6 Structure and another section hit. Main has 25 − 20 = 5 Structure; 6d6 of 1s = 6
+    destroys it, and a destroyed section has nothing left to hit (project reading)."""
+    state, main = main_struck([])
+    main["structure"] = 25
+    done = fire_at_main(state, [6, 6, 4, 1, 1, 1, 1, 1, 1])
+    assert main_hit_text(done).endswith(
+        "critical: Internal Explosion — internal explosion 6: Main Structure 5→0."
+    )
+    assert not any("internal explosion section hit" in r.purpose for e in done.events for r in e.rolls)
+
+
+def test_TR_20_cascade_failure_rolls_twice_more_on_the_section() -> None:
+    """Critical 5: roll again twice on the Section Hit table — two more Main Internal rolls (2D 7: Hold)."""
+    state, _ = main_struck([])
+    done = fire_at_main(state, [6, 6, 5, 3, 4, 3, 4])
+    hold = "Tigress Main section hit (Internal, 2D 7): Hold — Hold capacity destroyed."
+    assert done.texts.count(hold) == 2
+    assert main_hit_text(done) == hold
+    assert "Critical — critical: Cascade Failure — cascade failure: two more section hits." in done.texts[4]
+
+
+def test_TR_20_a_second_fire_in_a_burning_section_changes_nothing() -> None:
+    """Critical 6 where a fire already burns: it keeps its own Discipline target."""
+    state, main = main_struck([])
+    main["fire"] = {"target": 9, "started": 0}
+    done = fire_at_main(state, [6, 6, 6])
+    assert main_hit_text(done).endswith("fire in Main already burns (Discipline 9+).")
+    assert hg(done.state, "tigress")["sections"][1]["fire"] == {"target": 9, "started": 0}
+
+
+def test_TR_27_prepare_for_impact_roll_under_4_lets_the_crew_hit_stand() -> None:
+    """Prepare for Impact!: 1d6 per crew hit, 4+ ignores it; 3 does not. Main Internal 2D 2: Crew."""
+    state, _ = main_struck([])
+    state.ships["tigress"].parts["hg_ship"]["round"].update(
+        {
+            "turn": state.clock.turn,
+            "orders": [{"order": "prepare_impact"}],
+            "committed": True,
+            "revealed": True,
+        }
+    )
+    done = fire_at_main(state, [1, 1, 3])
+    assert "Tigress braced for impact: 1d6 3 → crew hit stands." in done.texts
+    assert main_hit_text(done) == "Tigress Main section hit (Internal, 2D 2): Crew — crew Full → Weakened."
+
+
+# --- TR-19 whole-ship systems, entered (GEN-03) -----------------------------------------------------
+
+
+def entered(state, system: str, section: str = "Engineering"):
+    body = {"target": "tigress", "section": section, "system": system, "core_rules": False}
+    return act(state, "traveller.entered_hit", body)
+
+
+def test_TR_19_each_manoeuvre_drive_hit_costs_1_thrust() -> None:
+    state = duel()
+    done = entered(state, "m_drive")
+    assert done.texts[0] == "An attacker hits Tigress (Engineering): M-Drive hit 1: Thrust 3."
+    done = entered(done.state, "m_drive")
+    assert done.texts[0] == "An attacker hits Tigress (Engineering): M-Drive hit 2: Thrust 2."
+    assert hg(done.state, "tigress")["systems"]["m_drive"] == 2
+
+
+@pytest.mark.parametrize(
+    ("system", "field", "hits", "text"),
+    [
+        ("power_plant", "power_plant", 3, "power plant already disabled"),
+        ("computer", "computer", 3, "computer already disabled"),
+        ("command", "bridge", 2, "bridge already destroyed"),
+        ("j_drive", "j_drive", 2, "J-Drive already disabled"),
+        ("sensors", "sensors", 2, "sensors already disabled"),
+    ],
+)
+def test_TR_19_a_system_past_its_last_hit_takes_no_more(
+    system: str, field: str, hits: int, text: str
+) -> None:
+    """TR-19: power plant and computer are out at the third hit, bridge, J-drive and sensors at the
+    second; a further hit finds nothing more to break and the count stays."""
+    state = duel()
+    state.ships["tigress"].parts["hg_ship"]["systems"][field] = hits
+    done = entered(state, system)
+    assert done.texts[0] == f"An attacker hits Tigress (Engineering): {text}."
+    assert hg(done.state, "tigress")["systems"][field] == hits
+
+
+def test_TR_19_bridge_destroyed_halves_initiative_rounding_down() -> None:
+    """Second bridge hit: command transfers and initiative is halved (Decision: rounds down): the
+    engagement's 7 → 3, this round's 5 → 2."""
+    state = duel()
+    part = state.ships["tigress"].parts["hg_ship"]
+    part["systems"]["bridge"] = 1
+    part["initiative_base"] = 7
+    part["round"].update({"turn": state.clock.turn, "initiative": 5})
+    done = entered(state, "command", "Forward")
+    assert (
+        done.texts[0]
+        == "An attacker hits Tigress (Forward): bridge destroyed: command transfers, initiative halved."
+    )
+    after = hg(done.state, "tigress")
+    assert (after["initiative_base"], after["round"]["initiative"], after["systems"]["bridge"]) == (3, 2, 2)
+
+
+def test_TR_19_bridge_destroyed_before_initiative_is_rolled_leaves_it_unrolled() -> None:
+    state = duel()
+    part = state.ships["tigress"].parts["hg_ship"]
+    part["systems"]["bridge"] = 1
+    part["initiative_base"] = None
+    part["round"].update({"turn": state.clock.turn, "initiative": None})
+    after = hg(entered(state, "command", "Forward").state, "tigress")
+    assert (after["initiative_base"], after["round"]["initiative"]) == (None, None)
+
+
+def test_TR_20_structural_failure_halves_hull_while_the_section_has_hull() -> None:
+    """Mesons read the Internal column even with Hull left (TR-18), so a critical can meet Hull:
+    structural failure takes 50% of the remaining Hull. 9 meson bays at Long: 2D 6+6 = 12 + 4 +
+    (8 − armour 6 − configuration 2) = 16 → 400% → 36; location 4 Main 18 Structure, Forward 18.
+    Main Internal 2D 12: Critical, 1d6 2 → Main Hull 66 → 33. Forward Internal 2D 7: Hold.
+    Radiation 9 × 400% = 36 → band 5: crew 2D 1+1 vs 2+ hits, computer 2D 1+1 vs 4+, sensors 1+1 vs 6+."""
+    meson = {"id": "meson", "weapon": "meson_bay_100", "mounts": 12, "tons": 1200, "sections": ["Main"]}
+    state = duel(capital("Kestrel", batteries=[meson]))
+    body = beam_shot(battery="meson", mounts=9, range="long")
+    done = act(state, "traveller.barrage", body, KESTREL_ACTOR, [6, 6, 4, 6, 6, 2, 3, 4, 1, 1, 1, 1, 1, 1])
+    assert main_hit_text(done) == (
+        "Tigress Main section hit (Internal, 2D 12): Critical — critical: Structural Failure —"
+        " structural failure: Main Hull 66→33."
+    )
+
+
+def test_TR_20_cascade_stops_when_its_first_hit_destroys_the_section() -> None:
+    """Critical 5, first extra roll 2D 6: Structure, +half the barrage (20) on Main's 5 Structure left:
+    destroyed; the second extra roll has no section left to hit."""
+    state, main = main_struck([])
+    main["structure"] = 25
+    done = fire_at_main(state, [6, 6, 5, 3, 3])
+    assert (
+        "Tigress Main section hit (Internal, 2D 6): Structure — +20 Structure damage: Main Structure 5→0."
+        in (done.texts)
+    )
+    assert sum(1 for t in done.texts if t.startswith("Tigress Main section hit")) == 2
+
+
+def test_TR_19_a_fourth_turret_hit_finds_the_turrets_already_out() -> None:
+    """Turrets: third hit, no more fire; a fourth changes nothing. 2D 5+4 = 9 + 4 − 5 = 8 → 125% → 25;
+    location 5 Forward 13, Main 12; Forward External 2D 5: the beam turrets; Main External 2D 7: Armour."""
+    state = duel()
+    state.ships["tigress"].parts["hg_ship"]["batteries"][0]["hits"] = 3
+    done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [5, 4, 5, 2, 3, 3, 4])
+    assert done.texts[1] == (
+        "Tigress Forward section hit (External, 2D 5): Turret: Beam Laser — Turret: Beam Laser already out of action."
+    )
+    assert hg(done.state, "tigress")["batteries"][0]["hits"] == 3
+
+
+def test_TR_17_the_half_sent_to_a_destroyed_section_is_lost() -> None:
+    """TR-17: damage beyond 0 Structure is lost — the adjacent half aimed at a destroyed Forward
+    section does nothing. 2D 3+4 = 7 + 4 − 5 = 6 → 75% → 15; location 4 Main 8, Forward 7."""
+    state = duel()
+    forward = state.ships["tigress"].parts["hg_ship"]["sections"][2]
+    forward.update({"hull": 0, "structure": 0, "destroyed": True})
+    done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [3, 4, 4])
+    assert done.texts[0].endswith("8 to Main Hull 66→58; 7 to Forward destroyed already")
