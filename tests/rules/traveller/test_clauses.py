@@ -589,3 +589,155 @@ def test_TR_17_the_half_sent_to_a_destroyed_section_is_lost() -> None:
     forward.update({"hull": 0, "structure": 0, "destroyed": True})
     done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [3, 4, 4])
     assert done.texts[0].endswith("8 to Main Hull 66→58; 7 to Forward destroyed already")
+
+
+# --- TR-05/TR-06 barrage refusals and DMs ------------------------------------------------------------
+
+
+def set_path(part: dict[str, Any], path: str, value: Any) -> None:
+    *head, last = path.split(".")
+    for key in head:
+        part = part[int(key)] if isinstance(part, list) else part[key]
+    part[last] = value
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"crew_strength": "dead"}, "Kestrel's crew is dead and cannot act"),
+        ({"disabled": True}, r"Kestrel is disabled \(power plant out\)"),
+        ({"systems.computer": 3}, "the computer is disabled: no fire beyond Close"),
+        (
+            {"sections.1.offline_round": 1, "sections.2.offline_round": 1},
+            r"sits in offline sections this round \(power failure\)",
+        ),
+    ],
+)
+def test_TR_19_TR_20_TR_23_barrage_refusals(changes: dict[str, Any], message: str) -> None:
+    """TR-23 dead crew; TR-19 power plant out disables the ship, computer out bars fire beyond Close;
+    TR-20 power failure: weapons in the offline section cannot be used (the beams sit in Main and
+    Forward, both offline)."""
+    from app.rules.core import RuleError
+
+    state = duel()
+    for path, value in changes.items():
+        set_path(state.ships["kestrel"].parts["hg_ship"], path, value)
+    with pytest.raises(RuleError, match=message):
+        act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [])
+
+
+def test_TR_20_a_battery_with_one_section_online_still_fires() -> None:
+    state = duel()
+    state.ships["kestrel"].parts["hg_ship"]["sections"][1]["offline_round"] = 1
+    assert (
+        act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [1, 1, 1])
+        .texts[0]
+        .startswith("barrage 20")
+    )
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ({"target": "kestrel"}, "a ship cannot fire on itself"),
+        ({"battery": "nothing"}, "Kestrel has no battery 'nothing'"),
+        ({"target_section": "Bridge"}, "Tigress has no section 'Bridge'"),
+        ({"target_section": "Main"}, "aiming at one section needs a Target That Section order this round"),
+    ],
+)
+def test_barrage_refusals_on_the_order_itself(payload: dict[str, Any], message: str) -> None:
+    from app.rules.core import RuleError
+
+    with pytest.raises(RuleError, match=message):
+        act(duel(), "traveller.barrage", beam_shot(**payload), KESTREL_ACTOR, [])
+
+
+def test_GEN_04_no_barrage_at_a_destroyed_ship() -> None:
+    from app.rules.core import RuleError
+
+    state = duel()
+    state.ships["tigress"].destroyed = True
+    with pytest.raises(RuleError, match="Tigress is already destroyed"):
+        act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [])
+
+
+def test_TR_05_three_sandcasters_make_no_die() -> None:
+    """Sandcasters deal 1 per 4 fired (barrage characteristics). Of 3, a standard hull bears 80% = 2,
+    the most (and so the least, TR-05) that may fire: 2 sandcasters make no die."""
+    from app.rules.core import RuleError
+
+    sand = {"id": "sand", "weapon": "sandcaster", "mounts": 3, "sections": ["Main"]}
+    state = duel(capital("Kestrel", batteries=[sand]))
+    with pytest.raises(RuleError, match="Sandcaster: 4 mounts make one die of a barrage"):
+        act(state, "traveller.barrage", beam_shot(battery="sand", mounts=2, range="close"), KESTREL_ACTOR, [])
+
+
+def test_TR_27_target_that_section_names_the_location_and_meets_its_armour() -> None:
+    """Target That Section*: the attack goes to the named section (no location die) and meets that
+    section's armour (Forward 2, not the weakest intact 6). 2D 3+3 = 6 + 4 + (1 − 2) = 9 → 150% → 30:
+    15 Forward, 15 Main (aft, Forward being the fore end); net 9 ≥ 8: Forward External 2D 7 Armour 2→1,
+    Main External 2D 7 Armour 6→5."""
+    state = duel()
+    state.ships["tigress"].parts["hg_ship"]["sections"][2]["armour"] = 2
+    state.ships["kestrel"].parts["hg_ship"]["round"].update(
+        {"turn": 1, "orders": [{"order": "target_section"}], "committed": True, "revealed": True}
+    )
+    done = act(
+        state, "traveller.barrage", beam_shot(target_section="Forward"), KESTREL_ACTOR, [3, 3, 3, 4, 3, 4]
+    )
+    assert done.texts[0] == (
+        "barrage 20–Beam Laser–Medium–1 at Tigress: 2D 6 + range 0 + FC +2 + Gunner +2 + (1 − armour 2) = 9"
+        " → 150% → 30 damage → location Forward (Target That Section); 15 to Forward Hull 66→51;"
+        " 15 to Main Hull 66→51"
+    )
+
+
+def test_TR_19_computer_hits_on_a_barrage_minus_1_then_minus_1d6() -> None:
+    """First computer hit −1; second −1d6 rolled for this barrage (1d6 2)."""
+    state = duel()
+    state.ships["kestrel"].parts["hg_ship"]["systems"]["computer"] = 1
+    done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [3, 4, 4])
+    assert "Gunner +2 + computer −1 + (1 − armour 6) = 5 →" in done.texts[0]
+    state.ships["kestrel"].parts["hg_ship"]["systems"]["computer"] = 2
+    done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [2, 3, 4, 4])
+    assert "Gunner +2 + computer −2 + (1 − armour 6) = 4 →" in done.texts[0]
+
+
+def test_TR_27_damn_the_torpedoes_both_ways_and_defensive_posture() -> None:
+    """Damn the Torpedoes!: +1 to the ship's attacks and +1 to attacks on it; Defensive Posture:
+    −2 to attacks on the ship. Both ships carry Damn the Torpedoes!, Tigress also Defensive Posture:
+    2D 7 + 4 + 1 + 1 − 2 − 5 = 6."""
+    state = duel()
+    for ship, orders in (
+        ("kestrel", ["damn_torpedoes"]),
+        ("tigress", ["damn_torpedoes", "defensive_posture"]),
+    ):
+        state.ships[ship].parts["hg_ship"]["round"].update(
+            {"turn": 1, "orders": [{"order": o} for o in orders], "committed": True, "revealed": True}
+        )
+    done = act(state, "traveller.barrage", beam_shot(mounts=16), KESTREL_ACTOR, [3, 4, 4])
+    assert (
+        "Gunner +2 + Damn the Torpedoes +1 + target Damn the Torpedoes +1 + Defensive Posture −2"
+        " + (1 − armour 6) = 6 →" in done.texts[0]
+    )
+
+
+def test_TR_25_a_flight_that_loses_its_last_craft_is_wiped_out() -> None:
+    """3 craft of 2 Hull+Structure: 2D 3+3 = 6 + FC 2 + Gunner 2 − 4 + 1 = 7 → 100% of 10 = 10; 5 craft
+    by points, only 3 left → 3 lost, 10 − 6 = 4 excess, and the flight is wiped out."""
+    done = at_flight(None, 10, [3, 3], craft=3)
+    assert done.texts == [
+        "barrage 10–Beam Laser–Short–1 at Red Flight: 2D 6 + range 0 + FC +2 + Gunner +2 + flight −4"
+        " + (1 − armour 0) = 7 → 100% → 10 damage → Red Flight loses 3 craft (2 Hull+Structure each, at most 10);"
+        " 0 of 3 left; 4 excess damage to resolve as normal hits (GEN-03)",
+        "Flight Red Flight is wiped out.",
+    ]
+    assert done.state.ships["red-flight"].destroyed is True
+
+
+def test_TR_25_no_excess_when_the_total_is_spent_on_whole_craft() -> None:
+    """2D 1+1 = 2 + 1 = 3 → 10% of 20 = 2: exactly one craft of 2 points, no excess to resolve."""
+    done = at_flight(None, 20, [1, 1])
+    assert done.texts[0].endswith(
+        "→ 2 damage → Red Flight loses 1 craft (2 Hull+Structure each, at most 20); 29 of 30 left"
+    )
