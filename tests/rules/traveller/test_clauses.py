@@ -741,3 +741,35 @@ def test_TR_25_no_excess_when_the_total_is_spent_on_whole_craft() -> None:
     assert done.texts[0].endswith(
         "→ 2 damage → Red Flight loses 1 craft (2 Hull+Structure each, at most 20); 29 of 30 left"
     )
+
+
+# --- TR-10 / GEN-03 a spinal hit on a small craft --------------------------------------------------
+
+
+def test_TR_10_GEN_03_a_spinal_hit_on_a_small_craft_is_resolved_by_the_core_rules() -> None:
+    """TR-10's size DM (−3 under 100 t) lets a spinal mount fire at small craft, but the capital-ship
+    damage rules (location, sections) do not apply to them: core damage to non-capital ships is
+    entered at the table (GEN-03). 2D 6+6 = 12 − 6 + FC 5 + Gunner 2 + 0 − 3 = 10 vs 8+ → hit."""
+    boat = {
+        "name": "Gig",
+        "system": "traveller",
+        "parts": {
+            "hg_ship": {
+                "kind": "small_craft",
+                "displacement": 20,
+                "sections": [{"name": "Hull", "hull_max": 4, "structure_max": 4}],
+            }
+        },
+    }
+    kestrel = capital(
+        "Kestrel", fire_control=5, spinal={"type": "particle", "damage": 250, "name": "Particle"}
+    )
+    state = battle(kestrel, boat, owners=("p-kestrel",), orders=False)
+    state = advance_to(state, "combat").state
+    done = act(state, "traveller.spinal", {**SPINAL_BODY, "target": "gig"}, KESTREL_ACTOR, [6, 6])
+    assert done.texts == [
+        "spinal Particle at Gig: 2D 12 + Formidable −6 + FC +5 + Gunner +2 + range 0 + size −3 = 10 vs 8+"
+        " → success (Effect +2) → hit: 250 damage to resolve as hits by the core rules (GEN-03)"
+    ]
+    assert done.events[0].data == {"hit": True, "core_damage": 250}
+    assert done.state.ships["gig"].parts["hg_ship"]["sections"][0]["hull"] == 4
