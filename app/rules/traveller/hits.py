@@ -133,8 +133,8 @@ def destroy_section(res: Resolution, section: HgSection) -> None:
 
 def system_roll(res: Resolution, section: HgSection, why: str = "system damage") -> None:
     """Roll 2D on the section's table and apply what it hits (TR-18)."""
-    if section.hit_table is None:
-        return
+    if section.hit_table is None:  # pragma: no cover - defensive: every capital section gets a table
+        return  # (fill_hit_tables), and only capital ships reach system rolls
     column = "internal" if res.meson else section.column
     roll = res.dice.roll(2, 6, f"{why}: {section.name} ({column.title()})", ship=res.ship.id)
     slot = section.hit_table.slot(column, roll.total)
