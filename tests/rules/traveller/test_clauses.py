@@ -773,3 +773,20 @@ def test_TR_10_GEN_03_a_spinal_hit_on_a_small_craft_is_resolved_by_the_core_rule
     ]
     assert done.events[0].data == {"hit": True, "core_damage": 250}
     assert done.state.ships["gig"].parts["hg_ship"]["sections"][0]["hull"] == 4
+
+
+def test_TR_10_spinal_refusals_for_flights_and_jumped_ships() -> None:
+    """A flight carries no spinal mount and is no spinal target (barrages serve, TR-25); a ship that
+    has jumped is out of the battle."""
+    from app.rules.core import RuleError
+
+    kestrel = capital("Kestrel", spinal={"type": "particle", "damage": 250})
+    state = battle(kestrel, capital("Tigress"), red_flight(), owners=("p-kestrel",), orders=False)
+    state = advance_to(state, "combat").state
+    with pytest.raises(RuleError, match="spinal mounts fire at ships, not at flights"):
+        act(state, "traveller.spinal", {**SPINAL_BODY, "target": "red-flight"})
+    with pytest.raises(RuleError, match="only a High Guard ship carries a spinal mount"):
+        act(state, "traveller.spinal", {**SPINAL_BODY, "ship": "red-flight"})
+    state.ships["tigress"].parts["hg_ship"]["jumped"] = 1
+    with pytest.raises(RuleError, match="Tigress has jumped out of the battle"):
+        act(state, "traveller.spinal", SPINAL_BODY)
