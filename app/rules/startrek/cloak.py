@@ -95,11 +95,6 @@ def cloak_of(ship: Ship) -> Cloak | None:
     return read_part(ship, PART, Cloak)
 
 
-def is_cloaked(ship: Ship) -> bool:
-    cloak = cloak_of(ship)
-    return bool(cloak and cloak.cloaked)
-
-
 def shields_down_by_cloak(state: BattleState, ship: Ship) -> str | None:
     """Why the cloak keeps this ship's shields from absorbing, or None (ST-21, ST-21a, ST-22, ST-23a)."""
     cloak = cloak_of(ship)

@@ -21,11 +21,6 @@ from app.rules.traveller.units import ships_by_id
 FROZEN_WATCH_ROUNDS = 6
 
 
-def strength_dm(unit: Combatant) -> int:
-    """The step's skill DM; a dead crew cannot act, which the caller refuses first."""
-    return T.crew_step(unit.crew_strength).dm or 0
-
-
 def crew_dms(unit: Combatant, label: str = "Crew Skill") -> list[DM]:
     """Crew Skill DM then the strength DM (only when it is not +0), as GEN-05 adds them."""
     dms: list[DM] = [(label, T.CREW_SKILL_DM[unit.crew_skill])]

@@ -69,7 +69,7 @@ def craft_lost(flight: Flight, total: int, mounts: int, gunners: int | None) -> 
     """TR-25: (craft lost, cap applied, excess damage). The cap is the lower of the mounts firing
     and the battery's average gunnery crew (mounts when the ship data gives no gunners)."""
     cap = min(mounts, gunners if gunners is not None else mounts)
-    by_points = total // flight.craft_points if flight.craft_points else flight.remaining
+    by_points = total // flight.craft_points  # at least 1: craft_structure is validated ≥ 1
     lost = min(by_points, cap, flight.remaining)
     excess = total - lost * flight.craft_points
     return lost, cap, max(excess, 0)

@@ -133,8 +133,8 @@ def destroy_section(res: Resolution, section: HgSection) -> None:
 
 def system_roll(res: Resolution, section: HgSection, why: str = "system damage") -> None:
     """Roll 2D on the section's table and apply what it hits (TR-18)."""
-    if section.hit_table is None:
-        return
+    if section.hit_table is None:  # pragma: no cover - defensive: every capital section gets a table
+        return  # (fill_hit_tables), and only capital ships reach system rolls
     column = "internal" if res.meson else section.column
     roll = res.dice.roll(2, 6, f"{why}: {section.name} ({column.title()})", ship=res.ship.id)
     slot = section.hit_table.slot(column, roll.total)
@@ -317,10 +317,6 @@ def roll_location(res: Resolution) -> tuple[str, Roll]:
     name = T.location(len(res.model.sections), roll.total)
     roll.outcome = name
     return name, roll
-
-
-def system_hit_column(model: HgShip) -> dict[str, str]:
-    return {s.name: s.column for s in model.sections}
 
 
 # --- Entered hits and the referee's ruling ---------------------------------------------------------
