@@ -191,6 +191,12 @@ async def play_step(
             f"{STEP} !== {before!r} || !document.querySelector({button!r})",
             timeout=5000,
         )
+        # The redrawn bar keeps focus on its button, never in a dice box: on a phone that would
+        # open the on-screen keyboard after every Done.
+        await page.wait_for_timeout(100)
+        assert await page.evaluate("document.activeElement.name") != "dice", (
+            f"{who}: focus went to the dice box"
+        )
     for page in pages.values():
         await wait_until(page, f"{STEP} !== {before!r}", timeout=5000)
     after = await first.evaluate(STEP)
