@@ -115,7 +115,9 @@
     var next = focusedId && document.getElementById(focusedId);
     if (!next && focusedForm) {
       var form = document.querySelector("form[class='" + focusedForm.replace(/'/g, "") + "']");
-      next = form && form.querySelector("button, input:not([type=hidden]), select, textarea");
+      // Its button first: a dice box before it would pull focus into a field (and, on a phone,
+      // open the on-screen keyboard) after every Done.
+      next = form && (form.querySelector("button") || form.querySelector("input:not([type=hidden]), select, textarea"));
     }
     // The control is gone for good (the step no longer offers it): the main content, from where
     // the next Tab reaches the turn bar.

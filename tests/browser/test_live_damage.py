@@ -91,8 +91,10 @@ async def test_phone_layout_and_keyboard(browser: Browser, server: Server) -> No
         width = await page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, f"page scrolls sideways on a phone: {width}px"
         bar = await page.locator("#turnbar").bounding_box()
-        assert bar is not None and bar["height"] <= 80
-        await expect(page.locator(".tabs")).to_be_visible()
+        assert bar is not None and bar["height"] <= 64
+        # Done rides in the bar fixed at the foot of the screen (tests/browser/test_phone_layout.py).
+        done = await page.locator("#ready-button").bounding_box()
+        assert done is not None and done["y"] + done["height"] <= 900 and done["y"] > 900 - 56
         # Keyboard only: tab to the damage amount, type, submit with Enter.
         await page.focus("#damage-form select[name='p.source']")
         await page.keyboard.press("Tab")
