@@ -51,6 +51,7 @@ async def test_removed_participant_token_and_session_stop_working(client: httpx.
         rejoin = await ann.get(f"/join/{table.tokens['ann']}", follow_redirects=False)
         assert rejoin.status_code == 303 and rejoin.headers["location"] == "/"
         home = await ann.get("/")
+        assert home.status_code == 200 and "Create a battle" in home.text
         assert "Test battle" not in home.text  # the battle she was removed from is not listed
     state = (await client.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()
     assert state["seq"] == 2 and table.ids["ann"] not in [p["id"] for p in state["participants"]]

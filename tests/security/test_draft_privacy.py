@@ -44,7 +44,9 @@ async def test_TR_26_a_saved_draft_is_invisible_to_others_as_metadata_too(client
     assert events == bob_events
     async with httpx.AsyncClient(transport=client._transport, base_url=client.base_url) as browser:
         browser.cookies.set("starboard_session", await session_cookie(client, table.tokens["bob"]))
-        page = (await browser.get(f"/battles/{table.battle_id}")).text
+        seen = await browser.get(f"/battles/{table.battle_id}")
+        assert seen.status_code == 200
+        page = seen.text
     ann_card = page.split('id="tr-arbellatra"')[1].split("</section>")[0]
     assert "angle_max_effect" not in ann_card and "Angle for Maximum Effect" not in ann_card
     assert "Angle for Maximum Effect" not in page.split('id="log-list"')[-1]

@@ -28,6 +28,11 @@ async def page_text(c: httpx.AsyncClient, table, who: str, page: str = "") -> st
         return r.text
 
 
+def ships_panel(page: str) -> str:
+    """The page's ship sheets, up to the action panel (the map before them labels every hex)."""
+    return page.split('id="ships"')[1].split('id="action-panel"')[0]
+
+
 async def ok(r: httpx.Response) -> dict:
     assert r.status_code == 200, r.text
     return r.json()
@@ -81,11 +86,15 @@ async def test_ST_22_a_reassigned_ship_keeps_its_hidden_past_with_its_old_comman
     # The new commander sees the ship now, but not where it went under Ann's command.
     cat_events = await events_text(client, table, "cat")
     assert SECRET_HEX not in cat_events and "A cloaked ship moves." in cat_events
-    assert (
-        SECRET_HEX
-        not in (await page_text(client, table, "cat")).split('id="ships"')[-1].split("</section>")[0]
-        or True
-    )
+    # Her sheet shows where her ship is now (ST-22: its movement is known to its owner); Bob, who
+    # does not command it, sees its sheet but not that hex while it is cloaked.
+    cat_ships = ships_panel(await page_text(client, table, "cat"))
+    assert f"Position: hex {SECRET_HEX}, facing 2" in cat_ships.split('id="other-ships"')[0]
+    bob_ships = ships_panel(await page_text(client, table, "bob"))
+    assert 'id="ship-excelsior"' in bob_ships
+    assert 'id="ship-kor-vaq"' in bob_ships and SECRET_HEX not in bob_ships
+    # Nor does Ann's sheet: she keeps the past she commanded (below), not the ship's present.
+    assert SECRET_HEX not in ships_panel(await page_text(client, table, "ann"))
     log = (await page_text(client, table, "cat")).split('id="log-list"')[-1]
     assert SECRET_HEX not in log
     # nor in the replay's log (the ship's position now is hers to see: she commands it now)

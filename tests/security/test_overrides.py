@@ -108,5 +108,8 @@ async def test_override_of_a_power_budget_is_hidden_from_other_players(client: h
         f"/api/v1/battles/{table.battle_id}/events?since=8", headers=table.auth("tomalak")
     )
     kirk = await client.get(f"/api/v1/battles/{table.battle_id}/events?since=8", headers=table.auth("kirk"))
+    assert tomalak.status_code == 200 and kirk.status_code == 200
+    told = [e["text"] for entry in tomalak.json()["entries"] for e in entry["events"]]
+    assert told[-1] == "⚠ OVERRIDE (Referee): a value hidden from you was corrected."
     assert not has(tomalak.text, "77") and "engine refit" not in tomalak.text
     assert "power.output" in kirk.text and has(kirk.text, "77")

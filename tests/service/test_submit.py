@@ -17,7 +17,7 @@ from app.rules.dice import derive_roll
 from app.services import actions, history
 from app.services.actions import Command
 from app.services.battles import add_participant, create_battle, load_state
-from app.services.errors import Forbidden, Invalid, RollNeeded, Stale
+from app.services.errors import Conflict, Forbidden, Invalid, RollNeeded, Stale
 from app.services.platform import Platform
 from tests.helpers import simple_ship
 
@@ -106,8 +106,11 @@ async def test_repeated_action_id_applies_once(platform: Platform) -> None:
     again = await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", payload, key))
     assert again.duplicate and again.seq == first.seq and again.events == first.events
     assert await log_count(platform, battle_id) == 3
-    with pytest.raises(Exception, match="someone else"):
+    with pytest.raises(Conflict) as refused:
         await actions.submit(platform, Command(battle_id, ids["bob"], "damage.apply", payload, key))
+    assert refused.value.status == 409 and refused.value.field == "action_id"
+    assert refused.value.message == "that action id was already used by someone else"
+    assert await log_count(platform, battle_id) == 3  # nothing of Bob's was written
 
 
 async def test_concurrent_repeats_of_one_action_apply_once(platform: Platform) -> None:

@@ -111,8 +111,10 @@ async def test_TR_05_TR_06_TR_07_TR_08_TR_15_TR_16_TR_17_TR_18_barrage_number_by
     with pytest.raises(Invalid, match=r"at least 10 mounts: ten, or all of the type if fewer \(TR-05\)"):
         await f.act("bob", "traveller.barrage", {**shot, "mounts": 9})
     # Ann cannot fire Bob's ship.
-    with pytest.raises(Exception, match="command"):
+    with pytest.raises(Forbidden) as refused:
         await f.act("ann", "traveller.barrage", {**shot, "mounts": 70})
+    assert refused.value.status == 403 and refused.value.field == "ship"
+    assert refused.value.message == "you do not command that ship"
 
     # Dice in the order the rule asks: sand 1d6 = 4; attack 2D 6+5; location 1d6 = 3;
     # Main External 2D 4+5 = 9; Forward External 2D 3+3 = 6.

@@ -134,11 +134,20 @@ async def test_a_socket_hello_counts_as_seen(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
         table = await set_table(c, ships={"hawk": (simple_ship("Hawk"), "ann")})
         cookie = await cookie_for(server.url, table.tokens["ann"])
-        await c.get(f"/battles/{table.battle_id}", cookies={"starboard_session": cookie})
+        bob_cookie = await cookie_for(server.url, table.tokens["bob"])
+        for seen in (cookie, bob_cookie):  # both look at the battle before the ship is added
+            assert (
+                await c.get(f"/battles/{table.battle_id}", cookies={"starboard_session": seen})
+            ).status_code == 200
         await act(c, table, "ref", "ship.add", {"definition": simple_ship("Crow"), "owner": table.ids["bob"]})
         async with WsViewer(server.url, table.battle_id, cookie) as v:
             await v.hello(2)
             await asyncio.sleep(0.3)
         await asyncio.sleep(0.3)
         page = await c.get(f"/battles/{table.battle_id}", cookies={"starboard_session": cookie})
+        assert page.status_code == 200 and 'id="ship-hawk"' in page.text and 'id="ship-crow"' in page.text
         assert 'id="catch-up"' not in page.text  # she had seq 2 on the page already
+        # Bob sent no hello: the same reload shows him what he missed.
+        page = await c.get(f"/battles/{table.battle_id}", cookies={"starboard_session": bob_cookie})
+        assert page.status_code == 200 and 'id="catch-up"' in page.text
+        assert "Since your last visit" in page.text and "1 action, 1 event after #1." in page.text

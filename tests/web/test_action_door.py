@@ -238,17 +238,20 @@ async def test_an_unexpected_fault_behind_the_door_is_logged_and_answered_in_the
 
 
 @pytest.mark.parametrize(
-    "scope_change",
+    ("scope_change", "battle", "plain"),
     [
-        {"query_string": b"x=1"},
-        {"method": "PUT"},
-        {"path": "/api/v1/battles/b/actions/"},
-        {"root_path": "/under"},
+        ({}, "b", True),  # the action POST itself: the door serves it
+        ({"query_string": b"x=1"}, "b", False),  # an action POST, but left to the full stack
+        ({"method": "PUT"}, None, True),  # not an action POST at all
+        ({"path": "/api/v1/battles/b/actions/"}, None, True),
+        ({"root_path": "/under"}, "b", False),
     ],
 )
-def test_the_door_looks_only_at_action_posts(scope_change: dict[str, Any]) -> None:
+def test_the_door_looks_only_at_action_posts(
+    scope_change: dict[str, Any], battle: str | None, plain: bool
+) -> None:
     base = {"type": "http", "method": "POST", "path": "/api/v1/battles/b/actions", "headers": []}
-    assert ActionDoor.battle_of(base) == "b"
     changed = {**base, **scope_change}
-    plain = ActionDoor(1000)._plain(changed, {b"content-length": b"10", b"content-type": b"application/json"})
-    assert ActionDoor.battle_of(changed) is None or not plain
+    headers = {b"content-length": b"10", b"content-type": b"application/json"}
+    assert ActionDoor.battle_of(changed) == battle
+    assert ActionDoor(1000)._plain(changed, headers) is plain

@@ -78,6 +78,7 @@ async def test_the_referee_saves_forks_and_imports_from_the_pages(client: httpx.
 
     # A player's browser can neither save nor fork.
     page = await join(client, table.tokens["ann"])
+    assert page.status_code == 200 and 'id="ship-hawk"' in page.text  # her battle page
     assert "Battle file and what-if" not in page.text
     r = await client.get(f"/battles/{table.battle_id}/export.json", headers={"HX-Request": "true"})
     assert r.status_code == 403

@@ -385,6 +385,7 @@ async def test_the_referee_keeps_the_library_from_the_dashboard(client: httpx.As
 
     # A player's page has no library section, and the player's browser may not save or delete.
     player = await join(client, table.tokens["ann"])
+    assert player.status_code == 200 and 'id="ship-hawk"' in player.text  # her battle page
     assert 'id="ship-library"' not in player.text
     r = await client.post(
         f"{base}/ship", data={"csrf_token": csrf(player.text), "ship": table.ships["hawk"]}, headers=htmx

@@ -304,6 +304,23 @@ async def test_LEAK_a_referee_correction_of_a_cloaked_position_stays_hidden(
         "override.set",
         {"path": "ships.haakona.position.hex", "value": FORM_SECRET, "reason": "marked the wrong hex"},
     )
+
+    def texts(r: httpx.Response) -> list[str]:
+        assert r.status_code == 200, r.text
+        return [e["text"] for entry in r.json()["entries"] for e in entry["events"]]
+
+    corrected = '⚠ OVERRIDE (Referee): ships.haakona.position.hex "0912"→"0811" — “marked the wrong hex”'
     for who in ("kirk", "kosh", "watcher"):
         r = await client.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth(who))
         no_cloaked_hex(who, "events after a referee override", r.text)
+        # They are told a hidden value was corrected, not which.
+        assert texts(r)[-1] == "⚠ OVERRIDE (Referee): a value hidden from you was corrected.", who
+    # The ship's commander and the referee read the correction whole.
+    for who in ("tomalak", "ref"):
+        r = await client.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth(who))
+        assert texts(r)[-2:] == ["Haakona (cloaked) moves: hex 0912.", corrected], who
+        assert (await view(client, table, who))["state"]["ships"]["haakona"]["position"]["hex"] == FORM_SECRET
+    for who in ("kirk", "kosh", "watcher"):
+        no_cloaked_hex(
+            who, "the battle view after a referee override", json.dumps(await view(client, table, who))
+        )

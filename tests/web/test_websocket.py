@@ -192,6 +192,12 @@ async def test_origin_and_frame_size_are_checked(server: Server) -> None:
         assert closed.value.rcvd.code == 1009
 
 
+def referee_state(frame: dict) -> str:
+    """The referee's own region (seats, ship assignment) in a frame, or "" if the frame has none."""
+    parts = frame.get("content", "").split('<hx-partial hx-target="#referee-state"')
+    return parts[1].split("<hx-partial ")[0] if len(parts) > 1 else ""
+
+
 async def test_seats_added_and_removed_are_pushed_like_any_change(server) -> None:  # type: ignore[no-untyped-def]
     """Issue 11 (connection state): a seat added or removed reaches open pages without a reload —
     here the referee's own page, whose seat list changes — though no seq moves."""
@@ -209,12 +215,25 @@ async def test_seats_added_and_removed_are_pushed_like_any_change(server) -> Non
                 headers=table.auth("ref"),
             )
             assert r.status_code == 201, r.text
+            dora = r.json()["participant_id"]
+            offered = f"<option value='\"{dora}\"' >Dora Newcomer</option>"  # a ship may be assigned to her
             for _ in range(10):
                 frame = await ref.next_frame()
-                if "Dora Newcomer" in frame.get("content", ""):
+                if offered in referee_state(frame):
                     break
             else:
                 raise AssertionError("the new seat never reached the referee's page")
+            r = await c.delete(
+                f"/api/v1/battles/{table.battle_id}/participants/{dora}", headers=table.auth("ref")
+            )
+            assert r.status_code == 204, r.text
+            for _ in range(10):
+                seats = referee_state(await ref.next_frame())
+                if seats and "Dora Newcomer" not in seats:
+                    break
+            else:
+                raise AssertionError("the removal never reached the referee's page")
+            assert ">ann</option>" in seats and ">bob</option>" in seats  # the other seats stay
 
 
 async def test_a_frame_carries_only_the_ship_card_that_changed(server: Server) -> None:

@@ -42,7 +42,9 @@ def player(ship_id: str) -> Actor:
 def act(
     state: BattleState, kind: str, payload: dict[str, Any], actor: Actor = REFEREE, dice: Iterable[int] = ()
 ) -> tuple[BattleState, list[Event]]:
-    out = apply_action(state, Action(kind, payload, actor), ScriptedDice(list(dice)))
+    source = ScriptedDice(list(dice))
+    out = apply_action(state, Action(kind, payload, actor), source)
+    assert not source.values, f"unused scripted dice: {source.values}"
     return out.state, out.events
 
 

@@ -1,11 +1,10 @@
-"""The Star Trek part templates draw the rules' own numbers (ST-03, ST-07, ST-14, ST-17 … ST-25):
-startrek/display.py reads shields.py, power.py, impulse.py, warp.py and torpedoes.py, and the
-templates print what it gives."""
+"""The Star Trek part templates show the numbers seed 001 gives (ST-03, ST-07, ST-14, ST-17 … ST-25)
+for the library's ships. Expected values are worked out here from the seed and the ship data and
+written as numbers, never taken from the rules' own functions or constants, so a rule bug that the
+display passes on fails these tests."""
 
 from __future__ import annotations
 
-from app.rules.startrek import impulse, power, shields, torpedoes, warp
-from app.rules.startrek.shields import Shields
 from tests.helpers import part_context
 from tests.rules.startrek.helpers import act, advance_to, battle, player, set_value
 from tests.rules.startrek.test_templates import commander, render
@@ -31,32 +30,29 @@ def extended(ship: str = "excelsior", deflector: str = "Fore Deflector", project
 
 def test_ST_14_deflector_value_and_power_after_extension_are_the_rules():
     state = extended()
-    sh = Shields.model_validate(state.ships["excelsior"].parts["shields"])
     values = shown(state, "excelsior", "shields")
+    # Excelsior's Fore Deflector is value 4, power 2 (excelsior.json). One 90° extension (seed 001,
+    # Arc Extensions): power + twice the current 2 = 6, regeneration 4 − 1 = 3. The others are as built.
     assert [(d["name"], d["value"], d["power"]) for d in values["deflectors"]] == [
-        (d.name, shields.current_value(sh, d), shields.power_requirement(sh, d)) for d in sh.deflectors
+        ("Fore Deflector", 3, 6),
+        ("Starboard Deflector", 3, 2),
+        ("Aft Deflector", 3, 2),
+        ("Port Deflector", 3, 2),
     ]
-    fore = next(d for d in values["deflectors"] if d["name"] == "Fore Deflector")
     html, _ = render(state, "excelsior", "shields", commander("excelsior"))
-    assert f"Fore Deflector +{fore['value']} → Port" in html
+    assert "Fore Deflector +3 → Port" in html
 
 
 def test_ST_14_extension_button_names_the_step_and_its_cost():
-    for slug, ship in (("excelsior", "excelsior"), ("new-orleans", "thomas-paine")):
+    # Seed 001, Arc Extensions: each 90° raises power by twice the current (p → 3p) and lowers the
+    # regeneration by 1; a medium ship (two projections, New Orleans) must buy 180°: ×9, −2 (ST-14).
+    for slug, ship, label in (
+        ("excelsior", "excelsior", "Extend 90° (power ×3, regeneration −1)"),
+        ("new-orleans", "thomas-paine", "Extend 180° (power ×9, regeneration −2)"),
+    ):
         state = battle(slug)
-        sh = Shields.model_validate(state.ships[ship].parts["shields"])
-        step = shields.steps_per_projection(sh)
-        ext = shown(state, ship, "shields")["extension"]
-        assert ext == {
-            "degrees": 90 * step,
-            "power": shields.EXTENSION_POWER_FACTOR**step,
-            "regeneration": step,
-        }
         html, _ = render(state, ship, "shields", commander(ship))
-        assert (
-            f"Extend {90 * step}° (power ×{shields.EXTENSION_POWER_FACTOR**step}, regeneration −{step})"
-            in html
-        )
+        assert label in html, slug
 
 
 def test_ST_08_ST_15a_the_segment_decides_which_transfer_the_form_offers():
@@ -69,41 +65,42 @@ def test_ST_08_ST_15a_the_segment_decides_which_transfer_the_form_offers():
 
 
 def test_ST_07_power_left_is_the_budget_the_rules_charge():
-    state = extended()
-    ship = state.ships["excelsior"]
-    budget = power.Power.model_validate(ship.parts["power"])
+    state = extended()  # output set to 100, Fore Deflector extended once
     values = shown(state, "excelsior", "power")
-    assert values["left"] == power.available(ship, budget)
-    assert values["deflectors"] == power.deflector_need(ship)
+    # excelsior.json: systems 8 + 2 + 4 = 14; deflectors 6 (extended, ST-14) + 2 + 2 + 2 = 12.
+    assert values["systems"] == 14 and values["deflectors"] == 12
+    assert values["left"] == 100 - 14 - 12 == 74
     _, found = render(state, "excelsior", "power", commander("excelsior"))
-    assert found.by_id["power-excelsior-left"]["data-left"] == str(values["left"])
+    assert found.by_id["power-excelsior-left"]["data-left"] == "74"
 
 
 def test_ST_03_costs_and_initiative_once_every_thruster_is_lost():
+    values = shown(battle("excelsior"), "excelsior", "impulse")
+    # excelsior.json: accel/decel 3, pivot 6, roll 4, initiative 2.
+    assert (values["accel_decel"], values["pivot"], values["roll"], values["initiative"]) == (3, 6, 4, 2)
     state = set_value(battle("excelsior"), "ships.excelsior.parts.impulse.all_thrusters_lost", True)
-    im = impulse.Impulse.model_validate(state.ships["excelsior"].parts["impulse"])
     values = shown(state, "excelsior", "impulse")
-    assert values["accel_decel"] == impulse.thrust_cost(im, "accel")
-    assert values["pivot"] == impulse.thrust_cost(im, "pivot") and values["roll"] == impulse.thrust_cost(
-        im, "roll"
-    )
-    assert values["initiative"] == im.effective_initiative
+    # Seed 001: "all thrust costs are DOUBLED and the ship suffers -10 initiative"; its example:
+    # "Normally the accel/decel cost of the Excelsior would be 3 thrust; to do so now requires 6".
+    assert values["accel_decel"] == 6
+    assert values["pivot"] == 12 and values["roll"] == 8
+    assert values["initiative"] == 2 - 10
 
 
 def test_ST_17_ST_19_full_delay_and_working_nacelles_are_the_rules():
+    values = shown(battle("excelsior"), "excelsior", "warp")
+    assert values["full_delay"] == 3 and values["working"] == 2  # excelsior.json: delay 3, two nacelles
     state = set_value(battle("excelsior"), "ships.excelsior.parts.warp.shut_down", ["Port Nacelle"])
-    ship = state.ships["excelsior"]
-    wp = warp.Warp.model_validate(ship.parts["warp"])
     values = shown(state, "excelsior", "warp")
-    assert values["full_delay"] == warp.full_delay(wp)
-    assert values["working"] == len(warp.working_nacelles(ship, wp))
+    # ST-20: each shut-down nacelle adds 1 turn to the delay (3 + 1); it no longer counts as working.
+    assert values["full_delay"] == 4
+    assert values["working"] == 1
     html, _ = render(state, "excelsior", "warp", commander("excelsior"))
-    assert f"Delay {warp.full_delay(wp)} ·" in html
+    assert "Delay 4 ·" in html
 
 
 def test_ST_25_volley_penalties_are_the_to_hit_modifier():
     state = advance_to(battle("new-orleans", "excelsior"), "combat")
     values = shown(state, "thomas-paine", "photon_launcher")
-    assert [int(dm.replace("−", "-").replace("±", "")) for _, dm in values["volleys"]] == [
-        torpedoes.to_hit_modifier(n) for n in range(1, torpedoes.CAPACITY + 1)
-    ]
+    # ST-25: the launcher holds up to 3; firing N at once gives each −(N−1) to hit.
+    assert values["volleys"] == [(1, "±0"), (2, "−1"), (3, "−2")]

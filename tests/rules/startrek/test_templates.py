@@ -112,8 +112,12 @@ def test_ST_22_cloak_partial_for_others_hides_the_position():
     state, _ = act(state, "startrek.cloak", {"ship": "kor-vaq"}, player("kor-vaq"))
     html, found = render(state, "kor-vaq", "cloak", commander("excelsior"))
     assert found.by_id["cloak-kor-vaq-state"]["data-cloaked"] == "true"
-    assert "0917" not in html
+    assert "0917" not in html and "Signature" not in html
     assert found.actions == []  # ST-23: detection is tried in the Combat segment
+    # Its commander's card is the same ship's, with what only the commander reads (ST-23 signature).
+    own, own_found = render(state, "kor-vaq", "cloak", commander("kor-vaq"))
+    assert own_found.by_id["cloak-kor-vaq-state"]["data-cloaked"] == "true"
+    assert "Signature not set" in own and own_found.actions == ["startrek.decloak"]
     state = advance_to(state, "combat", turn=2)
     html, found = render(state, "kor-vaq", "cloak", commander("excelsior"))
     assert "0917" not in html

@@ -1,5 +1,6 @@
-"""The High Guard sheets draw the rules' own tables (TR-18, TR-19, TR-23, TR-26b): traveller/display.py
-reads tables.py, ship.py and orders.py, and the templates print what it gives."""
+"""The High Guard sheets show the seed's tables (TR-18, TR-19, TR-23, TR-26b, GEN-05): expected rows
+are written here from tables.md, not read from the rules' own tables, so a wrong table in the rules
+fails these tests."""
 
 from __future__ import annotations
 
@@ -24,24 +25,39 @@ def shown(state, ship_id: str = "kestrel", part: str = "hg_ship", viewer=KESTREL
     return part_context(state, ship_id, part, viewer)["display"][ship_id][part]
 
 
-@pytest.mark.parametrize("strength", T.CREW_STEP_KEYS)
-def test_TR_23_crew_ladder_is_the_step_table(strength: str) -> None:
+# tables.md §1b, Crew Strength steps: step, skill DM and fire restriction ("once per N rounds").
+CREW_LADDER = [
+    ("dead", "Dead cannot act"),
+    ("survivors", "Survivors −4, fire 1/5"),
+    ("skeleton", "Skeleton −2, fire 1/3"),
+    ("half", "Half −1, fire 1/2"),
+    ("weakened", "Weakened +0"),
+    ("full", "Full +0"),
+    ("battle", "Battle +0"),
+    ("overstrength", "Overstrength +0"),
+    ("massively_overstrength", "Massively Overstrength +0"),
+]
+DOWN_FROM_FULL = ["full", "weakened", "half", "skeleton", "survivors", "dead"]  # TR-23: one step a hit
+
+
+@pytest.mark.parametrize(("strength", "label"), CREW_LADDER)
+def test_TR_23_crew_ladder_is_the_step_table(strength: str, label: str) -> None:
     state = two_ships()
     state.ships["kestrel"].parts["hg_ship"]["crew_strength"] = strength
     ladder = shown(state)["crew"]
-    step = T.crew_step(strength)
-    now = next(s for s in ladder if s["now"])
-    dm = "cannot act" if step.dm is None else f"{step.dm:+d}".replace("-", "−")
-    fire = f", fire 1/{step.fire_every}" if step.fire_every and step.fire_every > 1 else ""
-    assert now["label"] == f"{step.name} {dm}{fire}"
-    assert [s["key"] for s in ladder][-1] == "dead" and len({s["key"] for s in ladder}) == len(ladder)
+    assert [s["label"] for s in ladder if s["now"]] == [label]
+    # The ladder runs from the ship's step (or Full, below it) down to Dead.
+    keys = [key for key, _ in CREW_LADDER]
+    above = keys[keys.index(strength) : keys.index("full") : -1] if strength not in DOWN_FROM_FULL else []
+    assert [s["key"] for s in ladder] == above + DOWN_FROM_FULL
     html, _ = render(state, "kestrel", "hg_ship", KESTREL)
-    assert f"<strong>[{now['label']}]</strong>" in html
+    assert f"<strong>[{label}]</strong>" in html
 
 
 def test_GEN_05_crew_skill_name_is_the_table() -> None:
     state = two_ships()
-    for skill, name in enumerate(T.CREW_SKILL_NAMES):
+    # tables.md §1b, Crew Skill: Green +0, Average +1, Experienced +2, Elite +3, Legendary +4.
+    for skill, name in enumerate(["Green", "Average", "Experienced", "Elite", "Legendary"]):
         state.ships["kestrel"].parts["hg_ship"]["crew_skill"] = skill
         assert shown(state)["skill_name"] == name
         assert f"Crew Skill {skill} ({name})" in render(state, "kestrel", "hg_ship", KESTREL)[0]
@@ -96,6 +112,20 @@ def test_TR_26b_orders_offered_are_those_the_rules_accept(unit: str) -> None:
                 pass
         assert (key in offered) is accepted, key
     assert "one_more_shot" not in offered  # nothing is damaged yet
+    # tables.md §4 requirements. Kestrel: Crew Skill 2, no spinal mount, not small craft. The flight:
+    # small craft, skill the average of its craft (23/12, taken as 2). Neither has Crew Skill 3+.
+    not_offered = {
+        "capital": {
+            "line_up_spinal",
+            "fast_strafing_run",
+            "fighter_screen",
+            "engines_back_online",
+            "one_more_shot",
+        },
+        "flight": {"line_up_spinal", "engines_back_online", "one_more_shot"},
+    }[unit]
+    assert set(T.ORDERS) - offered == not_offered
+    assert len(T.ORDERS) == 25
 
 
 def test_TR_26_public_view_already_strips_orders_so_the_sheet_shows_what_it_is_given() -> None:
@@ -103,7 +133,7 @@ def test_TR_26_public_view_already_strips_orders_so_the_sheet_shows_what_it_is_g
     state.ships["kestrel"].parts["hg_ship"]["round"]["orders"] = [
         {"order": "focused_fire", "target": "tigress"}
     ]
-    assert shown(state)["orders"][0]["name"] == T.ORDERS["focused_fire"].name
+    assert shown(state)["orders"][0]["name"] == "Focused Fire"  # tables.md §4, order 13
     stranger = part_context(state, "kestrel", "hg_ship", STRANGER)
     assert stranger["display"]["kestrel"]["hg_ship"]["orders"] == []
     assert display.SYSTEM_LABELS["command"] == "Bridge"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.core import Actor, RuleError
+from app.rules.core import Actor, NotAllowed, RuleError
 from app.rules.traveller.display import panel as display_panel
 from app.rules.traveller.ranges import board_view, entry, resolve
 from app.rules.traveller.ship import RangeEntry
@@ -71,13 +71,14 @@ def test_TR_02_referee_places_a_pair_with_a_reason_logged_once_for_both_ships() 
             "traveller.set_range",
             {"ship": "kestrel", "other": "kestrel", "band": "long", "reason": "abc"},
         )
-    with pytest.raises(Exception, match="referee"):
+    with pytest.raises(NotAllowed) as refused:  # a captain may not place the pair (doors: 403)
         act(
             done.state,
             "traveller.set_range",
             {**{"ship": "kestrel", "other": "tigress"}, "band": "long", "reason": "abc"},
             KESTREL_ACTOR,
         )
+    assert refused.value.message == "only the referee may set a pair's range band"
 
 
 def test_TR_02_range_start_option_places_every_pair() -> None:
@@ -278,8 +279,11 @@ def test_TR_26_board_and_thrust_show_nothing_of_unrevealed_orders() -> None:
     assert seen["thrust_left"] == before["ships"]["kestrel"]["parts"]["hg_ship"]["thrust_left"] == 4
     assert seen["ranges"] == {"tigress": {"band": "long", "progress": 0}}
     assert seen["round"]["orders"] == [] and seen["round"]["moves"] == {}
-    with pytest.raises(Exception, match="manoeuvre step"):
+    with pytest.raises(RuleError) as refused:
         thrust(state, KESTREL_ACTOR, "kestrel", "tigress", 1, "close")
+    assert type(refused.value) is RuleError  # the moment is wrong, not the captain (NotAllowed)
+    assert refused.value.field == "ship"
+    assert refused.value.message == "Thrust for range changes is spent in the manoeuvre step"
     state = act(
         state, "traveller.orders", {"ship": "tigress", "orders": [], "commit": True}, TIGRESS_ACTOR
     ).state
