@@ -107,7 +107,7 @@ def warp_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[st
         "nacelles": nacelles,
         "working": len(working),
         "may_shut_down": len(working) > 2,
-        "may_declare": not wp.counter and wp.declared_turn != state.clock.turn,
+        "may_declare": warp.declare_refusal(state, ship, wp) is None,
         "declared": wp.declared_turn == state.clock.turn,
     }
 

@@ -125,25 +125,33 @@ def _nacelle_check(ship: Ship, name: str, dice: DiceSource) -> tuple[bool, Roll 
     return held, roll, f"{name} ({damaged}% failure) rolls {roll.total}: {roll.outcome}"
 
 
+def declare_refusal(state: BattleState, ship: Ship, warp: Warp) -> str | None:
+    """Why `ship` may not declare warp this turn, or None (ST-17, ST-19). The handler refuses with
+    it and the ship card offers the declaration only when there is none, so the two never differ."""
+    if warp.declared_turn == state.clock.turn:
+        return f"{ship.name} has already declared warp this turn"
+    if warp.counter > 0:
+        return f"{ship.name}'s warp delay has {turns(warp.counter)} to run"
+    active = working_nacelles(ship, warp)
+    needed = 2 if len(nacelle_names(ship, warp)) > 1 else 1
+    if len(active) < needed:
+        return (
+            f"{ship.name} has {len(active)} working nacelle{'' if len(active) == 1 else 's'} and needs {needed} "
+            "to go to warp (ST-19)"
+        )
+    return None
+
+
 @when(ALLOCATION, refusal=segment("Declaring warp"))
 @action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship")
 def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-17/18/19: declare at the start of the turn; check every working nacelle."""
     ship = state.ship(p.ship)
     warp = need_part(ship, PART, Warp, "warp drive")
-    if warp.declared_turn == state.clock.turn:
-        raise RuleError(f"{ship.name} has already declared warp this turn", "ship")
-    if warp.counter > 0:
-        raise RuleError(f"{ship.name}'s warp delay has {turns(warp.counter)} to run", "ship")
-    built = nacelle_names(ship, warp)
+    refusal = declare_refusal(state, ship, warp)
+    if refusal is not None:
+        raise RuleError(refusal, "ship")
     active = working_nacelles(ship, warp)
-    needed = 2 if len(built) > 1 else 1
-    if len(active) < needed:
-        raise RuleError(
-            f"{ship.name} has {len(active)} working nacelle{'' if len(active) == 1 else 's'} and needs {needed} "
-            "to go to warp (ST-19)",
-            "ship",
-        )
     rolls: list[Roll] = []
     notes: list[str] = []
     failed = False

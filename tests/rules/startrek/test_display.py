@@ -5,6 +5,9 @@ display passes on fails these tests."""
 
 from __future__ import annotations
 
+import pytest
+
+from app.rules.core import RuleError
 from tests.helpers import part_context
 from tests.rules.startrek.helpers import act, advance_to, battle, player, set_value
 from tests.rules.startrek.test_templates import commander, render
@@ -97,6 +100,19 @@ def test_ST_17_ST_19_full_delay_and_working_nacelles_are_the_rules():
     assert values["working"] == 1
     html, _ = render(state, "excelsior", "warp", commander("excelsior"))
     assert "Delay 4 ·" in html
+
+
+def test_ST_19_the_card_offers_warp_only_when_the_rules_would_take_it():
+    """ST-19: "a ship built with more than one nacelle cannot warp once only one remains" (and a
+    shut-down nacelle does not remain, catalogue ST-19): Excelsior with both nacelles offers Declare
+    warp at Ship Power; with the port one shut down the card offers none, as the rules refuse it."""
+    html, _ = render(battle("excelsior"), "excelsior", "warp", commander("excelsior"))
+    assert "Declare warp" in html
+    state = set_value(battle("excelsior"), "ships.excelsior.parts.warp.shut_down", ["Port Nacelle"])
+    html, _ = render(state, "excelsior", "warp", commander("excelsior"))
+    assert "Declare warp" not in html
+    with pytest.raises(RuleError, match="has 1 working nacelle and needs 2 to go to warp"):
+        act(state, "startrek.declare_warp", {"ship": "excelsior"}, player("excelsior"))
 
 
 def test_ST_25_volley_penalties_are_the_to_hit_modifier():
