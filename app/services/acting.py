@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from app.models import TableRequest
-from app.services.actions import Command, MustAsk, Submitted, submit
+from app.services import actions
+from app.services.actions import Command, MustAsk, Submitted
 from app.services.platform import Platform
 from app.services.requests import queue_if_needed
 
@@ -29,10 +30,10 @@ async def act(platform: Platform, cmd: Command) -> Submitted | Queued:
     """Submit `cmd`, or queue it for the referee where the battle asks for that."""
     if cmd.token_hash is None:
         queued = await queue_if_needed(platform, cmd)
-        return Queued(queued) if queued is not None else await submit(platform, cmd)
+        return Queued(queued) if queued is not None else await actions.submit(platform, cmd)
     try:
-        return await submit(platform, cmd)
+        return await actions.submit(platform, cmd)
     except MustAsk as asking:
         cmd = replace(cmd, participant_id=asking.participant_id, queue_checked=True)
         queued = await queue_if_needed(platform, cmd, True)
-        return Queued(queued) if queued is not None else await submit(platform, cmd)
+        return Queued(queued) if queued is not None else await actions.submit(platform, cmd)
