@@ -144,6 +144,15 @@ def _seats(form: Any) -> list[SeatWanted]:
     return wanted
 
 
+def _overflowing(seats: list[SeatWanted], limit: int) -> str:
+    """The field whose names take the battle past its seat limit, counted in the form's order with
+    the referee's seat first: forty players are the players' fault, not the one spectator after them."""
+    for held, seat in enumerate(seats, start=2):
+        if held > limit:
+            return seat.field
+    return SEAT_FIELDS[0][0]
+
+
 def _commander(form: Any, field: str, seats: list[SeatWanted]) -> int | None:
     """The seat a ship goes to: a player's or bot's name as typed or picked (any case); empty
     leaves it unassigned."""
@@ -219,11 +228,8 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
         system_key = str(form.get("system", ""))
         system = platform.rules.systems.get(system_key)
         seats = _seats(form)
-        refused = seat_limit_refusal(
-            len(seats),
-            platform.settings.max_seats_per_battle,
-            next((f for f, _ in reversed(SEAT_FIELDS) if _names(str(form.get(f, "")))), "players"),
-        )
+        limit = platform.settings.max_seats_per_battle
+        refused = seat_limit_refusal(len(seats), limit, _overflowing(seats, limit))
         if refused is not None:
             raise refused
         _duplicates(seats)

@@ -151,6 +151,10 @@ async def test_past_the_seat_limit_nothing_is_made_and_the_form_says_by_how_many
         in r.text
     )
     assert 'id="error-players"' in r.text and await _battles(client) == before
+    # The one watch-only link the form fills in does not take the blame for forty players.
+    r = await _create(client, players=names, spectators="Spectators")
+    assert r.status_code == 422 and 'data-field="players"' in r.text and "remove 10" in r.text
+    assert 'data-field="spectators"' not in r.text
     r = await _create(client, players="\n".join(f"Captain {i}" for i in range(30)), spectators="One\nTwo")
     assert r.status_code == 422 and 'data-field="spectators"' in r.text and "remove 1" in r.text
     r = await _create(client, players="\n".join(f"Captain {i}" for i in range(30)), spectators="One")
