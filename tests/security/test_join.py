@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -299,11 +298,7 @@ async def test_the_referee_rotates_a_seats_token(client: httpx.AsyncClient) -> N
         assert r.status_code == 403
 
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-
-
-@pytest.mark.skipif(not Path(NGINX).exists(), reason="nginx is not installed (scripts/test.sh installs it)")
-def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, tmp_path: Path) -> None:
+def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, nginx: str, tmp_path: Path) -> None:
     """deploy/nginx.conf run for real in front of the app: the access log holds no token, neither
     from an old-style /join/<token> request nor from a Referer."""
     port = free_port()
@@ -319,7 +314,7 @@ def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, tmp_p
         f"  client_body_temp_path {tmp_path}; proxy_temp_path {tmp_path};\n"
         f"  include {tmp_path / 'site.conf'};\n}}\n"
     )
-    proc = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
+    proc = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
     try:
         base = f"http://127.0.0.1:{port}"
         deadline = time.time() + 10
