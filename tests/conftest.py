@@ -187,7 +187,8 @@ class Server:
             "BATTLE_CREATE_LIMIT": "0",  # the suite creates many battles from one address
             **(env or {}),
         }
-        self.log = open(ROOT / "var" / f"test-server-{self.port}.log", "w")  # noqa: SIM115
+        self.log_path = ROOT / "var" / f"test-server-{self.port}.log"
+        self.log = open(self.log_path, "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -212,6 +213,10 @@ class Server:
         if not serving(self.url):
             self.stop()
             raise RuntimeError(f"server on {self.port} did not start; see var/test-server-{self.port}.log")
+
+    def output(self) -> str:
+        """What the server has logged so far (warnings and errors: it runs at --log-level warning)."""
+        return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
         self.proc.terminate()
