@@ -14,20 +14,34 @@ fi
 .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
 
 # The browser tests drive Debian's chromium (Playwright's own download cannot work offline); one
-# security test runs deploy/nginx.conf in a real nginx (skipped if nginx is missing).
+# security test runs deploy/nginx.conf in a real nginx. A tool that cannot be installed stops the
+# run here with the reason; a run that means to go without them says so with -m "not browser" /
+# -m "not nginx" (those tests fail, not skip, when their tool is missing).
 missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium fonts-dejavu-core)
-[ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+[ -x /usr/bin/chromium ] || [[ "$*" == *"not browser"* ]] || missing+=(chromium fonts-dejavu-core)
+[ -x /usr/sbin/nginx ] || [[ "$*" == *"not nginx"* ]] || missing+=(nginx-light)
 if [ "${#missing[@]}" -gt 0 ]; then
-  if [ "$(id -u)" = "0" ]; then
-    echo "Installing Debian ${missing[*]} for the browser and proxy tests…"
-    # policy-rc.d keeps the nginx package from starting a server of its own on port 80.
-    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") >/dev/null || true
-    rm -f /usr/sbin/policy-rc.d
-  else
-    echo "missing: sudo apt-get install ${missing[*]} (browser tests will fail, the nginx test is skipped)" >&2
+  if [ "$(id -u)" != "0" ]; then
+    echo "scripts/test.sh: missing ${missing[*]}: run 'sudo apt-get install ${missing[*]}'," >&2
+    echo "  or deselect the tests that need them (-m \"not browser and not nginx\")." >&2
+    exit 1
   fi
+  echo "Installing Debian ${missing[*]} for the browser and proxy tests…"
+  apt_log="$(mktemp)"
+  # policy-rc.d keeps the nginx package from starting a server of its own on port 80.
+  printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+  status=0
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } \
+    >"$apt_log" 2>&1 || status=$?
+  rm -f /usr/sbin/policy-rc.d
+  if [ "$status" -ne 0 ] || { [[ " ${missing[*]} " == *" chromium "* ]] && [ ! -x /usr/bin/chromium ]; } \
+    || { [[ " ${missing[*]} " == *" nginx-light "* ]] && [ ! -x /usr/sbin/nginx ]; }; then
+    echo "scripts/test.sh: could not install ${missing[*]} (apt-get exit $status); its output:" >&2
+    cat "$apt_log" >&2
+    rm -f "$apt_log"
+    exit 1
+  fi
+  rm -f "$apt_log"
 fi
 
 .venv/bin/ruff check app tests migrations

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -35,8 +36,41 @@ hypothesis_settings.register_profile("starboard", deadline=None)
 hypothesis_settings.load_profile("starboard")
 
 
+# What a test needs, read from its fixtures: a fixture here (or anything that depends on it) needs
+# that server or tool. Fixtures parametrised over backends name what each parameter needs, since
+# they get the backend's fixture at run time (request.getfixturevalue), outside the static closure.
+NEEDS: dict[str, set[str]] = {
+    "postgres": {"postgres_url", "pg_server", "notify_pair", "redis_pair"},
+    "redis": {"redis_url", "redis_pair", "own_redis"},
+    "browser": {"browser"},
+    "nginx": {"nginx"},
+    "fault": {"proxies", "own_redis"},
+}
+NEEDS_BY_PARAM: dict[tuple[str, str], set[str]] = {
+    ("db_url", "postgres"): {"postgres"},
+    ("live", "postgres"): {"postgres"},
+    ("replicas", "postgres-notify"): {"postgres"},
+    ("replicas", "redis"): {"postgres", "redis"},
+}
+
+
+def needs(item: pytest.Item) -> set[str]:
+    """The markers an item's fixtures call for."""
+    names = set(getattr(item, "fixturenames", ()))
+    found = {marker for marker, fixtures in NEEDS.items() if names & fixtures}
+    callspec = getattr(item, "callspec", None)
+    for fixture, param in (callspec.params.items() if callspec is not None else ()):
+        found |= NEEDS_BY_PARAM.get((fixture, param), set()) if isinstance(param, str) else set()
+    return found
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Browser tests last: they are the slowest and need the most set-up."""
+    """Each item marked with what it needs (postgres, redis, browser, nginx, fault), so that
+    `-m "not postgres and not redis and not browser"` runs exactly the tests those servers and
+    tools are not needed for; browser tests last: they are the slowest and need the most set-up."""
+    for item in items:
+        for marker in sorted(needs(item) - {m.name for m in item.iter_markers()}):
+            item.add_marker(marker)
     items.sort(key=lambda item: 1 if "browser" in item.keywords else 0)
 
 
@@ -153,7 +187,8 @@ class Server:
             "BATTLE_CREATE_LIMIT": "0",  # the suite creates many battles from one address
             **(env or {}),
         }
-        self.log = open(ROOT / "var" / f"test-server-{self.port}.log", "w")  # noqa: SIM115
+        self.log_path = ROOT / "var" / f"test-server-{self.port}.log"
+        self.log = open(self.log_path, "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -178,6 +213,10 @@ class Server:
         if not serving(self.url):
             self.stop()
             raise RuntimeError(f"server on {self.port} did not start; see var/test-server-{self.port}.log")
+
+    def output(self) -> str:
+        """What the server has logged so far (warnings and errors: it runs at --log-level warning)."""
+        return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -240,6 +279,22 @@ def replicas(request: pytest.FixtureRequest) -> tuple[str, Server, Server]:
     one server, the other), shared by every module that takes it."""
     a, b = request.getfixturevalue("notify_pair" if request.param == "postgres-notify" else "redis_pair")
     return request.param, a, b
+
+
+NGINX = os.environ.get("STARBOARD_NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+@pytest.fixture(scope="session")
+def nginx() -> str:
+    """The nginx binary (the proxy tests run deploy/nginx.conf in it). Missing, those tests fail:
+    scripts/test.sh installs it; a run without it deselects them with -m "not nginx"."""
+    if not os.access(NGINX, os.X_OK):
+        pytest.fail(
+            f"nginx is not installed ({NGINX}): install nginx-light (scripts/test.sh does), "
+            'or deselect the tests that need it with -m "not nginx"',
+            pytrace=False,
+        )
+    return NGINX
 
 
 @pytest.fixture(scope="session")

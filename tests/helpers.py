@@ -3,8 +3,12 @@ rendering one ship part's template the way a page does (with the viewer's offers
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import json
+import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,6 +23,39 @@ from app.services.views import offers_for
 from app.web.render import Offers, damage_traits, display_values, render
 
 LIBRARY = Path(__file__).resolve().parent.parent / "app" / "shipdata" / "library"
+
+
+async def eventually(
+    predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02, what: str = ""
+) -> Any:
+    """Wait for a condition instead of sleeping for a guess: poll `predicate` (a plain or an async
+    callable) every `interval` seconds until it returns something true, and return that. Past
+    `timeout` the test fails, naming `what` it waited for and the last value seen. The timeout is a
+    deadline for a broken behaviour, never a claim about speed: a working one passes well inside it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if inspect.isawaitable(value):
+            value = await value
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still waiting after {timeout} s for {what or predicate!r} (last: {value!r})")
+        await asyncio.sleep(interval)
+
+
+def eventually_sync(
+    predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02, what: str = ""
+) -> Any:
+    """`eventually` for a test without an event loop."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still waiting after {timeout} s for {what or predicate!r} (last: {value!r})")
+        time.sleep(interval)
 
 
 class Elements(HTMLParser):

@@ -78,6 +78,13 @@ class HubSettings:
     read_retries: int = 3
     read_timeout: float = 5.0
     send_timeout: float = 10.0
+    # Backoff between the tries of a failed read: retry_delay, doubled each time up to
+    # retry_delay_max, times a random factor in [1 - jitter, 1 + jitter] drawn from `rng` (one
+    # process's viewers do not all retry in step; a test passes a seeded Random and short delays).
+    retry_delay: float = 0.2
+    retry_delay_max: float = 2.0
+    retry_jitter: float = 0.2
+    rng: random.Random = field(default_factory=random.Random)
 
 
 Loader = Callable[[str, int], Awaitable[Any]]  # (battle, since) → a shared read with .seq
@@ -159,8 +166,9 @@ async def _finish(coroutine: Any, waiting_on: Any) -> Any:
     return await _resumed(coroutine, waiting_on)
 
 
-def _delay(attempt: int) -> float:
-    return min(2.0, 0.2 * 2 ** (attempt - 1)) * random.uniform(0.8, 1.2)
+def _delay(attempt: int, settings: HubSettings) -> float:
+    base = min(settings.retry_delay_max, settings.retry_delay * 2 ** (attempt - 1))
+    return base * settings.rng.uniform(1 - settings.retry_jitter, 1 + settings.retry_jitter)
 
 
 class Hub:
@@ -399,7 +407,7 @@ class Hub:
                                 viewer, TRY_AGAIN_LATER, "the battle could not be read; reconnecting"
                             )
                         return
-                    await asyncio.sleep(_delay(attempt))
+                    await asyncio.sleep(_delay(attempt, self.settings))
                     continue
                 attempt = 0
                 self.stats["reads"] += 1

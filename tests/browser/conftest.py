@@ -30,6 +30,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 async def browser() -> AsyncIterator[Browser]:
+    """Debian chromium. Missing, the browser tests fail: scripts/test.sh installs it; a run without
+    it deselects them with -m "not browser"."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(
+            f"chromium is not installed ({CHROMIUM}): install Debian's chromium (scripts/test.sh does), "
+            'or deselect the tests that need it with -m "not browser"',
+            pytrace=False,
+        )
     async with async_playwright() as p:
         b = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import pytest
 import websockets.exceptions
 
 from tests.conftest import ROOT, SECRET, Server, free_port, serving
-from tests.helpers import act, set_table, simple_ship
+from tests.helpers import act, eventually_sync, set_table, simple_ship
 from tests.security.util import HX, browser, csrf, page_form
 from tests.web.wsclient import WsViewer, cookie_for
 
@@ -103,8 +102,8 @@ def test_join_tokens_never_reach_the_access_log(cli_server: CliServer) -> None:
         r = ref.get(f"/join/{ref_token}")
         assert r.status_code == 303 and ref.get(r.headers["location"]).status_code == 200
         assert ref.get("/join/not-a-token?x=1").status_code == 303
-    time.sleep(0.2)
-    log = cli_server.output()
+    # the access log line of the last request is written after its answer: wait for it
+    log = eventually_sync(lambda: (out := cli_server.output()) and "/join/[redacted]?x=1" in out and out)
     assert '"GET /join HTTP/1.1" 200' in log and '"POST /join HTTP/1.1" 303' in log  # the access log is on
     assert log.count('"GET /join/[redacted] HTTP/1.1" 303') == 1
     assert "/join/[redacted]?x=1" in log
@@ -125,28 +124,38 @@ def test_nginx_logs_join_paths_redacted() -> None:
     assert mapping and "~^/join/" in mapping.group(1) and "/join/[redacted]" in mapping.group(1)
 
 
-def _dribble_until_closed(s: socket.socket, limit: float = 6) -> float | None:
-    """Send one header byte every quarter second; the seconds until the server closed (None: never)."""
-    started = time.monotonic()
+SLOW_HEAD = "closed a connection whose request headers took over 1.0s"
+
+
+def _dribble_until_closed(s: socket.socket, deadline: float = 30) -> bytes:
+    """Send one header byte every quarter second until the server closes the connection; what it
+    sent before closing. A server that never closes it fails the test at `deadline` seconds (a
+    deadline for a broken server, not a claim about speed: the client sends bytes all along, so
+    only the head deadline can close it)."""
+    stop = time.monotonic() + deadline
     s.settimeout(0.25)
-    while time.monotonic() - started < limit:
+    answer = b""
+    while time.monotonic() < stop:
         try:
             s.sendall(b"X")
-            if s.recv(65536) == b"":
-                return time.monotonic() - started
+            got = s.recv(65536)
+            if got == b"":
+                return answer
+            answer += got
         except TimeoutError:
             continue
         except (BrokenPipeError, ConnectionResetError):
-            return time.monotonic() - started
-    return None
+            return answer
+    raise AssertionError(f"the server kept a dribbling connection open for {deadline} s")
 
 
 def test_a_slow_loris_connection_is_closed(cli_server: CliServer) -> None:
-    """A request head sent a byte at a time is cut off after HEADER_TIMEOUT (1 s here)."""
+    """A request head sent a byte at a time is cut off at HEADER_TIMEOUT (1 s here), unanswered."""
+    logged = cli_server.output().count(SLOW_HEAD)
     with socket.create_connection(("127.0.0.1", cli_server.port), timeout=5) as s:
         s.sendall(b"GET /openapi.json HTTP/1.1\r\nHost: x\r\n")
-        closed_after = _dribble_until_closed(s)
-    assert closed_after is not None and closed_after < 3, closed_after
+        assert _dribble_until_closed(s) == b""
+    eventually_sync(lambda: cli_server.output().count(SLOW_HEAD) == logged + 1, what="the head deadline's log line")
     # A request head over MAX_HEADER_BYTES (16 KiB) is refused outright.
     with socket.create_connection(("127.0.0.1", cli_server.port), timeout=5) as s:
         s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n")
@@ -174,8 +183,9 @@ def test_a_slow_loris_connection_is_closed(cli_server: CliServer) -> None:
             first += s.recv(65536)
         assert first.startswith(b"HTTP/1.1 200"), first[:80]
         s.sendall(b"GET /openapi.json HTTP/1.1\r\n")
-        closed_after = _dribble_until_closed(s)
-        assert closed_after is not None and closed_after < 3, closed_after
+        rest = _dribble_until_closed(s)  # the end of the first response's body, if not read yet
+        assert not re.search(rb"HTTP/1\.1 \d{3} ", rest), rest[-200:]  # the second head was never answered
+    eventually_sync(lambda: cli_server.output().count(SLOW_HEAD) == logged + 2, what="the head deadline's log line")
     # An ordinary client on a kept-alive connection is served, twice.
     with httpx.Client(base_url=cli_server.url) as c:
         assert c.get("/openapi.json").status_code == 200
@@ -299,11 +309,7 @@ async def test_the_referee_rotates_a_seats_token(client: httpx.AsyncClient) -> N
         assert r.status_code == 403
 
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-
-
-@pytest.mark.skipif(not Path(NGINX).exists(), reason="nginx is not installed (scripts/test.sh installs it)")
-def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, tmp_path: Path) -> None:
+def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, nginx: str, tmp_path: Path) -> None:
     """deploy/nginx.conf run for real in front of the app: the access log holds no token, neither
     from an old-style /join/<token> request nor from a Referer."""
     port = free_port()
@@ -319,18 +325,10 @@ def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, tmp_p
         f"  client_body_temp_path {tmp_path}; proxy_temp_path {tmp_path};\n"
         f"  include {tmp_path / 'site.conf'};\n}}\n"
     )
-    proc = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
+    proc = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.time() + 10
-        while True:
-            try:
-                httpx.get(f"{base}/openapi.json", timeout=1)
-                break
-            except httpx.HTTPError:
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.1)
+        assert serving(base), (tmp_path / "error.log").read_text()
         with httpx.Client(base_url=base) as api:
             created = api.post("/api/v1/battles", json={"name": "Proxied", "system": "sfb"}).json()
         token = created["referee"]["token"]
@@ -406,6 +404,10 @@ async def test_websockets_outlive_the_header_deadline(cli_server: CliServer) -> 
         table = await set_table(c, ships={"hawk": (simple_ship("Hawk"), "ann")})
     cookie = await cookie_for(cli_server.url, table.tokens["ann"])
     async with WsViewer(cli_server.url, table.battle_id, cookie, origin=PUBLIC) as v:
-        await asyncio.sleep(2.5)
+        # A connection opened after the socket that sends nothing is closed by its head deadline:
+        # the socket's own deadline, armed earlier for as long, would have fired before it.
+        reader, writer = await asyncio.open_connection("127.0.0.1", cli_server.port)
+        assert await asyncio.wait_for(reader.read(), 30) == b""
+        writer.close()
         await v.hello(0)
         assert (await v.frame_with_seq(1))["seq"] == 1

@@ -444,10 +444,10 @@ async def test_an_action_on_a_connection_the_database_dropped_applies_once(postg
             pid = await session.scalar(select(func.pg_backend_pid()))
         admin = await asyncpg.connect(PG_ADMIN)
         try:
-            assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+            # returns once the backend is gone (PostgreSQL 14+: waits up to 10 s for it to exit)
+            assert await admin.fetchval("SELECT pg_terminate_backend($1, 10000)", pid)
         finally:
             await admin.close()
-        await asyncio.sleep(0.2)
         action_id = aid()
         damage = {"target": "crow", "source": "hawk", "amount": 2}
         result = await actions.submit(
@@ -529,11 +529,10 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
             pid = (await action_store.driver_of(session)).get_server_pid()
             admin = await asyncpg.connect(PG_ADMIN)
             try:
-                assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+                assert await admin.fetchval("SELECT pg_terminate_backend($1, 10000)", pid)
             finally:
                 await admin.close()
             killed.append(pid)
-            await asyncio.sleep(0.2)
         await real(session, battle, snap, row, new_state, *guards)
 
     async with own_platform(postgres_url) as platform:

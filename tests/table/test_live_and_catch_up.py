@@ -13,6 +13,7 @@ import httpx
 
 from tests.conftest import Server
 from tests.helpers import act, set_table, simple_ship
+from tests.table.conftest import settle
 from tests.table.test_chat import page_as, say
 from tests.web.wsclient import WsViewer, cookie_for
 
@@ -100,7 +101,7 @@ async def test_since_your_last_visit(client: httpx.AsyncClient) -> None:
         "damage.apply",
         {"target": "crow", "source": "hawk", "amount": 1, "direction": "fore"},
     )
-    await asyncio.sleep(0.2)  # the after-commit work records it
+    await settle()  # the after-commit work records it
     await act(
         client,
         table,
@@ -142,8 +143,7 @@ async def test_a_socket_hello_counts_as_seen(server: Server) -> None:
         await act(c, table, "ref", "ship.add", {"definition": simple_ship("Crow"), "owner": table.ids["bob"]})
         async with WsViewer(server.url, table.battle_id, cookie) as v:
             await v.hello(2)
-            await asyncio.sleep(0.3)
-        await asyncio.sleep(0.3)
+            await v.answered()  # the hello, and the seen it records, are done
         page = await c.get(f"/battles/{table.battle_id}", cookies={"starboard_session": cookie})
         assert page.status_code == 200 and 'id="ship-hawk"' in page.text and 'id="ship-crow"' in page.text
         assert 'id="catch-up"' not in page.text  # she had seq 2 on the page already

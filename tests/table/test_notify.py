@@ -5,14 +5,13 @@ read back by their owner only; the step deadline tells the referee once."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 
 import httpx
 
 from app.services import notify
 from app.services.seats import utcnow
-from tests.helpers import act, set_table, simple_ship
+from tests.helpers import act, eventually, set_table, simple_ship
 from tests.table.conftest import Receiver, settle
 from tests.table.test_chat import page_as
 
@@ -71,10 +70,7 @@ async def test_a_failing_receiver_is_retried(local_client: httpx.AsyncClient) ->
     async with Receiver(statuses=(500, 200)) as rx:
         await hook(c, table, "ann", rx.url)
         await add_ship(c, table, "Hawk", "ann")
-        for _ in range(40):
-            if rx.bodies:
-                break
-            await asyncio.sleep(0.05)
+        await eventually(lambda: rx.bodies, what="the retried webhook's delivery")
         assert rx.hits == 2 and len(rx.bodies) == 1
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from typing import Any
 
 import httpx
@@ -20,9 +19,19 @@ ANN_ORDER_WORDS = ("Screens to Full", "screens_full", "Maximum Speed", "maximum_
 
 
 async def feed(
-    c: httpx.AsyncClient, table: Table, who: str, count: int, *, timeout: float = 10, **kw: Any
+    c: httpx.AsyncClient,
+    table: Table,
+    who: str,
+    count: int,
+    *,
+    timeout: float = 10,
+    opened: asyncio.Event | None = None,
+    comments: list[str] | None = None,
+    **kw: Any,
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """The first `count` events of a feed (their data, and their raw `id:` lines)."""
+    """The first `count` events of a feed (their data, and their raw `id:` lines). `opened` is set
+    when the server says the feed is open (it listens for wake-ups from then on); `comments`
+    collects its comment lines (`: keep-alive`) in the order they came among the events."""
     items: list[dict[str, Any]] = []
     ids: list[str] = []
     headers = {**table.auth(who), **kw.pop("headers", {})}
@@ -33,7 +42,12 @@ async def feed(
             assert r.status_code == 200, await r.aread()
             assert r.headers["content-type"].startswith("text/event-stream")
             async for line in r.aiter_lines():
-                if line.startswith("id: "):
+                if line.startswith(":"):
+                    if comments is not None:
+                        comments.append(line)
+                    if line == ": feed open" and opened is not None:
+                        opened.set()
+                elif line.startswith("id: "):
                     ids.append(line[4:])
                 elif line.startswith("data: "):
                     items.append(json.loads(line[6:]))
@@ -54,13 +68,12 @@ async def test_feed_pushes_each_entry_woken_by_the_broker_and_resumes(live: Serv
         seq = (await ok(await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))))["seq"]
 
         # Ann's feed is open and idle; Bob's damage on Hawk arrives as soon as it is committed.
-        listening = asyncio.create_task(feed(c, table, "ann", 1, since=seq))
-        await asyncio.sleep(0.3)  # let the stream open (it starts after the catch-up, none here)
-        started = time.monotonic()
+        opened, comments = asyncio.Event(), []
+        listening = asyncio.create_task(feed(c, table, "ann", 1, since=seq, opened=opened, comments=comments))
+        await asyncio.wait_for(opened.wait(), 10)  # the stream is open and listening (no catch-up here)
         dmg = {"target": "hawk", "source": "crow", "amount": 3, "direction": "fore"}
         done = await ok(await act(c, table, "bob", "damage.apply", dmg, seq=seq))
         (item,), ids = await listening
-        latency = time.monotonic() - started
         assert ids == [str(done["seq"])] and item["seq"] == done["seq"] == seq + 1
         assert item["action_type"] == "damage.apply" and item["ships"] == ["hawk"]
         assert item["events"] == done["events"]
@@ -68,7 +81,8 @@ async def test_feed_pushes_each_entry_woken_by_the_broker_and_resumes(live: Serv
             "turn_bar"
         ]["your_move"]
         assert item["waiting_on_you"] is awaited is True
-        assert latency < 2, latency  # woken by the broker, not by the 15 s keep-alive
+        # woken by the broker: the entry came before any keep-alive, the other way a feed looks again
+        assert comments == [": feed open"], comments
 
         # Ann says she is done: her feed says the battle no longer waits on her; Bob's says it does.
         await ok(await act(c, table, "ann", "step.ready", {}))
@@ -156,19 +170,22 @@ async def test_the_feed_ends_with_the_battle_and_with_the_token(live: Server) ->
         table = await set_table(c, ships={"hawk": (simple_ship("Hawk"), "ann")})
         seq = (await ok(await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))))["seq"]
         # A new token for Ann's seat: the seats wake-up closes her open feed at once, nothing sent.
-        listening = asyncio.create_task(feed(c, table, "ann", 99, since=seq))
-        await asyncio.sleep(0.3)
+        opened, comments = asyncio.Event(), []
+        listening = asyncio.create_task(feed(c, table, "ann", 99, since=seq, opened=opened, comments=comments))
+        await asyncio.wait_for(opened.wait(), 10)
         r = await c.post(
             f"/api/v1/battles/{table.battle_id}/participants/{table.ids['ann']}/token",
             headers=table.auth("ref"),
         )
         assert r.status_code == 200
-        items, _ = await asyncio.wait_for(listening, 5)  # well inside the 15 s keep-alive
+        items, _ = await listening
         assert items == []
+        assert comments == [": feed open"]  # closed by the wake-up, not at a keep-alive's look
         await ok(await act(c, table, "ref", "clock.advance", {}))
         # The end: the entry that finishes the battle says so, and the stream closes after it.
-        listening = asyncio.create_task(feed(c, table, "watcher", 99, since=seq + 1))
-        await asyncio.sleep(0.3)
+        opened = asyncio.Event()
+        listening = asyncio.create_task(feed(c, table, "watcher", 99, since=seq + 1, opened=opened))
+        await asyncio.wait_for(opened.wait(), 10)
         ended = await ok(await act(c, table, "ref", "battle.end", {"reason": "enough"}))
         items, ids = await listening
         assert ids == [str(ended["seq"])] and items[0]["finished"] is True
@@ -189,11 +206,11 @@ async def test_an_action_on_one_replica_wakes_a_feed_on_the_other(
         ships = {"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
         table = await set_table(ca, ships=ships)
         seq = (await ok(await ca.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))))["seq"]
-        listening = asyncio.create_task(feed(ca, table, "ann", 1, since=seq))
-        await asyncio.sleep(0.3)
-        started = time.monotonic()
+        opened, comments = asyncio.Event(), []
+        listening = asyncio.create_task(feed(ca, table, "ann", 1, since=seq, opened=opened, comments=comments))
+        await asyncio.wait_for(opened.wait(), 10)
         dmg = {"target": "hawk", "source": "crow", "amount": 2, "direction": "fore"}
         done = await ok(await act(cb, table, "bob", "damage.apply", dmg))
         (item,), _ = await listening
         assert item["seq"] == done["seq"]
-        assert time.monotonic() - started < 3  # the broker's wake-up, well before the 15 s keep-alive
+        assert comments == [": feed open"]  # the broker's wake-up, before any keep-alive looked again

@@ -15,8 +15,6 @@ from app.main import create_app
 from tests.conftest import SECRET
 from tests.helpers import set_table
 
-pytestmark = pytest.mark.postgres
-
 
 @pytest.fixture
 async def tight(postgres_url: str) -> AsyncIterator[httpx.AsyncClient]:

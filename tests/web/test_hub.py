@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from dataclasses import dataclass
 
 from app.realtime.hub import Hub, HubSettings, Subscriber
+from tests.helpers import eventually
 
 
 @dataclass
@@ -46,9 +48,20 @@ def viewer(sock: Socket, csrf: str = "t") -> Subscriber:
     return Subscriber("b", "p", sock.send, sock.close, csrf=csrf)
 
 
-async def settle() -> None:
-    for _ in range(50):
-        await asyncio.sleep(0.01)
+async def settle(hub: Hub, *others: Subscriber) -> None:
+    """Wait until the hub has nothing under way — no round reading or rendering, no writer with
+    frames for its socket (its viewers', and `others` queued to without joining) — then let the
+    tasks they started (a socket's close) run."""
+
+    def idle() -> bool:
+        rounds = any(not task.done() for task in hub._rounds.values())
+        viewers = [v for g in hub.viewers.values() for v in g] + list(others)
+        writers = any(v.writer is not None and not v.writer.done() for v in viewers)
+        return not rounds and not writers
+
+    await eventually(idle, interval=0.005, what="the hub's rounds and writers to finish")
+    for _ in range(10):
+        await asyncio.sleep(0)
 
 
 async def test_a_failing_read_is_retried_then_the_socket_closed_1013_and_hello_rejoins() -> None:
@@ -61,20 +74,26 @@ async def test_a_failing_read_is_retried_then_the_socket_closed_1013_and_hello_r
             raise ConnectionError("database away")
         return Read(state["seq"])
 
-    hub = Hub(load=load, views=Views(), settings=HubSettings(heartbeat_seconds=0, read_retries=3))
+    # The production backoff (0.2, 0.4, 0.8 s ± 20 %) shortened a hundredfold, its jitter seeded.
+    fast = HubSettings(
+        heartbeat_seconds=0, read_retries=3, retry_delay=0.002, retry_delay_max=0.02, rng=random.Random(7)
+    )
+    hub = Hub(load=load, views=Views(), settings=fast)
     sock = Socket()
     v = viewer(sock)
     hub.hello(v, 2)
-    await asyncio.sleep(1.0)  # two failures, backoff, then the read works
-    assert [s for s in sock.sent if '"seq": 3' in s] and not sock.closed
+    # two failures, backoff, then the read works
+    await eventually(lambda: [s for s in sock.sent if '"seq": 3' in s], what="the frame after two failures")
+    assert state["reads"] == 3 and not sock.closed
     state["fail"], state["seq"] = 99, 4
     await hub.wake("b", 4)
-    await asyncio.sleep(2.2)  # 0.2 + 0.4 + 0.8 s of backoff (±20 %)
-    assert sock.closed and sock.closed[0][0] == 1013  # told to reconnect, not forgotten
+    await eventually(lambda: sock.closed, what="the socket closed after the last retry")
+    assert state["reads"] == 3 + 1 + 3  # the first try and read_retries more, then it gave up
+    assert sock.closed[0][0] == 1013  # told to reconnect, not forgotten
     assert "b" not in hub.viewers
     state["fail"] = 0
     hub.hello(v, 3)  # the same socket says hello again: back in
-    await settle()
+    await settle(hub)
     assert "b" in hub.viewers and '"seq": 4' in sock.sent[-1]
 
 
@@ -92,7 +111,7 @@ async def test_viewers_who_see_the_same_share_one_rendering() -> None:
         hub.join(v := viewer(s, csrf=f"tok{i}"))
         v.last_seq = 4
     await hub.wake("b", 5)
-    await settle()
+    await settle(hub)
     assert len(reads) == 1 and views.rendered == 1
     for i, s in enumerate(socks):  # each gets its own CSRF token in the shared rendering
         assert len(s.sent) == 1 and f"tok{i}" in s.sent[0] and "@@csrf@@" not in s.sent[0]
@@ -119,20 +138,20 @@ async def test_a_region_the_viewer_already_has_is_not_sent_again_until_hello() -
     sock = Socket()
     v = viewer(sock)
     hub.hello(v, 2)
-    await settle()
+    await settle(hub)
     assert "<panel v1>" in sock.sent[-1] and "<bar 3>" in sock.sent[-1] and "<log 3>" in sock.sent[-1]
     seq["n"] = 4
     await hub.wake("b", 4)
-    await settle()
+    await settle(hub)
     assert "<bar 4>" in sock.sent[-1] and "<log 4>" in sock.sent[-1] and "panel" not in sock.sent[-1]
     views.panel, seq["n"] = "<panel v2>", 5
     await hub.wake("b", 5)
-    await settle()
+    await settle(hub)
     assert "<panel v2>" in sock.sent[-1]
     hub.hello(v, 5)  # the page may hold less than we think: everything again
     seq["n"] = 6
     await hub.wake("b", 6)
-    await settle()
+    await settle(hub)
     assert "<panel v2>" in sock.sent[-1] and "<bar 6>" in sock.sent[-1]
 
 
@@ -151,13 +170,13 @@ async def test_viewers_sent_the_same_hold_one_record_and_each_still_gets_what_it
     viewers = [viewer(sock, csrf=f"tok{i}") for i, sock in enumerate(socks)]
     for v in viewers:
         hub.hello(v, 2)
-    await settle()
+    await settle(hub)
     assert all("<panel v1>" in s.sent[-1] for s in socks)
     assert all(v.sent is viewers[0].sent for v in viewers)  # one record for all four
     hub.hello(viewers[3], 3)  # this page may hold less than we think
     seq["n"] = 4
     await hub.wake("b", 4)
-    await settle()
+    await settle(hub)
     assert views.rendered == 2
     for sock in socks[:3]:
         assert "<bar 4>" in sock.sent[-1] and "panel" not in sock.sent[-1]
@@ -165,7 +184,7 @@ async def test_viewers_sent_the_same_hold_one_record_and_each_still_gets_what_it
     assert viewers[0].sent is viewers[1].sent is viewers[2].sent and viewers[0].sent == viewers[3].sent
     views.panel, seq["n"] = "<panel v2>", 5
     await hub.wake("b", 5)
-    await settle()
+    await settle(hub)
     assert all("<panel v2>" in s.sent[-1] for s in socks)
     assert [s.sent[-1].count("<log 5>") for s in socks] == [1, 1, 1, 1]
 
@@ -195,7 +214,7 @@ async def test_a_frame_goes_out_in_place_and_a_paused_socket_gets_its_frames_in_
         hub.queue(slow_viewer, frame)
     assert slow.sent == [] and slow_viewer.writer is not None and list(slow_viewer.pending) == ["b", "c"]
     slow.writable.set()
-    await settle()
+    await settle(hub, slow_viewer)
     assert slow.sent == ["a", "b", "c"] and slow_viewer.pending is None and slow_viewer.sent_frames == 3
 
 
@@ -213,7 +232,7 @@ async def test_a_send_that_fails_or_stays_stuck_closes_the_socket_1011() -> None
     for v in (gone, waiting):
         hub.join(v)
         hub.queue(v, "frame")
-    await settle()
+    await settle(hub)
     assert broken.closed == [(1011, "send failed")] and gone.closed
     assert stuck.closed == [(1011, "send failed")] and waiting.closed and stuck.sent == []
     assert "b" not in hub.viewers
@@ -229,18 +248,21 @@ async def test_the_heartbeat_goes_to_viewers_not_sent_a_frame_since_the_last_bea
     async def seqs(battles: list[str]) -> dict[str, int]:
         return {b: 5 for b in battles}
 
-    hub = Hub(load=load, views=Views(), seqs=seqs, settings=HubSettings(heartbeat_seconds=1.0))
+    every = 0.05  # the beat's interval (5 s in production), short so the test need not wait one out
+    hub = Hub(load=load, views=Views(), seqs=seqs, settings=HubSettings(heartbeat_seconds=every))
     framed, idle = Socket(), Socket()
     for sock, seq in ((framed, 4), (idle, 5)):
         hub.join(v := viewer(sock))
         v.last_seq = seq
     await hub.wake("b", 5)
-    await settle()
+    await settle(hub)
     assert len(framed.sent) == 1 and '"seq": 5' in framed.sent[0] and idle.sent == []
     await hub.beat()
     assert len(framed.sent) == 1  # framed within the beat: no heartbeat
-    assert [json.loads(s) for s in idle.sent] == [{"type": "heartbeat", "seq": 5, "every": 1.0}]
-    await asyncio.sleep(1.0)
+    assert [json.loads(s) for s in idle.sent] == [{"type": "heartbeat", "seq": 5, "every": every}]
+    loop = asyncio.get_running_loop()
+    framed_at = max(v.framed_at for group in hub.viewers.values() for v in group)
+    await eventually(lambda: loop.time() - framed_at > every, what="a beat's interval since the frame")
     await hub.beat()  # a beat later, nothing new: both are told
     assert json.loads(framed.sent[-1])["type"] == "heartbeat" and len(idle.sent) == 2
 
@@ -263,16 +285,16 @@ async def test_a_frame_the_socket_takes_at_once_is_written_there_else_sent() -> 
     sock = Socket()
     v = Subscriber("b", "p", sock.send, sock.close, csrf="t", write_now=write_now)
     hub.hello(v, 0)
-    await settle()
+    await settle(hub)
     assert [json.loads(f)["seq"] for f in direct] == [1] and sock.sent == []
     assert v.sent_frames == 1 and v.sent_bytes == len(direct[0])
     takes["now"] = False  # e.g. its buffer is full: the usual send, in order
     await hub.wake("b", 2)
-    await settle()
+    await settle(hub)
     assert [json.loads(f)["seq"] for f in sock.sent] == [2] and len(direct) == 1
     takes["now"] = None
     await hub.wake("b", 3)
-    await settle()
+    await settle(hub)
     assert sock.closed and sock.closed[0][0] == 1011 and "b" not in hub.viewers
 
 

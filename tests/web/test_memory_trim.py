@@ -10,6 +10,7 @@ import pytest
 
 from app.realtime import memory
 from app.realtime.memory import Trimmer
+from tests.helpers import eventually
 
 glibc = pytest.mark.skipif(memory._TRIM is None, reason=f"no malloc_trim in {ctypes.util.find_library('c')}")
 
@@ -21,11 +22,10 @@ async def test_a_burst_of_hellos_trims_once_after_the_quiet() -> None:
         trimmer.soon()
         await asyncio.sleep(0.005)
     assert trimmer.trims == 0
-    await asyncio.sleep(0.15)
-    assert trimmer.trims == 1
+    await eventually(lambda: trimmer.trims, what="the trim after the quiet")
+    assert trimmer.trims == 1  # one for the whole burst
     trimmer.soon()
-    await asyncio.sleep(0.15)
-    assert trimmer.trims == 2
+    await eventually(lambda: trimmer.trims == 2, what="the next hello's trim")
 
 
 async def test_a_zero_quiet_never_trims() -> None:

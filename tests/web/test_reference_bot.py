@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import sys
-import time
 from typing import Any
 
 import httpx
@@ -52,7 +51,7 @@ async def bots(
         return out.decode()
 
     try:
-        async with asyncio.timeout(60):
+        async with asyncio.timeout(60):  # a deadline for bots that hang, not a claim about speed
             return list(await asyncio.gather(*(finished(p) for p in procs)))
     finally:
         for proc in procs:
@@ -109,9 +108,7 @@ async def test_GEN_04_two_bots_fight_a_b5wars_battle_until_one_side_is_left(live
         # Hawk holds 4 + 20 + 40 boxes from the fore, Crow 4 + 20 + 16: Ann's fourth hit of 10 ends it.
         ships = {"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow", structure=16), "bob")}
         table = await set_table(c, ships=ships, options=ONE_SIDE_LEFT, spectator=False)
-        started = time.monotonic()
         outputs = await bots(live, table, hit=10)
-        took = time.monotonic() - started
         battle, entries = await the_end(c, table, outputs)
         assert entries[-1]["events"][-1]["text"] == (
             "The battle ends: only Hawk still fights (Crow out of the battle). The dice seed is revealed: anyone may now check every roll."
@@ -128,8 +125,6 @@ async def test_GEN_04_two_bots_fight_a_b5wars_battle_until_one_side_is_left(live
         ]
         assert len(moves(entries, "damage.apply", "bob")) in (3, 4)
         assert battle["turn_bar"]["turn"] == 1 and battle["turn_bar"]["step_label"] == "Adjust Ship Systems"
-        print(f"b5wars: {len(entries)} log entries, {took:.2f} s")
-        assert took < 30
 
 
 async def test_SH_03_GEN_04_two_bots_fight_an_sfb_shadow_battle_until_one_side_is_left(
@@ -141,9 +136,7 @@ async def test_SH_03_GEN_04_two_bots_fight_an_sfb_shadow_battle_until_one_side_i
             "kirk": (ship_def("federation-heavy-cruiser"), "bob"),
         }
         table = await set_table(c, system="sfb", ships=ships, options=ONE_SIDE_LEFT, spectator=False)
-        started = time.monotonic()
         outputs = await bots(live, table, hit=10)
-        took = time.monotonic() - started
         battle, entries = await the_end(c, table, outputs)
         kosh, kirk = table.ships["kosh"], table.ships["kirk"]
         assert entries[-1]["events"][-1]["text"] == (
@@ -160,8 +153,6 @@ async def test_SH_03_GEN_04_two_bots_fight_an_sfb_shadow_battle_until_one_side_i
         checks = [ev["text"] for e in entries for ev in e["events"] if ev["kind"].startswith("pain")]
         assert len(checks) >= 4 and all(t.endswith(": under 25, no pain check.") for t in checks), checks
         assert ships_now[kosh]["parts"]["pain"]["level"] == 0
-        print(f"sfb: {len(entries)} log entries, {took:.2f} s")
-        assert took < 30
 
 
 async def test_TR_04_TR_26_two_bots_fight_a_traveller_battle_to_its_turn_limit(live: Server) -> None:
@@ -173,9 +164,7 @@ async def test_TR_04_TR_26_two_bots_fight_a_traveller_battle_to_its_turn_limit(l
         options = {"turn_limit": 2, "range_start": "long"}
         table = await set_table(c, system="traveller", ships=ships, options=options, spectator=False)
         await ok(await act(c, table, "ref", "traveller.initiative", {}))  # TR-03: the referee, once
-        started = time.monotonic()
         outputs = await bots(live, table)
-        took = time.monotonic() - started
         battle, entries = await the_end(c, table, outputs)
         assert [e["text"] for e in entries[-1]["events"][-2:]] == [
             "Turn 2 · End of round ends.",
@@ -196,5 +185,3 @@ async def test_TR_04_TR_26_two_bots_fight_a_traveller_battle_to_its_turn_limit(l
             assert all(e["events"][0]["data"]["range"] == "long" for e in fired)
         assert battle["turn_bar"]["turn"] == 2
         assert not [s for s in battle["state"]["ships"].values() if s["destroyed"]]  # capital ships endure
-        print(f"traveller: {len(entries)} log entries, {took:.2f} s")
-        assert took < 30

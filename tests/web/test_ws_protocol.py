@@ -19,6 +19,7 @@ import websockets
 from websockets.protocol import State
 
 from app.web.ws_protocol import PING_TICKS, Inbox, LeanWebSocketProtocol, Writable, framed, ping_due
+from tests.helpers import eventually
 
 
 async def test_the_inbox_hands_frames_over_in_order_and_waits_for_the_next() -> None:
@@ -213,8 +214,8 @@ async def test_keepalive_pings_written_as_bytes_are_answered_and_matched(
         port = server.config.port
         async with websockets.connect(f"ws://127.0.0.1:{port}/ws", ping_interval=None) as client:
             (connection,) = server.server_state.connections
-            await asyncio.sleep(0.4)  # several pings; websockets answers each with its payload
-            assert connection.last_ping_rtt > 0  # a pong carried the payload the ping sent
+            # a pong carried the payload the ping sent (websockets answers each ping with it)
+            await eventually(lambda: connection.last_ping_rtt > 0, what="a ping answered")
             assert client.state is State.OPEN and connection.conn.state is State.OPEN
         assert sent_by_websockets == []  # the server wrote its pings itself (issue 12: CPU)
 
@@ -234,15 +235,18 @@ async def test_the_pings_of_sockets_opened_at_different_times_leave_on_the_same_
             for _ in range(3):
                 await stack.enter_async_context(websockets.connect(f"ws://127.0.0.1:{port}/ws"))
                 await asyncio.sleep(0.013)  # off the grid: the sockets open between ticks
-            await asyncio.sleep(0.9)  # each has pinged, been answered and scheduled the next ping
+            connections = list(server.server_state.connections)
+            assert len(connections) == 3
             tick = 0.4 / PING_TICKS
-            for connection in server.server_state.connections:
-                for _ in range(100):  # a ping in flight has no next one scheduled until its pong
-                    if connection.ping_timer is not None:
-                        break
-                    await asyncio.sleep(0.005)
-                assert connection.last_ping_rtt > 0
-                due = connection.ping_timer.when()
+            for connection in connections:
+                # each has pinged, been answered and scheduled the next ping (a ping in flight has
+                # no next one scheduled until its pong)
+                timer = await eventually(
+                    lambda c=connection: c.last_ping_rtt > 0 and c.ping_timer,
+                    interval=0.005,
+                    what="a ping answered and the next one scheduled",
+                )
+                due = timer.when()
                 assert abs(due / tick - round(due / tick)) < 1e-6, due
 
 

@@ -48,6 +48,16 @@ class WsViewer:
             if frame.get("seq", -1) >= seq:
                 return frame
 
+    async def answered(self, timeout: float = 5.0) -> dict[str, Any]:
+        """Send a frame the server answers (an unknown type: an error) and wait for that answer. The
+        server handles a socket's frames one after the other, so every frame sent before it has been
+        handled, with whatever it writes, when this returns."""
+        await self.socket.send(json.dumps({"type": "round-trip"}))
+        while True:
+            frame = await self.next_frame(timeout)
+            if frame.get("type") == "error" and "round-trip" in json.dumps(frame):
+                return frame
+
     async def quiet(self, seconds: float = 0.3) -> list[str]:
         """Collect whatever arrives in the next moment (to prove nothing hidden came)."""
         got = []
