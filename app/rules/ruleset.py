@@ -63,14 +63,30 @@ class ActionSpec:
 
 
 @dataclass(frozen=True)
+class Settable:
+    """One value of a part the referee may set by picking: its place in the part (`*` for every item
+    of a list), how the picker names it (formatted with the item's own fields, e.g. "{name} armour"),
+    and the sibling field capping it (a section's armour by its `armour_max`). Its kind and range
+    come from the part's own model, so the picker never offers what the rules would refuse."""
+
+    where: str
+    label: str
+    upto: str | None = None
+
+
+@dataclass(frozen=True)
 class PartSpec:
-    """A ship part: its schema, what non-commanders see of it, and the values its template draws."""
+    """A ship part, speaking for itself to every consumer: its schema, what non-commanders see of
+    it, the values its template draws, whether it hides the ship's position, and the values the
+    referee may set by picking (`settable`, in the order the picker lists them: the values a table
+    corrects, not the bookkeeping the rules keep for themselves)."""
 
     name: str
     schema: type[BaseModel]
     public_view: PublicView | None = None
     display: Display | None = None
     hides_position: Callable[[Ship], bool] | None = None
+    settable: tuple[Settable, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -180,11 +196,12 @@ def part(
     public_view: PublicView | None = None,
     display: Display | None = None,
     hides_position: Callable[[Ship], bool] | None = None,
+    settable: Iterable[Settable] = (),
 ) -> Callable[[type[BaseModel]], type[BaseModel]]:
-    """Mark a model as the schema of a ship part."""
+    """Mark a model as the schema of a ship part; the other arguments are PartSpec fields."""
 
     def mark(model: type[BaseModel]) -> type[BaseModel]:
-        setattr(model, _PART, PartSpec(name, model, public_view, display, hides_position))
+        setattr(model, _PART, PartSpec(name, model, public_view, display, hides_position, tuple(settable)))
         return model
 
     return mark

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, model_validator
 
-from app.rules.ruleset import part
+from app.rules.ruleset import Settable, part
 
 
 class SystemBoxes(BaseModel):
@@ -73,7 +73,15 @@ class Section(BaseModel):
         return self.structure == 0
 
 
-@part("sheet")
+@part(
+    "sheet",
+    settable=(
+        Settable("sections.*.armour", "{name} armour", upto="armour_max"),
+        Settable("sections.*.structure", "{name} structure", upto="structure_max"),
+        Settable("sections.*.systems.*.damage", "{name} damage", upto="boxes"),
+        Settable("excess_damage", "Excess Damage boxes", upto="excess_damage_max"),
+    ),
+)
 class Sheet(BaseModel):
     sections: list[Section] = Field(min_length=1)
     primary: str | None = None  # section that takes overflow; the first section by default

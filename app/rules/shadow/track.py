@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from app.rules.ruleset import part
+from app.rules.ruleset import Settable, part
 from app.rules.state import BattleState, Ship
 
 PAIN_MAX = 16
@@ -137,7 +137,15 @@ class LastCheck(BaseModel):
     most_damage: str | None = None
 
 
-@part("pain")
+@part(
+    "pain",
+    settable=(
+        Settable("level", "Pain level"),
+        Settable("reaction", "Pain reaction"),
+        Settable("speed", "Speed"),
+        Settable("dead", "Dead of shock"),
+    ),
+)
 class PainTrack(BaseModel):
     """A Shadow living ship's pain part. `level` may start above 0 if the scenario says so (SH-01)."""
 
