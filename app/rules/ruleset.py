@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from app.rules import figures
 from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event
 from app.rules.dice import DiceSource
@@ -79,7 +80,9 @@ class PartSpec:
     """A ship part, speaking for itself to every consumer: its schema, what non-commanders see of
     it, the values its template draws, whether it hides the ship's position, and the values the
     referee may set by picking (`settable`, in the order the picker lists them: the values a table
-    corrects, not the bookkeeping the rules keep for themselves)."""
+    corrects, not the bookkeeping the rules keep for themselves), what it tells the battle report
+    (`report`: its figures as a viewer sees the part; `turning`: its event kinds that are turning
+    points)."""
 
     name: str
     schema: type[BaseModel]
@@ -87,6 +90,8 @@ class PartSpec:
     display: Display | None = None
     hides_position: Callable[[Ship], bool] | None = None
     settable: tuple[Settable, ...] = ()
+    report: figures.Report | None = None
+    turning: tuple[figures.Turning, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -196,15 +201,22 @@ def part(
     public_view: PublicView | None = None,
     display: Display | None = None,
     hides_position: Callable[[Ship], bool] | None = None,
-    settable: Iterable[Settable] = (),
+    **declared: Any,
 ) -> Callable[[type[BaseModel]], type[BaseModel]]:
-    """Mark a model as the schema of a ship part; the other arguments are PartSpec fields."""
+    """Mark a model as the schema of a ship part; the other arguments are PartSpec fields (what the
+    part says to each consumer: `settable`, `report`, `turning`…)."""
 
     def mark(model: type[BaseModel]) -> type[BaseModel]:
-        setattr(model, _PART, PartSpec(name, model, public_view, display, hides_position, tuple(settable)))
+        spec = PartSpec(name, model, public_view, display, hides_position)
+        setattr(model, _PART, replace(spec, **_tuples(declared)))
         return model
 
     return mark
+
+
+def _tuples(fields: dict[str, Any]) -> dict[str, Any]:
+    """Declared lists as tuples (a spec stays frozen and hashable)."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
 
 
 def spec_of(handler: Handler) -> ActionSpec:
@@ -231,7 +243,7 @@ def gather(
     members = _members(list(modules))
     found_parts = [getattr(m, _PART) for m in members if isinstance(m, type) and hasattr(m, _PART)]
     for extra_name, extra in (parts or {}).items():
-        found_parts = [replace(p, **extra) if p.name == extra_name else p for p in found_parts]
+        found_parts = [replace(p, **_tuples(extra)) if p.name == extra_name else p for p in found_parts]
     actions = [getattr(m, _SPEC) for m in members if callable(m) and hasattr(m, _SPEC)]
     hooks = [Hook(w, mo, m) for m in members if callable(m) for (w, mo) in getattr(m, _HOOKS, [])]
     return Ruleset(

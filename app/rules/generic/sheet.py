@@ -3,8 +3,11 @@ boxes, and optional Excess Damage boxes (the Shadow's second way to die, SH-02).
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field, model_validator
 
+from app.rules.figures import Figures, Turning
 from app.rules.ruleset import Settable, part
 
 
@@ -73,8 +76,26 @@ class Section(BaseModel):
         return self.structure == 0
 
 
+def sheet_figures(sheet: dict[str, Any]) -> Figures:
+    """What damage can still take off the ship: its armour, structure, system and Excess Damage
+    boxes left."""
+    boxes = sum(
+        (s.get("armour") or 0)
+        + (s.get("structure") or 0)
+        + sum(max(x["boxes"] - x.get("damage", 0), 0) for x in s.get("systems", []))
+        for s in sheet["sections"]
+    )
+    return Figures(points=boxes + (sheet.get("excess_damage") or 0))
+
+
 @part(
     "sheet",
+    report=sheet_figures,
+    turning=(
+        Turning("section_destroyed", "section", "Section"),  # GEN-03
+        Turning("system_destroyed", "system", "System hit"),  # GEN-03
+        Turning("ship_destroyed", "destroyed", "Destroyed"),  # GEN-04
+    ),
     settable=(
         Settable("sections.*.armour", "{name} armour", upto="armour_max"),
         Settable("sections.*.structure", "{name} structure", upto="structure_max"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.figures import Band, Figures, Track
 from app.rules.shadow.actions import TARGETING
 from app.rules.shadow.track import (
     BANDS,
@@ -32,6 +33,18 @@ def track_bands() -> list[dict[str, Any]]:
         high = floors[i + 1][0] - 1 if i + 1 < len(floors) else PAIN_MAX
         out.append({"name": name, "low": low, "high": high})
     return out
+
+
+def pain_figures(part: dict[str, Any]) -> Figures:
+    """The report's pain chart: the level on the track, over the reaction chart's bands (SH-01, SH-06)."""
+    track = Track(
+        level=part["level"],
+        reaction=part["reaction"],
+        dead=part.get("dead", False),
+        top=PAIN_MAX,
+        bands=tuple(Band(**b) for b in track_bands()),
+    )
+    return Figures(track=track)
 
 
 def mood(reaction: str) -> str:

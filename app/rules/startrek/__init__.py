@@ -34,7 +34,7 @@ RULESET = gather(
     [arcs, cloak, fire, impulse, power, ramming, regeneration, shields, torpedoes, transfers, warp],
     needs=frozenset({ALLOCATION, MOVEMENT, FIRE, ADJUST}),
     parts={
-        "shields": {"display": display.shield_values},
+        "shields": {"display": display.shield_values, "report": display.shield_figures},
         "power": {"display": display.power_values},
         "impulse": {"display": display.impulse_values},
         "warp": {"display": display.warp_values},

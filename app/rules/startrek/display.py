@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.figures import Figures, Gauge
 from app.rules.startrek import cloak, impulse, power, shields, torpedoes, warp
 from app.rules.startrek.common import sheet_system, system_destroyed, systems_of_kind
 from app.rules.state import BattleState, Ship
@@ -18,6 +19,16 @@ from app.rules.system import ALLOCATION
 def signed(n: int) -> str:
     """±0, −2 (a real minus sign)."""
     return "±0" if n == 0 else f"{n:+d}".replace("-", "−")
+
+
+def shield_figures(part: dict[str, Any]) -> Figures:
+    """The report's shield charts: each projection's strength against its rating (ST-05, ST-11, ST-12)."""
+    return Figures(
+        gauges=tuple(
+            Gauge(p["name"], p.get("current") or 0, p["rating"], bool(p.get("collapsed")))
+            for p in part.get("projections", [])
+        )
+    )
 
 
 def shield_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from app.rules.attack import DamageContext
 from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
+from app.rules.figures import Turning
 from app.rules.generic.damage import direction_note, ship_label
 from app.rules.geometry import arcs_containing, on_boundary, tiling_problems
 from app.rules.ruleset import Settable, hook, part
@@ -116,6 +117,10 @@ def _public_shields(part: dict[str, Any], ship: Ship) -> dict[str, Any]:
 @part(
     PART,
     public_view=_public_shields,
+    turning=(
+        Turning("shield_collapse", "shield", "Shield"),  # ST-12
+        Turning("shields_fall", "shield", "Shield"),  # ST-11
+    ),
     settable=(
         Settable("projections.*.current", "{name} shield", upto="rating"),
         Settable("projections.*.collapsed", "{name} shield down"),

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, computed_field, model_validator
 
+from app.rules.figures import Turning
 from app.rules.ruleset import Settable, part
 from app.rules.state import Ship
 from app.rules.traveller import tables as T
@@ -333,6 +334,11 @@ class Combatant(BaseModel):
 @part(
     "hg_ship",
     public_view=lambda part, ship: public_view(part, ship),
+    turning=(
+        Turning("section_destroyed", "section", "Section"),  # TR-17
+        Turning("system_hit", "system", "System hit"),  # TR-18
+        Turning("critical", "critical", "Critical"),  # TR-19
+    ),
     settable=(
         Settable("sections.*.hull", "{name} Hull", upto="hull_max"),
         Settable("sections.*.structure", "{name} Structure", upto="structure_max"),
