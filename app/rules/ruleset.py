@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from app.rules import figures
+from app.rules import counters, figures
 from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event
 from app.rules.dice import DiceSource
@@ -82,7 +82,9 @@ class PartSpec:
     referee may set by picking (`settable`, in the order the picker lists them: the values a table
     corrects, not the bookkeeping the rules keep for themselves), what it tells the battle report
     (`report`: its figures as a viewer sees the part; `turning`: its event kinds that are turning
-    points)."""
+    points), and what it adds to the ship's counter on the map (`counter`: badge, ring, firing
+    arcs, owed moves, last known place; `counter_events`: its event kinds that place, hide or show
+    the counter)."""
 
     name: str
     schema: type[BaseModel]
@@ -92,6 +94,8 @@ class PartSpec:
     settable: tuple[Settable, ...] = ()
     report: figures.Report | None = None
     turning: tuple[figures.Turning, ...] = ()
+    counter: counters.Draw | None = None
+    counter_events: tuple[counters.CounterEvent, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,9 @@ class Ruleset:
     # end's event, or None to go on to the second clock. Checked after the step's leave hooks.
     ends: Callable[[BattleState, Clock, Clock], Event | None] | None = None
     check_options: Callable[[dict[str, Any]], None] | None = None  # raises RuleError for a bad option
+    # The board this ruleset keeps where its system's board is range bands (High Guard's range
+    # board): the values templates/partials/range_board.html draws.
+    range_board: Callable[[BattleState], dict[str, Any]] | None = None
 
 
 # --- marking what a module defines -----------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.counters import Away, Badge, Counter
 from app.rules.figures import Band, Figures, Track
 from app.rules.shadow.actions import TARGETING
 from app.rules.shadow.track import (
@@ -45,6 +46,25 @@ def pain_figures(part: dict[str, Any]) -> Figures:
         bands=tuple(Band(**b) for b in track_bands()),
     )
     return Figures(track=track)
+
+
+AWAY_KINDS = ("flinch", "het_away")  # SH-08 and SH-11's moves directly away from the damage
+
+
+def pain_counter(part: dict[str, Any]) -> Counter:
+    """On the map: the pain level as the counter's badge while the ship hurts (SH-01), shown before
+    its structure lost; and each open flinch or HET away owed (SH-08, SH-11), with the quadrant the
+    damage came from."""
+    level = part.get("level")
+    badge = None
+    if isinstance(level, int) and level > 0:
+        badge = Badge(f"P{level}", f"pain {level}", "pain", weight=1)
+    away = tuple(
+        Away(duty.get("direction") or "", duty.get("text") or duty["kind"])
+        for duty in part.get("obligations") or []
+        if duty.get("kind") in AWAY_KINDS and not duty.get("ended") and not duty.get("expired")
+    )
+    return Counter(badge=badge, away=away)
 
 
 def mood(reaction: str) -> str:

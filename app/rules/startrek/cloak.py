@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError, ShipRef
+from app.rules.counters import CounterEvent
 from app.rules.dice import DiceSource
 from app.rules.geometry import distance, hex_of
 from app.rules.ruleset import Settable, action, hook, part, when
@@ -74,6 +75,14 @@ def position_secret(ship: Ship) -> bool:
     PART,
     public_view=_hide_position_while_cloaked,
     hides_position=position_secret,
+    # ST-22 … ST-24 on the map: cloaking hides the counter, decloaking shows it where it stands, a
+    # detection or a reveal by flash or shredder collateral (a damage entry's) sees it again.
+    counter_events=(
+        CounterEvent("cloak", "hide", ("startrek.cloak",)),
+        CounterEvent("decloak", "show", ("startrek.decloak",)),
+        CounterEvent("cloak_detection", "seen", ("startrek.rule_detection",)),
+        CounterEvent("cloak_revealed", "seen", ("damage.apply",)),
+    ),
     settable=(
         Settable("cloaked", "Cloaked"),
         Settable("signature", "Cloak signature"),

@@ -71,4 +71,5 @@ RULESET = gather(
     on_ready=turns.on_ready,
     turn_order=turns.turn_order,
     panel=display.panel,
+    range_board=ranges.board_view,
 )

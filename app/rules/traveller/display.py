@@ -15,7 +15,7 @@ from app.rules.system import FIRE
 from app.rules.traveller import repairs
 from app.rules.traveller import tables as T
 from app.rules.traveller.flights import Flight
-from app.rules.traveller.ranges import board_view, entry
+from app.rules.traveller.ranges import entry
 from app.rules.traveller.ship import Combatant, HgShip
 from app.rules.traveller.units import orders_on
 
@@ -283,7 +283,6 @@ def panel(state: BattleState) -> dict[str, Any]:
         ),
         "orders_on": orders_on(state),
         "sides": sorted({s.side for s in units if s.side}),
-        "range_board": board_view(state),
     }
 
 
