@@ -90,6 +90,7 @@ def pain(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
         # what the damage is totalled over (SH-03): "impulse" in SFB, "combat step" in B5 Wars
         "interval": step.label.lower() if step.repeats else f"{step.label.lower()} step",
         "bands": track_bands(),
+        "top": PAIN_MAX,  # the last box: death of shock (SH-02)
         "mood": mood(track.reaction),
         "standing": standing,
         "ended": [d for d in duties if d["expired"]],
