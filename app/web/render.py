@@ -331,7 +331,7 @@ async def read_live(
         if people is None:
             people = await participants(session, battle_id)
             logs.keep_seats(battle_id, seats_version, people)
-        log, rows = await logs.read(session, battle_id, since, seq)
+        log, rows = await logs.read(session, battle_id, since, seq, state.game.parts)
         saved = await draft_rows(session, battle_id) if drafts_possible(state) else []
         referee_seated = any(
             p.role == "referee" and p.active and (watching is None or p.id in watching) for p in people
