@@ -449,7 +449,7 @@ class Game:
             return {}
         return spec.display(shown, ship, state)
 
-    def board(self, state: BattleState) -> dict[str, Any] | None:
+    def range_board(self, state: BattleState) -> dict[str, Any] | None:
         """Where the system's board is range bands, the board a playing ruleset keeps (its values
         for templates/partials/range_board.html); None on a hex map or without one."""
         if self.system.board != "range_bands":

@@ -192,7 +192,7 @@ def _context(
         "damage_traits": damage_traits(game_state),
         "panels": ruleset_panels(game_state),
         # the board a ruleset keeps where the system plays in range bands (templates/partials/range_board.html)
-        "range_board": game.board(game_state),
+        "range_board": game.range_board(game_state),
     }
 
 

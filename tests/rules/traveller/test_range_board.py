@@ -322,7 +322,7 @@ def render_sheet(state, ship: str, viewer: Viewer) -> str:
 
 def render_board(state, viewer: Viewer) -> tuple[str, Elements]:
     context = part_context(state, "kestrel", "hg_ship", viewer)
-    html = render_page("partials/range_board.html", {**context, "range_board": state.game.board(state)})
+    html = render_page("partials/range_board.html", {**context, "range_board": state.game.range_board(state)})
     parsed = Elements()
     parsed.feed(html)
     return html, parsed
