@@ -449,6 +449,13 @@ class Game:
             return {}
         return spec.display(shown, ship, state)
 
+    def range_board(self, state: BattleState) -> dict[str, Any] | None:
+        """Where the system's board is range bands, the board a playing ruleset keeps (its values
+        for templates/partials/range_board.html); None on a hex map or without one."""
+        if self.system.board != "range_bands":
+            return None
+        return next((r.range_board(state) for r in self.rulesets if r.range_board is not None), None)
+
     # --- damage and boarding --------------------------------------------------------------
 
     def damage_filters(self) -> list[Any]:

@@ -1,6 +1,12 @@
-"""The tactical map as one viewer may see it (issue 15): counters, ghosts and a selected ship's
-overlays, from that viewer's battle view and the log events they may read. Pure: the pages draw it
-in SVG on the server, REST returns it as data, so fog holds without client code that could leak.
+"""The tactical map as one viewer may see it: counters, ghosts and a selected ship's overlays,
+from that viewer's battle view and the log events they may read. Pure: the pages draw it in SVG on
+the server, REST returns it as data, so fog holds without client code that could leak.
+
+What each part adds to its counter (a badge, a ring of shield projections, firing arcs, the hexes
+an owed move away would reach, a hidden ship's last known place) and which event kinds place, hide
+or show a counter are the parts' own declarations (`PartSpec.counter`, `PartSpec.counter_events`,
+in the shapes of `app/rules/counters.py`); the map names no ruleset, part or system. Whether a
+battle has a hex map at all is its system's `board`.
 
 What it is built from is what the viewer already may read, never the stored state:
 
@@ -18,12 +24,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.rules.counters import Badge, CounterEvent, Role
 from app.rules.geometry import (
-    QUADRANTS,
     Arc,
     Hex,
     bearing,
@@ -37,6 +43,8 @@ from app.rules.geometry import (
     printed,
     quadrant,
 )
+from app.rules.registry import STANDARD
+from app.rules.ruleset import PartSpec
 
 SIZE = 30.0  # a hex's circumradius in SVG units
 ROOT3 = math.sqrt(3)
@@ -44,14 +52,28 @@ MARGIN = 3  # hexes drawn round what the viewer can see
 MIN_COLUMNS, MIN_ROWS = 14, 10  # the smallest board drawn
 SHIELD_INNER, SHIELD_OUTER = SIZE * 0.8, SIZE * 1.05  # the ring round a 34-unit counter
 WEAPON_RADIUS = SIZE * 3.5
-HEX_SYSTEMS = frozenset({"sfb", "b5wars"})  # Traveller plays in range bands, not on hexes
 _TURN = re.compile(r"^T(\d+)")
-AWAY_KINDS = ("flinch", "het_away")  # SH-08 and SH-11's moves directly away from the damage
 QUADRANT_CENTRE = {"fore": 0.0, "starboard": 90.0, "aft": 180.0, "port": 270.0}
+# The ship's own move (its position, set by the referee or its commander) places its counter; the
+# parts declare the rest.
+SHIP_MOVES = (CounterEvent("move", "place", ("ship.move",)),)
 
 
-def has_map(system: str) -> bool:
-    return system in HEX_SYSTEMS
+def counter_events(parts: Mapping[str, PartSpec]) -> dict[str, CounterEvent]:
+    """Every event kind that places, hides or shows a counter, by kind: the ship's own move, then
+    what the parts declare."""
+    declared = [*SHIP_MOVES, *(e for spec in parts.values() for e in spec.counter_events)]
+    found: dict[str, CounterEvent] = {}
+    for event in declared:
+        found.setdefault(event.event, event)
+    return found
+
+
+def _parts_of(view: Mapping[str, Any], parts: Mapping[str, PartSpec] | None) -> Mapping[str, PartSpec]:
+    """The part declarations to read a view with: the battle's game's, else the standard rules'."""
+    if parts is not None:
+        return parts
+    return STANDARD.game(view["system"]).parts if "system" in view else STANDARD.parts()
 
 
 def centre(hex_: Hex) -> tuple[float, float]:
@@ -142,57 +164,72 @@ class Trail:
     cloaked: bool = False
 
 
-def trails(events: Iterable[tuple[int | None, dict[str, Any]]]) -> dict[str, Trail]:
+def trails(
+    events: Iterable[tuple[int | None, dict[str, Any]]], parts: Mapping[str, PartSpec] | None = None
+) -> dict[str, Trail]:
     """Each ship's trail from the log events this viewer may read (turn, event), oldest first.
 
-    A move or a decloak with its position in the data places the ship; a cloak starts a path from
-    where it was seen; a detection or reveal (ST-23, ST-24) marks the turn it was seen again (its
-    position is the cloak's public `last_known`). Events stripped to their hidden text carry no
-    data, so nobody gains a position they could not read in the log."""
+    What each event kind does is declared (`counter_events`): a `place` or `show` event with its
+    position in the data places the ship; a `hide` starts a path from where it was seen; a `seen`
+    (a cloak's detection or reveal) marks the turn it was seen again (its position is the part's
+    public last known place). Events stripped to their hidden text carry no data, so nobody gains
+    a position they could not read in the log."""
+    roles: dict[str, Role] = {k: e.role for k, e in counter_events(_parts_of({}, parts)).items()}
     out: dict[str, Trail] = {}
     for turn, event in events:
         ship = event.get("ship")
         if not ship:
             continue
-        kind, data = event.get("kind"), event.get("data") or {}
+        role, data = roles.get(event.get("kind") or ""), event.get("data") or {}
         trail = out.setdefault(ship, Trail())
         position = data.get("position") if isinstance(data.get("position"), dict) else None
-        if kind == "move" and position is not None:
+        if role == "place" and position is not None:
             if trail.cloaked:
                 if position.get("hex"):
                     trail.path.append(position["hex"])
             else:
                 trail.seen, trail.seen_turn = position, turn
-        elif kind == "cloak":
+        elif role == "hide":
             trail.cloaked, trail.seen_turn = True, turn
             trail.path = [trail.seen["hex"]] if trail.seen and trail.seen.get("hex") else []
-        elif kind == "decloak":
+        elif role == "show":
             trail.cloaked, trail.path = False, []
             trail.seen, trail.seen_turn = position, turn
-        elif kind in ("cloak_detection", "cloak_revealed") and trail.cloaked:
-            trail.seen, trail.seen_turn = None, turn  # where: the cloak's last_known in the view
+        elif role == "seen" and trail.cloaked:
+            trail.seen, trail.seen_turn = None, turn  # where: the part's last known place in the view
     return out
 
 
 # --- the model ------------------------------------------------------------------------------------
 
 
-def _badge(ship: dict[str, Any]) -> dict[str, str] | None:
-    """Pain for a living ship (SH-01), else the share of structure lost; None while unhurt."""
-    parts = ship.get("parts") or {}
-    pain = parts.get("pain")
-    if isinstance(pain, dict) and isinstance(pain.get("level"), int) and pain["level"] > 0:
-        return {"text": f"P{pain['level']}", "title": f"pain {pain['level']}", "kind": "pain"}
-    sections = (parts.get("sheet") or {}).get("sections") or []
-    total = sum(s.get("structure_max") or 0 for s in sections)
-    left = sum(
-        s.get("structure") if s.get("structure") is not None else s.get("structure_max") or 0
-        for s in sections
-    )
-    if total and left < total:
-        lost = round(100 * (total - left) / total)
-        return {"text": f"{lost}%", "title": f"{lost}% of structure lost", "kind": "damage"}
-    return None
+@dataclass
+class Drawn:
+    """What a ship's parts add to its counter, as one viewer sees them."""
+
+    badge: Badge | None = None
+    ring: list[dict[str, Any]] = field(default_factory=list)
+    arcs: list[dict[str, Any]] = field(default_factory=list)
+    away: list[tuple[str, str]] = field(default_factory=list)  # (quadrant the damage came from, why)
+    last_known: dict[str, Any] | None = None
+
+
+def drawn(ship: dict[str, Any], parts: Mapping[str, PartSpec]) -> Drawn:
+    """Ask each of the ship's parts what it adds to the counter; of their badges the weightiest shows
+    (the first of equal weight)."""
+    out = Drawn()
+    for name, part in (ship.get("parts") or {}).items():
+        spec = parts.get(name)
+        if spec is None or spec.counter is None or not isinstance(part, dict):
+            continue
+        told = spec.counter(part)
+        if told.badge is not None and (out.badge is None or told.badge.weight > out.badge.weight):
+            out.badge = told.badge
+        out.ring += [band.shown() for band in told.ring]
+        out.arcs += [arc.shown() for arc in told.arcs]
+        out.away += [(a.direction, a.why) for a in told.away]
+        out.last_known = out.last_known or told.last_known
+    return out
 
 
 def _short(name: str) -> str:
@@ -200,100 +237,29 @@ def _short(name: str) -> str:
     return name if len(name) <= 9 else (words[-1] if len(words[-1]) <= 9 else name[:8] + "…")
 
 
-def _shield_arcs(ship: dict[str, Any]) -> list[dict[str, Any]]:
-    """ST-05: each shield projection with degrees, relative to the nose."""
-    shields = (ship.get("parts") or {}).get("shields")
-    if not isinstance(shields, dict):
-        return []
-    out = []
-    for p in shields.get("projections") or []:
-        degrees = p.get("degrees")
-        if not degrees:
-            continue
-        rating = p.get("rating") or 0
-        current = p.get("current") if p.get("current") is not None else rating
-        out.append(
-            {
-                "name": p.get("name"),
-                "start": float(degrees[0]),
-                "end": float(degrees[1]),
-                "current": current,
-                "rating": rating,
-                "collapsed": bool(p.get("collapsed")),
-            }
-        )
-    return out
-
-
-def _weapon_arcs(ship: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each working weapon's arc: its own (`arc` in the ship data, degrees from the nose), else the
-    quadrant of the section it sits in (fore, port…)."""
-    sections = ((ship.get("parts") or {}).get("sheet") or {}).get("sections") or []
-    bounds = {name: (start, end) for name, start, end in QUADRANTS}
-    out = []
-    for s in sections:
-        arc = (s.get("arc") or "").lower()
-        working = [
-            w
-            for w in s.get("systems") or []
-            if w.get("kind") in ("weapon", "photon_launcher") and w.get("damage", 0) < w.get("boxes", 1)
-        ]
-        for w in working:
-            if w.get("arc"):
-                start, end = (float(d) for d in w["arc"])
-                out.append(
-                    {
-                        "section": s.get("name"),
-                        "arc": "own",
-                        "label": f"{start:g}°–{end:g}°",
-                        "start": start,
-                        "end": end,
-                        "weapons": [w["name"]],
-                    }
-                )
-        weapons = [w["name"] for w in working if not w.get("arc")]
-        if arc in bounds and weapons:
-            start, end = bounds[arc]
-            out.append(
-                {
-                    "section": s.get("name"),
-                    "arc": arc,
-                    "start": float(start),
-                    "end": float(end),
-                    "weapons": weapons,
-                }
-            )
-    return out
-
-
-def _away_hexes(ship: dict[str, Any], here: Hex, facing: int | None) -> list[dict[str, str]]:
-    """SH-08/SH-11: where an open flinch (or HET away) could take the ship: the hexes whose side
-    lies less than 60° from straight away from the damage's quadrant, facing kept."""
-    pain = (ship.get("parts") or {}).get("pain")
-    if not isinstance(pain, dict) or facing is None:
+def _away_hexes(away: list[tuple[str, str]], here: Hex, facing: int | None) -> list[dict[str, str]]:
+    """Where an owed move away from damage (a Shadow's flinch, SH-08) could take the ship: the hexes
+    whose side lies less than 60° from straight away from the damage's quadrant, facing kept."""
+    if facing is None:
         return []
     out: list[dict[str, str]] = []
-    for duty in pain.get("obligations") or []:
-        if duty.get("kind") not in AWAY_KINDS or duty.get("ended") or duty.get("expired"):
-            continue
-        source = QUADRANT_CENTRE.get((duty.get("direction") or "").lower())
+    for direction, why in away:
+        source = QUADRANT_CENTRE.get(direction.lower())
         if source is None:
             continue
-        away = (heading(facing) + source + 180) % 360
+        away_from = (heading(facing) + source + 180) % 360
         for side in range(1, 7):
-            gap = abs((heading(side) - away + 180) % 360 - 180)
+            gap = abs((heading(side) - away_from + 180) % 360 - 180)
             if gap < 60:
                 try:
-                    out.append(
-                        {"hex": printed(neighbour(here, side)), "why": duty.get("text") or duty["kind"]}
-                    )
+                    out.append({"hex": printed(neighbour(here, side)), "why": why})
                 except ValueError:
                     continue
     return out
 
 
 def _counter(
-    sid: str, ship: dict[str, Any], where: tuple[Hex, int | None], trail: Trail | None
+    sid: str, ship: dict[str, Any], where: tuple[Hex, int | None], trail: Trail | None, parts: Drawn
 ) -> dict[str, Any]:
     hex_, facing = where
     x, y = centre(hex_)
@@ -312,10 +278,10 @@ def _counter(
         "commanded": bool(ship.get("commanded")),
         "destroyed": bool(ship.get("destroyed")),
         "cloaked": hidden,  # only its commander and the referee get a counter for it
-        "badge": _badge(ship),
-        "shields": _shield_arcs(ship),
-        "weapons": _weapon_arcs(ship),
-        "away": _away_hexes(ship, hex_, facing),
+        "badge": parts.badge.shown() if parts.badge else None,
+        "shields": parts.ring,
+        "weapons": parts.arcs,
+        "away": _away_hexes(parts.away, hex_, facing),
         "path": [],
     }
     if hidden and trail is not None:
@@ -361,22 +327,25 @@ def map_model(
     events: Iterable[tuple[int | None, dict[str, Any]]] = (),
     select: str | None = None,
     all_ranges: bool = True,
+    parts: Mapping[str, PartSpec] | None = None,
 ) -> dict[str, Any]:
     """The map for one viewer: board bounds, counters (with ranges to each other), ghosts of ships
     hidden from this viewer at their last known hex, the unplaced ships, and the selected ship's
     overlays (shield and weapon wedges as SVG paths, range lines). Without `all_ranges` only the
     selected counter gets its ranges: the board a frame pushes draws none, and every pair is the
-    model's dearest part (n² bearings)."""
+    model's dearest part (n² bearings). `parts`: the battle's part declarations (by default the
+    standard rules' for the view's system)."""
+    specs = _parts_of(view, parts)
     ships: dict[str, dict[str, Any]] = view.get("ships") or {}
-    known = trails(events)
+    known = trails(events, specs)
     counters, ghosts, unplaced = [], [], []
     for sid, ship in ships.items():
         place = map_place(ship.get("position"))
         if place is not None:
-            counters.append(_counter(sid, ship, place, known.get(sid)))
+            counters.append(_counter(sid, ship, place, known.get(sid), drawn(ship, specs)))
             continue
         if ship.get("position_hidden"):
-            ghost = _ghost(sid, ship, known.get(sid))
+            ghost = _ghost(sid, ship, known.get(sid), drawn(ship, specs))
             if ghost:
                 ghosts.append(ghost)
             continue  # never "unplaced": that would say it has no secret hex either
@@ -397,10 +366,9 @@ def map_model(
     return model
 
 
-def _ghost(sid: str, ship: dict[str, Any], trail: Trail | None) -> dict[str, Any] | None:
-    """ST-22: the last position others saw, labelled with its turn; nothing else of the ship."""
-    cloak = (ship.get("parts") or {}).get("cloak") or {}
-    seen = (trail.seen if trail else None) or cloak.get("last_known")
+def _ghost(sid: str, ship: dict[str, Any], trail: Trail | None, parts: Drawn) -> dict[str, Any] | None:
+    """A hidden ship (ST-22): the last position others saw, labelled with its turn; nothing else."""
+    seen = (trail.seen if trail else None) or parts.last_known
     hex_ = hex_of(seen)
     if hex_ is None:
         return None

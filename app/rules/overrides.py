@@ -1,12 +1,14 @@
-"""What a referee may override by picking (issue 14): each ship's settable values, named in words,
-with their current value and the range the rules allow.
+"""What a referee may override by picking: each ship's settable values, named in words, with their
+current value and the range the rules allow.
 
-Which values a part offers is declared here, per part, as a short list (`SETTABLE`): the values a
-table corrects (armour, structure, shield strength, pain…), not the bookkeeping the rules keep for
-themselves. Their kind and range are read from the part's own Pydantic model (the `ge`/`le`
-constraints, `Literal` choices, `bool`), narrowed by the sibling field that caps them (a section's
-armour by its `armour_max`), so the picker can never offer what the rules would refuse. A ship
-part whose name is not declared offers nothing; REST's `override.set` still takes any path.
+Which values a part offers is declared by the part itself, beside its model (`@part(...,
+settable=...)`, `PartSpec.settable`): the values a table corrects (armour, structure, shield
+strength, pain…), not the bookkeeping the rules keep for themselves. This module names no part: it
+reads the declarations of the parts the battle's game knows. Their kind and range are read from the
+part's own Pydantic model (the `ge`/`le` constraints, `Literal` choices, `bool`), narrowed by the
+sibling field that caps them (a section's armour by its `armour_max`), so the picker can never
+offer what the rules would refuse. A part that declares nothing offers nothing; REST's
+`override.set` still takes any path.
 """
 
 from __future__ import annotations
@@ -21,65 +23,14 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from app.rules.core import RuleError
+from app.rules.ruleset import Settable
 from app.rules.state import BattleState, Ship
 
 Kind = Literal["number", "choice", "toggle"]
 
 
-@dataclass(frozen=True)
-class Settable:
-    """One declared value: its place in the part (`*` for every item of a list), how it is named
-    (formatted with the item's own fields, e.g. "{name} armour"), and the sibling field capping it."""
-
-    where: str
-    label: str
-    upto: str | None = None
-
-
-# The values each part offers, in the order the picker lists them. The ship's own flags come first.
+# The ship's own flags, listed first; each part's values follow, as its PartSpec declares them.
 SHIP: tuple[Settable, ...] = (Settable("destroyed", "Destroyed"), Settable("crippled", "Crippled"))
-SETTABLE: dict[str, tuple[Settable, ...]] = {
-    "sheet": (
-        Settable("sections.*.armour", "{name} armour", upto="armour_max"),
-        Settable("sections.*.structure", "{name} structure", upto="structure_max"),
-        Settable("sections.*.systems.*.damage", "{name} damage", upto="boxes"),
-        Settable("excess_damage", "Excess Damage boxes", upto="excess_damage_max"),
-    ),
-    "shields": (
-        Settable("projections.*.current", "{name} shield", upto="rating"),
-        Settable("projections.*.collapsed", "{name} shield down"),
-        Settable("deflectors.*.shut_down", "{name} switched off"),
-    ),
-    "pain": (
-        Settable("level", "Pain level"),
-        Settable("reaction", "Pain reaction"),
-        Settable("speed", "Speed"),
-        Settable("dead", "Dead of shock"),
-    ),
-    "power": (Settable("output", "Reactor output"),),
-    "impulse": (
-        Settable("free_thrust", "Free thrust"),
-        Settable("all_thrusters_lost", "All impulse thrusters lost"),
-    ),
-    "warp": (Settable("counter", "Warp turns still to wait"), Settable("departed", "Gone to warp")),
-    "cloak": (
-        Settable("cloaked", "Cloaked"),
-        Settable("signature", "Cloak signature"),
-        Settable("detected", "Detected this turn"),
-    ),
-    "photon_launcher": (Settable("launchers.*.loaded", "{name} torpedoes loaded", upto="capacity"),),
-    "hg_ship": (
-        Settable("sections.*.hull", "{name} Hull", upto="hull_max"),
-        Settable("sections.*.structure", "{name} Structure", upto="structure_max"),
-        Settable("sections.*.armour", "{name} armour", upto="armour_max"),
-        Settable("crew_skill", "Crew skill"),
-        Settable("power", "Power", upto="power_max"),
-        Settable("thrust", "Thrust", upto="thrust_max"),
-        Settable("fuel_percent", "Fuel (%)"),
-        Settable("disabled", "Disabled"),
-    ),
-    "flight": (Settable("lost", "Craft lost", upto="craft"),),
-}
 
 YES = ("true", "yes", "on", "1")
 NO = ("false", "no", "off", "0")
@@ -283,7 +234,7 @@ def choices_for(state: BattleState, ship_id: str) -> list[Choice]:
         spec = state.game.parts.get(name)
         if spec is None or not isinstance(part, dict):
             continue
-        found += _declared(spec.schema, part, SETTABLE.get(name, ()), f"{at}.parts.{name}", ship.id, name)
+        found += _declared(spec.schema, part, spec.settable, f"{at}.parts.{name}", ship.id, name)
     return found
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from app.rules.core import RuleError
 from app.rules.game import Game
 from app.rules.generic import RULESET as GENERIC
-from app.rules.ruleset import Ruleset
+from app.rules.ruleset import PartSpec, Ruleset
 from app.rules.shadow import RULESET as SHADOW
 from app.rules.startrek import RULESET as STARTREK
 from app.rules.state import BattleState
@@ -45,6 +45,14 @@ class Rules:
     def with_system(self, system: GameSystem) -> Rules:
         """These rules and one more system (a variant, or a test's own)."""
         return Rules([*self.systems.values(), system], self.rulesets.values())
+
+    def with_ruleset(self, ruleset: Ruleset) -> Rules:
+        """These rules and one more ruleset (a test's own), for the systems that name it."""
+        return Rules(self.systems.values(), [*self.rulesets.values(), ruleset])
+
+    def parts(self) -> dict[str, PartSpec]:
+        """Every part of every ruleset these rules know, by name."""
+        return {p.name: p for r in self.rulesets.values() for p in r.parts}
 
     def game(self, system: str) -> Game:
         try:

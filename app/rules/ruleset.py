@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from app.rules import counters, figures
 from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event
 from app.rules.dice import DiceSource
@@ -63,14 +64,38 @@ class ActionSpec:
 
 
 @dataclass(frozen=True)
+class Settable:
+    """One value of a part the referee may set by picking: its place in the part (`*` for every item
+    of a list), how the picker names it (formatted with the item's own fields, e.g. "{name} armour"),
+    and the sibling field capping it (a section's armour by its `armour_max`). Its kind and range
+    come from the part's own model, so the picker never offers what the rules would refuse."""
+
+    where: str
+    label: str
+    upto: str | None = None
+
+
+@dataclass(frozen=True)
 class PartSpec:
-    """A ship part: its schema, what non-commanders see of it, and the values its template draws."""
+    """A ship part, speaking for itself to every consumer: its schema, what non-commanders see of
+    it, the values its template draws, whether it hides the ship's position, and the values the
+    referee may set by picking (`settable`, in the order the picker lists them: the values a table
+    corrects, not the bookkeeping the rules keep for themselves), what it tells the battle report
+    (`report`: its figures as a viewer sees the part; `turning`: its event kinds that are turning
+    points), and what it adds to the ship's counter on the map (`counter`: badge, ring, firing
+    arcs, owed moves, last known place; `counter_events`: its event kinds that place, hide or show
+    the counter)."""
 
     name: str
     schema: type[BaseModel]
     public_view: PublicView | None = None
     display: Display | None = None
     hides_position: Callable[[Ship], bool] | None = None
+    settable: tuple[Settable, ...] = ()
+    report: figures.Report | None = None
+    turning: tuple[figures.Turning, ...] = ()
+    counter: counters.Draw | None = None
+    counter_events: tuple[counters.CounterEvent, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -111,6 +136,9 @@ class Ruleset:
     # end's event, or None to go on to the second clock. Checked after the step's leave hooks.
     ends: Callable[[BattleState, Clock, Clock], Event | None] | None = None
     check_options: Callable[[dict[str, Any]], None] | None = None  # raises RuleError for a bad option
+    # The board this ruleset keeps where its system's board is range bands (High Guard's range
+    # board): the values templates/partials/range_board.html draws.
+    range_board: Callable[[BattleState], dict[str, Any]] | None = None
 
 
 # --- marking what a module defines -----------------------------------------------------------
@@ -180,14 +208,22 @@ def part(
     public_view: PublicView | None = None,
     display: Display | None = None,
     hides_position: Callable[[Ship], bool] | None = None,
+    **declared: Any,
 ) -> Callable[[type[BaseModel]], type[BaseModel]]:
-    """Mark a model as the schema of a ship part."""
+    """Mark a model as the schema of a ship part; the other arguments are PartSpec fields (what the
+    part says to each consumer: `settable`, `report`, `turning`…)."""
 
     def mark(model: type[BaseModel]) -> type[BaseModel]:
-        setattr(model, _PART, PartSpec(name, model, public_view, display, hides_position))
+        spec = PartSpec(name, model, public_view, display, hides_position)
+        setattr(model, _PART, replace(spec, **_tuples(declared)))
         return model
 
     return mark
+
+
+def _tuples(fields: dict[str, Any]) -> dict[str, Any]:
+    """Declared lists as tuples (a spec stays frozen and hashable)."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
 
 
 def spec_of(handler: Handler) -> ActionSpec:
@@ -214,7 +250,7 @@ def gather(
     members = _members(list(modules))
     found_parts = [getattr(m, _PART) for m in members if isinstance(m, type) and hasattr(m, _PART)]
     for extra_name, extra in (parts or {}).items():
-        found_parts = [replace(p, **extra) if p.name == extra_name else p for p in found_parts]
+        found_parts = [replace(p, **_tuples(extra)) if p.name == extra_name else p for p in found_parts]
     actions = [getattr(m, _SPEC) for m in members if callable(m) and hasattr(m, _SPEC)]
     hooks = [Hook(w, mo, m) for m in members if callable(m) for (w, mo) in getattr(m, _HOOKS, [])]
     return Ruleset(

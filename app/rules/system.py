@@ -27,6 +27,8 @@ from app.rules.core import RuleError
 from app.rules.state import Clock
 
 Acts = Literal["every_commander", "anyone", "initiative"]
+# Where ships stand: on a hex map the server draws, in range bands a ruleset keeps, or neither.
+Board = Literal["hex", "range_bands"]
 
 # The moments (step marks) rulesets hook onto and actions belong to.
 ALLOCATION = "allocation"
@@ -62,6 +64,7 @@ class GameSystem:
     steps: tuple[Step, ...]
     fleets: frozenset[str]  # ship families (a ship definition's `system`) the library may bring
     rulesets: tuple[str, ...]  # keys of the rulesets that play in this system, in hook order
+    board: Board | None = None
     _index: dict[str, Step] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Participant
 from app.services.actions import Commit
-from app.services.maps import places_ships
+from app.services.maps import Parts, places_ships
 from app.services.overrides import Mark, is_special, marks_in
 from app.services.views import STEP_LOOKBACK, moves_clock
 
@@ -40,6 +40,7 @@ class BattleLog:
     moves: list[ActionLog] = field(default_factory=list)  # the rows the map reads
     recent: deque[ActionLog] = field(default_factory=lambda: deque(maxlen=RECENT))
     clock_row: tuple[int, datetime | None] | None = None  # the latest row that moved the clock
+    parts: Parts | None = None  # the battle's part declarations: which rows the map reads
     _marks: tuple[int, list[Mark]] | None = None
 
     def extend(self, rows: list[ActionLog]) -> None:
@@ -50,7 +51,7 @@ class BattleLog:
             self.kinds.append((row.seq, row.action_type))
             if is_special(row.action_type):
                 self.details[row.seq] = (row.payload, row.events)
-            if places_ships(row):
+            if places_ships(row, self.parts):
                 self.moves.append(row)
             if moves_clock(row.events):
                 self.clock_row = (row.seq, row.created_at)
@@ -133,13 +134,14 @@ class LiveLogs:
             log.extend([row])
 
     async def read(
-        self, session: AsyncSession, battle_id: str, since: int, seq: int
+        self, session: AsyncSession, battle_id: str, since: int, seq: int, parts: Parts | None = None
     ) -> tuple[BattleLog, list[ActionLog]]:
         """The battle's log extended up to `seq`, and the rows after `since` up to `seq` (one query
-        for the rows not seen before; none when nothing is new)."""
+        for the rows not seen before; none when nothing is new). `parts`: the battle's part
+        declarations (by default the standard rules')."""
         log = self._logs.get(battle_id)
         if log is None or log.last > seq:  # first read here, or the battle went back (restored)
-            log = BattleLog()
+            log = BattleLog(parts=parts)
         _put(self._logs, battle_id, log, self.battles)
         kept: list[ActionLog] = []
         start = log.last  # the usual case: read only the rows not seen before

@@ -1,58 +1,77 @@
-"""The map's reading of the log (issue 15): the rows that place, hide or reveal ships, read once per
-battle and seq, then filtered per viewer by the same `event_for` the log uses — so a ghost or a path
-is only ever made of events that viewer may read."""
+"""The map's reading of the log: the rows that place, hide or reveal ships, read once per battle and
+seq, then filtered per viewer by the same `event_for` the log uses — so a ghost or a path is only
+ever made of events that viewer may read.
+
+Which event kinds those are, and which actions' rows carry them, is what the parts declare
+(`PartSpec.counter_events`, with the ship's own move): other rows never move a counter, and most
+damage rows are kept out, so drawing the map costs the moves, not the battle's length. Whether a
+battle has a map is its system's `board`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Battle
+from app.rules import STANDARD, Rules
 from app.rules.core import Event
-from app.rules.map_view import has_map, map_model, turn_of
+from app.rules.counters import CounterEvent
+from app.rules.game import Game
+from app.rules.map_view import counter_events, map_model, turn_of
+from app.rules.ruleset import PartSpec
 from app.rules.views import Viewer, event_for
 
-# The actions whose events the map reads: moves, cloak and decloak, a detection's ruling, and damage
-# (flash or shredder collateral reveals a cloaked ship, ST-24). Other rows never move a counter.
-MAP_ACTIONS = (
-    "ship.move",
-    "startrek.cloak",
-    "startrek.decloak",
-    "startrek.rule_detection",
-    "damage.apply",
-)
-MAP_KINDS = frozenset({"move", "cloak", "decloak", "cloak_detection", "cloak_revealed"})
+Parts = Mapping[str, PartSpec]
 
 
-def places_ships(row: ActionLog) -> bool:
-    """Whether a log row carries an event the map reads (most damage rows do not: they are kept
-    out of the map's rows, so drawing the map costs the moves, not the battle's length)."""
-    return row.action_type in MAP_ACTIONS and any(e.get("kind") in MAP_KINDS for e in row.events)
+def has_map(rules: Rules, system: str) -> bool:
+    """Whether battles of this system are drawn on a hex map (its declared board)."""
+    return rules.game(system).system.board == "hex"
 
 
-async def map_rows(session: AsyncSession, battle_id: str, until: int) -> list[ActionLog]:
+def _declared(parts: Parts | None) -> dict[str, CounterEvent]:
+    return counter_events(parts if parts is not None else STANDARD.parts())
+
+
+def map_actions(parts: Parts | None = None) -> list[str]:
+    """The actions whose rows may carry an event the map reads."""
+    return sorted({a for e in _declared(parts).values() for a in e.actions})
+
+
+def places_ships(row: ActionLog, parts: Parts | None = None) -> bool:
+    """Whether a log row carries an event the map reads."""
+    declared = _declared(parts)
+    actions = {a for e in declared.values() for a in e.actions}
+    return row.action_type in actions and any(e.get("kind") in declared for e in row.events)
+
+
+async def map_rows(
+    session: AsyncSession, battle_id: str, until: int, parts: Parts | None = None
+) -> list[ActionLog]:
     """The rows up to `until` whose events place, hide or reveal a ship, oldest first."""
     rows = await session.scalars(
         select(ActionLog)
         .where(
             ActionLog.battle_id == battle_id,
             ActionLog.seq <= until,
-            ActionLog.action_type.in_(MAP_ACTIONS),
+            ActionLog.action_type.in_(map_actions(parts)),
         )
         .order_by(ActionLog.seq)
     )
-    return [row for row in rows if places_ships(row)]
+    return [row for row in rows if places_ships(row, parts)]
 
 
 def map_events(
-    rows: list[ActionLog], viewer: Viewer, finished: bool
+    rows: list[ActionLog], viewer: Viewer, finished: bool, parts: Parts | None = None
 ) -> list[tuple[int | None, dict[str, Any]]]:
     """(turn, event) for each map event of these rows as this viewer may read it."""
+    kinds = _declared(parts)
     out = []
     for row in rows:
-        mine = [e for e in row.events if e.get("kind") in MAP_KINDS]
+        mine = [e for e in row.events if e.get("kind") in kinds]
         if mine:
             turn = turn_of(row.clock)
             for raw in mine:
@@ -69,12 +88,15 @@ def map_for(
     finished: bool,
     select: str | None = None,
     all_ranges: bool = False,
+    game: Game | None = None,
 ) -> dict[str, Any] | None:
     """The viewer's map (None for a system played without hexes); every pair's range with
-    `all_ranges` (REST), else only the selection's (what a page draws)."""
-    if not has_map(view.get("system", "")):
+    `all_ranges` (REST), else only the selection's (what a page draws). `game`: the battle's (by
+    default the standard rules' for the view's system)."""
+    game = game if game is not None else STANDARD.game(view.get("system", ""))
+    if game.system.board != "hex":
         return None
-    return map_model(view, map_events(rows, viewer, finished), select, all_ranges)
+    return map_model(view, map_events(rows, viewer, finished, game.parts), select, all_ranges, game.parts)
 
 
 async def read_map(
@@ -85,12 +107,15 @@ async def read_map(
     viewer: Viewer,
     select: str | None = None,
     all_ranges: bool = False,
+    rules: Rules = STANDARD,
 ) -> dict[str, Any] | None:
     """The viewer's map as of `seq`, read on its own (REST and the map page)."""
-    if not has_map(view.get("system", "")):
+    if not has_map(rules, view.get("system", "")):
         return None
-    rows = await map_rows(session, battle.id, seq)
-    return map_for(view, rows, viewer, battle.status == "finished", select, all_ranges)
+    rows = await map_rows(session, battle.id, seq, rules.game(view["system"]).parts)
+    return map_for(
+        view, rows, viewer, battle.status == "finished", select, all_ranges, rules.game(view["system"])
+    )
 
 
 DRAWING_ONLY = (

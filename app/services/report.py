@@ -1,6 +1,11 @@
-"""The battle report (issue 16): per turn (a round in Traveller), the figures each ruleset's state
-already holds — pain and reaction, shield strength, each section's hull and structure — the damage
-each ship took and dealt, the turning points, and the dice against their expected spread.
+"""The battle report: per turn (a round in Traveller), the figures each ruleset's state already
+holds — pain and reaction, shield strength, each section's hull and structure — the damage each
+ship took and dealt, the turning points, and the dice against their expected spread.
+
+Every figure and turning point is what a part declares (`PartSpec.report`, `PartSpec.turning`, in
+the shapes of `app/rules/figures.py`): this module names no ruleset and no part. A track is charted
+under `pain`, gauges under `shields` and sections under `sections` (the names the report's JSON was
+published with), any other value under `figures`.
 
 Built for one viewer from what that viewer may see and nothing else: every state is read through
 `battle_view` (a ship's public view for the ships they do not command), every event through
@@ -14,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -21,10 +27,10 @@ from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant
-from app.rules import Rules
+from app.rules import STANDARD, Rules
 from app.rules.core import Event, RuleError
-from app.rules.shadow.display import track_bands
-from app.rules.shadow.track import PAIN_MAX
+from app.rules.figures import Gauge, Section, Track, Turning, Value
+from app.rules.ruleset import PartSpec
 from app.rules.state import BattleState
 from app.rules.system import ROUND_END
 from app.rules.views import Viewer, battle_view, event_for, viewer_for
@@ -117,12 +123,26 @@ class DamageSeries(BaseModel):
     points: list[DamagePoint]
 
 
+class FigurePoint(BaseModel):
+    turn: int
+    value: float
+
+
+class FigureSeries(BaseModel):
+    ship: str
+    name: str
+    figure: str = Field(description="what the part calls the value")
+    most: float | None = Field(description="the most it can be (None: no ceiling)")
+    points: list[FigurePoint]
+
+
 class TurningPoint(BaseModel):
     seq: int
     turn: int
     ship: str | None
     ship_name: str | None
-    kind: Literal["shield", "section", "pain", "critical", "system", "destroyed"]
+    kind: str = Field(description="what turned, as the part declares it: shield, section, pain, critical…")
+    label: str = Field(description='the kind as the report heads it: "Shield", "System hit"')
     event: str = Field(description="the rule's event kind, e.g. shield_collapse, critical")
     text: str = Field(description="the log's sentence, as this viewer reads it")
 
@@ -172,6 +192,7 @@ class Report(BaseModel):
     pain: list[PainSeries]
     shields: list[ShieldSeries]
     sections: list[SectionSeries]
+    figures: list[FigureSeries] = Field(description="any other value a part reports, per turn")
     damage: list[DamageSeries]
     turning_points: list[TurningPoint]
     dice: DicePanel
@@ -182,94 +203,61 @@ class Report(BaseModel):
 
 @dataclass
 class ShipFigures:
-    """One ship's figures in one viewer's view of one state."""
+    """One ship's figures in one viewer's view of one state: what its parts report."""
 
     name: str
     side: str
-    points: int | None  # boxes or hull + structure left: their fall is damage taken
-    pain: dict[str, Any] | None
-    shields: list[dict[str, Any]]
-    sections: list[dict[str, Any]]
+    points: int | None  # what damage can still take off it: its fall is damage taken
+    track: Track | None = None
+    gauges: list[Gauge] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    values: list[Value] = field(default_factory=list)
 
 
-def _points(parts: dict[str, Any]) -> int | None:
-    """What damage can still take off the ship, from its sheet or its High Guard sections."""
-    sheet = parts.get("sheet")
-    if sheet is not None:
-        boxes = sum(
-            (s.get("armour") or 0)
-            + (s.get("structure") or 0)
-            + sum(max(x["boxes"] - x.get("damage", 0), 0) for x in s.get("systems", []))
-            for s in sheet["sections"]
-        )
-        return boxes + (sheet.get("excess_damage") or 0)
-    hg = parts.get("hg_ship")
-    if hg is not None:
-        return sum((s.get("hull") or 0) + (s.get("structure") or 0) for s in hg.get("sections", []))
-    return None
+def _parts_of(view: dict[str, Any], parts: Mapping[str, PartSpec] | None) -> Mapping[str, PartSpec]:
+    """The part declarations to read a view with: the battle's game's, else the standard rules'."""
+    return parts if parts is not None else STANDARD.game(view["system"]).parts
 
 
-def figures(view: dict[str, Any]) -> dict[str, ShipFigures]:
-    """Each ship's figures in a viewer's view (battle_view): only what that view holds."""
+def figures(view: dict[str, Any], parts: Mapping[str, PartSpec] | None = None) -> dict[str, ShipFigures]:
+    """Each ship's figures in a viewer's view (battle_view): what each of its parts reports of
+    itself as that view holds it, and nothing else."""
+    specs = _parts_of(view, parts)
     out = {}
     for sid, ship in view["ships"].items():
-        parts = ship.get("parts") or {}
-        pain = parts.get("pain")
-        shields = parts.get("shields") or {}
-        hg = parts.get("hg_ship") or {}
-        out[sid] = ShipFigures(
-            name=ship["name"],
-            side=ship.get("side") or "",
-            points=_points(parts),
-            pain={"level": pain["level"], "reaction": pain["reaction"], "dead": pain.get("dead", False)}
-            if pain is not None
-            else None,
-            shields=[
-                {
-                    "name": p["name"],
-                    "rating": p["rating"],
-                    "strength": p.get("current") or 0,
-                    "collapsed": bool(p.get("collapsed")),
-                }
-                for p in shields.get("projections", [])
-            ],
-            sections=[
-                {
-                    "name": s["name"],
-                    "hull": s.get("hull") or 0,
-                    "hull_max": s["hull_max"],
-                    "structure": s.get("structure") or 0,
-                    "structure_max": s["structure_max"],
-                    "destroyed": bool(s.get("destroyed")),
-                }
-                for s in hg.get("sections", [])
-            ],
-        )
+        f = ShipFigures(name=ship["name"], side=ship.get("side") or "", points=None)
+        for name, part in (ship.get("parts") or {}).items():
+            spec = specs.get(name)
+            if spec is None or spec.report is None or not isinstance(part, dict):
+                continue
+            told = spec.report(part)
+            if told.points is not None:
+                f.points = (f.points or 0) + told.points
+            f.track = f.track or told.track
+            f.gauges += told.gauges
+            f.sections += told.sections
+            f.values += told.values
+        out[sid] = f
     return out
 
 
 # --- turning points and dice ---------------------------------------------------------------------
 
-TURNING: dict[str, str] = {
-    "shield_collapse": "shield",  # ST-12
-    "shields_fall": "shield",  # ST-11
-    "section_destroyed": "section",  # GEN-03, TR-17
-    "pain_reaction": "pain",  # SH-06 (a reaction that reads ZERO is none)
-    "pain_death": "pain",  # SH-02
-    "critical": "critical",  # TR-19
-    "system_hit": "system",  # TR-18
-    "system_destroyed": "system",  # GEN-03
-    "ship_destroyed": "destroyed",  # GEN-04
-}
+
+def turning_points(parts: Mapping[str, PartSpec]) -> dict[str, Turning]:
+    """The event kinds the parts declare turning points, by event kind (the first declaration of
+    a kind two parts share holds)."""
+    found: dict[str, Turning] = {}
+    for spec in parts.values():
+        for turning in spec.turning:
+            found.setdefault(turning.event, turning)
+    return found
 
 
-def turning_kind(event: dict[str, Any]) -> str | None:
+def turning_kind(event: dict[str, Any], turning: Mapping[str, Turning]) -> Turning | None:
     """Whether a visible event is a turning point, and of which kind."""
-    kind = TURNING.get(event.get("kind", ""))
-    if kind == "pain" and event["kind"] == "pain_reaction":
-        reaction = (event.get("data") or {}).get("reaction")
-        return kind if reaction not in (None, "ZERO") else None
-    return kind
+    found = turning.get(event.get("kind", ""))
+    return found if found is not None and found.of(event) else None
 
 
 EXPR = re.compile(r"^\s*(\d+)d(\d+)")
@@ -391,8 +379,10 @@ def walk(
     by_seq = {r.log.seq: r for r in rows}
     chain = stacks([r.log for r in rows]).in_effect
     state = rules.new_battle(battle.system, dict(battle.options))
+    parts = state.game.parts
+    kinds = turning_points(parts)
     viewer: Viewer = viewer_for(participant_id, role, state)  # type: ignore[arg-type]
-    before = figures(battle_view(state, viewer))
+    before = figures(battle_view(state, viewer), parts)
     turns: dict[int, _Turn] = {}
     turning: list[TurningPoint] = []
     prev = 0
@@ -403,7 +393,7 @@ def walk(
         state = replay(rules, battle, [row.log], start=state, start_seq=prev)
         prev = seq
         viewer = viewer_for(participant_id, role, state)  # type: ignore[arg-type]
-        after = figures(battle_view(state, viewer))
+        after = figures(battle_view(state, viewer), parts)
         turn = turns.setdefault(made_in, _Turn(made_in, seq))
         turn.actions += 1
         turn.end_seq, turn.clock, turn.end = seq, state.game.system.short(state.clock), after
@@ -418,8 +408,8 @@ def walk(
             if acting and acting != sid and whole:
                 turn.dealt[acting] += lost
         for event in events:
-            kind = turning_kind(event)
-            if kind is not None:
+            turned = turning_kind(event, kinds)
+            if turned is not None:
                 ship = event.get("ship")
                 turning.append(
                     TurningPoint(
@@ -427,7 +417,8 @@ def walk(
                         turn=made_in,
                         ship=ship,
                         ship_name=after[ship].name if ship in after else None,
-                        kind=kind,  # type: ignore[arg-type]
+                        kind=turned.kind,
+                        label=turned.label,
                         event=event["kind"],
                         text=event["text"],
                     )
@@ -440,48 +431,53 @@ def walk(
 
 
 def _series(w: Walk) -> dict[str, Any]:
-    """The per-turn figures regrouped as one series per ship (per projection, per section)."""
+    """The per-turn figures regrouped as one series per ship (per projection, per section, per value)."""
     ships: dict[str, ShipOut] = {}
     pain: dict[str, PainSeries] = {}
     shields: dict[tuple[str, str], ShieldSeries] = {}
     sections: dict[tuple[str, str], SectionSeries] = {}
+    values: dict[tuple[str, str], FigureSeries] = {}
     damage: dict[str, DamageSeries] = {}
-    bands = [Band(**b) for b in track_bands()]
     for t in w.turns:
         for sid, f in t.end.items():
             ships[sid] = ShipOut(id=sid, name=f.name, side=f.side)
-            if f.pain is not None:
-                pain.setdefault(sid, PainSeries(ship=sid, name=f.name, max=PAIN_MAX, bands=bands, points=[]))
-                pain[sid].points.append(PainPoint(turn=t.number, **f.pain))
-            for p in f.shields:
-                key = (sid, p["name"])
+            if f.track is not None:
+                track = f.track
+                bands = [Band(name=b.name, low=b.low, high=b.high) for b in track.bands]
+                pain.setdefault(sid, PainSeries(ship=sid, name=f.name, max=track.top, bands=bands, points=[]))
+                pain[sid].points.append(
+                    PainPoint(turn=t.number, level=track.level, reaction=track.reaction, dead=track.dead)
+                )
+            for g in f.gauges:
+                key = (sid, g.name)
                 shields.setdefault(
-                    key,
-                    ShieldSeries(ship=sid, name=f.name, projection=p["name"], rating=p["rating"], points=[]),
+                    key, ShieldSeries(ship=sid, name=f.name, projection=g.name, rating=g.rating, points=[])
                 )
                 shields[key].points.append(
-                    ShieldPoint(
-                        turn=t.number, strength=p["strength"], rating=p["rating"], collapsed=p["collapsed"]
-                    )
+                    ShieldPoint(turn=t.number, strength=g.strength, rating=g.rating, collapsed=g.collapsed)
                 )
             for s in f.sections:
-                key = (sid, s["name"])
+                key = (sid, s.name)
                 sections.setdefault(
                     key,
                     SectionSeries(
                         ship=sid,
                         name=f.name,
-                        section=s["name"],
-                        hull_max=s["hull_max"],
-                        structure_max=s["structure_max"],
+                        section=s.name,
+                        hull_max=s.hull_max,
+                        structure_max=s.structure_max,
                         points=[],
                     ),
                 )
                 sections[key].points.append(
-                    SectionPoint(
-                        turn=t.number, hull=s["hull"], structure=s["structure"], destroyed=s["destroyed"]
-                    )
+                    SectionPoint(turn=t.number, hull=s.hull, structure=s.structure, destroyed=s.destroyed)
                 )
+            for v in f.values:
+                key = (sid, v.name)
+                values.setdefault(
+                    key, FigureSeries(ship=sid, name=f.name, figure=v.name, most=v.most, points=[])
+                )
+                values[key].points.append(FigurePoint(turn=t.number, value=v.value))
             if f.points is not None:
                 damage.setdefault(sid, DamageSeries(ship=sid, name=f.name, points=[]))
                 damage[sid].points.append(DamagePoint(turn=t.number, taken=t.taken[sid], dealt=t.dealt[sid]))
@@ -490,6 +486,7 @@ def _series(w: Walk) -> dict[str, Any]:
         "pain": list(pain.values()),
         "shields": list(shields.values()),
         "sections": list(sections.values()),
+        "figures": list(values.values()),
         "damage": list(damage.values()),
     }
 

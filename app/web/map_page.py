@@ -47,14 +47,22 @@ async def map_page(
             at = None if seq is None else min(seq, battle.seq)
             if part == SELECTION:
                 data, viewer, _, _ = await read_battle(session, battle, me, at, platform.rules)
-                model = await read_map(session, battle, data["state"], data["seq"], viewer, select)
+                model = await read_map(
+                    session, battle, data["state"], data["seq"], viewer, select, rules=platform.rules
+                )
                 context = {"map": model}
             else:
                 context = await page_context(
                     session, battle, me, csrf_token(request), log_limit=0, at_seq=at, rules=platform.rules
                 )
                 model = await read_map(
-                    session, battle, context["state"], context["seq"], context["viewer"], select
+                    session,
+                    battle,
+                    context["state"],
+                    context["seq"],
+                    context["viewer"],
+                    select,
+                    rules=platform.rules,
                 )
                 context["map"] = model
     except ServiceError as exc:

@@ -19,7 +19,6 @@ from app.db import Database
 from app.models import ActionLog, Battle, Participant, Snapshot
 from app.realtime.hub import SeatGone, Subscriber
 from app.rules import STANDARD, Rules
-from app.rules.map_view import has_map
 from app.rules.overrides import choices_for
 from app.rules.state import BattleState
 from app.rules.views import Viewer
@@ -30,7 +29,7 @@ from app.services.errors import NotFound
 from app.services.history import preview as history_preview
 from app.services.library import ships_for
 from app.services.live_log import LiveLogs
-from app.services.maps import map_for, map_rows
+from app.services.maps import has_map, map_for, map_rows
 from app.services.overrides import Mark, flags, standing
 from app.services.views import (
     log_entries,
@@ -119,7 +118,10 @@ async def page_context(
     history = await history_preview(session, battle.id) if live_referee else None
     marks = await standing(session, battle.id, until=data["seq"])  # the ⚑ markers (issue 14)
     # the map's ghosts and paths (issue 15); no map, no rows
-    moves = await map_rows(session, battle.id, data["seq"]) if has_map(battle.system) else []
+    game = rules.game(battle.system)
+    moves = (
+        await map_rows(session, battle.id, data["seq"], game.parts) if has_map(rules, battle.system) else []
+    )
     return _context(
         battle,
         participant,
@@ -154,7 +156,8 @@ def _context(
 ) -> dict[str, Any]:
     state = data["state"]
     offers = Offers(offers_for(game_state, viewer) if live else [])
-    board = map_for(state, moves or [], viewer, battle.status == "finished")  # issue 15
+    game = game_state.game
+    board = map_for(state, moves or [], viewer, battle.status == "finished", game=game)
     return {
         "map": board,
         "movers": map_movers(board, offers),
@@ -188,6 +191,8 @@ def _context(
         "display": display_values(game_state, state),
         "damage_traits": damage_traits(game_state),
         "panels": ruleset_panels(game_state),
+        # the board a ruleset keeps where the system plays in range bands (templates/partials/range_board.html)
+        "range_board": game.range_board(game_state),
     }
 
 
@@ -326,7 +331,7 @@ async def read_live(
         if people is None:
             people = await participants(session, battle_id)
             logs.keep_seats(battle_id, seats_version, people)
-        log, rows = await logs.read(session, battle_id, since, seq)
+        log, rows = await logs.read(session, battle_id, since, seq, state.game.parts)
         saved = await draft_rows(session, battle_id) if drafts_possible(state) else []
         referee_seated = any(
             p.role == "referee" and p.active and (watching is None or p.id in watching) for p in people
@@ -342,7 +347,7 @@ async def read_live(
         history=history,
         drafts=saved,
         marks=log.marks(),
-        moves=log.moves if has_map(battle.system) else [],
+        moves=log.moves if has_map(rules, battle.system) else [],
     )
 
 

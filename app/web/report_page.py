@@ -1,4 +1,4 @@
-"""The battle report (issue 16): GET /battles/{id}/report (the page, its charts drawn as SVG on the
+"""The battle report: GET /battles/{id}/report (the page, its charts drawn as SVG on the
 server) and GET /api/v1/battles/{id}/report (the same figures as JSON, bearer auth). Both read
 `services.report.battle_report` for the participant asking, so each sees only what they may.
 
@@ -240,6 +240,20 @@ def charts(report: Report) -> dict[str, list[Chart]]:
         )
         for i, s in enumerate(report.sections)
     ]
+    values = [
+        bar_chart(
+            f"figure-{s.ship}-{i}",
+            f"{s.name}: {s.figure}",
+            f"{s.figure}"
+            + (f" (of {s.most:g})" if s.most is not None else "")
+            + f" at each {word}'s end; "
+            + "; ".join(f"{report.period} {p.turn}: {p.value:g}" for p in s.points),
+            s.most if s.most is not None else max([p.value for p in s.points] + [1]),
+            height=SMALL,
+            groups=[(_turn_label(report, p.turn), [("figure", s.figure, p.value)]) for p in s.points],
+        )
+        for i, s in enumerate(report.figures)
+    ]
     damage = [
         bar_chart(
             f"damage-{s.ship}",
@@ -269,7 +283,14 @@ def charts(report: Report) -> dict[str, list[Chart]]:
         )
         for d in report.dice.types
     ]
-    return {"pain": pain, "shields": shields, "sections": sections, "damage": damage, "dice": dice}
+    return {
+        "pain": pain,
+        "shields": shields,
+        "sections": sections,
+        "figures": values,
+        "damage": damage,
+        "dice": dice,
+    }
 
 
 @router.get("/battles/{battle_id}/report", response_class=HTMLResponse)

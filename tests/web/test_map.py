@@ -322,3 +322,20 @@ async def test_a_bad_weapon_arc_is_refused_over_rest_naming_the_system(client: h
         detail["field"].endswith("sections.0.systems.0")
         and "arc degrees run from 0 to 360" in detail["reason"]
     )
+
+
+async def test_each_page_draws_the_board_its_system_declares(client: httpx.AsyncClient) -> None:
+    """B5 Wars plays on hexes: its page draws the map and no range board. Traveller plays in range
+    bands: its page, live frames included, draws High Guard's range board (TR-02) and no map."""
+    b5 = await placed_table(client)
+    ships = {
+        "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
+        "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
+    }
+    traveller = await set_table(client, system="traveller", ships=ships)
+    pages = {}
+    for name, table in (("b5", b5), ("traveller", traveller)):
+        client.cookies.set("starboard_session", await session_cookie(client, table.tokens["ref"]))
+        pages[name] = (await client.get(f"/battles/{table.battle_id}")).text
+    assert 'id="map-board"' in pages["b5"] and 'id="range-board"' not in pages["b5"]
+    assert 'id="range-board"' in pages["traveller"] and 'id="map-board"' not in pages["traveller"]

@@ -3,9 +3,14 @@ boxes, and optional Excess Damage boxes (the Shadow's second way to die, SH-02).
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field, model_validator
 
-from app.rules.ruleset import part
+from app.rules.counters import Badge, Counter, FiringArc
+from app.rules.figures import Figures, Turning
+from app.rules.geometry import QUADRANTS
+from app.rules.ruleset import Settable, part
 
 
 class SystemBoxes(BaseModel):
@@ -73,7 +78,80 @@ class Section(BaseModel):
         return self.structure == 0
 
 
-@part("sheet")
+def sheet_figures(sheet: dict[str, Any]) -> Figures:
+    """What damage can still take off the ship: its armour, structure, system and Excess Damage
+    boxes left."""
+    boxes = sum(
+        (s.get("armour") or 0)
+        + (s.get("structure") or 0)
+        + sum(max(x["boxes"] - x.get("damage", 0), 0) for x in s.get("systems", []))
+        for s in sheet["sections"]
+    )
+    return Figures(points=boxes + (sheet.get("excess_damage") or 0))
+
+
+# The systems that fire (a Star Trek photon launcher sits on the sheet as its own kind).
+FIRING_KINDS = ("weapon", "photon_launcher")
+
+
+def _damage_badge(sections: list[dict[str, Any]]) -> Badge | None:
+    """The share of structure lost; None while unhurt."""
+    total = sum(s.get("structure_max") or 0 for s in sections)
+    left = sum(
+        s.get("structure") if s.get("structure") is not None else s.get("structure_max") or 0
+        for s in sections
+    )
+    if total and left < total:
+        lost = round(100 * (total - left) / total)
+        return Badge(f"{lost}%", f"{lost}% of structure lost", "damage")
+    return None
+
+
+def _firing_arcs(sections: list[dict[str, Any]]) -> tuple[FiringArc, ...]:
+    """Each working weapon's arc: its own (`arc` in the ship data, degrees from the nose), else the
+    quadrant of the section it sits in (fore, port…)."""
+    bounds = {name: (start, end) for name, start, end in QUADRANTS}
+    out = []
+    for s in sections:
+        arc = (s.get("arc") or "").lower()
+        working = [
+            w
+            for w in s.get("systems") or []
+            if w.get("kind") in FIRING_KINDS and w.get("damage", 0) < w.get("boxes", 1)
+        ]
+        for w in working:
+            if w.get("arc"):
+                start, end = (float(d) for d in w["arc"])
+                out.append(FiringArc(s.get("name"), "own", start, end, (w["name"],), f"{start:g}°–{end:g}°"))
+        weapons = tuple(w["name"] for w in working if not w.get("arc"))
+        if arc in bounds and weapons:
+            start, end = bounds[arc]
+            out.append(FiringArc(s.get("name"), arc, float(start), float(end), weapons))
+    return tuple(out)
+
+
+def sheet_counter(sheet: dict[str, Any]) -> Counter:
+    """On the map: the share of structure lost as the counter's badge, and the weapons' arcs."""
+    sections = sheet.get("sections") or []
+    return Counter(badge=_damage_badge(sections), arcs=_firing_arcs(sections))
+
+
+@part(
+    "sheet",
+    report=sheet_figures,
+    counter=sheet_counter,
+    turning=(
+        Turning("section_destroyed", "section", "Section"),  # GEN-03
+        Turning("system_destroyed", "system", "System hit"),  # GEN-03
+        Turning("ship_destroyed", "destroyed", "Destroyed"),  # GEN-04
+    ),
+    settable=(
+        Settable("sections.*.armour", "{name} armour", upto="armour_max"),
+        Settable("sections.*.structure", "{name} structure", upto="structure_max"),
+        Settable("sections.*.systems.*.damage", "{name} damage", upto="boxes"),
+        Settable("excess_damage", "Excess Damage boxes", upto="excess_damage_max"),
+    ),
+)
 class Sheet(BaseModel):
     sections: list[Section] = Field(min_length=1)
     primary: str | None = None  # section that takes overflow; the first section by default

@@ -15,7 +15,9 @@ RULESET = gather(
     "shadow",
     "Shadow living ships",
     [track, pain, reactions, actions, hooks],
-    parts={"pain": {"display": display.pain}},
+    parts={
+        "pain": {"display": display.pain, "report": display.pain_figures, "counter": display.pain_counter}
+    },
     needs=frozenset({ALLOCATION, IMPULSE_END}),
     damage_filters=(actions.refuse_panicked_fire,),
     damage_listeners=(pain.accumulate,),

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.counters import Away, Badge, Counter
+from app.rules.figures import Band, Figures, Track
 from app.rules.shadow.actions import TARGETING
 from app.rules.shadow.track import (
     BANDS,
@@ -34,6 +36,37 @@ def track_bands() -> list[dict[str, Any]]:
     return out
 
 
+def pain_figures(part: dict[str, Any]) -> Figures:
+    """The report's pain chart: the level on the track, over the reaction chart's bands (SH-01, SH-06)."""
+    track = Track(
+        level=part["level"],
+        reaction=part["reaction"],
+        dead=part.get("dead", False),
+        top=PAIN_MAX,
+        bands=tuple(Band(**b) for b in track_bands()),
+    )
+    return Figures(track=track)
+
+
+AWAY_KINDS = ("flinch", "het_away")  # SH-08 and SH-11's moves directly away from the damage
+
+
+def pain_counter(part: dict[str, Any]) -> Counter:
+    """On the map: the pain level as the counter's badge while the ship hurts (SH-01), shown before
+    its structure lost; and each open flinch or HET away owed (SH-08, SH-11), with the quadrant the
+    damage came from."""
+    level = part.get("level")
+    badge = None
+    if isinstance(level, int) and level > 0:
+        badge = Badge(f"P{level}", f"pain {level}", "pain", weight=1)
+    away = tuple(
+        Away(duty.get("direction") or "", duty.get("text") or duty["kind"])
+        for duty in part.get("obligations") or []
+        if duty.get("kind") in AWAY_KINDS and not duty.get("ended") and not duty.get("expired")
+    )
+    return Counter(badge=badge, away=away)
+
+
 def mood(reaction: str) -> str:
     """The card's word for a reaction: "angered" from the chart's "is angered"."""
     return MOODS[reaction].removeprefix("is ")  # type: ignore[index]
@@ -57,6 +90,7 @@ def pain(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
         # what the damage is totalled over (SH-03): "impulse" in SFB, "combat step" in B5 Wars
         "interval": step.label.lower() if step.repeats else f"{step.label.lower()} step",
         "bands": track_bands(),
+        "top": PAIN_MAX,  # the last box: death of shock (SH-02)
         "mood": mood(track.reaction),
         "standing": standing,
         "ended": [d for d in duties if d["expired"]],

@@ -8,11 +8,12 @@ The part is public (pain is on the SSD for all to see), so it registers no publi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from app.rules.ruleset import part
+from app.rules.figures import Turning
+from app.rules.ruleset import Settable, part
 from app.rules.state import BattleState, Ship
 
 PAIN_MAX = 16
@@ -137,7 +138,24 @@ class LastCheck(BaseModel):
     most_damage: str | None = None
 
 
-@part("pain")
+def _took_hold(event: dict[str, Any]) -> bool:
+    """A reaction that reads ZERO is none (SH-06)."""
+    return (event.get("data") or {}).get("reaction") not in (None, "ZERO")
+
+
+@part(
+    "pain",
+    turning=(
+        Turning("pain_reaction", "pain", "Pain", _took_hold),  # SH-06
+        Turning("pain_death", "pain", "Pain"),  # SH-02
+    ),
+    settable=(
+        Settable("level", "Pain level"),
+        Settable("reaction", "Pain reaction"),
+        Settable("speed", "Speed"),
+        Settable("dead", "Dead of shock"),
+    ),
+)
 class PainTrack(BaseModel):
     """A Shadow living ship's pain part. `level` may start above 0 if the scenario says so (SH-01)."""
 

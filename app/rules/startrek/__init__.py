@@ -34,11 +34,15 @@ RULESET = gather(
     [arcs, cloak, fire, impulse, power, ramming, regeneration, shields, torpedoes, transfers, warp],
     needs=frozenset({ALLOCATION, MOVEMENT, FIRE, ADJUST}),
     parts={
-        "shields": {"display": display.shield_values},
+        "shields": {
+            "display": display.shield_values,
+            "report": display.shield_figures,
+            "counter": display.shield_counter,
+        },
         "power": {"display": display.power_values},
         "impulse": {"display": display.impulse_values},
         "warp": {"display": display.warp_values},
-        "cloak": {"display": display.cloak_values},
+        "cloak": {"display": display.cloak_values, "counter": display.cloak_counter},
         "photon_launcher": {"display": display.photon_values},
     },
     # ST-13 energy drain, ST-24 flash and shredder collateral, ST-16 First One fire.

@@ -16,9 +16,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError, ShipRef
+from app.rules.counters import CounterEvent
 from app.rules.dice import DiceSource
 from app.rules.geometry import distance, hex_of
-from app.rules.ruleset import action, hook, part, when
+from app.rules.ruleset import Settable, action, hook, part, when
 from app.rules.startrek.common import (
     need_part,
     read_part,
@@ -70,7 +71,24 @@ def position_secret(ship: Ship) -> bool:
     return not (raw.get("detected") or raw.get("revealed"))
 
 
-@part(PART, public_view=_hide_position_while_cloaked, hides_position=position_secret)
+@part(
+    PART,
+    public_view=_hide_position_while_cloaked,
+    hides_position=position_secret,
+    # ST-22 … ST-24 on the map: cloaking hides the counter, decloaking shows it where it stands, a
+    # detection or a reveal by flash or shredder collateral (a damage entry's) sees it again.
+    counter_events=(
+        CounterEvent("cloak", "hide", ("startrek.cloak",)),
+        CounterEvent("decloak", "show", ("startrek.decloak",)),
+        CounterEvent("cloak_detection", "seen", ("startrek.rule_detection",)),
+        CounterEvent("cloak_revealed", "seen", ("damage.apply",)),
+    ),
+    settable=(
+        Settable("cloaked", "Cloaked"),
+        Settable("signature", "Cloak signature"),
+        Settable("detected", "Detected this turn"),
+    ),
+)
 class Cloak(BaseModel):
     """A cloaking device: its sheet system, whether it is up, and what others have found out.
 

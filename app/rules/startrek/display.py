@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.counters import Counter, RingBand
+from app.rules.figures import Figures, Gauge
 from app.rules.startrek import cloak, impulse, power, shields, torpedoes, warp
 from app.rules.startrek.common import sheet_system, system_destroyed, systems_of_kind
 from app.rules.state import BattleState, Ship
@@ -18,6 +20,38 @@ from app.rules.system import ALLOCATION
 def signed(n: int) -> str:
     """±0, −2 (a real minus sign)."""
     return "±0" if n == 0 else f"{n:+d}".replace("-", "−")
+
+
+def shield_figures(part: dict[str, Any]) -> Figures:
+    """The report's shield charts: each projection's strength against its rating (ST-05, ST-11, ST-12)."""
+    return Figures(
+        gauges=tuple(
+            Gauge(p["name"], p.get("current") or 0, p["rating"], bool(p.get("collapsed")))
+            for p in part.get("projections", [])
+        )
+    )
+
+
+def shield_counter(part: dict[str, Any]) -> Counter:
+    """On the map: each shield projection with degrees as a band of the ring round the counter (ST-05)."""
+    ring = []
+    for p in part.get("projections") or []:
+        degrees = p.get("degrees")
+        if not degrees:
+            continue
+        rating = p.get("rating") or 0
+        current = p.get("current") if p.get("current") is not None else rating
+        ring.append(
+            RingBand(
+                p.get("name"), float(degrees[0]), float(degrees[1]), current, rating, bool(p.get("collapsed"))
+            )
+        )
+    return Counter(ring=tuple(ring))
+
+
+def cloak_counter(part: dict[str, Any]) -> Counter:
+    """On the map: where others last saw a cloaked ship (ST-22), its ghost's place."""
+    return Counter(last_known=part.get("last_known"))
 
 
 def shield_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]:

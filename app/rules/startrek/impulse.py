@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook, part, when
+from app.rules.ruleset import Settable, action, hook, part, when
 from app.rules.startrek.cloak import position_secret
 from app.rules.startrek.common import (
     read_part,
@@ -52,7 +52,14 @@ def _public_impulse(part: dict[str, Any], ship: Ship) -> dict[str, Any]:
     return {**part, "thrust_used": None, "thrust_hidden": True}
 
 
-@part(PART, public_view=_public_impulse)
+@part(
+    PART,
+    public_view=_public_impulse,
+    settable=(
+        Settable("free_thrust", "Free thrust"),
+        Settable("all_thrusters_lost", "All impulse thrusters lost"),
+    ),
+)
 class Impulse(BaseModel):
     """Thrust costs as the ship's data lists them; `turn_cost` is a multiple of speed (1 → speed 6 costs 6)."""
 

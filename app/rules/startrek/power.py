@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import hook, part
+from app.rules.ruleset import Settable, hook, part
 from app.rules.startrek.common import read_part, save_part, ships_in_order, system_destroyed
 from app.rules.startrek.shields import PART as SHIELDS
 from app.rules.startrek.shields import Shields, power_requirement
@@ -43,7 +43,7 @@ def _secret(part: dict[str, Any], ship: Ship) -> dict[str, Any] | None:
     return None
 
 
-@part(PART, public_view=_secret)
+@part(PART, public_view=_secret, settable=(Settable("output", "Reactor output"),))
 class Power(BaseModel):
     output: int = Field(ge=0, le=1000, description="reactor output per turn")
     consumers: list[Consumer] = Field(default_factory=list)

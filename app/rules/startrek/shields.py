@@ -21,9 +21,10 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from app.rules.attack import DamageContext
 from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
+from app.rules.figures import Turning
 from app.rules.generic.damage import direction_note, ship_label
 from app.rules.geometry import arcs_containing, on_boundary, tiling_problems
-from app.rules.ruleset import hook, part
+from app.rules.ruleset import Settable, hook, part
 from app.rules.startrek.cloak import shields_down_by_cloak
 from app.rules.startrek.common import ratio, read_part, save_part, sheet_of, ships_in_order, system_destroyed
 from app.rules.state import BattleState, Ship
@@ -113,7 +114,19 @@ def _public_shields(part: dict[str, Any], ship: Ship) -> dict[str, Any]:
     return shown
 
 
-@part(PART, public_view=_public_shields)
+@part(
+    PART,
+    public_view=_public_shields,
+    turning=(
+        Turning("shield_collapse", "shield", "Shield"),  # ST-12
+        Turning("shields_fall", "shield", "Shield"),  # ST-11
+    ),
+    settable=(
+        Settable("projections.*.current", "{name} shield", upto="rating"),
+        Settable("projections.*.collapsed", "{name} shield down"),
+        Settable("deflectors.*.shut_down", "{name} switched off"),
+    ),
+)
 class Shields(BaseModel):
     projections: list[Projection] = Field(min_length=1)
     deflectors: list[Deflector] = Field(default_factory=list)

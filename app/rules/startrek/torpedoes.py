@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, part, when
+from app.rules.ruleset import Settable, action, part, when
 from app.rules.startrek.common import read_part, save_part, segment, system_destroyed
 from app.rules.startrek.fire import fire_blocked, may_be_targeted
 from app.rules.state import BattleState, Ship
@@ -31,7 +31,7 @@ class Launcher(BaseModel):
         return self
 
 
-@part(PART)
+@part(PART, settable=(Settable("launchers.*.loaded", "{name} torpedoes loaded", upto="capacity"),))
 class PhotonLaunchers(BaseModel):
     launchers: list[Launcher] = Field(min_length=1)
 

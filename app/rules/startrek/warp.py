@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event, Roll, RuleError, ShipRef
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook, part, when
+from app.rules.ruleset import Settable, action, hook, part, when
 from app.rules.startrek.common import (
     need_part,
     read_part,
@@ -34,7 +34,7 @@ DESTROYED_NACELLE_DELAY = 2
 SHUTDOWN_NACELLE_DELAY = 1
 
 
-@part(PART)
+@part(PART, settable=(Settable("counter", "Warp turns still to wait"), Settable("departed", "Gone to warp")))
 class Warp(BaseModel):
     """Warp delay and nacelles. `delay` is the ship's listed delay; `counter` the turns still to wait."""
 

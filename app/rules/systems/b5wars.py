@@ -8,6 +8,7 @@ B5WARS = GameSystem(
     name="Babylon 5 Wars",
     fleets=frozenset({"b5wars", "sfb"}),
     rulesets=("generic", "shadow", "startrek"),
+    board="hex",
     steps=(
         Step("ship_power", "Ship Power", "Power", frozenset({"allocation", "impulse_end"})),
         Step("movement", "Movement", "Move", frozenset({"movement"})),

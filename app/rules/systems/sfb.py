@@ -7,6 +7,7 @@ SFB = GameSystem(
     name="Star Fleet Battles (impulses)",
     fleets=frozenset({"sfb"}),
     rulesets=("generic", "shadow"),
+    board="hex",
     steps=(
         Step("energy_allocation", "Energy Allocation", "EA", frozenset({"allocation", "impulse_end"})),
         Step("impulse", "Impulse", "I", frozenset({"fire", "impulse_end"}), repeats=32, acts="anyone"),

@@ -8,6 +8,7 @@ TRAVELLER = GameSystem(
     name="Traveller High Guard",
     fleets=frozenset({"traveller"}),
     rulesets=("generic", "high_guard"),
+    board="range_bands",
     steps=(
         Step("orders", "Orders", "Orders", frozenset({"orders"})),
         Step("manoeuvre", "Manoeuvre", "Manoeuvre", frozenset({"movement"})),

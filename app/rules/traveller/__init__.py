@@ -60,7 +60,10 @@ RULESET = gather(
         ship,
         spinal,
     ],
-    parts={"hg_ship": {"display": display.unit}, "flight": {"display": display.unit}},
+    parts={
+        "hg_ship": {"display": display.unit, "report": display.hg_figures},
+        "flight": {"display": display.unit},
+    },
     needs=frozenset({ORDERS, MOVEMENT, FIRE, SHIP_ACTION}),
     gone=jumped_out,
     acting=turns.acting,
@@ -68,4 +71,5 @@ RULESET = gather(
     on_ready=turns.on_ready,
     turn_order=turns.turn_order,
     panel=display.panel,
+    range_board=ranges.board_view,
 )

@@ -9,14 +9,36 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.figures import Figures, Section
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import repairs
 from app.rules.traveller import tables as T
 from app.rules.traveller.flights import Flight
-from app.rules.traveller.ranges import board_view, entry
+from app.rules.traveller.ranges import entry
 from app.rules.traveller.ship import Combatant, HgShip
 from app.rules.traveller.units import orders_on
+
+
+def hg_figures(part: dict[str, Any]) -> Figures:
+    """The report's section charts (Hull and Structure left, TR-17) and what damage can still take
+    off the ship: its sections' Hull and Structure."""
+    sections = part.get("sections", [])
+    return Figures(
+        points=sum((s.get("hull") or 0) + (s.get("structure") or 0) for s in sections),
+        sections=tuple(
+            Section(
+                s["name"],
+                s.get("hull") or 0,
+                s["hull_max"],
+                s.get("structure") or 0,
+                s["structure_max"],
+                bool(s.get("destroyed")),
+            )
+            for s in sections
+        ),
+    )
+
 
 # Whole-ship systems by their slot kind, as the sheet names them ("command" hits take the bridge).
 SYSTEM_LABELS: dict[str, str] = {
@@ -261,7 +283,6 @@ def panel(state: BattleState) -> dict[str, Any]:
         ),
         "orders_on": orders_on(state),
         "sides": sorted({s.side for s in units if s.side}),
-        "range_board": board_view(state),
     }
 
 

@@ -13,14 +13,18 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.rules.core import Actor, Event, NotAllowed, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, part
+from app.rules.ruleset import Settable, action, part
 from app.rules.state import BattleState, Ship
 from app.rules.traveller.ship import Battery, Combatant, strip_orders
 
 FLIGHT_BARRAGE_DM = -4
 
 
-@part("flight", public_view=lambda part, ship: strip_orders(part))
+@part(
+    "flight",
+    public_view=lambda part, ship: strip_orders(part),
+    settable=(Settable("lost", "Craft lost", upto="craft"),),
+)
 class Flight(Combatant):
     """Batteries give mounts per craft; a flight's crew strength stays Full (its losses are craft)."""
 

@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, computed_field, model_validator
 
-from app.rules.ruleset import part
+from app.rules.figures import Turning
+from app.rules.ruleset import Settable, part
 from app.rules.state import Ship
 from app.rules.traveller import tables as T
 
@@ -330,7 +331,25 @@ class Combatant(BaseModel):
         return T.reactions(self.current_initiative() or 0)
 
 
-@part("hg_ship", public_view=lambda part, ship: public_view(part, ship))
+@part(
+    "hg_ship",
+    public_view=lambda part, ship: public_view(part, ship),
+    turning=(
+        Turning("section_destroyed", "section", "Section"),  # TR-17
+        Turning("system_hit", "system", "System hit"),  # TR-18
+        Turning("critical", "critical", "Critical"),  # TR-19
+    ),
+    settable=(
+        Settable("sections.*.hull", "{name} Hull", upto="hull_max"),
+        Settable("sections.*.structure", "{name} Structure", upto="structure_max"),
+        Settable("sections.*.armour", "{name} armour", upto="armour_max"),
+        Settable("crew_skill", "Crew skill"),
+        Settable("power", "Power", upto="power_max"),
+        Settable("thrust", "Thrust", upto="thrust_max"),
+        Settable("fuel_percent", "Fuel (%)"),
+        Settable("disabled", "Disabled"),
+    ),
+)
 class HgShip(Combatant):
     kind: Literal["capital", "spacecraft", "small_craft"] = "capital"
     hull_code: str | None = None

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from app.rules.core import Actor, NotAllowed, RuleError
-from app.rules.traveller.display import panel as display_panel
 from app.rules.traveller.ranges import board_view, entry, resolve
 from app.rules.traveller.ship import RangeEntry
 from app.rules.views import Viewer, battle_view
@@ -327,9 +326,7 @@ def render_sheet(state, ship: str, viewer: Viewer) -> str:
 
 def render_board(state, viewer: Viewer) -> tuple[str, Elements]:
     context = part_context(state, "kestrel", "hg_ship", viewer)
-    html = render_page(
-        "partials/range_board.html", {**context, "range_board": display_panel(state)["range_board"]}
-    )
+    html = render_page("partials/range_board.html", {**context, "range_board": state.game.range_board(state)})
     parsed = Elements()
     parsed.feed(html)
     return html, parsed
