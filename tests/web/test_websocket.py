@@ -122,7 +122,7 @@ async def test_reconnect_catches_up_from_last_seq(server: Server) -> None:
             and 'id="log-5"' in frame["content"]
             and 'id="log-3"' not in frame["content"]
         )
-        assert await v.quiet() == []  # up to date: nothing more
+        assert await v.until_answered() == []  # up to date: nothing more
 
 
 async def test_actions_over_the_socket_use_the_service(server: Server) -> None:

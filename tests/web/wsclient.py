@@ -58,16 +58,17 @@ class WsViewer:
             if frame.get("type") == "error" and "round-trip" in json.dumps(frame):
                 return frame
 
-    async def quiet(self, seconds: float = 0.3) -> list[str]:
-        """Collect whatever arrives in the next moment (to prove nothing hidden came)."""
+    async def until_answered(self, timeout: float = 5.0) -> list[dict[str, Any]]:
+        """Every frame (heartbeats aside) that arrives before the answer to a round trip sent now:
+        the server handles a socket's frames in order, so what it writes for those sent earlier
+        (a hello's catch-up) comes first. Proves "nothing more came" without a fixed wait."""
+        await self.socket.send(json.dumps({"type": "round-trip"}))
         got = []
-        try:
-            while True:
-                raw = await asyncio.wait_for(self.socket.recv(), seconds)
-                if '"type": "heartbeat"' not in raw[:40]:
-                    got.append(raw)
-        except TimeoutError:
-            return got
+        while True:
+            frame = await self.next_frame(timeout)
+            if frame.get("type") == "error" and "round-trip" in json.dumps(frame):
+                return got
+            got.append(frame)
 
 
 async def cookie_for(base: str, token: str) -> str:
