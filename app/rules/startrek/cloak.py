@@ -145,8 +145,28 @@ def _where(position: dict[str, Any] | None) -> str:
     return ", ".join(f"{k} {position[k]}" for k in sorted(position, key=rank))
 
 
+def _may_cloak(state: BattleState, ship: Ship) -> str | None:
+    cloak = read_part(ship, PART, Cloak)
+    if cloak is None:
+        return f"{ship.name} has no cloaking device"
+    if cloak.cloaked:
+        return f"{ship.name} is already cloaked"
+    if system_destroyed(ship, device_name(ship, cloak)):
+        return f"{ship.name}'s cloaking device is destroyed"
+    return None
+
+
+def _may_decloak(state: BattleState, ship: Ship) -> str | None:
+    cloak = read_part(ship, PART, Cloak)
+    if cloak is None:
+        return f"{ship.name} has no cloaking device"
+    if not cloak.cloaked:
+        return f"{ship.name} is not cloaked"
+    return None
+
+
 @when(ADJUST, refusal=segment("Cloaking"))
-@action("startrek.cloak", ShipRef, "Cloak", ship="ship")
+@action("startrek.cloak", ShipRef, "Cloak", ship="ship", fits=_may_cloak)
 def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-21: at the end of a turn, a ship with an intact device cloaks at once."""
     ship = state.ship(p.ship)
@@ -177,7 +197,7 @@ def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> li
 
 
 @when(ADJUST, refusal=segment("Decloaking"))
-@action("startrek.decloak", ShipRef, "Decloak", ship="ship")
+@action("startrek.decloak", ShipRef, "Decloak", ship="ship", fits=_may_decloak)
 def disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-22: decloaking at the end of a turn makes only the current position public."""
     ship = state.ship(p.ship)

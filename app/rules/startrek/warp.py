@@ -17,6 +17,7 @@ from app.rules.core import Actor, Event, Roll, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action, hook, part, when
 from app.rules.startrek.common import (
+    equipped,
     need_part,
     read_part,
     save_part,
@@ -126,7 +127,7 @@ def _nacelle_check(ship: Ship, name: str, dice: DiceSource) -> tuple[bool, Roll 
 
 
 @when(ALLOCATION, refusal=segment("Declaring warp"))
-@action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship")
+@action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship", fits=equipped(PART, "warp drive"))
 def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-17/18/19: declare at the start of the turn; check every working nacelle."""
     ship = state.ship(p.ship)
@@ -188,7 +189,13 @@ class ShutDownNacelle(BaseModel):
 
 
 @when(ALLOCATION, refusal=segment("Shutting down a nacelle"))
-@action("startrek.shutdown_nacelle", ShutDownNacelle, "Shut down a nacelle", ship="ship")
+@action(
+    "startrek.shutdown_nacelle",
+    ShutDownNacelle,
+    "Shut down a nacelle",
+    ship="ship",
+    fits=equipped(PART, "warp drive"),
+)
 def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-20: with more than two working nacelles, shut one down per turn; the delay grows by 1."""
     ship = state.ship(p.ship)
