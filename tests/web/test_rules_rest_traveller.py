@@ -1,6 +1,6 @@
 """Traveller High Guard rules driven through the REST door, one test per catalogue rule that no
 test above the rules core named before: GEN-05, TR-01, TR-01a, TR-03a, TR-07a, TR-09, TR-12,
-TR-16, TR-20, TR-22, TR-23, TR-24, TR-25, TR-26a, TR-26b.
+TR-16, TR-17, TR-20, TR-22, TR-23, TR-24, TR-25, TR-26a, TR-26b.
 
 Every battle is made over `/api/v1` as a bot referee would, with physical dice: each die is entered
 with the action, in the order the rule asks, so every number in the log is worked out by hand in
@@ -445,6 +445,29 @@ async def test_TR_16_a_section_named_is_that_section_and_refused_when_not_adjace
         c, t, "bob", "traveller.barrage", {**LEVIATHAN_MESONS, "adjacent": "toward aft"}, AT_MAIN
     )
     assert texts == [SHOT + "1 to Main Structure 1200→1199; 1 to Amidships Structure 1200→1199", NO_RADIATION]
+
+
+async def test_TR_17_damage_sent_to_a_destroyed_section_is_lost(client: httpx.AsyncClient) -> None:
+    """TR-17: "damage beyond 0 Structure is lost" — a section already destroyed has no Structure
+    left, so the share the location die sends it is lost; it goes to no other section, and the other
+    half still goes to the section the attacker chose (adjacency runs along the location order, the
+    destroyed section included). The referee first enters a hit that destroys Tigress's Main."""
+    c = client
+    t = await tigress_under_fire(c)
+    # 1200 Hull then 1200 Structure: Main is destroyed, the ship crippled until the referee rules.
+    await ok(
+        c, t, "ref", "traveller.entered_hit", {"target": "tigress", "section": "Main", "hull_damage": 2400}
+    )
+    assert (await section(c, t, "tigress", "Main"))["destroyed"] is True
+    texts = await ok(c, t, "bob", "traveller.barrage", {**LEVIATHAN_MESONS, "adjacent": "Forward"}, AT_MAIN)
+    assert texts == [
+        SHOT + "1 lost: Main is destroyed already (TR-17); 1 to Forward Structure 1200→1199",
+        NO_RADIATION,
+    ]
+    assert (
+        (await section(c, t, "tigress", "Main"))["structure"],
+        (await section(c, t, "tigress", "Forward"))["structure"],
+    ) == (0, 1199)
 
 
 # --- TR-09 -----------------------------------------------------------------------------------------

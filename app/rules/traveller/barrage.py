@@ -480,6 +480,12 @@ def _land(res: Resolution, p: BarrageOrder, damage: int, rolls: list[Roll], data
             continue
         section = model.section(name)
         assert section is not None
+        if section.destroyed:
+            # TR-17: damage beyond 0 Structure is lost, and a destroyed section has none left: its
+            # share goes nowhere else, and it is not struck (no Section Hit roll, TR-18).
+            pieces.append(f"{amount} lost: {name} is destroyed already (TR-17)")
+            data["lost"] = data.get("lost", 0) + amount
+            continue
         pieces.append(f"{amount} to {damage_section(res, section, amount, structure_only=res.meson)}")
         data["struck"].append(name)
     return text + ("; " + "; ".join(pieces) if pieces else "")

@@ -114,7 +114,7 @@ def needs_choice(model: HgShip) -> bool:
 def damage_section(res: Resolution, section: HgSection, amount: int, *, structure_only: bool = False) -> str:
     """Hull then Structure (TR-17); returns "Main Hull 66→58" style text. Beyond 0 Structure is lost."""
     if amount <= 0 or section.destroyed:
-        return f"{section.name} {'destroyed already' if section.destroyed else 'unharmed'}"
+        return f"{section.name} {'destroyed already: the damage is lost (TR-17)' if section.destroyed else 'unharmed'}"
     parts: list[str] = []
     left = amount
     hull = section.hull or 0
