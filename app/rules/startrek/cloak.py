@@ -44,6 +44,11 @@ class DetectionAttempt(BaseModel):
     ew: int
     range: int
     signature: int | None
+    map_range: int | None = Field(
+        default=None,
+        description="the range between the two ships' hexes as the server knows them (the cloaked ship's"
+        " secret one included), when both stand on the map; the suggestion uses it, else `range`",
+    )
     suggested: bool | None = Field(description="EW > range + signature, when the signature is set")
     ruling: bool | None = None
 
@@ -267,6 +272,16 @@ def range_from_map(detector: Ship, target: Ship, cloak: Cloak) -> int:
     return distance(here, there)
 
 
+def true_range(detector: Ship, target: Ship) -> int | None:
+    """The range the map knows between the detector and where the cloaked ship really is (its secret
+    hex, ST-22), or None when either has no hex. Only the referee's suggestion reads it: the detector
+    never learns it."""
+    here, there = hex_of(detector.position), hex_of(target.position)
+    if here is None or there is None:
+        return None
+    return distance(here, there)
+
+
 def suggestion(ew: int, rng: int, signature: int | None) -> bool | None:
     """The suggested outcome: detected when EW > range + signature (how one implementation reads mines)."""
     if signature is None:
@@ -297,7 +312,10 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
     rng, note = p.range, ""
     if rng is None:
         rng, note = range_from_map(detector, target, cloak), " (to its last known position, from the map)"
-    hint = suggestion(p.ew, rng, cloak.signature)
+    # The suggestion is the referee's: where both ships stand on the map it uses the range between
+    # them as they really are, not the range the detector gave (typed, or to a last known hex).
+    measured = true_range(detector, target)
+    hint = suggestion(p.ew, rng if measured is None else measured, cloak.signature)
     attempt = DetectionAttempt(
         index=len(cloak.attempts),
         turn=state.clock.turn,
@@ -305,6 +323,7 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
         ew=p.ew,
         range=rng,
         signature=cloak.signature,
+        map_range=measured,
         suggested=hint,
     )
     cloak.attempts.append(attempt)
@@ -313,7 +332,14 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
         advice = "the referee has not set its signature yet"
     else:
         verdict = "detected" if hint else "not detected"
-        advice = f"suggested: EW {p.ew} vs range {rng} + signature {cloak.signature} → {verdict}"
+        if measured is None:
+            basis = f"range {rng}" + (" as entered" if p.range is not None else note)
+            basis += " (the map does not place both ships)"
+        else:
+            basis = f"range {measured} from the map" + (
+                "" if measured == rng else f" (the detector gave {rng})"
+            )
+        advice = f"suggested: EW {p.ew} vs {basis} + signature {cloak.signature} → {verdict}"
     return [
         Event(
             kind="cloak_detection_attempt",
