@@ -91,6 +91,15 @@ def check_step(state: BattleState, t: Table, who: str, offered: dict[str, list[s
             needs = STARTREK_PARTS.get(name, ())
             if needs and not any(ship.part(p) is not None for p in needs):
                 wrong.append(f"{where}: {name} offered for {sid}, which has no {' or '.join(needs)}")
+            hg = ship.part("hg_ship") or {}
+            if name == "traveller.spinal" and not hg.get("spinal"):
+                wrong.append(f"{where}: {name} offered for {sid}, which has no spinal mount")
+            if name == "traveller.launch" and ship.part("flight") is None:
+                wrong.append(f"{where}: {name} offered for {sid}, which is not a flight")
+            if name == "traveller.missile" and hg.get("kind", "capital") == "capital" and hg:
+                wrong.append(f"{where}: {name} offered for {sid}, a capital ship (barrages only, TR-01a)")
+            if name == "traveller.revive_frozen_watch" and not hg.get("frozen_watch_steps"):
+                wrong.append(f"{where}: {name} offered for {sid}, which carries no frozen watch")
             if name == "startrek.transfer_shields" and state.game.in_moment(state, ALLOCATION):
                 collapsed = [p for p in ship.parts["shields"]["projections"] if p.get("down_at_open")]
                 if not collapsed:
@@ -198,4 +207,16 @@ async def test_GEN_01_High_Guard_offers_are_the_gates_every_round(client: httpx.
     t = await traveller_table(client)
     # Orders, manoeuvre, combat action, ship action, end of round, twice, and the third orders.
     seen = await walk(client, t, ("ref", "ann", "bob", "watcher"), 11)
-    assert {"traveller.barrage", "traveller.repair"} <= seen
+    assert {
+        "traveller.barrage",
+        "traveller.repair",
+        "traveller.spinal",
+        "traveller.revive_frozen_watch",
+    } <= seen
+    # Only the Dauntless has a spinal mount, only the Arbellatra a frozen watch; neither is a flight
+    # to launch, and capital ships fire missiles as barrages (TR-01a).
+    bob, ann = await offers(client, t, "bob"), await offers(client, t, "ann")
+    assert (
+        ann["traveller.revive_frozen_watch"] == ["arbellatra"] and "traveller.revive_frozen_watch" not in bob
+    )
+    assert "traveller.launch" not in ann and "traveller.launch" not in bob
