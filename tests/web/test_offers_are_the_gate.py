@@ -91,6 +91,12 @@ def check_step(state: BattleState, t: Table, who: str, offered: dict[str, list[s
             needs = STARTREK_PARTS.get(name, ())
             if needs and not any(ship.part(p) is not None for p in needs):
                 wrong.append(f"{where}: {name} offered for {sid}, which has no {' or '.join(needs)}")
+            if name == "startrek.detect_cloak" and not any(
+                (other.part("cloak") or {}).get("cloaked")
+                for other in state.ships.values()
+                if other.id != sid
+            ):
+                wrong.append(f"{where}: {name} offered for {sid} with no other ship cloaked")
             hg = ship.part("hg_ship") or {}
             if name == "traveller.spinal" and not hg.get("spinal"):
                 wrong.append(f"{where}: {name} offered for {sid}, which has no spinal mount")

@@ -289,8 +289,20 @@ def suggestion(ew: int, rng: int, signature: int | None) -> bool | None:
     return ew > rng + signature
 
 
+def _may_search(state: BattleState, detector: Ship) -> str | None:
+    """The gate's question (ST-23): another ship is cloaked to look for, and this one has not searched
+    this turn (one attempt per detector per turn)."""
+    cloaks = [(ship, read_part(ship, PART, Cloak)) for ship in state.ships.values() if ship.id != detector.id]
+    if not any(c is not None and c.cloaked for _, c in cloaks):
+        return "no other ship is cloaked to look for (ST-23)"
+    for _, other in cloaks + [(detector, read_part(detector, PART, Cloak))]:
+        if other and any(a.detector == detector.id and a.turn == state.clock.turn for a in other.attempts):
+            return f"{detector.name} has already searched for a cloaked ship this turn (ST-23)"
+    return None
+
+
 @when(FIRE, refusal=segment("Detecting a cloaked ship"))
-@action("startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship="detector")
+@action("startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship="detector", fits=_may_search)
 def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23: record the attempt; the referee rules the outcome (GEN-03) with the suggestion, which
     only the referee reads: the signature is the referee's, and EW and range are the detector's own
