@@ -97,6 +97,11 @@ def check_step(state: BattleState, t: Table, who: str, offered: dict[str, list[s
                 if other.id != sid
             ):
                 wrong.append(f"{where}: {name} offered for {sid} with no other ship cloaked")
+            warp = ship.part("warp") or {}
+            if name == "startrek.declare_warp" and (
+                warp.get("counter") or warp.get("declared_turn") == state.clock.turn
+            ):
+                wrong.append(f"{where}: {name} offered for {sid} with its warp delay running or declared")
             hg = ship.part("hg_ship") or {}
             if name == "traveller.spinal" and not hg.get("spinal"):
                 wrong.append(f"{where}: {name} offered for {sid}, which has no spinal mount")
@@ -226,3 +231,29 @@ async def test_GEN_01_High_Guard_offers_are_the_gates_every_round(client: httpx.
         ann["traveller.revive_frozen_watch"] == ["arbellatra"] and "traveller.revive_frozen_watch" not in bob
     )
     assert "traveller.launch" not in ann and "traveller.launch" not in bob
+
+
+async def test_ST_17_warp_is_offered_until_it_is_declared(client: httpx.AsyncClient) -> None:
+    """ST-17: warp is declared once, at the start of the turn: once Kirk has declared it for the
+    Excelsior, the offer names only the Thomas Paine, and the gate refuses the Excelsior in the
+    handler's words."""
+    t = await set_table(
+        client,
+        system="b5wars",
+        players=("kirk", "kosh"),
+        ships={
+            "excelsior": (ship_def("excelsior"), "kirk"),
+            "orleans": (ship_def("new-orleans"), "kirk"),
+            "shadow": (ship_def("shadow-cruiser"), "kosh"),
+        },
+    )
+    both = sorted([t.ships["excelsior"], t.ships["orleans"]])
+    assert (await offers(client, t, "kirk"))["startrek.declare_warp"] == both
+    r = await act(client, t, "kirk", "startrek.declare_warp", {"ship": "excelsior"})
+    assert r.status_code == 200, r.text
+    assert (await offers(client, t, "kirk"))["startrek.declare_warp"] == [t.ships["orleans"]]
+    r = await act(client, t, "kirk", "startrek.declare_warp", {"ship": "excelsior"})
+    assert r.status_code == 422
+    assert r.json()["detail"]["reason"] == "Excelsior has already declared warp this turn"
+    state = await state_of(client, t)
+    assert check_step(state, t, "kirk", await offers(client, t, "kirk")) == []

@@ -126,8 +126,28 @@ def _nacelle_check(ship: Ship, name: str, dice: DiceSource) -> tuple[bool, Roll 
     return held, roll, f"{name} ({damaged}% failure) rolls {roll.total}: {roll.outcome}"
 
 
+def _may_declare(state: BattleState, ship: Ship) -> str | None:
+    """The gate's question (ST-17, ST-19): a warp drive, not yet declared this turn, its delay run
+    out, and enough working nacelles — the refusals of `declare` that need no payload."""
+    warp = read_part(ship, PART, Warp)
+    if warp is None:
+        return f"{ship.name} has no warp drive"
+    if warp.declared_turn == state.clock.turn:
+        return f"{ship.name} has already declared warp this turn"
+    if warp.counter > 0:
+        return f"{ship.name}'s warp delay has {turns(warp.counter)} to run"
+    active = working_nacelles(ship, warp)
+    needed = 2 if len(nacelle_names(ship, warp)) > 1 else 1
+    if len(active) < needed:
+        return (
+            f"{ship.name} has {len(active)} working nacelle{'' if len(active) == 1 else 's'} and needs {needed} "
+            "to go to warp (ST-19)"
+        )
+    return None
+
+
 @when(ALLOCATION, refusal=segment("Declaring warp"))
-@action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship", fits=equipped(PART, "warp drive"))
+@action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship", fits=_may_declare)
 def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-17/18/19: declare at the start of the turn; check every working nacelle."""
     ship = state.ship(p.ship)
