@@ -290,6 +290,10 @@
     var frame = $("map-frame");  // keys work after a tap: the focus goes to the counter or the board
     if (c) c.focus({ preventScroll: true }); else if (frame) frame.focus({ preventScroll: true });
     if (c && c.dataset.ship !== (at.proposal && at.proposal.ship)) { select(c.dataset.ship); return; }
+    // Nothing selected yet, a hex tapped: it is for the ship the form names (a player's only ship,
+    // not placed, is named there from the start, and picking it in a one-option list is no change).
+    var pick = $("map-move-ship");
+    if (!at.proposal && !c && pick && movable(pick.value)) select(pick.value);
     if (at.proposal) propose(hexAt(d.start.x, d.start.y));
     else if (c) select(c.dataset.ship);
   }
