@@ -275,6 +275,18 @@ async def sfb_table(c: httpx.AsyncClient) -> Table:
     return table
 
 
+# Everything the page's one announcer says, kept in order (the live log speaks there too).
+SAID = """
+window.__said = [];
+new MutationObserver(() => window.__said.push(document.getElementById('announcer').textContent))
+  .observe(document.getElementById('announcer'), {childList: true, characterData: true, subtree: true});
+"""
+
+
+async def said(page: Page, words: str) -> None:
+    await wait_until(page, f"window.__said.some((t) => t.includes({words!r}))", timeout=5000)
+
+
 def shot(name: str) -> str:
     folder = Path("/tmp/map-shots")
     folder.mkdir(parents=True, exist_ok=True)
@@ -354,8 +366,10 @@ async def test_desk_keys_keep_speed_ship_and_send_no_empty_move(browser: Browser
         table = await sfb_table(c)
     fhc, sc, hawk = (table.ships[k] for k in ("fhc", "sc", "hawk"))
     ctx, ann = await open_with(browser, server, table.tokens["ann"])
+    await ann.evaluate(SAID)
     try:
-        # Keys move the Federation cruiser twice; its speed 12 stays with it.
+        # Keys move the Federation cruiser twice; its speed 12 stays with it. After each move, Enter
+        # again on the counter where it now stands has nothing to send.
         await ann.locator(f"#counter-{fhc}").focus()
         await ann.keyboard.press("Enter")
         await expect(ann.locator("#map-selection h3")).to_contain_text("Federation Heavy Cruiser")
@@ -366,18 +380,18 @@ async def test_desk_keys_keep_speed_ship_and_send_no_empty_move(browser: Browser
             await expect(ann.locator("#flash .flash")).to_have_count(1)  # the answer came, too
             await expect(ann.locator(f"#counter-{fhc}")).to_have_attribute("data-speed", "12")
             await expect(ann.locator("#map-move-speed")).to_have_value("12")
+            await ann.evaluate("window.__said = []")
+            await ann.locator(f"#counter-{fhc}").focus()
+            await ann.keyboard.press("Enter")
+            await said(ann, "Nothing to confirm")
         await expect(ann.locator("#log-list")).to_contain_text(
             "Federation Heavy Cruiser moves: hex 0503, facing 1, speed 12"
         )
-
-        # Enter again on the selected counter where it stands: nothing is sent.
-        await ann.locator(f"#counter-{fhc}").focus()
-        await ann.keyboard.press("Enter")
-        await expect(ann.locator("#announcer")).to_contain_text("Nothing to confirm")
         async with httpx.AsyncClient(base_url=server.url) as c:  # a later line proves nothing came before it
             await ok(c, table, "bob", "ship.move", {"ship": hawk, "position": {"hex": "0909", "facing": 1}})
         await expect(ann.locator("#log-list")).to_contain_text("Hawk moves")
-        await expect(ann.locator("#log-list li", has_text="Federation Heavy Cruiser moves")).to_have_count(2)
+        # placed at 0505 (the table's set-up), then moved twice: three lines, no fourth
+        await expect(ann.locator("#log-list li", has_text="Federation Heavy Cruiser moves")).to_have_count(3)
 
         # The second ship: after its move the form still names it, at its new hex and facing.
         await ann.locator(f"#counter-{sc}").click()
@@ -394,7 +408,8 @@ async def test_desk_keys_keep_speed_ship_and_send_no_empty_move(browser: Browser
         await ann.evaluate("document.getElementById('map').scrollIntoView()")
         await ann.screenshot(path=shot("desk-after-second-ship.png"))
         # Confirm now sends nothing: it is where the form says.
+        await ann.evaluate("window.__said = []")
         await ann.click("#map-move-confirm")
-        await expect(ann.locator("#announcer")).to_contain_text("Nothing to confirm")
+        await said(ann, "Nothing to confirm")
     finally:
         await ctx.close()
