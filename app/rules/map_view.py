@@ -44,6 +44,7 @@ from app.rules.geometry import (
     printed,
     quadrant,
 )
+from app.rules.impulses import movement_chart
 from app.rules.registry import STANDARD
 from app.rules.ruleset import PartSpec
 
@@ -332,6 +333,7 @@ def _counter(
         "weapons": parts.arcs,
         "away": _away_hexes(parts.away, hex_, facing),
         "path": [],
+        "due": 0,  # hexes it moves in this impulse, by the impulse chart
     }
     if hidden and trail is not None:
         points = []
@@ -377,13 +379,16 @@ def map_model(
     select: str | None = None,
     all_ranges: bool = True,
     parts: Mapping[str, PartSpec] | None = None,
+    impulses: int | None = None,
 ) -> dict[str, Any]:
     """The map for one viewer: board bounds, counters (with ranges to each other), ghosts of ships
     hidden from this viewer at their last known hex, the unplaced ships, and the selected ship's
     overlays (shield and weapon wedges as SVG paths, range lines). Without `all_ranges` only the
     selected counter gets its ranges: the board a frame pushes draws none, and every pair is the
     model's dearest part (n² bearings). `parts`: the battle's part declarations (by default the
-    standard rules' for the view's system)."""
+    standard rules' for the view's system). `impulses`: how many impulses a turn's movement is
+    spread over where the system moves ships impulse by impulse (SFB's 32), for the impulse chart;
+    None where it does not."""
     specs = _parts_of(view, parts)
     ships: dict[str, dict[str, Any]] = view.get("ships") or {}
     known = trails(events, specs)
@@ -408,12 +413,44 @@ def map_model(
         "ghosts": ghosts,
         "unplaced": unplaced,
         "bounds": _bounds([*counters, *ghosts]),
+        "impulses": impulse_chart(counters, view.get("clock") or {}, impulses),
         "selected": None,
     }
     chosen = next((c for c in counters if c["id"] == select), None)
     if chosen is not None:
         model["selected"] = _overlay(chosen)
     return model
+
+
+def impulse_chart(
+    counters: list[dict[str, Any]], clock: Mapping[str, Any], impulses: int | None
+) -> dict[str, Any] | None:
+    """Which ships move in which impulse at their declared speed (the proportional rule,
+    `app/rules/impulses.py`), for the ships on this viewer's board that have a speed and are not
+    destroyed; `now`, the clock's impulse (None outside the impulses). Each such counter gets `due`,
+    the hexes it moves this impulse. None where the system has no impulses."""
+    if not impulses:
+        return None
+    impulse = clock.get("impulse")
+    now = impulse if isinstance(impulse, int) and 1 <= impulse <= impulses else None
+    rows, unset = [], []
+    for c in counters:
+        if c["destroyed"]:
+            continue
+        if not isinstance(c["speed"], int):
+            unset.append(c["name"])
+            continue
+        chart = movement_chart(c["speed"], impulses)
+        c["due"] = chart[now - 1] if now else 0
+        rows.append(
+            {"id": c["id"], "name": c["name"], "code": c["code"], "speed": c["speed"], "chart": chart}
+        )
+    due = [
+        {"id": r["id"], "name": r["name"], "hexes": r["chart"][now - 1]}
+        for r in rows
+        if now and r["chart"][now - 1]
+    ]
+    return {"now": now, "of": impulses, "rows": rows, "due": due, "unset": unset}
 
 
 def _ghost(

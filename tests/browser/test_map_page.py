@@ -127,6 +127,7 @@ async def test_issue_15_done_when_a_b5_battle_on_the_map(browser: Browser, serve
         row = kirk.locator("#map-selection tr", has_text="Haakona")
         await expect(row).to_contain_text("port · Port shield")
         await expect(kirk.locator("#map-status")).to_have_text("")  # every ship placed
+        await expect(kirk.locator("#map-impulses")).to_have_count(0)  # B5 Wars moves in one step
         await kirk.evaluate("document.getElementById('map').scrollIntoView()")
         await kirk.screenshot(path=str(ROOT / "var" / "map-desktop.png"), full_page=False)
 
@@ -349,14 +350,35 @@ async def test_phone_tap_places_the_only_ship_labels_tell_ships_apart_and_bearin
         await expect(bob.locator("#map-impulses .map-due")).to_have_text(re.compile("Shadow Cruiser"))
         await bob.evaluate("document.getElementById('map').scrollIntoView()")
         await bob.screenshot(path=shot("phone-impulse-2.png"))
+        await bob.locator("#map-impulses summary").tap()  # the turn's chart, opened; it stays open
+        await expect(bob.locator("#map-chart th.now")).to_have_text("2")
         async with httpx.AsyncClient(base_url=server.url) as c:
             await ok(c, table, "ref", "clock.advance", {})
         await expect(bob.locator("#map-impulses")).to_contain_text("Impulse 3 of 32")
         await expect(bob.locator(f"#counter-{fhc}")).to_have_class(re.compile(r"\bdue\b"))
         await expect(bob.locator(f"#counter-{sc}")).not_to_have_class(re.compile(r"\bdue\b"))
-        await bob.locator("#map-impulses summary").tap()
-        await bob.locator("#map-impulses").scroll_into_view_if_needed()
-        await bob.screenshot(path=shot("phone-impulse-chart.png"))
+        await expect(bob.locator("#map-chart th.now")).to_have_text("3")
+        await expect(bob.locator("#map-chart")).to_have_attribute("open", "")
+        row = bob.locator("#map-chart tbody tr", has_text="FHC")  # speed 12: impulses 3, 6, 8, 11…
+        cells = await row.locator("td").all_text_contents()
+        assert [i for i, cell in enumerate(cells[1:], start=1) if cell] == [
+            3,
+            6,
+            8,
+            11,
+            14,
+            16,
+            19,
+            22,
+            24,
+            27,
+            30,
+            32,
+        ]
+        width = await bob.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], f"the page scrolls sideways: {width}"  # only the chart does
+        await bob.locator("#flash .flash-close").tap()
+        await bob.locator("#map-status").screenshot(path=shot("phone-impulse-chart.png"))
     finally:
         await ctx.close()
 
