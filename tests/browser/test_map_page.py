@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import httpx
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import wait_until
 from tests.browser.test_accessibility import report, scan
@@ -223,7 +224,9 @@ PHONE = {
 }
 
 
-async def open_with(browser: Browser, server: Server, token: str, **options):  # type: ignore[no-untyped-def]
+async def open_with(
+    browser: Browser, server: Server, token: str, **options: Any
+) -> tuple[BrowserContext, Page]:
     """A seat's page in a browser context of its own (a phone with `PHONE`), connected live."""
     context = await browser.new_context(**(options or {"viewport": {"width": 1280, "height": 900}}))
     page = await context.new_page()
@@ -232,7 +235,7 @@ async def open_with(browser: Browser, server: Server, token: str, **options):  #
     return context, page
 
 
-async def hex_point(page: Page, hex_: str) -> dict:  # type: ignore[type-arg]
+async def hex_point(page: Page, hex_: str) -> dict[str, float]:
     return await page.evaluate(
         """(hex) => {
           const svg = document.getElementById('map-board');
@@ -379,6 +382,11 @@ async def test_phone_tap_places_the_only_ship_labels_tell_ships_apart_and_bearin
         assert width[0] <= width[1], f"the page scrolls sideways: {width}"  # only the chart does
         await bob.locator("#flash .flash-close").tap()
         await bob.locator("#map-status").screenshot(path=shot("phone-impulse-chart.png"))
+        found: dict[str, list[Any]] = {}  # once the turn bar's change highlight has faded
+        await wait_until(bob, "document.getAnimations().every((a) => a.playState !== 'running')")
+        await scan(bob, "map with the impulse chart open (phone)", found)
+        counts, lines = report(found)
+        assert not {k: n for k, n in counts.items() if k[0] in ("critical", "serious")}, "\n".join(lines)
     finally:
         await ctx.close()
 
@@ -429,6 +437,7 @@ async def test_desk_keys_keep_speed_ship_and_send_no_empty_move(browser: Browser
         await expect(ann.locator("#map-move-speed")).to_have_value("16")
         await ann.evaluate("document.getElementById('map').scrollIntoView()")
         await ann.screenshot(path=shot("desk-after-second-ship.png"))
+        await ann.locator("#map-move-form").screenshot(path=shot("desk-move-form-stays.png"))
         # Confirm now sends nothing: it is where the form says.
         await ann.evaluate("window.__said = []")
         await ann.click("#map-move-confirm")
