@@ -192,13 +192,20 @@
     p.facing = ((((p.facing || 1) - 1 + delta) % 6) + 6) % 6 + 1;
     propose(p.hex, p.facing);
   }
-  // Whether the form would send the ship to where it already is (nothing to confirm). A blank
-  // speed is the ship's current one: a move made by keys or taps keeps it.
+  // The counter of the ship the form would move, where the selection is that ship.
+  function formShip() {
+    var p = at.proposal, pick = $("map-move-ship");
+    return p && pick && pick.value === p.ship ? counter(p.ship) : null;
+  }
+  // A blank speed is the ship's current one: a move made by keys or taps keeps it.
+  function keepSpeed() {
+    var c = formShip(), speed = $("map-move-speed");
+    if (c && speed && speed.value === "" && c.dataset.speed) speed.value = c.dataset.speed;
+  }
+  // Whether the form would send the ship to where it already is (nothing to confirm).
   function unchanged() {
-    var p = at.proposal, c = p && counter(p.ship), speed = $("map-move-speed"), pick = $("map-move-ship");
-    if (!p || !c || !speed || (pick && pick.value !== p.ship)) return false;
-    if (speed.value === "" && c.dataset.speed) speed.value = c.dataset.speed;
-    return $("map-move-hex").value === c.dataset.hex && $("map-move-facing").value === c.dataset.facing && speed.value === c.dataset.speed;
+    var c = formShip();
+    return !!c && $("map-move-hex").value === c.dataset.hex && $("map-move-facing").value === c.dataset.facing && $("map-move-speed").value === c.dataset.speed;
   }
   function confirm() {
     var f = form();
@@ -206,6 +213,7 @@
     if (f.requestSubmit) f.requestSubmit(); else if (!refuse()) f.submit();
   }
   function refuse() {
+    keepSpeed();
     if (!unchanged()) return false;
     say("Nothing to confirm: move or turn " + (counter(at.proposal.ship).getAttribute("aria-label") || "").split(":")[0] + " first.");
     return true;  // Enter or Confirm on a ship left where it is sends no empty move to the log

@@ -442,5 +442,13 @@ async def test_desk_keys_keep_speed_ship_and_send_no_empty_move(browser: Browser
         await ann.evaluate("window.__said = []")
         await ann.click("#map-move-confirm")
         await said(ann, "Nothing to confirm")
+        # A speed left blank is the ship's own: one hex up and Confirm keeps speed 16.
+        await ann.fill("#map-move-speed", "")
+        await ann.locator(f"#counter-{sc}").focus()
+        await ann.keyboard.press("w")
+        await ann.click("#map-move-confirm")
+        await expect(ann.locator("#log-list")).to_contain_text(
+            "Shadow Cruiser moves: hex 0904, facing 2, speed 16"
+        )
     finally:
         await ctx.close()
