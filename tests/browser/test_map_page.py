@@ -450,5 +450,10 @@ async def test_desk_keys_keep_speed_ship_and_send_no_empty_move(browser: Browser
         await expect(ann.locator("#log-list")).to_contain_text(
             "Shadow Cruiser moves: hex 0904, facing 2, speed 16"
         )
+        # Energy Allocation: the turn's chart, no impulse shaded yet; the Hawk has no speed.
+        await expect(ann.locator("#map-impulses .map-due")).to_contain_text("No speed set: Hawk")
+        await ann.locator("#map-chart summary").click()
+        await expect(ann.locator("#map-chart .now")).to_have_count(0)
+        await ann.locator("#map-status").screenshot(path=shot("desk-impulse-chart.png"))
     finally:
         await ctx.close()
