@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from app.rules.impulses import hexes_in_impulse, movement_chart, moves_in_impulse
+from app.rules.map_view import impulse_chart
 
 ALL = list(range(1, 33))
 
@@ -68,3 +71,31 @@ def test_a_turn_moves_the_whole_speed_and_ends_on_impulse_32(speed: int) -> None
     assert sum(chart) == speed
     assert (chart[-1] > 0) == (speed > 0)
     assert all(speed // 32 <= n <= speed // 32 + 1 for n in chart)  # as even as whole hexes allow
+
+
+def _counter(sid: str, speed: int | None, destroyed: bool = False) -> dict[str, Any]:
+    return {"id": sid, "name": sid.title(), "code": sid[:2].upper(), "speed": speed, "destroyed": destroyed}
+
+
+def test_the_map_chart_marks_who_moves_this_impulse() -> None:
+    counters = [
+        _counter("shadow", 16),
+        _counter("feder", 12),
+        _counter("hawk", None),
+        _counter("wreck", 32, True),
+    ]
+    chart = impulse_chart(counters, {"step": "impulse", "impulse": 2}, 32)
+    assert chart is not None and chart["now"] == 2
+    assert [d["id"] for d in chart["due"]] == ["shadow"]
+    assert [c.get("due") for c in counters] == [1, 0, None, None]
+    assert [r["id"] for r in chart["rows"]] == ["shadow", "feder"]  # no speed, or destroyed: not charted
+    assert chart["unset"] == ["Hawk"]
+
+
+def test_outside_the_impulses_the_chart_has_no_current_impulse() -> None:
+    chart = impulse_chart([_counter("shadow", 16)], {"step": "energy_allocation", "impulse": None}, 32)
+    assert chart is not None and chart["now"] is None and chart["due"] == []
+
+
+def test_a_system_without_impulses_has_no_chart() -> None:
+    assert impulse_chart([_counter("shadow", 16)], {"step": "movement"}, None) is None
