@@ -26,7 +26,6 @@ import json
 import os
 import re
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -343,11 +342,6 @@ class Watchers:
     def kill(self) -> None:
         if self.proc.returncode is None:
             self.proc.kill()
-
-
-def start_driver(rate: float, n: int, t0: float, cpus: list[int] | None) -> subprocess.Popen[bytes]:
-    """A trigger driver for this schedule, its stdout a pipe to read."""
-    return subprocess.Popen(driver_command(rate, n, t0, cpus), stdout=subprocess.PIPE)
 
 
 # -- what the frames say ---------------------------------------------------------------------------
