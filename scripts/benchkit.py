@@ -134,7 +134,7 @@ def driver_main(rate: float, n: int, t0: float, deadline: float, cpus: str = "")
 
 
 def driver_command(rate: float, n: int, t0: float, cpus: list[int] | None) -> list[str]:
-    """The command line of a trigger driver for this schedule (an hour's grace past its end)."""
+    """The command line of a trigger driver for this schedule (a minute's grace past its end)."""
     return [
         sys.executable,
         str(HERE),
