@@ -236,3 +236,41 @@ def test_validation_messages_read_as_sentences():
 
 def test_a_validation_error_with_no_line_items_is_still_explained():
     assert first_error(ValidationError.from_exception_data("Sample", [])) == (None, "the input is not valid")
+
+
+# --- wiring: a misbuilt game is refused when it is built ----------------------------------------------
+
+
+def test_a_battle_state_read_back_without_its_game_says_so():
+    state = BattleState.model_validate(new_battle("b5wars").model_dump(mode="json"))
+    with pytest.raises(RuntimeError, match="this battle state is not bound to its game"):
+        assert state.game is None  # never reached: reading it raises
+
+
+def test_a_system_naming_an_unknown_ruleset_is_refused():
+    from dataclasses import replace
+
+    from app.rules.registry import RULESETS, SFB, Rules
+
+    with pytest.raises(ValueError, match=r"names unknown rulesets \['chess'\]"):
+        Rules([replace(SFB, rulesets=(*SFB.rulesets, "chess"))], RULESETS)
+
+
+def test_a_ruleset_whose_moments_the_system_lacks_is_refused():
+    from dataclasses import replace
+
+    from app.rules.game import Game
+    from app.rules.registry import SFB, STARTREK
+
+    with pytest.raises(ValueError, match="lacks the moments"):
+        Game(SFB, [replace(STARTREK, needs=frozenset({"no-such-moment"}))], [])
+
+
+def test_an_action_defined_by_two_rulesets_is_refused():
+    from dataclasses import replace
+
+    from app.rules.game import Game
+    from app.rules.registry import GENERIC, SFB
+
+    with pytest.raises(ValueError, match=r"action clock.advance defined twice"):
+        Game(SFB, [GENERIC, replace(GENERIC, key="copy", hooks=())], [])
