@@ -153,3 +153,15 @@ def test_TR_04_a_ship_without_high_guard_data_takes_no_high_guard_combat_action(
     state = advance_to(two(HULK), "combat").state
     payload = {"ship": "hulk", "target": "tigress", "outcome": "drifts into it"}
     assert refused(state, "traveller.board", payload, HULK_ACTOR) == "Hulk is not a High Guard ship or flight"
+
+
+def test_TR_01_a_second_missile_attack_on_the_same_target_counts_it_once():
+    """Each attack is its own combat action; the round's targets list the ship once (Focused Fire reads it)."""
+    missiles = {"id": "missiles", "weapon": "missile_turret", "mounts": 2}
+    state = advance_to(two(gig(missiles), enforce_loop=False), "combat").state
+    shot = {"ship": "gig", "battery": "missiles", "target": "kestrel", "range": "long", "missiles": 1}
+    state = act(state, "traveller.missile", shot, GIG_ACTOR, [4, 4, 3, 3]).state
+    done = act(state, "traveller.missile", shot, GIG_ACTOR, [4, 4, 3, 3])
+    assert done.texts[0].endswith("→ to hit 7+: 2D 6 → miss. 0 hits: no damage.")
+    part = done.state.ships["gig"].parts["hg_ship"]
+    assert part["round"]["targets"] == ["kestrel"] and part["round"]["actions"] == 2

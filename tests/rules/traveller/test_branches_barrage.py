@@ -116,3 +116,50 @@ def test_TR_27_a_craft_caught_launching_meets_the_barrage_without_a_dodge():
         " + (1 − armour 0) = 7 → 100% → 10 damage → Red Flight loses 2 craft (4 Hull+Structure each, at most 10);"
         " 10 of 12 left; 2 excess damage to resolve as normal hits (GEN-03)"
     ]
+
+
+def nukes_at(**tigress: Any) -> BattleState:
+    kestrel = on_side(capital("Kestrel"), "A")
+    kestrel["parts"]["hg_ship"]["batteries"] = [
+        {"id": "nukes", "weapon": "missile_turret", "ammo": "nuclear", "mounts": 15, "sections": ["Main"]}
+    ]
+    state = battle(
+        kestrel, on_side(capital("Tigress", **tigress), "B"), owners=("p-kestrel", "p-tigress"), orders=False
+    )
+    return advance_to(state, "combat").state
+
+
+def test_TR_21_radiation_shielding_stops_nuclear_radiation():
+    done = act(
+        nukes_at(radiation_shielding=True),
+        "traveller.barrage",
+        beam_shot(battery="nukes", mounts=12),
+        KESTREL_ACTOR,
+        [3, 3, 3],
+    )
+    assert done.texts[1] == "Tigress shrugs off 9 radiation: radiation shielding (TR-21)."
+
+
+def test_TR_21_TR_07_nuclear_dampers_screen_the_missiles_and_stop_their_radiation():
+    """One damper: 2 protection (TR-07): 2D 6 + 4 + (2 − 6 − 2) = 4 → 25% of 12 → 3; radiation 12 × 25% = 3."""
+    dampers = [{"id": "nd", "kind": "nuclear_damper", "count": 1, "sections": ["Main"]}]
+    done = act(
+        nukes_at(screens=dampers),
+        "traveller.barrage",
+        beam_shot(battery="nukes", mounts=12),
+        KESTREL_ACTOR,
+        [3, 3, 3],
+    )
+    assert done.texts == [
+        "barrage 12–Nuclear Missile–Medium–2 at Tigress: 2D 6 + range 0 + FC +2 + Gunner +2 + (2 − armour 6 − screens 2)"
+        " = 4 → 25% → 3 damage → location 1d6 3: Main; 2 to Main Hull 66→64; 1 to Forward Hull 66→65",
+        "Tigress shrugs off 3 radiation: nuclear dampers (TR-21).",
+    ]
+
+
+def test_TR_25_a_flight_cannot_have_lost_more_craft_than_it_has():
+    data = flight("Red Flight", "B")
+    data["parts"]["flight"]["lost"] = 13
+    with pytest.raises(RuleError) as err:
+        battle(data)
+    assert err.value.message == "definition.parts.flight: a flight cannot lose more craft than it has"
