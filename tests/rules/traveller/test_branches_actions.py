@@ -9,10 +9,11 @@ import pytest
 
 from app.rules.core import REFEREE, Actor, RuleError
 from app.rules.state import BattleState
-from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, capital, hg
+from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, beam_shot, capital, hg
 
 HULK = {"name": "Hulk", "klass": "drifting wreck", "system": "traveller", "side": "B", "parts": {}}
 GIG_ACTOR = Actor("p-gig", "player", frozenset({"gig"}))
+BEAM = beam_shot()
 HULK_ACTOR = Actor("p-hulk", "player", frozenset({"hulk"}))
 
 
@@ -165,3 +166,62 @@ def test_TR_01_a_second_missile_attack_on_the_same_target_counts_it_once():
     assert done.texts[0].endswith("→ to hit 7+: 2D 6 → miss. 0 hits: no damage.")
     part = done.state.ships["gig"].parts["hg_ship"]
     assert part["round"]["targets"] == ["kestrel"] and part["round"]["actions"] == 2
+
+
+# --- spinal mounts, annihilation, living ships ---------------------------------------------------------
+
+
+def spinal_duel(damage: int, **tigress: Any) -> BattleState:
+    state = battle(
+        capital("Kestrel", spinal={"type": "particle", "damage": damage}),
+        capital("Tigress", hull_code="CP", **tigress),
+        owners=("p-kestrel", "p-tigress"),
+        orders=False,
+        enforce_loop=False,
+    )
+    return advance_to(state, "combat").state
+
+
+SPINAL = {"ship": "kestrel", "target": "tigress", "range": "long"}
+
+
+def test_TR_13_a_spinal_hit_under_6_damage_gives_no_radiation():
+    """Unarmoured Tigress takes the particle spinal's 5: 5 ÷ 6 = 0 radiation (TR-13), nothing to throw."""
+    state = spinal_duel(5, armour=0)
+    done = act(state, "traveller.spinal", SPINAL, KESTREL_ACTOR, [6, 6, 6])
+    assert done.texts == [
+        "spinal Spinal Mount at Tigress: 2D 12 + Formidable −6 + FC +2 + Gunner +2 + range 0 + size 0 = 10 vs 8+"
+        " → success (Effect +2) → hit → location 1d6 6: Forward → 5 − armour 0×30 = 5 damage: Forward Hull 375→370"
+    ]
+
+
+def test_TR_04_a_second_spinal_attack_on_the_same_target_counts_it_once():
+    state = spinal_duel(5, armour=0)
+    state = act(state, "traveller.spinal", SPINAL, KESTREL_ACTOR, [6, 6, 6]).state
+    done = act(state, "traveller.spinal", SPINAL, KESTREL_ACTOR, [6, 6, 6])
+    assert done.texts[0].endswith("Forward Hull 370→365")
+    part = done.state.ships["kestrel"].parts["hg_ship"]
+    assert part["round"]["targets"] == ["tigress"] and part["round"]["actions"] == 2
+
+
+def test_TR_09_TR_27_the_crew_of_an_annihilated_small_craft_that_prepared_to_abandon_ship_escape():
+    """20 beam lasers at the Gig: 2D 12 + 2 + 2 + 1 = 17 → 500% → 100 > 16 Hull + Structure: annihilated."""
+    state = advance_to(two(gig(), enforce_loop=False), "combat").state
+    state.ships["gig"].parts["hg_ship"]["abandon_round"] = 1
+    done = act(state, "traveller.barrage", {**BEAM, "target": "gig"}, KESTREL_ACTOR, [6, 6])
+    assert done.texts == [
+        "barrage 20–Beam Laser–Medium–1 at Gig: 2D 12 + range 0 + FC +2 + Gunner +2 + (1 − armour 0) = 17 → 500%"
+        " → 100 damage > 16 Hull+Structure left → Gig is annihilated (TR-09)",
+        "Gig's surviving crew reach the lifeboats and escape pods (Prepare to Abandon Ship!).",
+    ]
+
+
+def test_SH_17_a_living_ship_is_not_boarded_in_a_high_guard_battle_either():
+    ker = capital("Ker")
+    ker["parts"]["pain"] = {"level": 0}
+    state = battle(capital("Kestrel"), ker, owners=("p-kestrel", "p-ker"), orders=False, enforce_loop=False)
+    state = advance_to(state, "combat").state
+    payload = {"ship": "kestrel", "target": "ker", "outcome": "marines land"}
+    assert refused(state, "traveller.board", payload, KESTREL_ACTOR) == (
+        "Ker is a Shadow living ship: a boarding action against it is not possible (SH-17)"
+    )
