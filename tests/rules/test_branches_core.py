@@ -274,3 +274,15 @@ def test_an_action_defined_by_two_rulesets_is_refused():
 
     with pytest.raises(ValueError, match=r"action clock.advance defined twice"):
         Game(SFB, [GENERIC, replace(GENERIC, key="copy", hooks=())], [])
+
+
+def test_an_override_of_every_ship_is_public_when_no_ship_has_anything_hidden():
+    """Nothing of a plain damage-sheet ship is hidden from other players, so the log shows the change."""
+    state = with_ship()
+    ships = state.model_dump(mode="json")["ships"]
+    ships["hulk"]["crippled"] = True
+    state, events = act(
+        state, "override.set", {"path": "ships", "value": ships, "reason": "restore the table"}
+    )
+    assert events[0].visibility == "public"
+    assert state.ships["hulk"].crippled is True

@@ -55,3 +55,33 @@ def test_ST_11_a_ship_whose_data_names_no_generator_keeps_its_shields():
     state = advance_to(state, "combat")
     state, events = hit(state, "excelsior", 10, source="raider", direction="fore")
     assert events[0].data["absorbed"] == 10
+
+
+GHOST = {
+    "name": "Ghost",
+    "klass": "test",
+    "system": "b5wars",
+    "parts": {"warp": {"delay": 2, "nacelles": ["Nacelle"]}},
+}
+
+
+def test_ST_04_a_called_shot_at_a_ship_without_a_sheet_has_no_system_to_refuse_and_no_sheet_to_land_on():
+    state = advance_to(battle(RAIDER, GHOST), "combat")
+    with pytest.raises(RuleError) as err:
+        hit(state, "ghost", 5, source="raider", system="Bridge", effects=["called_shot"])
+    assert err.value.message == "Ghost has no damage sheet"
+
+
+def test_ST_18_a_listed_nacelle_with_no_boxes_on_a_sheet_has_none_destroyed():
+    """ST-18's failure chance is the destroyed boxes: a nacelle the data lists with no sheet boxes (no
+    sheet at all, or not on it) has 0% and is not rolled for."""
+    state, events = act(battle(GHOST), "startrek.declare_warp", {"ship": "ghost"}, player("ghost"))
+    assert events[0].text == (
+        "Ghost goes to warp: Nacelle is undamaged (0% failure). No weapon fires this turn; it leaves at the end"
+        " of the turn (ST-17)."
+    )
+    data = definition("excelsior")
+    data["parts"]["warp"]["nacelles"] = ["Port Nacelle", "Dorsal Nacelle"]
+    state, events = act(battle(data), "startrek.declare_warp", {"ship": "excelsior"}, ME)
+    assert events[0].rolls == []
+    assert "Dorsal Nacelle is undamaged (0% failure)" in events[0].text
