@@ -154,3 +154,10 @@ def test_SH_02_SH_13_a_ship_dead_of_shock_acts_no_more_even_if_marked_undestroye
     assert refused(state, "shadow.plot_speed", {"ship": KER, "speed": 0}) == (
         "Ker is destroyed and takes no further actions (GEN-04)"
     )
+
+
+def test_SH_14_a_ship_at_pain_0_has_nothing_to_reduce():
+    assert (
+        refused(battle(), "shadow.reduce_pain", {"ship": KER})
+        == "Ker feels no pain: there is nothing to reduce"
+    )
