@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.rules.core import RuleError
+from app.rules.startrek.common import sheet_system, system_destroyed
 from tests.rules.startrek.helpers import RAIDER, act, advance_to, battle, definition, hit, player, set_value
 
 ME = player("excelsior")
@@ -72,16 +73,15 @@ def test_ST_04_a_called_shot_at_a_ship_without_a_sheet_has_no_system_to_refuse_a
     assert err.value.message == "Ghost has no damage sheet"
 
 
-def test_ST_18_a_listed_nacelle_with_no_boxes_on_a_sheet_has_none_destroyed():
-    """ST-18's failure chance is the destroyed boxes: a nacelle the data lists with no sheet boxes (no
-    sheet at all, or not on it) has 0% and is not rolled for."""
-    state, events = act(battle(GHOST), "startrek.declare_warp", {"ship": "ghost"}, player("ghost"))
-    assert events[0].text == (
-        "Ghost goes to warp: Nacelle is undamaged (0% failure). No weapon fires this turn; it leaves at the end"
-        " of the turn (ST-17)."
-    )
-    data = definition("excelsior")
-    data["parts"]["warp"]["nacelles"] = ["Port Nacelle", "Dorsal Nacelle"]
-    state, events = act(battle(data), "startrek.declare_warp", {"ship": "excelsior"}, ME)
-    assert events[0].rolls == []
-    assert "Dorsal Nacelle is undamaged (0% failure)" in events[0].text
+def test_ST_18_a_system_the_sheet_does_not_have_is_neither_found_nor_destroyed():
+    """The sheet lookups every Star Trek rule reads (nacelles, generator, deflectors, launchers): no sheet,
+    no name, or a name not on the sheet finds nothing and counts as not destroyed."""
+    ghost = battle(GHOST).ships["ghost"]
+    excelsior = battle("excelsior").ships["excelsior"]
+    assert sheet_system(ghost, "Nacelle") is None
+    assert sheet_system(excelsior, None) is None
+    assert sheet_system(excelsior, "Dorsal Nacelle") is None
+    port = sheet_system(excelsior, "port nacelle")
+    assert port is not None and (port.name, port.boxes) == ("Port Nacelle", 20)
+    assert system_destroyed(ghost, "Nacelle") is False
+    assert system_destroyed(excelsior, "Dorsal Nacelle") is False
