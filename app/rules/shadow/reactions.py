@@ -123,32 +123,33 @@ def obligations_for(
             until="next_movement",
         )
         return [het, _evasion(level, when)], [_speed_up(track, 5)], []
-    if level == "FIVE":
-        roll = dice.roll(1, 6, "panic HET direction", ship=ship.id)
-        heading = SFB_DIRECTIONS[roll.total - 1]
-        roll.outcome = f"direction {heading}"
-        het = Obligation(
-            kind="het_random",
-            level=level,
-            text=f"must HET in direction {heading} (rolled) at once",
-            direction=heading,
-            since=when,
-            until="next_movement",
-        )
-        no_fire = Obligation(
-            kind="no_fire",
-            level=level,
-            text=f"cannot fire for the rest of turn {when.turn}",
-            since=when,
-            until="end_of_turn",
-            until_turn=when.turn,
-        )
-        effects = [
-            _speed_up(track, 8),
-            f"once {PHASE_OUT_RANGE} hexes from the nearest enemy it must try to phase out",
-        ]
-        return [het, no_fire, _evasion(level, when)], effects, [roll]
-    return [], [], []
+    # FIVE is the only level left: ZERO is no reaction and DEATH dies of shock before any reaction
+    # is taken (pain._react, pain.check_ship), so take_effect never asks for either.
+    assert level == "FIVE", level
+    roll = dice.roll(1, 6, "panic HET direction", ship=ship.id)
+    heading = SFB_DIRECTIONS[roll.total - 1]
+    roll.outcome = f"direction {heading}"
+    het = Obligation(
+        kind="het_random",
+        level=level,
+        text=f"must HET in direction {heading} (rolled) at once",
+        direction=heading,
+        since=when,
+        until="next_movement",
+    )
+    no_fire = Obligation(
+        kind="no_fire",
+        level=level,
+        text=f"cannot fire for the rest of turn {when.turn}",
+        since=when,
+        until="end_of_turn",
+        until_turn=when.turn,
+    )
+    effects = [
+        _speed_up(track, 8),
+        f"once {PHASE_OUT_RANGE} hexes from the nearest enemy it must try to phase out",
+    ]
+    return [het, no_fire, _evasion(level, when)], effects, [roll]
 
 
 def die_of_shock(ship: Ship, track: PainTrack, when: When) -> Event:

@@ -75,11 +75,9 @@ def band_for(damage: int) -> Band | None:
 
 
 def reaction_for(level: int) -> Reaction:
-    """The chart reaction for a pain level (SH-06)."""
-    for floor, name in CHART_FLOORS:
-        if level >= floor:
-            return name
-    return "ZERO"
+    """The chart reaction for a pain level (SH-06). The chart's last floor is 0 and pain is never
+    below it, so the highest floor at or under the level always exists."""
+    return next(name for floor, name in CHART_FLOORS if level >= floor)
 
 
 def rank(reaction: Reaction) -> int:

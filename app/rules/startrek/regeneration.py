@@ -96,9 +96,8 @@ def rework_free(
     state: BattleState, ship: Ship, shields: Shields, deflector: Deflector, prefer: str | None = None
 ) -> str:
     """After a change in the Ship Power segment, re-value this segment's one free regeneration at
-    the deflector's value now, on the projection it went to (ST-07, ST-14); returns a log note."""
-    if not state.game.in_moment(state, ALLOCATION):
-        return ""
+    the deflector's value now, on the projection it went to (ST-07, ST-14); returns a log note.
+    Its callers (extend, retract, switch) act only in the Ship Power segment."""
     working = deflector_working(ship, shields, deflector)
     target = take_back(state, ship, shields, deflector)
     if target is None:

@@ -450,10 +450,8 @@ def shield_filter(ctx: DamageContext) -> None:
     )
 
 
-def drop_all(ship: Ship, shields: Shields, turn: int, why: str) -> Event | None:
-    """Every projection falls at once (ST-11)."""
-    if shields.generator_down:
-        return None
+def drop_all(ship: Ship, shields: Shields, turn: int, why: str) -> Event:
+    """Every projection falls at once (ST-11). Called once: generator_check skips a generator already down."""
     shields.generator_down = True
     for projection in shields.projections:
         projection.current = 0
@@ -469,8 +467,7 @@ def generator_check(state: BattleState, ship: Ship) -> list[Event]:
     shields = read_part(ship, PART, Shields)
     if shields is None or shields.generator_down or not system_destroyed(ship, shields.generator):
         return []
-    event = drop_all(ship, shields, state.clock.turn, f"shield generator ({shields.generator}) is destroyed")
-    return [event] if event else []
+    return [drop_all(ship, shields, state.clock.turn, f"shield generator ({shields.generator}) is destroyed")]
 
 
 def generator_listener(ctx: DamageContext) -> None:

@@ -79,8 +79,6 @@ def fire_blocked_by_warp(state: BattleState, ship: Ship) -> str | None:
     warp = read_part(ship, PART, Warp)
     if warp is None:
         return None
-    if warp.departed:
-        return f"{ship.name} has gone to warp"
     if warp.declared_turn == state.clock.turn:
         return f"{ship.name} is going to warp this turn and may not fire (ST-17)"
     return None

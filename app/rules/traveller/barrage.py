@@ -243,9 +243,7 @@ def escorts(state: BattleState, target_ship: Ship) -> list[tuple[Ship, Combatant
     found = []
     for other, unit in units(state):
         if other.id == target_ship.id or other.side != target_ship.side:
-            continue
-        if isinstance(unit, HgShip) and unit.jumped is not None:
-            continue
+            continue  # (units() already leaves out a ship that jumped out of the battle)
         orders = ("fighter_screen",) if isinstance(unit, Flight) else ("escort_defence",)
         if any(c.order in orders and c.target == target_ship.id for c in unit.round.in_effect()):
             found.append((other, unit))

@@ -64,8 +64,6 @@ def _fight_fire(res: Resolution, section: HgSection) -> None:
     res.barrage_damage = 0
     if not section.destroyed:
         system_roll(res, section, "fire section hit")
-    if section.fire is None:
-        return
     section.fire.target += 1
     if section.fire.target >= T.FIRE_SPREAD_AT:
         _spread(res, section)

@@ -195,8 +195,9 @@ def _arm(state: BattleState, unit: Combatant, choice: OrderChoice) -> None:
         unit.spinal.one_more_shot = state.clock.turn
         return
     battery = unit.battery(choice.target or "")
-    if battery is not None:
-        battery.one_more_shot = state.clock.turn
+    # _check_one_more_shot admitted only 'spinal' on a ship with a damaged spinal mount, or a damaged battery.
+    assert battery is not None
+    battery.one_more_shot = state.clock.turn
 
 
 class Reveal(BaseModel):

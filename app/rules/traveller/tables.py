@@ -142,8 +142,6 @@ GUNNER_3_DM = 1
 
 def ratio_row(defenders: int, incoming: int) -> str:
     """Which ratio row applies; exactly 110% or 90% takes the outer row (TR-07 Decision)."""
-    if incoming <= 0:
-        return "110_or_more"
     if defenders * 10 >= incoming * 11:
         return "110_or_more"
     if defenders * 10 <= incoming * 9:
@@ -452,13 +450,10 @@ RADIATION: tuple[RadiationRow, ...] = (
 
 
 def radiation_band(damage: int) -> int:
-    """Band 1–10 for radiation damage; 0 for none."""
+    """Band 1–10 for radiation damage; 0 for none. The last row has no top, so a row always fits."""
     if damage <= 0:
         return 0
-    for row in RADIATION:
-        if row.high is None or damage <= row.high:
-            return row.band
-    return 10
+    return next(row.band for row in RADIATION if row.high is None or damage <= row.high)
 
 
 def radiation_row(band: int) -> RadiationRow | None:

@@ -55,7 +55,5 @@ def on_ready(state: BattleState, actor: Actor, step: Step, dice: DiceSource) -> 
 
 
 def _drafts(state: BattleState, ship_id: str):  # type: ignore[no-untyped-def]
-    for ship, unit in units(state):
-        if ship.id == ship_id:
-            return list(unit.round.drafts)
-    return []
+    """The ship's saved drafts; it is one of the units still writing orders (acting), so it is found."""
+    return next(list(unit.round.drafts) for ship, unit in units(state) if ship.id == ship_id)
