@@ -233,6 +233,7 @@ async def in_lanes(jobs: list[Callable[[], Awaitable[None]]]) -> None:
     await asyncio.gather(*(run(job) for job in jobs))
 
 
+@pytest.mark.timeout(360)  # some forty scans in one test: 46 s on a quiet machine, 2 min under load
 async def test_every_page_passes_axe_light_and_dark(
     browser: Browser, server: Server, battles: Battles
 ) -> None:
