@@ -285,6 +285,8 @@ class LiveRead:
     # the actions an undo or rewind took back, and the marks each history row here changed
     taken: dict[int, TakenBack] = field(default_factory=dict)
     touched: dict[int, set[int]] = field(default_factory=dict)
+    # the end came in these rows: the entries before it that it opens to more viewers (ST-22's path)
+    revealed: list[ActionLog] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.people}
@@ -341,6 +343,8 @@ async def read_live(
             p.role == "referee" and p.active and (watching is None or p.id in watching) for p in people
         )
         history = await history_preview(session, battle_id) if referee_seated else None
+        end = next((r.seq for r in rows if r.action_type == END), None)
+        revealed = await revealed_at_end(session, battle_id, end) if end is not None else []
     return LiveRead(
         battle,
         state,
@@ -354,7 +358,20 @@ async def read_live(
         moves=log.moves if has_map(rules, battle.system) else [],
         taken=dict(log.walk.taken),
         touched={seq: seqs for seq, seqs in log.touched.items() if seq > since},
+        revealed=revealed,
     )
+
+
+END = "battle.end"
+
+
+async def revealed_at_end(session: AsyncSession, battle_id: str, end: int) -> list[ActionLog]:
+    """The log rows before the end with an event the end opens (`reveal_at_end`): a viewer holding
+    them as hidden gets them again in the end's frame (read once, in the round the end arrives)."""
+    rows = await session.scalars(
+        select(ActionLog).where(ActionLog.battle_id == battle_id, ActionLog.seq < end).order_by(ActionLog.seq)
+    )
+    return [r for r in rows if any((e.get("data") or {}).get("reveal_at_end") for e in r.events)]
 
 
 async def battle_seqs(db: Database, battle_ids: list[str]) -> dict[str, int]:
@@ -452,6 +469,9 @@ def live_html(
     )
     # the entries this viewer holds whose taken-back mark changed (an undo, redo or rewind landed)
     context["remarked"] = [(seq, read.taken.get(seq)) for seq in remarked(read.touched, since)]
+    # the entries this viewer holds that the end opened: drawn again as the battle's end shows them
+    held = [r for r in read.revealed if r.seq <= since]
+    context["reopened"] = log_entries(held, read.battle, viewer, read.names, read.taken) if held else []
     context["cards"] = (cards or _EVERY_CARD).cards(context)
     drawn = regions or _EVERY_REGION
     context["regions"] = {name: drawn.draw(name, context) for name in MAP_REGIONS} if context["map"] else {}
