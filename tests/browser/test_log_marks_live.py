@@ -4,9 +4,12 @@ hold (older than its log) changes nothing else."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 from playwright.async_api import Browser, expect
 
+from tests.browser.test_accessibility import DARK_RULES, report, scan
 from tests.browser.test_live_damage import open_as
 from tests.conftest import Server
 from tests.helpers import set_table, simple_ship
@@ -47,5 +50,11 @@ async def test_undo_rewind_and_redo_mark_the_open_log(browser: Browser, server: 
         await expect(page.locator(f"#log-mark-{seqs[2]}")).to_be_visible()  # the rewind's marks stay
         assert await page.evaluate("window.__loaded") is not None  # the same document: no reload
         assert errors == []
+        # the struck-through entries and their marks read well enough, light and dark (axe)
+        found: dict[str, list[Any]] = {}
+        await scan(page, "log with marks", found)
+        await page.emulate_media(color_scheme="dark")
+        await scan(page, "log with marks, dark", found, DARK_RULES)
+        assert not report(found)[1], "\n".join(report(found)[1])
     finally:
         await ctx.close()
