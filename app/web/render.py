@@ -287,6 +287,7 @@ class LiveRead:
     touched: dict[int, set[int]] = field(default_factory=dict)
     # the end came in these rows: the entries before it that it opens to more viewers (ST-22's path)
     revealed: list[ActionLog] = field(default_factory=list)
+    end: int | None = None  # the end's seq, when it came in these rows
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.people}
@@ -359,6 +360,7 @@ async def read_live(
         taken=dict(log.walk.taken),
         touched={seq: seqs for seq, seqs in log.touched.items() if seq > since},
         revealed=revealed,
+        end=end,
     )
 
 
@@ -470,7 +472,7 @@ def live_html(
     # the entries this viewer holds whose taken-back mark changed (an undo, redo or rewind landed)
     context["remarked"] = [(seq, read.taken.get(seq)) for seq in remarked(read.touched, since)]
     # the entries this viewer holds that the end opened: drawn again as the battle's end shows them
-    held = [r for r in read.revealed if r.seq <= since]
+    held = [r for r in read.revealed if r.seq <= since] if read.end is not None and since < read.end else []
     context["reopened"] = log_entries(held, read.battle, viewer, read.names, read.taken) if held else []
     context["cards"] = (cards or _EVERY_CARD).cards(context)
     drawn = regions or _EVERY_REGION
