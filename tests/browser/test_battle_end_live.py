@@ -58,6 +58,7 @@ async def test_the_end_reaches_every_open_page_live(browser: Browser, server: Se
                 assert not has(await html(page), SECRET), who
                 await expect(page.locator(".hidden-path")).to_have_count(0)
         await expect(pages["kirk"].locator("#map-move-form")).to_be_visible()
+        await expect(pages["kirk"].locator("#ask-undo")).to_be_visible()
         async with httpx.AsyncClient(base_url=server.url) as c:
             end = (await ok(c, table, "ref", "battle.end", {"reason": "the Romulans withdraw"}))["seq"]
             seed = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("watcher"))).json()[
@@ -71,6 +72,7 @@ async def test_the_end_reaches_every_open_page_live(browser: Browser, server: Se
             link = page.get_by_role("link", name="Check every die in your browser")
             await expect(link).to_be_visible()
             await expect(page.locator("#map-move-form")).to_have_count(0)
+            await expect(page.get_by_text("Ask the referee to undo my last action")).to_have_count(0)
             await expect(page.locator("#log-list")).to_contain_text(MOVE)
             await expect(page.locator("#log-list")).not_to_contain_text("A cloaked ship moves.")
             assert await page.evaluate("window.__loaded") is not None, who  # no reload
