@@ -226,15 +226,20 @@ def _seqs(top: _Node | None) -> set[int]:
 
 async def taken_back(session: AsyncSession, battle_id: str, until: int) -> dict[int, TakenBack]:
     """The real actions up to `until` that an undo or rewind took back (and no redo put back), from
-    the log's types and payloads only."""
-    walk = TakenBackWalk()
-    rows = await session.execute(
-        select(ActionLog.seq, ActionLog.action_type, ActionLog.payload)
-        .where(ActionLog.battle_id == battle_id, ActionLog.seq <= until)
-        .order_by(ActionLog.seq)
+    the log's types, and the payloads of its history rows only (a ship's definition is not read)."""
+    upto = (ActionLog.battle_id == battle_id, ActionLog.seq <= until)
+    kinds = (await session.execute(select(ActionLog.seq, ActionLog.action_type).where(*upto))).all()
+    if not any(kind in HISTORY_ACTIONS for _, kind in kinds):
+        return {}
+    history = await session.execute(
+        select(ActionLog.seq, ActionLog.payload).where(
+            *upto, ActionLog.action_type.in_(list(HISTORY_ACTIONS))
+        )
     )
-    for seq, action_type, payload in rows:
-        walk.add(seq, action_type, payload)
+    payloads: dict[int, dict[str, Any]] = {seq: payload for seq, payload in history}
+    walk = TakenBackWalk()
+    for seq, kind in sorted(kinds):
+        walk.add(seq, kind, payloads.get(seq, {}))
     return walk.taken
 
 
