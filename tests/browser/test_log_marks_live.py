@@ -9,9 +9,10 @@ from typing import Any
 import httpx
 from playwright.async_api import Browser, expect
 
+from tests.browser.conftest import wait_until
 from tests.browser.test_accessibility import DARK_RULES, report, scan
 from tests.browser.test_live_damage import open_as
-from tests.conftest import Server
+from tests.conftest import ROOT, Server
 from tests.helpers import set_table, simple_ship
 from tests.web.test_startrek_rest import ok
 
@@ -50,8 +51,10 @@ async def test_undo_rewind_and_redo_mark_the_open_log(browser: Browser, server: 
         await expect(page.locator(f"#log-mark-{seqs[2]}")).to_be_visible()  # the rewind's marks stay
         assert await page.evaluate("window.__loaded") is not None  # the same document: no reload
         assert errors == []
+        await page.locator("#log-list").screenshot(path=str(ROOT / "var" / "log-marks.png"))
         # the struck-through entries and their marks read well enough, light and dark (axe)
-        found: dict[str, list[Any]] = {}
+        found: dict[str, list[Any]] = {}  # once the turn bar's change highlight has faded
+        await wait_until(page, "document.getAnimations().every((a) => a.playState !== 'running')")
         await scan(page, "log with marks", found)
         await page.emulate_media(color_scheme="dark")
         await scan(page, "log with marks, dark", found, DARK_RULES)
