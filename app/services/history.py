@@ -178,6 +178,71 @@ def stacks(rows: Sequence[Any]) -> Stacks:
     return Stacks(in_effect[::-1], redo)
 
 
+@dataclass(frozen=True)
+class TakenBack:
+    """A real action no longer in effect: the history row that took it back and how (undo, rewind)."""
+
+    by: int
+    how: str
+
+
+class TakenBackWalk:
+    """Which real actions an undo or a rewind took back, walked from the log row by row (a redo, or
+    a rewind to a point where it was in effect, puts one back): the log marks them so. `add`
+    answers which actions' marks that row changed, so a live frame updates only those entries."""
+
+    def __init__(self) -> None:
+        self.after: dict[int, _Node | None] = {0: None}
+        self.top: _Node | None = None
+        self.taken: dict[int, TakenBack] = {}
+
+    def add(self, seq: int, action_type: str, payload: dict[str, Any]) -> set[int]:
+        if action_type not in HISTORY_ACTIONS:
+            self.top = _Node(seq, self.top)
+            self.after[seq] = self.top
+            return set()
+        before, self.top = _seqs(self.top), self.after.get(_rewind_target_of(action_type, payload))
+        self.after[seq] = self.top
+        now = _seqs(self.top)
+        how = "rewind" if action_type == REWIND else "undo"
+        for gone in before - now:
+            self.taken[gone] = TakenBack(seq, how)
+        for back in now - before:
+            self.taken.pop(back, None)
+        return before ^ now
+
+
+def _rewind_target_of(action_type: str, payload: dict[str, Any]) -> int:
+    return int(payload["to_seq"] if action_type == REWIND else payload["_to_seq"])
+
+
+def _seqs(top: _Node | None) -> set[int]:
+    found = set()
+    while top is not None:
+        found.add(top.seq)
+        top = top.below
+    return found
+
+
+async def taken_back(session: AsyncSession, battle_id: str, until: int) -> dict[int, TakenBack]:
+    """The real actions up to `until` that an undo or rewind took back (and no redo put back), from
+    the log's types, and the payloads of its history rows only (a ship's definition is not read)."""
+    upto = (ActionLog.battle_id == battle_id, ActionLog.seq <= until)
+    kinds = (await session.execute(select(ActionLog.seq, ActionLog.action_type).where(*upto))).all()
+    if not any(kind in HISTORY_ACTIONS for _, kind in kinds):
+        return {}
+    history = await session.execute(
+        select(ActionLog.seq, ActionLog.payload).where(
+            *upto, ActionLog.action_type.in_(list(HISTORY_ACTIONS))
+        )
+    )
+    payloads: dict[int, dict[str, Any]] = {seq: payload for seq, payload in history}
+    walk = TakenBackWalk()
+    for seq, kind in sorted(kinds):
+        walk.add(seq, kind, payloads.get(seq, {}))
+    return walk.taken
+
+
 async def log_rows(session: AsyncSession, battle_id: str, until: int | None = None) -> list[ActionLog]:
     query = select(ActionLog).where(ActionLog.battle_id == battle_id)
     if until is not None:
@@ -349,4 +414,5 @@ async def resolve(
         state = await state_at(session, battle, target, rules)
     except RuleError as exc:  # the log no longer replays under these rules
         raise Invalid(f"the log does not replay to action {target}: {exc.message}", "battle") from None
+    data["clock"] = state.game.system.short(state.clock)  # where the battle's clock went back to
     return state, [Event(kind="rewind", text=text, data=data)], stored

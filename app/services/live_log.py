@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Participant
 from app.services.actions import Commit
+from app.services.history import HISTORY_ACTIONS, TakenBackWalk
 from app.services.maps import Parts, places_ships
 from app.services.overrides import Mark, is_special, marks_in
 from app.services.views import STEP_LOOKBACK, moves_clock
@@ -42,6 +43,8 @@ class BattleLog:
     clock_row: tuple[int, datetime | None] | None = None  # the latest row that moved the clock
     parts: Parts | None = None  # the battle's part declarations: which rows the map reads
     _marks: tuple[int, list[Mark]] | None = None
+    walk: TakenBackWalk = field(default_factory=TakenBackWalk)  # what undos and rewinds took back
+    touched: dict[int, set[int]] = field(default_factory=dict)  # history row → the marks it changed
 
     def extend(self, rows: list[ActionLog]) -> None:
         """Take the rows after `last`, oldest first (the caller read them in seq order)."""
@@ -51,6 +54,9 @@ class BattleLog:
             self.kinds.append((row.seq, row.action_type))
             if is_special(row.action_type):
                 self.details[row.seq] = (row.payload, row.events)
+            changed = self.walk.add(row.seq, row.action_type, row.payload)
+            if row.action_type in HISTORY_ACTIONS:
+                self.touched[row.seq] = changed
             if places_ships(row, self.parts):
                 self.moves.append(row)
             if moves_clock(row.events):
@@ -162,6 +168,16 @@ class LiveLogs:
             )
         log.extend(rows)  # takes only the rows after its `last`
         return log, kept + [r for r in rows if r.seq > since]
+
+
+def remarked(touched: dict[int, set[int]], since: int) -> list[int]:
+    """The entries up to `since` whose taken-back mark the history rows after `since` changed (a
+    viewer at `since` holds them as they were: its frame updates their marks)."""
+    changed: set[int] = set()
+    for seq, seqs in touched.items():
+        if seq > since:
+            changed.update(s for s in seqs if s <= since)
+    return sorted(changed)
 
 
 def _put(kept: OrderedDict[str, Any], key: str, value: Any, bound: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -18,7 +19,7 @@ from app.rules.state import BattleState
 from app.rules.views import Viewer, battle_view, event_for, viewer_for
 from app.services import drafts
 from app.services.battles import load_state, participants
-from app.services.history import state_at
+from app.services.history import TakenBack, state_at, taken_back
 from app.services.maps import as_data, read_map
 
 
@@ -37,6 +38,7 @@ class LogEntry:
     events: list[dict[str, Any]]
     payload: dict[str, Any] | None  # the referee's eyes only
     hidden: bool = False  # an action this viewer may read nothing of: "a hidden action" in its place
+    taken_back: TakenBack | None = None  # an undo or rewind took it back (and no redo put it back)
 
 
 def visible_events(raw: list[dict[str, Any]], viewer: Viewer, finished: bool) -> list[dict[str, Any]]:
@@ -57,8 +59,10 @@ async def visible_log(
     until: int | None = None,
     limit: int | None = None,
     names: dict[str, str] | None = None,
+    marked: bool = False,
 ) -> list[LogEntry]:
-    """Log entries after `since` (up to `until`), each with only the events this viewer may read."""
+    """Log entries after `since` (up to `until`), each with only the events this viewer may read;
+    `marked`: each says whether an undo or rewind took it back (a page's log)."""
     query = select(ActionLog).where(ActionLog.battle_id == battle.id, ActionLog.seq > since)
     if until is not None:
         query = query.where(ActionLog.seq <= until)
@@ -70,13 +74,19 @@ async def visible_log(
     rows.sort(key=lambda r: r.seq)
     if names is None:
         names = {p.id: p.name for p in await participants(session, battle.id)}
-    return log_entries(rows, battle, viewer, names)
+    taken = await taken_back(session, battle.id, until if until is not None else battle.seq) if marked else {}
+    return log_entries(rows, battle, viewer, names, taken)
 
 
 def log_entries(
-    rows: list[ActionLog], battle: Battle, viewer: Viewer, names: dict[str, str]
+    rows: list[ActionLog],
+    battle: Battle,
+    viewer: Viewer,
+    names: dict[str, str],
+    taken: Mapping[int, TakenBack] | None = None,
 ) -> list[LogEntry]:
-    """Log rows as this viewer may read them (no database: the hub reads the rows once for all)."""
+    """Log rows as this viewer may read them (no database: the hub reads the rows once for all);
+    `taken`: the actions an undo or rewind took back, marked so."""
     finished = battle.status == "finished"
     entries = []
     for row in rows:
@@ -92,6 +102,7 @@ def log_entries(
                 events=events,
                 payload=row.payload if viewer.is_referee else None,
                 hidden=hidden,
+                taken_back=(taken or {}).get(row.seq),
             )
         )
     return entries

@@ -26,9 +26,10 @@ from app.services.battles import participants
 from app.services.drafts import drafts_possible
 from app.services.drafts import rows as draft_rows
 from app.services.errors import NotFound
+from app.services.history import TakenBack
 from app.services.history import preview as history_preview
 from app.services.library import ships_for
-from app.services.live_log import LiveLogs
+from app.services.live_log import LiveLogs, remarked
 from app.services.maps import has_map, map_for, map_rows
 from app.services.overrides import Mark, flags, standing
 from app.services.views import (
@@ -112,7 +113,7 @@ async def page_context(
     data, viewer, people, game_state = await read_battle(session, battle, participant, at_seq, rules)
     names = {p.id: p.name for p in people}
     log = await visible_log(
-        session, battle, viewer, since=log_since, until=data["seq"], limit=log_limit, names=names
+        session, battle, viewer, since=log_since, until=data["seq"], limit=log_limit, names=names, marked=True
     )
     live_referee = participant.role == "referee" and at_seq is None
     history = await history_preview(session, battle.id) if live_referee else None
@@ -281,6 +282,12 @@ class LiveRead:
     history: dict[str, Any] | None = None  # what the referee's undo/redo would do
     moves: list[ActionLog] = field(default_factory=list)  # the map's rows (app/services/maps.py)
     marks: list[Mark] = field(default_factory=list)  # overrides still standing (the ⚑ markers)
+    # the actions an undo or rewind took back, and the marks each history row here changed
+    taken: dict[int, TakenBack] = field(default_factory=dict)
+    touched: dict[int, set[int]] = field(default_factory=dict)
+    # the end came in these rows: the entries before it that it opens to more viewers (ST-22's path)
+    revealed: list[ActionLog] = field(default_factory=list)
+    end: int | None = None  # the end's seq, when it came in these rows
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.people}
@@ -337,6 +344,8 @@ async def read_live(
             p.role == "referee" and p.active and (watching is None or p.id in watching) for p in people
         )
         history = await history_preview(session, battle_id) if referee_seated else None
+        end = next((r.seq for r in rows if r.action_type == END), None)
+        revealed = await revealed_at_end(session, battle_id, end) if end is not None else []
     return LiveRead(
         battle,
         state,
@@ -348,7 +357,23 @@ async def read_live(
         drafts=saved,
         marks=log.marks(),
         moves=log.moves if has_map(rules, battle.system) else [],
+        taken=dict(log.walk.taken),
+        touched={seq: seqs for seq, seqs in log.touched.items() if seq > since},
+        revealed=revealed,
+        end=end,
     )
+
+
+END = "battle.end"
+
+
+async def revealed_at_end(session: AsyncSession, battle_id: str, end: int) -> list[ActionLog]:
+    """The log rows before the end with an event the end opens (`reveal_at_end`): a viewer holding
+    them as hidden gets them again in the end's frame (read once, in the round the end arrives)."""
+    rows = await session.scalars(
+        select(ActionLog).where(ActionLog.battle_id == battle_id, ActionLog.seq < end).order_by(ActionLog.seq)
+    )
+    return [r for r in rows if any((e.get("data") or {}).get("reveal_at_end") for e in r.events)]
 
 
 async def battle_seqs(db: Database, battle_ids: list[str]) -> dict[str, int]:
@@ -391,7 +416,8 @@ class LiveViews:
 
 def regions_of(html: str) -> list[tuple[str, str]]:
     """The rendered <hx-partial> elements as (target, html) pairs, in order; "+" before a target
-    marks the log's part, which is appended and only ever carries new entries, and a region drawn
+    marks the log's part, which is appended and only ever carries new entries (and a log entry's
+    mark, `data-once`, sent only with the rows that changed it), and a region drawn
     inside another one (`data-in`: a ship card in #ships) is named "parent/target" (the hub sends
     it alone when the rest of its parent is unchanged)."""
     regions = []
@@ -405,7 +431,8 @@ def regions_of(html: str) -> list[tuple[str, str]]:
         parent = _INSIDE.search(opening)
         if parent:
             name = f"{parent.group(1)}/{name}"
-        regions.append(("+" + name if "beforeend" in opening else name, part))
+        once = "beforeend" in opening or " data-once" in opening
+        regions.append(("+" + name if once else name, part))
         start = end
     return regions
 
@@ -425,7 +452,7 @@ def live_html(
     state = with_drafts(read.state, read.drafts, viewer)
     data = view_data(read.battle, state, read.seq, me, viewer, read.people, step_since=read.step_since)
     rows = [r for r in read.rows if r.seq > since]
-    log = log_entries(rows, read.battle, viewer, read.names)
+    log = log_entries(rows, read.battle, viewer, read.names, read.taken)
     history = read.history if me.role == "referee" else None
     context = _context(
         read.battle,
@@ -442,6 +469,11 @@ def live_html(
         read.marks,
         moves=read.moves,
     )
+    # the entries this viewer holds whose taken-back mark changed (an undo, redo or rewind landed)
+    context["remarked"] = [(seq, read.taken.get(seq)) for seq in remarked(read.touched, since)]
+    # the entries this viewer holds that the end opened: drawn again as the battle's end shows them
+    held = [r for r in read.revealed if r.seq <= since] if read.end is not None and since < read.end else []
+    context["reopened"] = log_entries(held, read.battle, viewer, read.names, read.taken) if held else []
     context["cards"] = (cards or _EVERY_CARD).cards(context)
     drawn = regions or _EVERY_REGION
     context["regions"] = {name: drawn.draw(name, context) for name in MAP_REGIONS} if context["map"] else {}
