@@ -30,12 +30,13 @@ from app.models import Battle, Participant
 from app.rules import STANDARD, Rules
 from app.rules.core import Event, RuleError
 from app.rules.figures import Gauge, Section, Track, Turning, Value
+from app.rules.generic.ending import winner
 from app.rules.ruleset import PartSpec
 from app.rules.state import BattleState
-from app.rules.system import ROUND_END
 from app.rules.views import Viewer, battle_view, event_for, viewer_for
 from app.services.errors import Invalid
 from app.services.history import LogRow, log_rows, replay, stacks
+from app.services.report_story import EndOut, StoryTurn, headline, tell
 from app.services.views import visible_events
 
 # --- the report's shape (the JSON of GET /api/v1/battles/{id}/report) ----------------------------
@@ -51,6 +52,10 @@ class TurnOut(BaseModel):
         description="actions in effect made in it (0: none yet; then both seqs are the last before it)"
     )
     running: bool = Field(description="the turn the battle is in now (its figures are so far)")
+    steps: str = Field(
+        default="",
+        description='the steps its actions were made in, as the log names them: "Turn 2 · Orders to Turn 2 · Combat"',
+    )
 
 
 class ShipOut(BaseModel):
@@ -186,7 +191,10 @@ class Report(BaseModel):
     seq: int
     finished: bool
     viewer: ViewerOut
-    period: Literal["Turn", "Round"]
+    period: Literal["Turn", "Round"] = Field(description='"Turn": the word the log uses for every system')
+    headline: str = Field(default="", description="who fought and how it ended (or how far it has come)")
+    ending: EndOut | None = Field(default=None, description="the end, once the battle has ended")
+    story: list[StoryTurn] = Field(default_factory=list, description="each turn in sentences")
     turns: list[TurnOut]
     ships: list[ShipOut]
     pain: list[PainSeries]
@@ -332,6 +340,7 @@ class _Turn:
     end_seq: int = 0
     actions: int = 0
     clock: str = ""
+    steps: list[str] = field(default_factory=list)  # the steps its actions were made in, as the log says them
     end: dict[str, ShipFigures] = field(default_factory=dict)
     taken: Counter[str] = field(default_factory=Counter)
     dealt: Counter[str] = field(default_factory=Counter)
@@ -364,6 +373,7 @@ class Walk:
     turns: list[_Turn]
     turning: list[TurningPoint]
     viewer: Viewer  # as the last state knows them: how their log reads now
+    ending: EndOut | None = None
 
 
 def walk(
@@ -386,9 +396,11 @@ def walk(
     turns: dict[int, _Turn] = {}
     turning: list[TurningPoint] = []
     prev = 0
+    ending: EndOut | None = None
     for seq in chain:
         row = by_seq[seq]
         made_in = state.clock.turn
+        step = state.game.system.describe(state.clock)
         acting = _acting_ship(state, row.log)
         state = replay(rules, battle, [row.log], start=state, start_seq=prev)
         prev = seq
@@ -396,6 +408,8 @@ def walk(
         after = figures(battle_view(state, viewer), parts)
         turn = turns.setdefault(made_in, _Turn(made_in, seq))
         turn.actions += 1
+        if step not in turn.steps:
+            turn.steps.append(step)
         turn.end_seq, turn.clock, turn.end = seq, state.game.system.short(state.clock), after
         events = visible_events(row.events, viewer, finished)
         whole = _read_whole(row.events, viewer, finished)
@@ -408,6 +422,8 @@ def walk(
             if acting and acting != sid and whole:
                 turn.dealt[acting] += lost
         for event in events:
+            if event.get("kind") == "battle_end":
+                ending = _ending(seq, made_in, row.log, event, after)
             turned = turning_kind(event, kinds)
             if turned is not None:
                 ship = event.get("ship")
@@ -427,7 +443,29 @@ def walk(
     if state.clock.turn not in turns:  # the turn the clock stands in, nothing done in it yet
         clock = state.game.system.short(state.clock)
         turns[state.clock.turn] = _Turn(state.clock.turn, prev, prev, clock=clock, end=before)
-    return Walk([turns[n] for n in sorted(turns)], turning, viewer_for(participant_id, role, state))  # type: ignore[arg-type]
+    return Walk([turns[n] for n in sorted(turns)], turning, viewer_for(participant_id, role, state), ending)  # type: ignore[arg-type]
+
+
+def _ending(seq: int, turn: int, row: LogRow, event: dict[str, Any], ships: dict[str, ShipFigures]) -> EndOut:
+    """The end as the log records it: the referee's reason (the action's own payload) or the
+    rules' sentence, and who won (`ending.winner`, the sides as this viewer's view holds them)."""
+    by_referee = row.action_type == "battle.end"
+    text = str(event.get("text", ""))
+    if by_referee:
+        reason = str(row.payload.get("reason") or "")
+    else:
+        reason = (
+            text.removeprefix("The battle ends: ").removesuffix(" The dice seed is revealed.").rstrip(".")
+        )
+    sides = {sid: {"side": f.side} for sid, f in ships.items()}
+    return EndOut(
+        seq=seq,
+        turn=turn,
+        by="referee" if by_referee else "rules",
+        reason=reason,
+        winner=winner(event, sides),
+        text=text,
+    )
 
 
 def _series(w: Walk) -> dict[str, Any]:
@@ -512,11 +550,9 @@ async def battle_report(
     else:
         seen = [d for r in rows for d in visible_dice(visible_events(r.events, w.viewer, finished))]
         dice = dice_panel(seen, "visible")
-    period: Literal["Turn", "Round"] = (
-        "Round" if rules.game(battle.system).system.steps_marked(ROUND_END) else "Turn"
-    )
+    period: Literal["Turn", "Round"] = "Turn"  # the log's word, in Traveller's rounds too
     last = w.turns[-1].number
-    return Report(
+    report = Report(
         battle_id=battle.id,
         name=battle.name,
         system=battle.system,
@@ -534,10 +570,15 @@ async def battle_report(
                 clock=t.clock,
                 actions=t.actions,
                 running=not finished and t.number == last,
+                steps=" to ".join(dict.fromkeys([t.steps[0], t.steps[-1]])) if t.steps else "",
             )
             for t in w.turns
         ],
         turning_points=w.turning,
         dice=dice,
+        ending=w.ending,
         **_series(w),
     )
+    report.headline = headline(report)
+    report.story = tell(report)
+    return report

@@ -270,7 +270,7 @@ async def test_GEN_03_SH_06_charts_equal_the_state_at_each_turn_end_in_every_dem
     fore = point(startrek.shields, "haakona", 1, projection="Fore")
     assert fore.strength < fore.rating  # the Fore shield took Kirk's fire (ST-06)
     traveller = await report_of(platform, made[TRAVELLER], "Bob")
-    assert traveller.period == "Round" and [t.label for t in traveller.turns][:2] == ["Round 1", "Round 2"]
+    assert traveller.period == "Turn" and [t.label for t in traveller.turns][:2] == ["Turn 1", "Turn 2"]  # as the log says
     section = traveller.sections[0] if traveller.sections[0].ship == "dauntless" else traveller.sections[1]
     assert point(traveller.damage, "arbellatra", 1).dealt == point(traveller.damage, "dauntless", 1).taken > 0
     assert any(tp.event == "section_destroyed" and tp.turn == 2 for tp in traveller.turning_points), section
