@@ -36,6 +36,7 @@ from app.rules.state import BattleState
 from app.rules.views import Viewer, battle_view, event_for, viewer_for
 from app.services.errors import Invalid
 from app.services.history import LogRow, log_rows, replay, stacks
+from app.services.report_cache import ReportCache
 from app.services.report_story import EndOut, StoryTurn, headline, tell
 from app.services.views import visible_events
 
@@ -529,11 +530,25 @@ def _series(w: Walk) -> dict[str, Any]:
     }
 
 
+REPORTS: ReportCache[Report] = ReportCache()  # built reports by battle and seq: see report_cache.py
+
+
 async def battle_report(
     session: AsyncSession, battle: Battle, participant: Participant, rules: Rules
 ) -> Report:
     """The report as this participant may see it, live until the end (the running turn's figures
-    are those so far). The replay runs in a worker thread, so a long battle never blocks the loop."""
+    are those so far). Kept in REPORTS by battle, seq and viewer, so it is replayed once per action,
+    not per request; the replay runs in a worker thread, so a long battle never blocks the loop."""
+    who = (battle.status, participant.id, participant.role, participant.name, id(rules))
+    kept = REPORTS.get(battle.id, battle.seq, who)
+    if kept is not None:
+        return kept
+    report = await _build(session, battle, participant, rules)
+    REPORTS.put(battle.id, battle.seq, who, report)
+    return report
+
+
+async def _build(session: AsyncSession, battle: Battle, participant: Participant, rules: Rules) -> Report:
     raw = await log_rows(session, battle.id)
     rows = [
         Row(LogRow(r.seq, r.action_type, r.actor_id, r.actor_role, r.payload, r.dice), list(r.events))
