@@ -253,20 +253,20 @@ def figures(view: dict[str, Any], parts: Mapping[str, PartSpec] | None = None) -
 # --- turning points and dice ---------------------------------------------------------------------
 
 
-def turning_points(parts: Mapping[str, PartSpec]) -> dict[str, Turning]:
-    """The event kinds the parts declare turning points, by event kind (the first declaration of
-    a kind two parts share holds)."""
-    found: dict[str, Turning] = {}
-    for spec in parts.values():
-        for turning in spec.turning:
-            found.setdefault(turning.event, turning)
+def turning_points(
+    parts: Mapping[str, PartSpec], more: tuple[Turning, ...] = ()
+) -> dict[str, list[Turning]]:
+    """The event kinds the parts (and then `more`: the rulesets' own) declare turning points, by
+    event kind, each kind's declarations in order: the first that holds for an event names it."""
+    found: dict[str, list[Turning]] = {}
+    for turning in [t for spec in parts.values() for t in spec.turning] + list(more):
+        found.setdefault(turning.event, []).append(turning)
     return found
 
 
-def turning_kind(event: dict[str, Any], turning: Mapping[str, Turning]) -> Turning | None:
+def turning_kind(event: dict[str, Any], turning: Mapping[str, list[Turning]]) -> Turning | None:
     """Whether a visible event is a turning point, and of which kind."""
-    found = turning.get(event.get("kind", ""))
-    return found if found is not None and found.of(event) else None
+    return next((t for t in turning.get(event.get("kind", ""), []) if t.of(event)), None)
 
 
 EXPR = re.compile(r"^\s*(\d+)d(\d+)")
@@ -391,7 +391,7 @@ def walk(
     chain = stacks([r.log for r in rows]).in_effect
     state = rules.new_battle(battle.system, dict(battle.options))
     parts = state.game.parts
-    kinds = turning_points(parts)
+    kinds = turning_points(parts, tuple(t for r in state.game.rulesets for t in r.turning))
     viewer: Viewer = viewer_for(participant_id, role, state)  # type: ignore[arg-type]
     before = figures(battle_view(state, viewer), parts)
     turns: dict[int, _Turn] = {}

@@ -197,3 +197,48 @@ async def test_the_shared_report_of_an_ended_battle_says_the_winner_on_the_page_
         ).ending
         is not None
     )
+
+
+async def test_turning_points_now_hold_a_shield_driven_to_0_a_detection_a_removed_ship(
+    platform: Platform,
+) -> None:
+    d = (await demos(platform))[STARTREK]
+    await play_startrek(platform, d)  # turn 2, Combat: the Haakona is cloaked
+    search = {"detector": "thomas-paine", "target": "haakona", "ew": 6, "range": 5}
+    await do(platform, d, "Kirk", "startrek.detect_cloak", search)
+    await do(
+        platform,
+        d,
+        "Referee",
+        "startrek.rule_detection",
+        {"target": "haakona", "attempt": 0, "detected": True},
+    )
+    emptied = {"target": "thomas-paine", "source": "shadow-cruiser", "amount": 200, "direction": "fore"}
+    await do(platform, d, "Kosh", "damage.apply", emptied)
+    await do(platform, d, "Referee", "ship.remove", {"ship": "excelsior"})  # destroyed in turn 2
+    for who in ("Kirk", "Spectator"):
+        report = await report_of(platform, d, who)
+        turned = {(tp.kind, tp.event) for tp in report.turning_points if tp.turn == 2}
+        assert {
+            ("detection", "cloak_detection"),
+            ("shield", "shield_absorb"),
+            ("removed", "ship_removed"),
+        } <= turned
+        told = " ".join(report.story[1].sentences)
+        assert "detects the cloaked Haakona" in told and "is removed from the battle" in told, told
+
+
+def test_TR_23_a_crew_hit_that_stood_is_a_crew_loss_a_braced_one_is_a_system_hit() -> None:
+    from app.rules import STANDARD
+    from app.services.report import turning_kind, turning_points
+
+    kinds = turning_points(STANDARD.game("traveller").parts)
+    stood = {"kind": "system_hit", "text": "… Crew — crew Full → Reduced.", "data": {"slot": "crew"}}
+    braced = {
+        "kind": "system_hit",
+        "text": "… Crew — crew hit ignored (Prepare for Impact!).",
+        "data": {"slot": "crew"},
+    }
+    other = {"kind": "system_hit", "text": "… M-Drive.", "data": {"slot": "m_drive"}}
+    found = [turning_kind(e, kinds) for e in (stood, braced, other)]
+    assert [t.kind if t else None for t in found] == ["crew", "system", "system"]
