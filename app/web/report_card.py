@@ -46,7 +46,7 @@ def card(report: Report) -> str:
         _text(MARGIN, 70, "STARBOARD · BATTLE REPORT", 22, weight="600", fill="#8fa8d8"),
     ]
     y = 130
-    for line in _wrap(report.name, 40)[:2]:
+    for line in _wrap(report.name, 32)[:2]:
         out.append(_text(MARGIN, y, line, 52, weight="700"))
         y += 60
     for line in _wrap(report.headline, 70)[:3]:
