@@ -19,7 +19,7 @@ from app.services.battles import get_battle, get_participant
 from app.services.errors import Invalid, ServiceError
 from app.services.report import Report, battle_report
 from app.services.report_share import live_shares
-from app.web.answers import _flash
+from app.web.answers import _flash, _pop_flash
 from app.web.api import SEQ_MAX, Creds, _participant, errors
 from app.web.deps import PlatformDep
 from app.web.render import templates
@@ -334,7 +334,7 @@ async def report_page(
         "poll": POLL_SECONDS,
         "public": False,
         "share": await share_box(request, platform, battle_id) if me.role == "referee" else None,
-        "flash": None,
+        "flash": _pop_flash(request),  # a link revoked, said after the redirect here
     }
     return templates.TemplateResponse(request, "report.html", context)
 

@@ -62,7 +62,7 @@ async def make_link(battle_id: str, request: Request, platform: PlatformDep) -> 
         "share": await share_box(request, platform, battle_id, url),
         "flash": {
             "message": "A public link to this report is made: copy it now, it is shown only once.",
-            "level": "ok",
+            "level": "info",
         },
     }
     return templates.TemplateResponse(request, "report.html", context)
@@ -80,7 +80,7 @@ async def revoke_links(battle_id: str, request: Request, platform: PlatformDep) 
         _flash(
             request,
             f"{gone} public link{'s' if gone != 1 else ''} revoked: they no longer open the report.",
-            "ok",
+            "info",
         )
     except ServiceError as exc:
         _flash(request, exc.message, "error")

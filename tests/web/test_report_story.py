@@ -132,6 +132,8 @@ async def test_only_the_referee_makes_or_revokes_a_link_and_a_revoked_link_opens
         assert csrf and "1 public link opens this report" in report.text
         gone = await b.post(f"/battles/{d.battle_id}/report/share/revoke", data={"csrf_token": csrf.group(1)})
         assert gone.status_code == 303
+        after = await b.get(f"/battles/{d.battle_id}/report")
+        assert "1 public link revoked" in after.text and "0 public links open this report" in after.text
     assert (await client.get(f"/reports/{token}")).status_code == 404
     assert (await client.get(f"/reports/{token}.svg")).status_code == 404
 
