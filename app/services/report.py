@@ -253,9 +253,7 @@ def figures(view: dict[str, Any], parts: Mapping[str, PartSpec] | None = None) -
 # --- turning points and dice ---------------------------------------------------------------------
 
 
-def turning_points(
-    parts: Mapping[str, PartSpec], more: tuple[Turning, ...] = ()
-) -> dict[str, list[Turning]]:
+def turning_points(parts: Mapping[str, PartSpec], more: tuple[Turning, ...] = ()) -> dict[str, list[Turning]]:
     """The event kinds the parts (and then `more`: the rulesets' own) declare turning points, by
     event kind, each kind's declarations in order: the first that holds for an event names it."""
     found: dict[str, list[Turning]] = {}
@@ -392,7 +390,7 @@ def walk(
     state = rules.new_battle(battle.system, dict(battle.options))
     parts = state.game.parts
     kinds = turning_points(parts, tuple(t for r in state.game.rulesets for t in r.turning))
-    viewer: Viewer = viewer_for(participant_id, role, state)  # type: ignore[arg-type]
+    viewer: Viewer = viewer_for(participant_id, role, state)
     before = figures(battle_view(state, viewer), parts)
     turns: dict[int, _Turn] = {}
     turning: list[TurningPoint] = []
@@ -405,7 +403,7 @@ def walk(
         acting = _acting_ship(state, row.log)
         state = replay(rules, battle, [row.log], start=state, start_seq=prev)
         prev = seq
-        viewer = viewer_for(participant_id, role, state)  # type: ignore[arg-type]
+        viewer = viewer_for(participant_id, role, state)
         after = figures(battle_view(state, viewer), parts)
         turn = turns.setdefault(made_in, _Turn(made_in, seq))
         turn.actions += 1
@@ -444,7 +442,7 @@ def walk(
     if state.clock.turn not in turns:  # the turn the clock stands in, nothing done in it yet
         clock = state.game.system.short(state.clock)
         turns[state.clock.turn] = _Turn(state.clock.turn, prev, prev, clock=clock, end=before)
-    return Walk([turns[n] for n in sorted(turns)], turning, viewer_for(participant_id, role, state), ending)  # type: ignore[arg-type]
+    return Walk([turns[n] for n in sorted(turns)], turning, viewer_for(participant_id, role, state), ending)
 
 
 def _ending(seq: int, turn: int, row: LogRow, event: dict[str, Any], ships: dict[str, ShipFigures]) -> EndOut:

@@ -5,6 +5,8 @@ axe finds nothing critical or serious (light and dark) — screenshots in var/re
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from playwright.async_api import Browser
 
@@ -38,7 +40,7 @@ async def test_the_shared_report_reads_without_a_seat_at_desktop_and_phone_and_p
         token = await make_share(session, battle, referee)
     context = await browser.new_context()  # no seat: the link alone
     page = await context.new_page()
-    found: dict[str, list] = {}  # type: ignore[type-arg]
+    found: dict[str, list[Any]] = {}
     try:
         for size, (w, h) in SIZES.items():
             await page.set_viewport_size({"width": w, "height": h})
