@@ -50,6 +50,10 @@ async def test_GEN_the_referee_names_the_winner_a_side_or_a_draw_and_a_wrong_one
     d = (await demos(platform))[STARTREK]
     ref = {"Authorization": f"Bearer {d.tokens['Referee']}"}
     url = f"/api/v1/battles/{d.battle_id}/actions"
+    async with await browser(client, d.tokens["Referee"]) as b:
+        form = (await b.get(f"/battles/{d.battle_id}")).text
+    for side in ("Federation", "Shadows", "Romulan Star Empire", "draw"):
+        assert f'<option value="{side}">' in form, side  # the end form offers the sides and a draw
     wrong = await client.post(
         url, headers=ref, json={"type": "battle.end", "action_id": "end-1", "payload": {"winner": "Klingons"}}
     )
