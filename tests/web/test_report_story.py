@@ -16,7 +16,7 @@ from app.services import chat
 from app.services.battles import get_battle, load_state
 from app.services.platform import Platform
 from app.services.report import Report
-from tests.helpers import session_cookie
+from tests.helpers import act, session_cookie, set_table, simple_ship
 from tests.web.test_report import SECRET_HEX, STARTREK, Demo, demos, do, play_startrek, report_of
 
 SECRET_OUTPUT = 917  # the Haakona's reactor output: its power part is its commander's only (ux §0)
@@ -248,3 +248,25 @@ def test_TR_23_a_crew_hit_that_stood_is_a_crew_loss_a_braced_one_is_a_system_hit
     other = {"kind": "system_hit", "text": "… M-Drive.", "data": {"slot": "m_drive"}}
     found = [turning_kind(e, kinds) for e in (stood, braced, other)]
     assert [t.kind if t else None for t in found] == ["crew", "system", "system"]
+
+
+async def test_GEN_04_an_end_by_the_rules_names_the_side_left_as_winner(client: httpx.AsyncClient) -> None:
+    ships = {
+        "hawk": (simple_ship("Hawk") | {"side": "Hawks"}, "ann"),
+        "crow": (simple_ship("Crow", structure=16) | {"side": "Crows"}, "bob"),
+    }
+    options = {"end_when_one_side_left": True, "players_advance_clock": "always"}
+    table = await set_table(client, ships=ships, options=options)
+    hit = {"target": table.ships["crow"], "source": table.ships["hawk"], "amount": 200}
+    assert (await act(client, table, "ref", "damage.apply", hit)).status_code == 200
+    assert (
+        await act(client, table, "ref", "clock.advance", {})
+    ).status_code == 200  # the step ends: so does the battle
+    got = await client.get(f"/api/v1/battles/{table.battle_id}/report", headers=table.auth("bob"))
+    report = Report.model_validate(got.json())
+    assert report.finished and report.ending is not None
+    assert (report.ending.by, report.ending.winner) == ("rules", "Hawks")
+    assert report.ending.reason == "only the Hawks side still fights (Crow out of the battle)"
+    assert report.headline == (
+        "Hawks vs Crows — the Hawks side wins after 1 turn: only the Hawks side still fights (Crow out of the battle)"
+    )
