@@ -33,6 +33,7 @@ from app.web import (
     override_pages,
     pages,
     report_page,
+    report_share,
     ship_library,
     table,
     table_api,
@@ -224,6 +225,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ship_library.pages)
     app.include_router(report_page.router)
     app.include_router(report_page.api_router)
+    app.include_router(report_share.router)
     app.include_router(wizard.router)  # the home page and battle creation (issue 14)
     app.include_router(override_pages.router)
     app.include_router(pages.router)

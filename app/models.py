@@ -205,3 +205,16 @@ class LibraryShip(Base):
     from_ship: Mapped[str | None] = mapped_column(String(60), nullable=True)
     held_for: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ReportShare(Base):
+    """A public link to a battle's report, made by its referee: only the token's SHA-256 is kept
+    (the link is shown once, as join links are). Whoever holds the link reads the spectator's report
+    and its image card; deleting the row (the referee's Revoke) ends the link at once."""
+
+    __tablename__ = "report_shares"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)
+    created_by: Mapped[str] = mapped_column(String(32))  # the referee's participant id
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -145,6 +145,9 @@ class Ruleset:
     # The board this ruleset keeps where its system's board is range bands (High Guard's range
     # board): the values templates/partials/range_board.html draws.
     range_board: Callable[[BattleState], dict[str, Any]] | None = None
+    # Its event kinds that are turning points of the battle and belong to no part (a ship removed
+    # by the referee), as parts declare theirs (`PartSpec.turning`).
+    turning: tuple[figures.Turning, ...] = ()
 
 
 # --- marking what a module defines -----------------------------------------------------------

@@ -30,12 +30,14 @@ from app.models import Battle, Participant
 from app.rules import STANDARD, Rules
 from app.rules.core import Event, RuleError
 from app.rules.figures import Gauge, Section, Track, Turning, Value
+from app.rules.generic.ending import winner
 from app.rules.ruleset import PartSpec
 from app.rules.state import BattleState
-from app.rules.system import ROUND_END
 from app.rules.views import Viewer, battle_view, event_for, viewer_for
 from app.services.errors import Invalid
 from app.services.history import LogRow, log_rows, replay, stacks
+from app.services.report_cache import ReportCache
+from app.services.report_story import EndOut, StoryTurn, headline, tell
 from app.services.views import visible_events
 
 # --- the report's shape (the JSON of GET /api/v1/battles/{id}/report) ----------------------------
@@ -51,6 +53,10 @@ class TurnOut(BaseModel):
         description="actions in effect made in it (0: none yet; then both seqs are the last before it)"
     )
     running: bool = Field(description="the turn the battle is in now (its figures are so far)")
+    steps: str = Field(
+        default="",
+        description='the steps its actions were made in, as the log names them: "Turn 2 · Orders to Turn 2 · Combat"',
+    )
 
 
 class ShipOut(BaseModel):
@@ -186,7 +192,10 @@ class Report(BaseModel):
     seq: int
     finished: bool
     viewer: ViewerOut
-    period: Literal["Turn", "Round"]
+    period: Literal["Turn", "Round"] = Field(description='"Turn": the word the log uses for every system')
+    headline: str = Field(default="", description="who fought and how it ended (or how far it has come)")
+    ending: EndOut | None = Field(default=None, description="the end, once the battle has ended")
+    story: list[StoryTurn] = Field(default_factory=list, description="each turn in sentences")
     turns: list[TurnOut]
     ships: list[ShipOut]
     pain: list[PainSeries]
@@ -244,20 +253,18 @@ def figures(view: dict[str, Any], parts: Mapping[str, PartSpec] | None = None) -
 # --- turning points and dice ---------------------------------------------------------------------
 
 
-def turning_points(parts: Mapping[str, PartSpec]) -> dict[str, Turning]:
-    """The event kinds the parts declare turning points, by event kind (the first declaration of
-    a kind two parts share holds)."""
-    found: dict[str, Turning] = {}
-    for spec in parts.values():
-        for turning in spec.turning:
-            found.setdefault(turning.event, turning)
+def turning_points(parts: Mapping[str, PartSpec], more: tuple[Turning, ...] = ()) -> dict[str, list[Turning]]:
+    """The event kinds the parts (and then `more`: the rulesets' own) declare turning points, by
+    event kind, each kind's declarations in order: the first that holds for an event names it."""
+    found: dict[str, list[Turning]] = {}
+    for turning in [t for spec in parts.values() for t in spec.turning] + list(more):
+        found.setdefault(turning.event, []).append(turning)
     return found
 
 
-def turning_kind(event: dict[str, Any], turning: Mapping[str, Turning]) -> Turning | None:
+def turning_kind(event: dict[str, Any], turning: Mapping[str, list[Turning]]) -> Turning | None:
     """Whether a visible event is a turning point, and of which kind."""
-    found = turning.get(event.get("kind", ""))
-    return found if found is not None and found.of(event) else None
+    return next((t for t in turning.get(event.get("kind", ""), []) if t.of(event)), None)
 
 
 EXPR = re.compile(r"^\s*(\d+)d(\d+)")
@@ -332,6 +339,7 @@ class _Turn:
     end_seq: int = 0
     actions: int = 0
     clock: str = ""
+    steps: list[str] = field(default_factory=list)  # the steps its actions were made in, as the log says them
     end: dict[str, ShipFigures] = field(default_factory=dict)
     taken: Counter[str] = field(default_factory=Counter)
     dealt: Counter[str] = field(default_factory=Counter)
@@ -364,6 +372,7 @@ class Walk:
     turns: list[_Turn]
     turning: list[TurningPoint]
     viewer: Viewer  # as the last state knows them: how their log reads now
+    ending: EndOut | None = None
 
 
 def walk(
@@ -380,22 +389,26 @@ def walk(
     chain = stacks([r.log for r in rows]).in_effect
     state = rules.new_battle(battle.system, dict(battle.options))
     parts = state.game.parts
-    kinds = turning_points(parts)
-    viewer: Viewer = viewer_for(participant_id, role, state)  # type: ignore[arg-type]
+    kinds = turning_points(parts, tuple(t for r in state.game.rulesets for t in r.turning))
+    viewer: Viewer = viewer_for(participant_id, role, state)
     before = figures(battle_view(state, viewer), parts)
     turns: dict[int, _Turn] = {}
     turning: list[TurningPoint] = []
     prev = 0
+    ending: EndOut | None = None
     for seq in chain:
         row = by_seq[seq]
         made_in = state.clock.turn
+        step = state.game.system.describe(state.clock)
         acting = _acting_ship(state, row.log)
         state = replay(rules, battle, [row.log], start=state, start_seq=prev)
         prev = seq
-        viewer = viewer_for(participant_id, role, state)  # type: ignore[arg-type]
+        viewer = viewer_for(participant_id, role, state)
         after = figures(battle_view(state, viewer), parts)
         turn = turns.setdefault(made_in, _Turn(made_in, seq))
         turn.actions += 1
+        if step not in turn.steps:
+            turn.steps.append(step)
         turn.end_seq, turn.clock, turn.end = seq, state.game.system.short(state.clock), after
         events = visible_events(row.events, viewer, finished)
         whole = _read_whole(row.events, viewer, finished)
@@ -408,6 +421,8 @@ def walk(
             if acting and acting != sid and whole:
                 turn.dealt[acting] += lost
         for event in events:
+            if event.get("kind") == "battle_end":
+                ending = _ending(seq, made_in, row.log, event, after)
             turned = turning_kind(event, kinds)
             if turned is not None:
                 ship = event.get("ship")
@@ -427,7 +442,29 @@ def walk(
     if state.clock.turn not in turns:  # the turn the clock stands in, nothing done in it yet
         clock = state.game.system.short(state.clock)
         turns[state.clock.turn] = _Turn(state.clock.turn, prev, prev, clock=clock, end=before)
-    return Walk([turns[n] for n in sorted(turns)], turning, viewer_for(participant_id, role, state))  # type: ignore[arg-type]
+    return Walk([turns[n] for n in sorted(turns)], turning, viewer_for(participant_id, role, state), ending)
+
+
+def _ending(seq: int, turn: int, row: LogRow, event: dict[str, Any], ships: dict[str, ShipFigures]) -> EndOut:
+    """The end as the log records it: the referee's reason (the action's own payload) or the
+    rules' sentence, and who won (`ending.winner`, the sides as this viewer's view holds them)."""
+    by_referee = row.action_type == "battle.end"
+    text = str(event.get("text", ""))
+    if by_referee:
+        reason = str(row.payload.get("reason") or "")
+    else:
+        reason = (
+            text.removeprefix("The battle ends: ").removesuffix(" The dice seed is revealed.").rstrip(".")
+        )
+    sides = {sid: {"side": f.side} for sid, f in ships.items()}
+    return EndOut(
+        seq=seq,
+        turn=turn,
+        by="referee" if by_referee else "rules",
+        reason=reason,
+        winner=winner(event, sides),
+        text=text,
+    )
 
 
 def _series(w: Walk) -> dict[str, Any]:
@@ -491,11 +528,25 @@ def _series(w: Walk) -> dict[str, Any]:
     }
 
 
+REPORTS: ReportCache[Report] = ReportCache()  # built reports by battle and seq: see report_cache.py
+
+
 async def battle_report(
     session: AsyncSession, battle: Battle, participant: Participant, rules: Rules
 ) -> Report:
     """The report as this participant may see it, live until the end (the running turn's figures
-    are those so far). The replay runs in a worker thread, so a long battle never blocks the loop."""
+    are those so far). Kept in REPORTS by battle, seq and viewer, so it is replayed once per action,
+    not per request; the replay runs in a worker thread, so a long battle never blocks the loop."""
+    who = (battle.status, participant.id, participant.role, participant.name, id(rules))
+    kept = REPORTS.get(battle.id, battle.seq, who)
+    if kept is not None:
+        return kept
+    report = await _build(session, battle, participant, rules)
+    REPORTS.put(battle.id, battle.seq, who, report)
+    return report
+
+
+async def _build(session: AsyncSession, battle: Battle, participant: Participant, rules: Rules) -> Report:
     raw = await log_rows(session, battle.id)
     rows = [
         Row(LogRow(r.seq, r.action_type, r.actor_id, r.actor_role, r.payload, r.dice), list(r.events))
@@ -512,11 +563,9 @@ async def battle_report(
     else:
         seen = [d for r in rows for d in visible_dice(visible_events(r.events, w.viewer, finished))]
         dice = dice_panel(seen, "visible")
-    period: Literal["Turn", "Round"] = (
-        "Round" if rules.game(battle.system).system.steps_marked(ROUND_END) else "Turn"
-    )
+    period: Literal["Turn", "Round"] = "Turn"  # the log's word, in Traveller's rounds too
     last = w.turns[-1].number
-    return Report(
+    report = Report(
         battle_id=battle.id,
         name=battle.name,
         system=battle.system,
@@ -534,10 +583,15 @@ async def battle_report(
                 clock=t.clock,
                 actions=t.actions,
                 running=not finished and t.number == last,
+                steps=" to ".join(dict.fromkeys([t.steps[0], t.steps[-1]])) if t.steps else "",
             )
             for t in w.turns
         ],
         turning_points=w.turning,
         dice=dice,
+        ending=w.ending,
         **_series(w),
     )
+    report.headline = headline(report)
+    report.story = tell(report)
+    return report

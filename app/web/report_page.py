@@ -18,11 +18,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.services.battles import get_battle, get_participant
 from app.services.errors import Invalid, ServiceError
 from app.services.report import Report, battle_report
-from app.web.answers import _flash
+from app.services.report_share import live_shares
+from app.web.answers import _flash, _pop_flash
 from app.web.api import SEQ_MAX, Creds, _participant, errors
 from app.web.deps import PlatformDep
 from app.web.render import templates
-from app.web.security import seat_in
+from app.web.security import csrf_token, seat_in
 
 router = APIRouter(include_in_schema=False)
 api_router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -293,6 +294,15 @@ def charts(report: Report) -> dict[str, list[Chart]]:
     }
 
 
+async def share_box(
+    request: Request, platform: PlatformDep, battle_id: str, url: str | None = None
+) -> dict[str, object]:
+    """What the referee's Share panel on the report page shows."""
+    async with platform.db.reader() as session:
+        live = await live_shares(session, battle_id)
+    return {"live": live, "url": url, "csrf": csrf_token(request), "battle_id": battle_id}
+
+
 @router.get("/battles/{battle_id}/report", response_class=HTMLResponse)
 async def report_page(
     battle_id: str,
@@ -322,7 +332,9 @@ async def report_page(
         "report": report,
         "charts": charts(report),
         "poll": POLL_SECONDS,
-        "flash": None,
+        "public": False,
+        "share": await share_box(request, platform, battle_id) if me.role == "referee" else None,
+        "flash": _pop_flash(request),  # a link revoked, said after the redirect here
     }
     return templates.TemplateResponse(request, "report.html", context)
 

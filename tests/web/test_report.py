@@ -39,6 +39,21 @@ TURNING_KINDS = {
     "system_hit",
     "system_destroyed",
 }
+# ... and since: a shield driven to 0 (ST-06), a cloaked ship found (ST-23, ST-24), a ship removed by
+# the referee, a crew loss (TR-23).
+TURNING_KINDS |= {"ship_removed", "cloak_revealed", "abandon_ship"}
+
+
+def is_turning_point(e: dict[str, Any]) -> bool:
+    data = e.get("data") or {}
+    return (
+        e["kind"] in TURNING_KINDS
+        or (e["kind"] == "pain_reaction" and data.get("reaction") not in (None, "ZERO"))
+        or (e["kind"] == "shield_absorb" and data.get("after") == 0 and data.get("before", 0) > 0)
+        or (e["kind"] == "cloak_detection" and e.get("visibility") == "public")
+    )
+
+
 SECRET_HEX = "0713"
 # The Imperial fleet commander's Tactics DM (TR-03): its effect (at least +4) lifts the Arbellatra's
 # initiative above what its orders cost, whatever the seed rolls.
@@ -236,11 +251,7 @@ async def assert_turning_points_exact(platform: Platform, d: Demo, who: str, rep
         now = await state_at(session, battle, battle.seq, platform.rules)
         log = await visible_log(session, battle, viewer_for(me.id, me.role, now))
     expected = [
-        (entry.seq, e["kind"], e["text"])
-        for entry in log
-        for e in entry.events
-        if e["kind"] in TURNING_KINDS
-        or (e["kind"] == "pain_reaction" and e["data"].get("reaction") not in (None, "ZERO"))
+        (entry.seq, e["kind"], e["text"]) for entry in log for e in entry.events if is_turning_point(e)
     ]
     assert [(tp.seq, tp.event, tp.text) for tp in report.turning_points] == expected
 
@@ -270,7 +281,10 @@ async def test_GEN_03_SH_06_charts_equal_the_state_at_each_turn_end_in_every_dem
     fore = point(startrek.shields, "haakona", 1, projection="Fore")
     assert fore.strength < fore.rating  # the Fore shield took Kirk's fire (ST-06)
     traveller = await report_of(platform, made[TRAVELLER], "Bob")
-    assert traveller.period == "Round" and [t.label for t in traveller.turns][:2] == ["Round 1", "Round 2"]
+    assert traveller.period == "Turn" and [t.label for t in traveller.turns][:2] == [
+        "Turn 1",
+        "Turn 2",
+    ]  # as the log says
     section = traveller.sections[0] if traveller.sections[0].ship == "dauntless" else traveller.sections[1]
     assert point(traveller.damage, "arbellatra", 1).dealt == point(traveller.damage, "dauntless", 1).taken > 0
     assert any(tp.event == "section_destroyed" and tp.turn == 2 for tp in traveller.turning_points), section

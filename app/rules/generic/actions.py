@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.rules.core import Actor, Event, NoPayload, RuleError, ShipRef, Visibility
 from app.rules.dice import DiceSource
+from app.rules.generic.ending import DRAW, sides_of
 from app.rules.messages import first_error
 from app.rules.overrides import choice_at
 from app.rules.ruleset import action
@@ -396,13 +397,27 @@ def _secrecy(before: BattleState, after: BattleState, path: str) -> tuple[Visibi
 
 class EndBattle(BaseModel):
     reason: str = Field(default="", max_length=200)
+    winner: str | None = Field(
+        default=None, max_length=60, description='the side that won, or "draw"; none: not said'
+    )
 
 
 @action("battle.end", EndBattle, "End the battle", referee_only=True)
 def end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: DiceSource) -> list[Event]:
-    state.finished = True
     why = f": {payload.reason}" if payload.reason else ""
-    return [Event(kind="battle_end", text=f"The battle ends{why}. The dice seed is revealed.")]
+    if payload.winner is None:  # as every end was logged before a winner could be named
+        state.finished = True
+        return [Event(kind="battle_end", text=f"The battle ends{why}. The dice seed is revealed.")]
+    sides = sides_of(state)
+    if payload.winner != DRAW and payload.winner not in sides:
+        named = ", ".join(f'"{s}"' for s in sides) or "none: no ship has a side"
+        raise RuleError(f'winner: one of the battle\'s sides ({named}) or "{DRAW}"', "winner")
+    state.finished = True
+    said = "a draw" if payload.winner == DRAW else f"the {payload.winner} side wins"
+    data = {"reason": "referee", "winner": payload.winner, "why": payload.reason}
+    return [
+        Event(kind="battle_end", text=f"The battle ends{why} — {said}. The dice seed is revealed.", data=data)
+    ]
 
 
 class MoveShip(BaseModel):

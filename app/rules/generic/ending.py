@@ -24,6 +24,7 @@ from app.rules.state import BattleState, Clock, Ship
 ONE_SIDE_LEFT = "end_when_one_side_left"
 TURN_LIMIT = "turn_limit"
 MOST_TURNS = 1000
+DRAW = "draw"  # the winner of a battle nobody won
 
 
 def check_options(options: dict[str, Any]) -> None:
@@ -40,6 +41,31 @@ def check_options(options: dict[str, Any]) -> None:
 
 def side_of(ship: Ship) -> str:
     return f"side:{ship.side}" if ship.side else f"commander:{ship.owner or ''}"
+
+
+def sides_of(state: BattleState) -> list[str]:
+    """The sides the battle's ships fight on (a ship's `side`), in the order they first appear."""
+    return list(dict.fromkeys(s.side for s in state.ships.values() if s.side))
+
+
+def winner(event: dict[str, Any], ships: dict[str, dict[str, Any]]) -> str | None:
+    """Who won, as a `battle_end` event (a log dict) records it: the side the referee named or
+    "draw"; for an end by the rules, the side still fighting (a draw when none is, or at the
+    turn limit); None when the end does not say (a referee's end without a winner, or the last
+    ships fighting have no side). `ships`: the ships by id as a view holds them (their `side`)."""
+    data = event.get("data") or {}
+    if "winner" in data:
+        found = data["winner"]
+        return found if isinstance(found, str) else None
+    if data.get("reason") == "turn_limit":
+        return DRAW
+    if data.get("reason") == "one_side_left":
+        fighting = data.get("fighting") or []
+        if not fighting:
+            return DRAW
+        sides = {(ships.get(sid) or {}).get("side") or "" for sid in fighting}
+        return sides.pop() if len(sides) == 1 and "" not in sides else None
+    return None
 
 
 def _names(ships: list[Ship]) -> str:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.counters import CounterEvent
 from app.rules.dice import DiceSource
+from app.rules.figures import Turning
 from app.rules.geometry import distance, hex_of
 from app.rules.ruleset import Settable, action, hook, part, when
 from app.rules.startrek.common import (
@@ -87,6 +88,14 @@ def position_secret(ship: Ship) -> bool:
         CounterEvent("decloak", "show", ("startrek.decloak",)),
         CounterEvent("cloak_detection", "seen", ("startrek.rule_detection",)),
         CounterEvent("cloak_revealed", "seen", ("damage.apply",)),
+    ),
+    # A cloaked ship found: by a detection (ST-23; the referee's "not found" is owner-only, so only
+    # a public one counts) or by collateral damage (ST-24).
+    turning=(
+        Turning(
+            "cloak_detection", "detection", "Detection", lambda e: e.get("visibility", "public") == "public"
+        ),
+        Turning("cloak_revealed", "detection", "Detection"),
     ),
     settable=(
         Settable("cloaked", "Cloaked"),

@@ -114,12 +114,19 @@ def _public_shields(part: dict[str, Any], ship: Ship) -> dict[str, Any]:
     return shown
 
 
+def _emptied(event: dict[str, Any]) -> bool:
+    """A hit that drove a projection from some strength to 0."""
+    data = event.get("data") or {}
+    return data.get("after") == 0 and (data.get("before") or 0) > 0
+
+
 @part(
     PART,
     public_view=_public_shields,
     turning=(
         Turning("shield_collapse", "shield", "Shield"),  # ST-12
         Turning("shields_fall", "shield", "Shield"),  # ST-11
+        Turning("shield_absorb", "shield", "Shield", _emptied),  # a projection driven to 0 (ST-06)
     ),
     settable=(
         Settable("projections.*.current", "{name} shield", upto="rating"),

@@ -331,11 +331,18 @@ class Combatant(BaseModel):
         return T.reactions(self.current_initiative() or 0)
 
 
+def _crew_lost(event: dict[str, Any]) -> bool:
+    """A section hit on the crew that was not braced away (Prepare for Impact!, TR-27)."""
+    return (event.get("data") or {}).get("slot") == "crew" and "crew hit ignored" not in event.get("text", "")
+
+
 @part(
     "hg_ship",
     public_view=lambda part, ship: public_view(part, ship),
     turning=(
         Turning("section_destroyed", "section", "Section"),  # TR-17
+        Turning("system_hit", "crew", "Crew loss", _crew_lost),  # TR-23: a crew hit that stood
+        Turning("abandon_ship", "crew", "Crew loss"),  # TR-23: the survivors leave the ship
         Turning("system_hit", "system", "System hit"),  # TR-18
         Turning("critical", "critical", "Critical"),  # TR-19
     ),
