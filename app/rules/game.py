@@ -51,6 +51,10 @@ class _Label(str):
         return self.lower() if spec == "lower" else format(str(self), spec)
 
 
+# In `Game.awaited`: the step waits on the referee (whoever holds a referee seat), not on a commander.
+REFEREE_SEAT = "referee"
+
+
 @dataclass(frozen=True)
 class Offer:
     """An action a viewer may take now, and for which of their ships (empty: not for a ship)."""
@@ -194,10 +198,24 @@ class Game:
                     return ships
         return None
 
+    def referee_due(self, state: BattleState) -> str | None:
+        """What the referee must do before the step has anything for the commanders (TR-03: roll
+        initiative for the engagement), or None."""
+        step = self.step(state.clock)
+        for ruleset in self.rulesets:
+            if ruleset.referee_due is not None:
+                due = ruleset.referee_due(state, step)
+                if due:
+                    return due
+        return None
+
     def awaited(self, state: BattleState) -> list[str]:
-        """Who the current step waits on (participant ids, in ship order): the commanders of the ships
-        a ruleset names (whose turn it is, whose orders are not committed), else every commander of a
-        ship still fighting; less those who said they are done."""
+        """Who the current step waits on (participant ids, in ship order): the referee alone
+        (`REFEREE_SEAT`) while a ruleset says the referee must act first; else the commanders of the
+        ships a ruleset names (whose turn it is, whose orders are not committed), else every
+        commander of a ship still fighting; less those who said they are done."""
+        if self.referee_due(state):
+            return [REFEREE_SEAT]
         ships = self.acting(state)
         if ships is None:
             pool = [s for s in state.ships.values() if not self.gone(s)]
@@ -208,6 +226,41 @@ class Game:
             if ship.owner and ship.owner not in waiting and ship.owner not in state.ready:
                 waiting.append(ship.owner)
         return waiting
+
+    def waiting_for(self, state: BattleState) -> str | None:
+        """What the step waits for when that is not plain "done": the referee's task, or None."""
+        due = self.referee_due(state)
+        return f"the referee: {due}" if due else None
+
+    def later(self, state: BattleState) -> list[str]:
+        """Commanders the step will wait on but not yet, so neither pending nor done: every commander
+        while the referee must act first, else those whose ships' turn in the step's order (TR-04)
+        has not come."""
+        now = set(self.awaited(state))
+        if REFEREE_SEAT in now:
+            ships = [s.id for s in sorted(state.ships.values(), key=lambda s: s.id) if not self.gone(s)]
+        else:
+            ships = self.turn_order(state) or []
+        found: list[str] = []
+        for sid in ships:
+            owner = state.ships[sid].owner if sid in state.ships else None
+            if owner and owner not in now and owner not in found and owner not in state.ready:
+                found.append(owner)
+        return found
+
+    def seats(self, awaited: list[str], referees: Iterable[str]) -> list[str]:
+        """`awaited` as participant ids, the referee's seat as the ids of the battle's referees."""
+        out: list[str] = []
+        for who in awaited:
+            for pid in list(referees) if who == REFEREE_SEAT else [who]:
+                if pid not in out:
+                    out.append(pid)
+        return out
+
+    def waits_on(self, state: BattleState, participant_id: str | None, referee: bool) -> bool:
+        """Whether the step waits on this participant (a referee, when it waits on the referee)."""
+        awaited = self.awaited(state)
+        return participant_id in awaited or (referee and REFEREE_SEAT in awaited)
 
     def mark_ready(self, state: BattleState, actor: Actor, dice: DiceSource) -> list[Event]:
         """The actor is done with this step: the ruleset's meaning of it where it orders the step,

@@ -59,7 +59,8 @@ async def table(
 
 
 def pending(bar: dict[str, Any]) -> list[str]:
-    return [row["name"] for row in bar["table"] if not row["done"]]
+    """Who the step waits on now, by name (not those done, nor those whose turn has not come)."""
+    return [row["name"] for row in bar["table"] if not row["done"] and not row["later"]]
 
 
 async def test_GEN_01_every_commander_marks_done_and_the_step_ends_by_itself(platform: Platform) -> None:
@@ -225,3 +226,64 @@ async def test_GEN_01_SH_03_skips_are_standing_readiness_and_stop_where_a_rule_n
     state = await t.state()
     assert (state.clock.impulse, state.ready_until) == (6, {})
     assert pending(await t.bar("ref")) == ["Ann", "Bob"]
+
+
+async def test_TR_03_before_initiative_the_orders_step_waits_on_the_referee_who_rolls_it(
+    platform: Platform,
+) -> None:
+    """TR-03: initiative is rolled once per engagement, by the referee, before any orders. Until
+    then the orders step waits on the referee alone (named, with what for, and "your move"); the
+    captains have nothing to do yet: not waited on, not done, and their Done is refused."""
+    t = await table(
+        platform,
+        "traveller",
+        {
+            "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
+            "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
+        },
+    )
+    ref, ann = await t.bar("ref"), await t.bar("ann")
+    assert ref["waiting_on"] == ["Referee"] and ref["your_move"]
+    assert ref["waiting_for"] == "the referee: roll initiative for the engagement (TR-03)"
+    assert [(r["name"], r["done"], r["later"]) for r in ref["table"]] == [
+        ("Referee", False, False),
+        ("Ann", False, True),
+        ("Bob", False, True),
+    ]
+    assert not ann["your_move"] and "step.ready" not in ann["may"]
+    with pytest.raises(Forbidden, match="the step waits on the referee: roll initiative for the engagement"):
+        await t.act("ann", "step.ready")
+    assert "traveller.initiative" in ref["may"]
+    # Rolled: the orders are the captains' now, and the referee is no longer waited on.
+    await t.act("ref", "traveller.initiative", {"fleet_tactics": {"Imperial": 1}}, dice=[4, 4, 6, 4])
+    ref, ann = await t.bar("ref"), await t.bar("ann")
+    assert ref["waiting_on"] == ["Ann", "Bob"] and not ref["your_move"] and ann["your_move"]
+    assert ref["waiting_for"] is None
+    assert [r["name"] for r in ref["table"]] == ["Ann", "Bob"]
+
+
+async def test_TR_04_a_captain_whose_turn_in_the_loop_has_not_come_is_not_done(platform: Platform) -> None:
+    """TR-04: in the combat loop only the ship whose turn it is is waited on; a captain whose turn
+    comes later is not done (no ✓) until their ship has passed."""
+    t = await table(
+        platform,
+        "traveller",
+        {
+            "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
+            "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
+        },
+    )
+    await t.act("ref", "traveller.initiative", {"fleet_tactics": {"Imperial": 1}}, dice=[4, 4, 6, 4])
+    await t.act("ann", "traveller.orders", {"ship": "arbellatra", "orders": [{"order": "screens_full"}]})
+    for _ in range(2):  # orders (committed as drafted: Screens to Full! costs Arbellatra 4), manoeuvre
+        await t.act("ann", "step.ready")
+        await t.act("bob", "step.ready")
+    assert (await t.state()).clock.step == "combat"
+    rows = lambda bar: [(r["name"], r["done"], r["later"]) for r in bar["table"]]  # noqa: E731
+    bar = await t.bar("watcher")
+    assert bar["waiting_on"] == ["Bob"]
+    assert rows(bar) == [("Ann", False, True), ("Bob", False, False)]
+    await t.act("bob", "step.ready")  # Dauntless passes: Arbellatra's turn
+    bar = await t.bar("watcher")
+    assert bar["waiting_on"] == ["Ann"]
+    assert rows(bar) == [("Ann", False, False), ("Bob", True, False)]

@@ -47,6 +47,9 @@ def may_advance(state: BattleState, actor: Actor) -> str | None:
         return "only the referee advances the turn clock in this battle"
     if not actor.ships:
         return "only the referee or a ship's commander may advance the clock"
+    due = state.game.referee_due(state)
+    if mode == "when_done" and due:
+        return f"the step waits on the referee: {due}"
     others = [p for p in state.game.awaited(state) if p != actor.participant_id]
     if mode == "when_done" and others:
         n = len(others)
@@ -132,6 +135,11 @@ def ready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource
 
 
 def _may_ready(state: BattleState, actor: Actor) -> str | None:
+    due = state.game.referee_due(state)
+    if due:  # the referee's part is the deed itself; nobody else has anything to be done with yet
+        if actor.is_referee:
+            return f"{due}, or advance the clock to play on without it"
+        return f"the step waits on the referee: {due}"
     if actor.participant_id not in state.game.awaited(state):
         return "the step is not waiting on you"
     return None
