@@ -15,10 +15,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from app.rules.core import Actor, Event, NotAllowed, RuleError
-from app.rules.dice import DiceSource
+from app.rules.dice import Deferred, DiceSource, SeatedDice
 from app.rules.messages import first_error
 from app.rules.ruleset import ActionSpec, PartSpec, Ruleset, StepHook, When
-from app.rules.state import BattleState, Clock, Ship
+from app.rules.state import BattleState, Clock, PendingRoll, Ship
 from app.rules.system import GameSystem, Step
 
 
@@ -160,6 +160,41 @@ class Game:
         events.extend(self.run_hooks(state, "enter", self.step(new).marks, dice))
         return events
 
+    def end_step(self, state: BattleState, dice: DiceSource, actor: Actor) -> list[Event]:
+        """End the step (`advance`) for `actor`, the dice its rules roll for a ship asked of that
+        ship's commander (GEN-02): with physical dice, a die for a ship the actor does not command
+        makes the end wait, pending, for its commander or the referee (`state.rolling`, with the
+        dice drawn before it); nothing else of the end happens until the die is entered. Those who
+        said they are done stay done. The server's dice roll every die at once, as before."""
+        pending = state.rolling
+        seated = SeatedDice(
+            dice,
+            actor.commands,
+            pending.dice if pending is not None else (),
+            lambda sid: state.ships[sid].name if sid in state.ships else sid,
+        )
+        trial = state.copy_deep() if dice.may_lack else state  # a wait leaves no trace
+        trial.rolling = None
+        try:
+            events = self.advance(trial, seated)
+        except Deferred as wait:
+            state.rolling = PendingRoll(ship=wait.ship, sides=wait.sides, purpose=wait.purpose, dice=wait.drawn)
+            ship = state.ships.get(wait.ship)
+            name = ship.name if ship is not None else wait.ship
+            return [
+                Event(
+                    kind="rolling",
+                    ship=wait.ship,
+                    text=f"{self.system.describe(state.clock)} ends once {name}'s commander (or the referee)"
+                    f" enters 1d{wait.sides} for {wait.purpose}.",
+                    data={"sides": wait.sides, "purpose": wait.purpose},
+                )
+            ]
+        if trial is not state:
+            for name in type(state).model_fields:
+                setattr(state, name, getattr(trial, name))
+        return events
+
     # --- the gate -------------------------------------------------------------------------
 
     def spec(self, action_type: str) -> ActionSpec:
@@ -210,10 +245,14 @@ class Game:
         return None
 
     def awaited(self, state: BattleState) -> list[str]:
-        """Who the current step waits on (participant ids, in ship order): the referee alone
+        """Who the current step waits on (participant ids, in ship order): the commander of the ship
+        whose die the step's end waits for (the referee where it has none); the referee alone
         (`REFEREE_SEAT`) while a ruleset says the referee must act first; else the commanders of the
         ships a ruleset names (whose turn it is, whose orders are not committed), else every
         commander of a ship still fighting; less those who said they are done."""
+        if state.rolling is not None:
+            roller = state.ships.get(state.rolling.ship)
+            return [roller.owner if roller is not None and roller.owner else REFEREE_SEAT]
         if self.referee_due(state):
             return [REFEREE_SEAT]
         ships = self.acting(state)
@@ -228,15 +267,21 @@ class Game:
         return waiting
 
     def waiting_for(self, state: BattleState) -> str | None:
-        """What the step waits for when that is not plain "done": the referee's task, or None."""
-        due = self.referee_due(state)
-        return f"the referee: {due}" if due else None
+        """What the step waits for when that is not plain "done": the die its end needs, the
+        referee's task, or None."""
+        if state.rolling is not None:
+            pending = state.rolling
+            ship = state.ships.get(pending.ship)
+            return f"dice for {ship.name if ship else pending.ship}: 1d{pending.sides} for {pending.purpose}"
+        return self.referee_due(state)
 
     def later(self, state: BattleState) -> list[str]:
         """Commanders the step will wait on but not yet, so neither pending nor done: every commander
         while the referee must act first, else those whose ships' turn in the step's order (TR-04)
         has not come."""
         now = set(self.awaited(state))
+        if state.rolling is not None:
+            return []  # the step is ending: only its dice are awaited
         if REFEREE_SEAT in now:
             ships = [s.id for s in sorted(state.ships.values(), key=lambda s: s.id) if not self.gone(s)]
         else:
@@ -281,7 +326,7 @@ class Game:
                     data={"participant": actor.participant_id},
                 )
             ]
-        return events + self.settle(state, dice)
+        return events + self.settle(state, dice, actor)
 
     def ready_until(self, state: BattleState, actor: Actor, until: int, dice: DiceSource) -> list[Event]:
         """Standing readiness in a repeated step: the actor is done until repeat `until` (a skip
@@ -297,9 +342,9 @@ class Game:
             else f"the end of {step.label.lower()}s"
         )
         events = [Event(kind="ready", text=f"Done until {upto}.", data={"participant": who, "until": until})]
-        return events + self.settle(state, dice)
+        return events + self.settle(state, dice, actor)
 
-    def settle(self, state: BattleState, dice: DiceSource) -> list[Event]:
+    def settle(self, state: BattleState, dice: DiceSource, actor: Actor) -> list[Event]:
         """End the step when it waits on nobody, and go on while standing readiness (skips) carries
         everyone through quiet repeats; stop after a repeat where something besides the clock
         happened (a pain check, a reaction), which cancels the skips."""
@@ -307,7 +352,7 @@ class Game:
         quiet: list[Event] = []
         first = self.step(state.clock).title(state.clock)
         while not state.finished and not self.awaited(state) and self._anyone_commands(state):
-            happened = self.advance(state, dice)
+            happened = self.end_step(state, dice, actor)
             if any(e.kind != "clock" for e in happened):
                 state.ready_until.clear()
                 events.extend(quiet + happened)

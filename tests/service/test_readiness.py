@@ -14,7 +14,7 @@ from app.models import Battle, Participant
 from app.services import actions
 from app.services.actions import Command
 from app.services.battles import add_participant, create_battle, load_state
-from app.services.errors import Forbidden
+from app.services.errors import Forbidden, Invalid, RollNeeded
 from app.services.platform import Platform
 from app.services.views import battle_for
 from tests.helpers import ship_def, simple_ship
@@ -43,11 +43,15 @@ class Table:
 
 
 async def table(
-    platform: Platform, system: str, ships: dict[str, tuple[dict[str, Any], str]], **kw: Any
+    platform: Platform,
+    system: str,
+    ships: dict[str, tuple[dict[str, Any], str]],
+    players: tuple[str, ...] = ("ann", "bob"),
+    **kw: Any,
 ) -> Table:
     async with platform.db.transaction() as session:
         battle, ref = await create_battle(session, "Readiness", system, dice_mode="physical", **kw)
-        seats = {n: await add_participant(session, battle, n.title(), "player") for n in ("ann", "bob")}
+        seats = {n: await add_participant(session, battle, n.title(), "player") for n in players}
         watcher = await add_participant(session, battle, "Watcher", "spectator")
     ids = {"ref": ref.participant.id, "watcher": watcher.participant.id} | {
         n: s.participant.id for n, s in seats.items()
@@ -244,7 +248,7 @@ async def test_TR_03_before_initiative_the_orders_step_waits_on_the_referee_who_
     )
     ref, ann = await t.bar("ref"), await t.bar("ann")
     assert ref["waiting_on"] == ["Referee"] and ref["your_move"]
-    assert ref["waiting_for"] == "the referee: roll initiative for the engagement (TR-03)"
+    assert ref["waiting_for"] == "roll initiative for the engagement (TR-03)"
     assert [(r["name"], r["done"], r["later"]) for r in ref["table"]] == [
         ("Referee", False, False),
         ("Ann", False, True),
@@ -287,3 +291,61 @@ async def test_TR_04_a_captain_whose_turn_in_the_loop_has_not_come_is_not_done(p
     bar = await t.bar("watcher")
     assert bar["waiting_on"] == ["Ann"]
     assert rows(bar) == [("Ann", False, False), ("Bob", True, False)]
+
+
+async def test_GEN_02_SH_03_the_pain_check_dice_are_asked_of_the_shadows_commander(platform: Platform) -> None:
+    """GEN-02 physical dice: the dice a rule rolls for a ship are its commander's (or the referee's)
+    to enter. Kirk hits Kosh's Shadow; when both are done, the impulse's end waits for Kosh's pain
+    check dice (SH-03, SH-04): the bar names Kosh and what for, only Kosh and the referee may enter
+    them, Kirk's Done is kept and Kirk may not enter them; Kosh's dice end the impulse with the check."""
+    shadow = "shadow-cruiser"
+    t = await table(
+        platform,
+        "sfb",
+        {"ker": (ship_def(shadow), "kosh"), "hawk": (simple_ship("Hawk", "sfb"), "kirk")},
+        players=("kirk", "kosh"),
+    )
+    await t.act("kirk", "step.ready")
+    await t.act("kosh", "step.ready")  # Energy Allocation → Impulse 1
+    for direction in ("port", "fore"):  # 60 to armour and internals: band 50–99
+        hit = {"target": shadow, "source": "hawk", "amount": 30, "direction": direction}
+        await t.act("kirk", "damage.apply", hit)
+    await t.act("kosh", "step.ready")
+    with pytest.raises(Invalid, match="rolled for Shadow Cruiser by its commander or the referee"):
+        await t.act("kirk", "step.ready", dice=[2, 6, 1])
+    texts = await t.act("kirk", "step.ready")  # no dice asked of Kirk: the end waits for Kosh
+    assert texts == [
+        "Done with Impulse 1/32.",
+        "Everyone is done with Impulse 1/32.",
+        "Turn 1 · Impulse 1/32 ends once Shadow Cruiser's commander (or the referee) enters 1d6 for"
+        " pain rise chance, band 50–99.",
+    ]
+    state = await t.state()
+    assert (state.clock.impulse, sorted(state.ready)) == (1, sorted([t.ids["kirk"], t.ids["kosh"]]))
+    kirk, kosh, ref = await t.bar("kirk"), await t.bar("kosh"), await t.bar("ref")
+    assert kosh["waiting_on"] == ["Kosh"] and kosh["your_move"] and not kirk["your_move"]
+    assert kosh["waiting_for"] == "dice for Shadow Cruiser: 1d6 for pain rise chance, band 50–99"
+    assert "step.roll" in kosh["may"] and "step.roll" in ref["may"] and "step.roll" not in kirk["may"]
+    assert not {"step.ready", "step.unready", "clock.advance"} & kirk["may"]
+    with pytest.raises(Forbidden, match="the dice for Shadow Cruiser are its commander's to enter"):
+        await t.act("kirk", "step.roll", dice=[2, 6, 1])
+    with pytest.raises(RollNeeded) as need:  # asked of Kosh by purpose, as any physical die
+        await t.act("kosh", "step.roll")
+    assert need.value.extra["needed"] == {
+        "sides": 6,
+        "purpose": "pain rise chance, band 50–99",
+        "ship": shadow,
+        "index": 0,
+    }
+    # SH-04/SH-05: rise 2 (≤ 2) → amount 6 − 3 = 3 → pain 3; SH-06: reaction 1 (≤ 2) at pain 3 is ZERO.
+    assert await t.act("kosh", "step.roll", dice=[2, 6, 1]) == [
+        "Shadow Cruiser took 60 damage to armour and internals in turn 1 impulse 1 (most from Hawk, 60):"
+        " pain rises 0 → 3.",
+        "Shadow Cruiser grins and bears it: pain 3 reads ZERO, which is no reaction (nothing changes, SH-06).",
+        "Turn 1 · Impulse 1/32 ends; Turn 1 · Impulse 2/32 begins.",
+    ]
+    state = await t.state()
+    pain = state.ships[shadow].parts["pain"]
+    assert (state.clock.impulse, state.rolling, state.ready) == (2, None, [])
+    assert (pain["level"], pain["damage_total"]) == (3, 0)
+    assert pending(await t.bar("ref")) == ["Kirk", "Kosh"]
