@@ -178,7 +178,9 @@ class Game:
         try:
             events = self.advance(trial, seated)
         except Deferred as wait:
-            state.rolling = PendingRoll(ship=wait.ship, sides=wait.sides, purpose=wait.purpose, dice=wait.drawn)
+            state.rolling = PendingRoll(
+                ship=wait.ship, sides=wait.sides, purpose=wait.purpose, dice=wait.drawn
+            )
             ship = state.ships.get(wait.ship)
             name = ship.name if ship is not None else wait.ship
             return [

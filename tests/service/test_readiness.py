@@ -293,7 +293,9 @@ async def test_TR_04_a_captain_whose_turn_in_the_loop_has_not_come_is_not_done(p
     assert rows(bar) == [("Ann", False, False), ("Bob", True, False)]
 
 
-async def test_GEN_02_SH_03_the_pain_check_dice_are_asked_of_the_shadows_commander(platform: Platform) -> None:
+async def test_GEN_02_SH_03_the_pain_check_dice_are_asked_of_the_shadows_commander(
+    platform: Platform,
+) -> None:
     """GEN-02 physical dice: the dice a rule rolls for a ship are its commander's (or the referee's)
     to enter. Kirk hits Kosh's Shadow; when both are done, the impulse's end waits for Kosh's pain
     check dice (SH-03, SH-04): the bar names Kosh and what for, only Kosh and the referee may enter

@@ -29,6 +29,14 @@ class AdvanceClock(BaseModel):
 CLOCK_MODES = ("when_done", "always", "never")
 
 
+def _ending(state: BattleState) -> str:
+    """Why nothing but the dice goes while a step's end waits for a commander's die (GEN-02)."""
+    return (
+        f"the step is ending and waits only for the {state.game.waiting_for(state)},"
+        " entered by the ship's commander or the referee"
+    )
+
+
 def clock_mode(state: BattleState) -> str:
     mode = state.options.get("players_advance_clock", "when_done")
     if mode is True:
@@ -42,7 +50,7 @@ def may_advance(state: BattleState, actor: Actor) -> str | None:
     """The referee always; a commander as the battle's clock option allows. Not while the step's
     end waits for a die: entering it (`step.roll`) ends the step."""
     if state.rolling is not None:
-        return f"the step ends once the {state.game.waiting_for(state)} is entered"
+        return _ending(state)
     if actor.is_referee:
         return None
     mode = clock_mode(state)
@@ -141,7 +149,7 @@ def ready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource
 
 def _may_ready(state: BattleState, actor: Actor) -> str | None:
     if state.rolling is not None:
-        return f"the step is ending; it waits only for the {state.game.waiting_for(state)}"
+        return _ending(state)
     due = state.game.referee_due(state)
     if due:  # the referee's part is the deed itself; nobody else has anything to be done with yet
         if actor.is_referee:
@@ -167,7 +175,7 @@ def unready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSour
 
 def _may_unready(state: BattleState, actor: Actor) -> str | None:
     if state.rolling is not None:
-        return f"the step is ending; it waits only for the {state.game.waiting_for(state)}"
+        return _ending(state)
     if actor.participant_id not in state.ready:
         return "you have not said you are done with this step"
     return None
