@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from app.models import Battle, Participant
-from app.services import actions
+from app.services import actions, history
 from app.services.actions import Command
 from app.services.battles import add_participant, create_battle, load_state
 from app.services.errors import Forbidden, Invalid, RollNeeded
@@ -351,3 +351,6 @@ async def test_GEN_02_SH_03_the_pain_check_dice_are_asked_of_the_shadows_command
     assert (state.clock.impulse, state.rolling, state.ready) == (2, None, [])
     assert (pain["level"], pain["damage_total"]) == (3, 0)
     assert pending(await t.bar("ref")) == ["Kirk", "Kosh"]
+    # The log replays to the same state: Kirk's Done waits again where it waited, Kosh's dice end it.
+    rebuilt = await history.rebuild(platform, t.id)
+    assert rebuilt.model_dump(mode="json") == state.model_dump(mode="json")
