@@ -20,12 +20,20 @@ from app.rules.core import NeedRoll, Roll, RuleError
 
 
 class DiceSource(ABC):
+    # Whether a die may be missing (NeedRoll): people roll them, or a log hands back what they rolled.
+    may_lack = False
+
     def __init__(self) -> None:
         self.record: list[dict[str, object]] = []
 
     @abstractmethod
     def _next(self, sides: int, purpose: str, ship: str | None) -> int:
         """The next face of a d`sides`."""
+
+    def left(self) -> int | None:
+        """How many entered (or recorded) dice are still to be drawn; None for a source that rolls
+        for itself and never runs out (the server's dice)."""
+        return None
 
     def die(self, sides: int, purpose: str, ship: str | None = None) -> int:
         value = self._next(sides, purpose, ship)
@@ -122,6 +130,8 @@ class ScriptedDice(DiceSource):
 class EnteredDice(DiceSource):
     """Physical dice: the values the player entered, in the order the rule asks for them."""
 
+    may_lack = True
+
     def __init__(self, values: Iterable[int]) -> None:
         super().__init__()
         self.values = list(values)
@@ -136,9 +146,16 @@ class EnteredDice(DiceSource):
         self.used += 1
         return value
 
+    def left(self) -> int | None:
+        return len(self.values)
+
 
 class ReplayDice(DiceSource):
-    """Rebuild: hand back exactly the dice the log recorded, checking the rule asks for the same."""
+    """Rebuild: hand back exactly the dice the log recorded, checking the rule asks for the same.
+    Past the last, a die is missing (NeedRoll) as it was when the action was made: a step's end that
+    waited for another commander's die (`SeatedDice`) waits again."""
+
+    may_lack = True
 
     def __init__(self, recorded: list[dict[str, object]]) -> None:
         super().__init__()
@@ -146,11 +163,63 @@ class ReplayDice(DiceSource):
 
     def _next(self, sides: int, purpose: str, ship: str | None) -> int:
         if not self.recorded:
-            raise AssertionError(f"log has no recorded die for {purpose}")
+            raise NeedRoll(sides, purpose, ship, len(self.record))
         entry = self.recorded.pop(0)
         if entry["sides"] != sides:
             raise AssertionError(f"log recorded a d{entry['sides']} where the rule asks for d{sides}")
         return int(entry["value"])  # type: ignore[arg-type]
+
+
+class Deferred(Exception):
+    """A step's end needs a die for a ship whose commander is not the one ending it, and people roll
+    the dice: the end waits for that commander (or the referee). `drawn`: the dice drawn before it."""
+
+    def __init__(self, sides: int, purpose: str, ship: str, drawn: list[int]) -> None:
+        super().__init__(f"1d{sides} for {purpose} is rolled by the commander of {ship}")
+        self.sides = sides
+        self.purpose = purpose
+        self.ship = ship
+        self.drawn = drawn
+
+
+class SeatedDice(DiceSource):
+    """The dice of a step's end (GEN-02): first those entered for it earlier (`stored`), then the
+    source's. A die for a ship the actor may not roll for (`may_roll` says no) is never taken from
+    dice the actor entered: entered ones are refused, and with none left the end waits for it
+    (`Deferred`). Where the source rolls for itself (the server), it rolls every die as before."""
+
+    def __init__(
+        self,
+        source: DiceSource,
+        may_roll: Callable[[str], bool],
+        stored: Iterable[int] = (),
+        name: Callable[[str], str] = str,
+    ) -> None:
+        super().__init__()
+        self.source = source
+        self.may_roll = may_roll
+        self.name = name
+        self.stored = list(stored)
+        self.drawn: list[int] = []
+
+    def _next(self, sides: int, purpose: str, ship: str | None) -> int:
+        if self.stored:
+            value = self.stored.pop(0)
+        elif ship is None or self.may_roll(ship):
+            value = self.source.die(sides, purpose, ship)
+        elif self.source.left():  # the actor entered it
+            raise RuleError(
+                f"the die for {purpose} is rolled for {self.name(ship)} by its commander or the"
+                " referee; enter only the dice of your own ships",
+                "dice",
+            )
+        else:
+            try:  # the server rolls it; entered (or replayed) dice have none for it: the end waits
+                value = self.source.die(sides, purpose, ship)
+            except NeedRoll:
+                raise Deferred(sides, purpose, ship, list(self.drawn)) from None
+        self.drawn.append(value)
+        return value
 
 
 def dice_plan(

@@ -25,7 +25,7 @@ def apply_action(state: BattleState, action: Action, dice: DiceSource) -> Outcom
         # In a step a ruleset orders (secret orders, TR-04's loop), the last one it waited on is
         # done by this action itself (orders committed, the loop's last ship passed): the step ends
         # by itself, as on "Done".
-        events += game.settle(new_state, dice)
+        events += game.settle(new_state, dice, action.actor)
     for event in events:
         # Who may read a ship's owner-only event is who commanded it when it happened: a later
         # change of command hands nobody the ship's hidden past.

@@ -15,10 +15,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from app.rules.core import Actor, Event, NotAllowed, RuleError
-from app.rules.dice import DiceSource
+from app.rules.dice import Deferred, DiceSource, SeatedDice
 from app.rules.messages import first_error
 from app.rules.ruleset import ActionSpec, PartSpec, Ruleset, StepHook, When
-from app.rules.state import BattleState, Clock, Ship
+from app.rules.state import BattleState, Clock, PendingRoll, Ship
 from app.rules.system import GameSystem, Step
 
 
@@ -49,6 +49,10 @@ class _Label(str):
 
     def __format__(self, spec: str) -> str:
         return self.lower() if spec == "lower" else format(str(self), spec)
+
+
+# In `Game.awaited`: the step waits on the referee (whoever holds a referee seat), not on a commander.
+REFEREE_SEAT = "referee"
 
 
 @dataclass(frozen=True)
@@ -156,6 +160,43 @@ class Game:
         events.extend(self.run_hooks(state, "enter", self.step(new).marks, dice))
         return events
 
+    def end_step(self, state: BattleState, dice: DiceSource, actor: Actor) -> list[Event]:
+        """End the step (`advance`) for `actor`, the dice its rules roll for a ship asked of that
+        ship's commander (GEN-02): with physical dice, a die for a ship the actor does not command
+        makes the end wait, pending, for its commander or the referee (`state.rolling`, with the
+        dice drawn before it); nothing else of the end happens until the die is entered. Those who
+        said they are done stay done. The server's dice roll every die at once, as before."""
+        pending = state.rolling
+        seated = SeatedDice(
+            dice,
+            actor.commands,
+            pending.dice if pending is not None else (),
+            lambda sid: state.ships[sid].name if sid in state.ships else sid,
+        )
+        trial = state.copy_deep() if dice.may_lack else state  # a wait leaves no trace
+        trial.rolling = None
+        try:
+            events = self.advance(trial, seated)
+        except Deferred as wait:
+            state.rolling = PendingRoll(
+                ship=wait.ship, sides=wait.sides, purpose=wait.purpose, dice=wait.drawn
+            )
+            ship = state.ships.get(wait.ship)
+            name = ship.name if ship is not None else wait.ship
+            return [
+                Event(
+                    kind="rolling",
+                    ship=wait.ship,
+                    text=f"{self.system.describe(state.clock)} ends once {name}'s commander (or the referee)"
+                    f" enters 1d{wait.sides} for {wait.purpose}.",
+                    data={"sides": wait.sides, "purpose": wait.purpose},
+                )
+            ]
+        if trial is not state:
+            for name in type(state).model_fields:
+                setattr(state, name, getattr(trial, name))
+        return events
+
     # --- the gate -------------------------------------------------------------------------
 
     def spec(self, action_type: str) -> ActionSpec:
@@ -194,10 +235,28 @@ class Game:
                     return ships
         return None
 
+    def referee_due(self, state: BattleState) -> str | None:
+        """What the referee must do before the step has anything for the commanders (TR-03: roll
+        initiative for the engagement), or None."""
+        step = self.step(state.clock)
+        for ruleset in self.rulesets:
+            if ruleset.referee_due is not None:
+                due = ruleset.referee_due(state, step)
+                if due:
+                    return due
+        return None
+
     def awaited(self, state: BattleState) -> list[str]:
-        """Who the current step waits on (participant ids, in ship order): the commanders of the ships
-        a ruleset names (whose turn it is, whose orders are not committed), else every commander of a
-        ship still fighting; less those who said they are done."""
+        """Who the current step waits on (participant ids, in ship order): the commander of the ship
+        whose die the step's end waits for (the referee where it has none); the referee alone
+        (`REFEREE_SEAT`) while a ruleset says the referee must act first; else the commanders of the
+        ships a ruleset names (whose turn it is, whose orders are not committed), else every
+        commander of a ship still fighting; less those who said they are done."""
+        if state.rolling is not None:
+            roller = state.ships.get(state.rolling.ship)
+            return [roller.owner if roller is not None and roller.owner else REFEREE_SEAT]
+        if self.referee_due(state):
+            return [REFEREE_SEAT]
         ships = self.acting(state)
         if ships is None:
             pool = [s for s in state.ships.values() if not self.gone(s)]
@@ -208,6 +267,47 @@ class Game:
             if ship.owner and ship.owner not in waiting and ship.owner not in state.ready:
                 waiting.append(ship.owner)
         return waiting
+
+    def waiting_for(self, state: BattleState) -> str | None:
+        """What the step waits for when that is not plain "done": the die its end needs, the
+        referee's task, or None."""
+        if state.rolling is not None:
+            pending = state.rolling
+            ship = state.ships.get(pending.ship)
+            return f"dice for {ship.name if ship else pending.ship}: 1d{pending.sides} for {pending.purpose}"
+        return self.referee_due(state)
+
+    def later(self, state: BattleState) -> list[str]:
+        """Commanders the step will wait on but not yet, so neither pending nor done: every commander
+        while the referee must act first, else those whose ships' turn in the step's order (TR-04)
+        has not come."""
+        now = set(self.awaited(state))
+        if state.rolling is not None:
+            return []  # the step is ending: only its dice are awaited
+        if REFEREE_SEAT in now:
+            ships = [s.id for s in sorted(state.ships.values(), key=lambda s: s.id) if not self.gone(s)]
+        else:
+            ships = self.turn_order(state) or []
+        found: list[str] = []
+        for sid in ships:
+            owner = state.ships[sid].owner if sid in state.ships else None
+            if owner and owner not in now and owner not in found and owner not in state.ready:
+                found.append(owner)
+        return found
+
+    def seats(self, awaited: list[str], referees: Iterable[str]) -> list[str]:
+        """`awaited` as participant ids, the referee's seat as the ids of the battle's referees."""
+        out: list[str] = []
+        for who in awaited:
+            for pid in list(referees) if who == REFEREE_SEAT else [who]:
+                if pid not in out:
+                    out.append(pid)
+        return out
+
+    def waits_on(self, state: BattleState, participant_id: str | None, referee: bool) -> bool:
+        """Whether the step waits on this participant (a referee, when it waits on the referee)."""
+        awaited = self.awaited(state)
+        return participant_id in awaited or (referee and REFEREE_SEAT in awaited)
 
     def mark_ready(self, state: BattleState, actor: Actor, dice: DiceSource) -> list[Event]:
         """The actor is done with this step: the ruleset's meaning of it where it orders the step,
@@ -228,7 +328,7 @@ class Game:
                     data={"participant": actor.participant_id},
                 )
             ]
-        return events + self.settle(state, dice)
+        return events + self.settle(state, dice, actor)
 
     def ready_until(self, state: BattleState, actor: Actor, until: int, dice: DiceSource) -> list[Event]:
         """Standing readiness in a repeated step: the actor is done until repeat `until` (a skip
@@ -244,9 +344,9 @@ class Game:
             else f"the end of {step.label.lower()}s"
         )
         events = [Event(kind="ready", text=f"Done until {upto}.", data={"participant": who, "until": until})]
-        return events + self.settle(state, dice)
+        return events + self.settle(state, dice, actor)
 
-    def settle(self, state: BattleState, dice: DiceSource) -> list[Event]:
+    def settle(self, state: BattleState, dice: DiceSource, actor: Actor) -> list[Event]:
         """End the step when it waits on nobody, and go on while standing readiness (skips) carries
         everyone through quiet repeats; stop after a repeat where something besides the clock
         happened (a pain check, a reaction), which cancels the skips."""
@@ -254,7 +354,7 @@ class Game:
         quiet: list[Event] = []
         first = self.step(state.clock).title(state.clock)
         while not state.finished and not self.awaited(state) and self._anyone_commands(state):
-            happened = self.advance(state, dice)
+            happened = self.end_step(state, dice, actor)
             if any(e.kind != "clock" for e in happened):
                 state.ready_until.clear()
                 events.extend(quiet + happened)

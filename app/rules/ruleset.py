@@ -128,6 +128,9 @@ class Ruleset:
     # leaves it to the next ruleset, then to the quadrant (fore, starboard, aft, port).
     map_direction: Callable[[BattleState, Ship, float], str | None] | None = None
     acting: Callable[[BattleState, Step], frozenset[str] | None] | None = None  # ships whose turn it is
+    # What the referee must do before anyone else has something to do in this step (High Guard:
+    # roll initiative for the engagement, TR-03); None when the step does not wait on the referee.
+    referee_due: Callable[[BattleState, Step], str | None] | None = None
     out_of_turn: Callable[[BattleState, Ship], str | None] | None = None  # why a ship must wait its turn
     # Weapon traits a damage entry may carry for this ruleset's rules: (trait, what the form calls it).
     damage_traits: tuple[tuple[str, str], ...] = ()

@@ -34,6 +34,16 @@ class Ship(BaseModel):
         return self.parts.get(name)
 
 
+class PendingRoll(BaseModel):
+    """A step's end that waits for a die of a ship whose commander did not end it (GEN-02, physical
+    dice): who rolls it is the ship's commander, or the referee."""
+
+    ship: str
+    sides: int
+    purpose: str
+    dice: list[int] = Field(default_factory=list)  # entered earlier for this end: drawn again first
+
+
 class BattleState(BaseModel):
     system: str  # "sfb", "b5wars", "traveller"
     clock: Clock
@@ -43,6 +53,7 @@ class BattleState(BaseModel):
     ready: list[str] = Field(default_factory=list)  # participants done with the current step
     # participant → the repeat (impulse) they are done until: a skip is standing readiness
     ready_until: dict[str, int] = Field(default_factory=dict)
+    rolling: PendingRoll | None = None  # the step's end waits for this die
     _game: Any = PrivateAttr(default=None)  # the Game (app/rules/game.py), which imports this module
 
     def bind(self, game: Any) -> None:

@@ -159,7 +159,9 @@ async def set_webhook(platform: Platform, participant: Participant, url: str | N
         row.webhook_url = kept
         # A wait already under way when they opt in is not "starting" at the next action.
         state, _ = await load_state(session, participant.battle_id, platform.rules)
-        row.awaited = not state.finished and participant.id in state.game.awaited(state)
+        row.awaited = not state.finished and state.game.waits_on(
+            state, participant.id, participant.role == "referee"
+        )
     return kept
 
 
@@ -232,8 +234,9 @@ async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: s
             if current <= since:
                 return
             _compared[battle_id] = current
-            awaited = set() if state.finished else set(state.game.awaited(state))
             people = {p.id: p for p in await participants(session, battle_id) if p.active}
+            referees = [p.id for p in people.values() if p.role == "referee"]
+            awaited = set() if state.finished else set(state.game.seats(state.game.awaited(state), referees))
             rows = await statuses(session, battle_id)
             step = state.game.step(state.clock).title(state.clock)
             moved = await session.scalars(
@@ -297,7 +300,10 @@ async def check_deadlines(platform: Platform, now: Any = None) -> int:
                 continue
             state, _ = await load_state(session, battle.id, platform.rules)
             people = {p.id: p for p in await participants(session, battle.id)}
-            waiting = [people[p].name for p in state.game.awaited(state) if p in people]
+            referees = [p.id for p in people.values() if p.role == "referee" and p.active]
+            waiting = [
+                people[p].name for p in state.game.seats(state.game.awaited(state), referees) if p in people
+            ]
             if not waiting:
                 continue
             # Claimed with a conditional update: of several server processes checking, one tells.

@@ -125,7 +125,8 @@ def turn_bar(
         {"key": s.key, "label": s.label, "current": s.key == state.clock.step} for s in game.system.steps
     ]
     step = game.step(state.clock)
-    awaited = game.awaited(state)
+    awaited = game.seats(game.awaited(state), [p.id for p in people if p.role == "referee" and p.active])
+    later = set(game.later(state))  # their turn has not come: neither pending nor done
     commanders = {ship.owner for ship in state.ships.values() if ship.owner and not game.gone(ship)}
     now = datetime.now(UTC)
     since = step_since.replace(tzinfo=step_since.tzinfo or UTC) if step_since else None
@@ -133,13 +134,14 @@ def turn_bar(
         {
             "id": p.id,
             "name": p.name,
-            "done": p.id not in awaited,
+            "done": p.id not in awaited and p.id not in later,
+            "later": p.id in later,
             "pending_s": int((now - since).total_seconds()) if since and p.id in awaited else None,
         }
         for p in people
         if p.active and (p.id in commanders or p.id in awaited)
     ]
-    waiting = [row["name"] for row in table if not row["done"]]
+    waiting = [row["name"] for row in table if row["id"] in awaited]
     names = {p.id: p.name for p in people}
     order = [
         {
@@ -162,6 +164,7 @@ def turn_bar(
         "steps": steps,
         "your_move": mine,
         "waiting_on": waiting,
+        "waiting_for": game.waiting_for(state),
         "table": table,
         "order": order,
         "acts": step.acts,

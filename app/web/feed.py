@@ -104,7 +104,7 @@ async def _read(
         until = min(seq, since + BATCH)
         entries = await visible_log(session, battle, viewer, since=since, until=until)
     finished = battle.status == "finished" or state.finished
-    mine = not finished and participant.id in state.game.awaited(state)
+    mine = not finished and state.game.waits_on(state, participant.id, participant.role == "referee")
     # Only the newest entry is read against the state now: earlier ones of a catch-up carry false.
     out = [_item(e, mine and e.seq == seq, finished and e.seq == seq) for e in entries]
     return out, until, finished and until == seq

@@ -1,6 +1,7 @@
 """The Shadow issue in a real browser: Kirk (page A) enters damage on the Shadow Cruiser with the
-page's damage form and ends the impulse with the physical dice typed into the Dice box; Kosh's page
-(B) shows the new pain level and reaction, with the obligation and the rolls, without a reload
+page's damage form and ends the impulse; its end waits for the pain check's physical dice, which
+Kosh, the Shadow's commander, types into the one Dice box his turn bar offers (GEN-02). Both pages
+show the new pain level and reaction, with the obligation and the rolls, without a reload
 (SH-03…SH-06, SH-09, SH-16). The sheet also fits a 360 px phone."""
 
 from __future__ import annotations
@@ -61,9 +62,10 @@ async def enter_hit(page: Page, amount: int, direction: str, seq: int) -> int:
 async def test_SH_16_kirk_ends_the_impulse_and_kosh_sees_pain_and_reaction_live(
     browser: Browser, server: Server
 ) -> None:
-    """SH-06, SH-09, SH-16: pain 4 (scenario), Kirk lands 53 + 47 = 100 (band 100–149), ends impulse 1
-    with dice 2 6 1: rise, +4 → pain 8, reaction TWO: must target the Federation Heavy Cruiser next
-    turn. Kosh's page changes in place; the log there reads the rolls."""
+    """SH-06, SH-09, SH-16: pain 4 (scenario), Kirk lands 53 + 47 = 100 (band 100–149) and ends
+    impulse 1; the end waits for Kosh, who enters dice 2 6 1 (GEN-02): rise, +4 → pain 8, reaction
+    TWO: must target the Federation Heavy Cruiser next turn. Both pages change in place; the log
+    reads the rolls."""
     shadow = ship_def(SHADOW)
     shadow["parts"]["pain"]["level"] = 4  # SH-01: the scenario starts the track at 4
     async with httpx.AsyncClient(base_url=server.url) as c:
@@ -93,23 +95,31 @@ async def test_SH_16_kirk_ends_the_impulse_and_kosh_sees_pain_and_reaction_live(
             "This impulse: 100 damage to armour and internals · band 100–149 · most from Federation Heavy Cruiser (100)"
         )
 
-        advance = kirk.locator("form:has(#advance-clock)")
-        await advance.locator("input[name='dice']").fill("2")  # one die short: the page asks for the next
-        await kirk.click("#advance-clock")
+        await kirk.click("#advance-clock")  # no dice asked of Kirk: the Shadow's are Kosh's to roll
+        roll = kosh.locator("#turnbar form.roll-form")
+        await expect(roll.locator("#roll-button")).to_contain_text(
+            "dice for Shadow Cruiser: 1d6 for pain rise chance, band 100–149", timeout=5000
+        )
+        await expect(kirk.locator("#turnbar")).to_contain_text("kirk ✓, kosh — dice for Shadow Cruiser")
+        await expect(kirk.locator("#roll-button")).to_have_count(0)
+        await roll.locator("input[name='dice']").fill("2")  # one die short: the page asks for the next
+        await kosh.click("#roll-button")
         # Every die the check still needs, by purpose, at once (once pain rises, its reaction is rolled).
-        await expect(kirk.locator("#flash")).to_contain_text(
+        await expect(kosh.locator("#flash")).to_contain_text(
             "die 2: 1d6 for rise amount; die 3: 1d6 for reaction chance, band 100–149."
         )
         await expect(pain).to_have_attribute("data-level", "4")
-        await advance.locator("input[name='dice']").fill("2 6 1")
-        await kirk.evaluate(
+        await kirk.evaluate(WATCH)
+        await roll.locator("input[name='dice']").fill("2 6 1")
+        await kosh.evaluate(
             "document.addEventListener('click', () => { window.__clickAt = Date.now(); }, true)"
         )
-        await kirk.click("#advance-clock")
+        await kosh.click("#roll-button")
 
         await expect(pain).to_have_attribute("data-level", "8", timeout=5000)
         await expect(pain).to_have_attribute("data-reaction", "TWO")
-        latency = await kosh.evaluate("window.__pain['8']") - await kirk.evaluate("window.__clickAt")
+        await expect(kirk.locator(f"#pain-{SHADOW}")).to_have_attribute("data-level", "8", timeout=5000)
+        latency = await kirk.evaluate("window.__pain['8']") - await kosh.evaluate("window.__clickAt")
         await expect(pain.locator(".pain-badge")).to_have_text("TWO")
         await expect(pain.locator(".pain-duty")).to_contain_text(
             "must target Federation Heavy Cruiser next turn (turn 2)"
@@ -131,7 +141,7 @@ async def test_SH_16_kirk_ends_the_impulse_and_kosh_sees_pain_and_reaction_live(
         await expect(log).to_contain_text("rise amount: 1d6 − 2 [6] = 4 → pain 8")
         await expect(kosh.locator("#turnbar")).to_contain_text("Impulse 2/32")
         assert await kosh.evaluate("window.__loaded") is not None  # same document: no reload
-        print(f"\n[browser] Kirk clicks End Impulse → Kosh's pain track changes: {latency} ms")
+        print(f"\n[browser] Kosh enters the pain check's dice → Kirk's pain track changes: {latency} ms")
         # The steady look, without the 1.6 s "changed" highlight.
         await kosh.evaluate(
             "document.querySelectorAll('.changed').forEach(e => e.classList.remove('changed'))"

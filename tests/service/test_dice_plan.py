@@ -24,7 +24,7 @@ async def test_GEN_02_SH_04_SH_05_SH_06_a_pain_check_asks_for_all_its_dice_at_on
             "kirk", "damage.apply", {"target": "shadow-cruiser", "source": "federation-heavy-cruiser", **hit}
         )
     with pytest.raises(RollNeeded) as need:
-        await actions.submit(platform, Command(b.id, b.ids["kirk"], "clock.advance", {}, uuid.uuid4().hex))
+        await actions.submit(platform, Command(b.id, b.ids["kosh"], "clock.advance", {}, uuid.uuid4().hex))
     plan = [(d["index"], d["sides"], d["purpose"], d["always"]) for d in need.value.extra["plan"]]
     assert plan == [
         (0, 6, "pain rise chance, band 200–249", True),
@@ -34,7 +34,7 @@ async def test_GEN_02_SH_04_SH_05_SH_06_a_pain_check_asks_for_all_its_dice_at_on
     # With the first die given, the plan starts where the player is.
     with pytest.raises(RollNeeded) as need:
         await actions.submit(
-            platform, Command(b.id, b.ids["kirk"], "clock.advance", {}, uuid.uuid4().hex, dice=[3])
+            platform, Command(b.id, b.ids["kosh"], "clock.advance", {}, uuid.uuid4().hex, dice=[3])
         )
     assert [d["purpose"] for d in need.value.extra["plan"]] == [
         "rise amount",

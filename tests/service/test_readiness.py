@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from app.models import Battle, Participant
-from app.services import actions
+from app.services import actions, history
 from app.services.actions import Command
 from app.services.battles import add_participant, create_battle, load_state
-from app.services.errors import Forbidden
+from app.services.errors import Forbidden, Invalid, RollNeeded
 from app.services.platform import Platform
 from app.services.views import battle_for
 from tests.helpers import ship_def, simple_ship
@@ -43,11 +43,15 @@ class Table:
 
 
 async def table(
-    platform: Platform, system: str, ships: dict[str, tuple[dict[str, Any], str]], **kw: Any
+    platform: Platform,
+    system: str,
+    ships: dict[str, tuple[dict[str, Any], str]],
+    players: tuple[str, ...] = ("ann", "bob"),
+    **kw: Any,
 ) -> Table:
     async with platform.db.transaction() as session:
         battle, ref = await create_battle(session, "Readiness", system, dice_mode="physical", **kw)
-        seats = {n: await add_participant(session, battle, n.title(), "player") for n in ("ann", "bob")}
+        seats = {n: await add_participant(session, battle, n.title(), "player") for n in players}
         watcher = await add_participant(session, battle, "Watcher", "spectator")
     ids = {"ref": ref.participant.id, "watcher": watcher.participant.id} | {
         n: s.participant.id for n, s in seats.items()
@@ -59,7 +63,8 @@ async def table(
 
 
 def pending(bar: dict[str, Any]) -> list[str]:
-    return [row["name"] for row in bar["table"] if not row["done"]]
+    """Who the step waits on now, by name (not those done, nor those whose turn has not come)."""
+    return [row["name"] for row in bar["table"] if not row["done"] and not row["later"]]
 
 
 async def test_GEN_01_every_commander_marks_done_and_the_step_ends_by_itself(platform: Platform) -> None:
@@ -225,3 +230,127 @@ async def test_GEN_01_SH_03_skips_are_standing_readiness_and_stop_where_a_rule_n
     state = await t.state()
     assert (state.clock.impulse, state.ready_until) == (6, {})
     assert pending(await t.bar("ref")) == ["Ann", "Bob"]
+
+
+async def test_TR_03_before_initiative_the_orders_step_waits_on_the_referee_who_rolls_it(
+    platform: Platform,
+) -> None:
+    """TR-03: initiative is rolled once per engagement, by the referee, before any orders. Until
+    then the orders step waits on the referee alone (named, with what for, and "your move"); the
+    captains have nothing to do yet: not waited on, not done, and their Done is refused."""
+    t = await table(
+        platform,
+        "traveller",
+        {
+            "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
+            "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
+        },
+    )
+    ref, ann = await t.bar("ref"), await t.bar("ann")
+    assert ref["waiting_on"] == ["Referee"] and ref["your_move"]
+    assert ref["waiting_for"] == "roll initiative for the engagement (TR-03)"
+    assert [(r["name"], r["done"], r["later"]) for r in ref["table"]] == [
+        ("Referee", False, False),
+        ("Ann", False, True),
+        ("Bob", False, True),
+    ]
+    assert not ann["your_move"] and "step.ready" not in ann["may"]
+    with pytest.raises(Forbidden, match="the step waits on the referee: roll initiative for the engagement"):
+        await t.act("ann", "step.ready")
+    assert "traveller.initiative" in ref["may"]
+    # Rolled: the orders are the captains' now, and the referee is no longer waited on.
+    await t.act("ref", "traveller.initiative", {"fleet_tactics": {"Imperial": 1}}, dice=[4, 4, 6, 4])
+    ref, ann = await t.bar("ref"), await t.bar("ann")
+    assert ref["waiting_on"] == ["Ann", "Bob"] and not ref["your_move"] and ann["your_move"]
+    assert ref["waiting_for"] is None
+    assert [r["name"] for r in ref["table"]] == ["Ann", "Bob"]
+
+
+async def test_TR_04_a_captain_whose_turn_in_the_loop_has_not_come_is_not_done(platform: Platform) -> None:
+    """TR-04: in the combat loop only the ship whose turn it is is waited on; a captain whose turn
+    comes later is not done (no ✓) until their ship has passed."""
+    t = await table(
+        platform,
+        "traveller",
+        {
+            "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
+            "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
+        },
+    )
+    await t.act("ref", "traveller.initiative", {"fleet_tactics": {"Imperial": 1}}, dice=[4, 4, 6, 4])
+    await t.act("ann", "traveller.orders", {"ship": "arbellatra", "orders": [{"order": "screens_full"}]})
+    for _ in range(2):  # orders (committed as drafted: Screens to Full! costs Arbellatra 4), manoeuvre
+        await t.act("ann", "step.ready")
+        await t.act("bob", "step.ready")
+    assert (await t.state()).clock.step == "combat"
+    rows = lambda bar: [(r["name"], r["done"], r["later"]) for r in bar["table"]]  # noqa: E731
+    bar = await t.bar("watcher")
+    assert bar["waiting_on"] == ["Bob"]
+    assert rows(bar) == [("Ann", False, True), ("Bob", False, False)]
+    await t.act("bob", "step.ready")  # Dauntless passes: Arbellatra's turn
+    bar = await t.bar("watcher")
+    assert bar["waiting_on"] == ["Ann"]
+    assert rows(bar) == [("Ann", False, False), ("Bob", True, False)]
+
+
+async def test_GEN_02_SH_03_the_pain_check_dice_are_asked_of_the_shadows_commander(
+    platform: Platform,
+) -> None:
+    """GEN-02 physical dice: the dice a rule rolls for a ship are its commander's (or the referee's)
+    to enter. Kirk hits Kosh's Shadow; when both are done, the impulse's end waits for Kosh's pain
+    check dice (SH-03, SH-04): the bar names Kosh and what for, only Kosh and the referee may enter
+    them, Kirk's Done is kept and Kirk may not enter them; Kosh's dice end the impulse with the check."""
+    shadow = "shadow-cruiser"
+    t = await table(
+        platform,
+        "sfb",
+        {"ker": (ship_def(shadow), "kosh"), "hawk": (simple_ship("Hawk", "sfb"), "kirk")},
+        players=("kirk", "kosh"),
+    )
+    await t.act("kirk", "step.ready")
+    await t.act("kosh", "step.ready")  # Energy Allocation → Impulse 1
+    for direction in ("port", "fore"):  # 60 to armour and internals: band 50–99
+        hit = {"target": shadow, "source": "hawk", "amount": 30, "direction": direction}
+        await t.act("kirk", "damage.apply", hit)
+    await t.act("kosh", "step.ready")
+    with pytest.raises(Invalid, match="rolled for Shadow Cruiser by its commander or the referee"):
+        await t.act("kirk", "step.ready", dice=[2, 6, 1])
+    texts = await t.act("kirk", "step.ready")  # no dice asked of Kirk: the end waits for Kosh
+    assert texts == [
+        "Done with Impulse 1/32.",
+        "Everyone is done with Impulse 1/32.",
+        "Turn 1 · Impulse 1/32 ends once Shadow Cruiser's commander (or the referee) enters 1d6 for"
+        " pain rise chance, band 50–99.",
+    ]
+    state = await t.state()
+    assert (state.clock.impulse, sorted(state.ready)) == (1, sorted([t.ids["kirk"], t.ids["kosh"]]))
+    kirk, kosh, ref = await t.bar("kirk"), await t.bar("kosh"), await t.bar("ref")
+    assert kosh["waiting_on"] == ["Kosh"] and kosh["your_move"] and not kirk["your_move"]
+    assert kosh["waiting_for"] == "dice for Shadow Cruiser: 1d6 for pain rise chance, band 50–99"
+    assert "step.roll" in kosh["may"] and "step.roll" in ref["may"] and "step.roll" not in kirk["may"]
+    assert not {"step.ready", "step.unready", "clock.advance"} & kirk["may"]
+    with pytest.raises(Forbidden, match="the dice for Shadow Cruiser are its commander's to enter"):
+        await t.act("kirk", "step.roll", dice=[2, 6, 1])
+    with pytest.raises(RollNeeded) as need:  # asked of Kosh by purpose, as any physical die
+        await t.act("kosh", "step.roll")
+    assert need.value.extra["needed"] == {
+        "sides": 6,
+        "purpose": "pain rise chance, band 50–99",
+        "ship": shadow,
+        "index": 0,
+    }
+    # SH-04/SH-05: rise 2 (≤ 2) → amount 6 − 3 = 3 → pain 3; SH-06: reaction 1 (≤ 2) at pain 3 is ZERO.
+    assert await t.act("kosh", "step.roll", dice=[2, 6, 1]) == [
+        "Shadow Cruiser took 60 damage to armour and internals in turn 1 impulse 1 (most from Hawk, 60):"
+        " pain rises 0 → 3.",
+        "Shadow Cruiser grins and bears it: pain 3 reads ZERO, which is no reaction (nothing changes, SH-06).",
+        "Turn 1 · Impulse 1/32 ends; Turn 1 · Impulse 2/32 begins.",
+    ]
+    state = await t.state()
+    pain = state.ships[shadow].parts["pain"]
+    assert (state.clock.impulse, state.rolling, state.ready) == (2, None, [])
+    assert (pain["level"], pain["damage_total"]) == (3, 0)
+    assert pending(await t.bar("ref")) == ["Kirk", "Kosh"]
+    # The log replays to the same state: Kirk's Done waits again where it waited, Kosh's dice end it.
+    rebuilt = await history.rebuild(platform, t.id)
+    assert rebuilt.model_dump(mode="json") == state.model_dump(mode="json")

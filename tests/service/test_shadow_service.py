@@ -147,7 +147,7 @@ async def test_SH_05_SH_06_seed_worked_example_with_entered_dice(platform: Platf
     asked = []
     for entered in ([], [3], [3, 3]):
         with pytest.raises(RollNeeded) as need:
-            await b.act("kirk", "clock.advance", {}, dice=entered)
+            await b.act("kosh", "clock.advance", {}, dice=entered)
         asked.append(need.value.extra["needed"])
     assert asked == [
         {"sides": 6, "purpose": "pain rise chance, band 200–249", "ship": SHADOW, "index": 0},
@@ -156,7 +156,7 @@ async def test_SH_05_SH_06_seed_worked_example_with_entered_dice(platform: Platf
     ]
     assert await b.seq() == seq and (await b.pain())["damage_total"] == 217
 
-    result = await b.act("kirk", "clock.advance", {}, dice=[3, 3, 2])
+    result = await b.act("kosh", "clock.advance", {}, dice=[3, 3, 2])
     assert sentences(result.events) == [
         "pain rise chance, band 200–249: 1d6 = 3, needs ≤ 5 → rises",
         "rise amount: 1d6 = 3 → pain 3",
@@ -256,7 +256,7 @@ async def test_SH_08_flinch_obliges_a_move_away_shown_to_all_and_marked_done(pla
     b = await shadow_battle(platform, pain=4)
     await b.act("kirk", "clock.advance", {})
     await b.act("kirk", "damage.apply", {"target": SHADOW, "source": FED, "amount": 53, "direction": "fore"})
-    result = await b.act("kirk", "clock.advance", {}, dice=[1, 4, 2])
+    result = await b.act("kosh", "clock.advance", {}, dice=[1, 4, 2])
     text = "Shadow Cruiser flinches — reaction ONE: must move 1 hex away from the damage (damage from fore), keeping facing."
     assert of_kind(result.events, "pain_reaction")[0]["text"] == text
     for who in ("kirk", "kosh", "ref", "watcher"):
@@ -555,14 +555,14 @@ async def test_SH_03_SH_14_b5wars_combat_step_is_one_impulse_against_the_excelsi
         {"fore": 30, "port": 26},
     )
     with pytest.raises(RollNeeded) as need:
-        await b.act("kirk", "clock.advance", {"expect_step": "combat"})
+        await b.act("kosh", "clock.advance", {"expect_step": "combat"})
     assert need.value.extra["needed"] == {
         "sides": 6,
         "purpose": "pain rise chance, band 50–99",
         "ship": SHADOW,
         "index": 0,
     }
-    result = await b.act("kirk", "clock.advance", {"expect_step": "combat"}, dice=[1, 5, 2])
+    result = await b.act("kosh", "clock.advance", {"expect_step": "combat"}, dice=[1, 5, 2])
     assert of_kind(result.events, "pain_check")[0]["text"] == (
         "Shadow Cruiser took 56 damage to armour and internals in turn 1 (most from Excelsior, 56): pain rises 0 → 2."
     )
@@ -647,7 +647,7 @@ async def b5_combat_hit(b: Battle, amount: int, dice: list[int]) -> actions.Subm
     await b.act(
         "kirk", "damage.apply", {"target": SHADOW, "source": EXCELSIOR, "amount": amount, "direction": "fore"}
     )
-    return await b.act("kirk", "clock.advance", {"expect_step": "combat"}, dice=dice)
+    return await b.act("kosh", "clock.advance", {"expect_step": "combat"}, dice=dice)
 
 
 async def test_SH_02_pain_sixteen_kills_by_shock_and_no_reaction_die_is_asked(platform: Platform) -> None:
@@ -660,12 +660,12 @@ async def test_SH_02_pain_sixteen_kills_by_shock_and_no_reaction_die_is_asked(pl
         "kirk", "damage.apply", {"target": SHADOW, "source": EXCELSIOR, "amount": 60, "direction": "fore"}
     )
     with pytest.raises(Invalid) as refused:
-        await b.act("kirk", "clock.advance", {"expect_step": "combat"}, dice=[1, 5, 1])
+        await b.act("kosh", "clock.advance", {"expect_step": "combat"}, dice=[1, 5, 1])
     assert (refused.value.message, refused.value.field) == (
         "1 more dice entered than this action rolls (2 needed)",
         "dice",
     )
-    result = await b.act("kirk", "clock.advance", {"expect_step": "combat"}, dice=[1, 5])
+    result = await b.act("kosh", "clock.advance", {"expect_step": "combat"}, dice=[1, 5])
     assert sentences(result.events) == [
         "pain rise chance, band 50–99: 1d6 = 1, needs ≤ 2 → rises",
         "rise amount: 1d6 − 3 = 2 → pain 16 (the maximum)",

@@ -116,3 +116,44 @@ async def test_ST_13_ST_16_ST_24_damage_form_lists_the_traits_of_rulesets_that_p
     assert 'id="damage-form"' in html
     for trait in ("energy_drain", "flash", "shredder", "first_one"):
         assert (f'name="p.effects[]" value="{trait}"' in html) is traits
+
+
+async def test_GEN_02_the_dice_a_steps_end_waits_for_are_asked_on_the_commanders_page_only(
+    client: httpx.AsyncClient,
+) -> None:
+    """Physical dice: when Kirk's Done ends the impulse in which he hit Kosh's Shadow, the pain
+    check's dice are asked on Kosh's page (and the referee's), once, in the turn bar, which names
+    the die; Kirk's page has no dice box in the turn bar and no Done to give."""
+    table = await set_table(
+        client,
+        system="sfb",
+        players=("kirk", "kosh"),
+        ships={
+            "shadow-cruiser": (ship_def("shadow-cruiser"), "kosh"),
+            "hawk": (simple_ship("Hawk", "sfb"), "kirk"),
+        },
+        dice_mode="physical",
+        options={},
+    )
+    for who in ("kosh", "kirk", "kosh"):  # Energy Allocation → Impulse 1; Kosh done with it
+        assert (await act(client, table, who, "step.ready", {})).status_code == 200
+    hit = {"target": "shadow-cruiser", "source": table.ships["hawk"], "amount": 30, "direction": "fore"}
+    assert (await act(client, table, "kirk", "damage.apply", hit)).status_code == 200
+    assert (await act(client, table, "kirk", "step.ready", {})).status_code == 200
+
+    def turn_bar(html: str) -> str:
+        """The turn bar's step controls (empty when it has none)."""
+        bar = html.split('id="turnbar"', 1)[1]
+        return (
+            bar.split('<div class="turn-actions">', 1)[1].split("</div>", 1)[0]
+            if "turn-actions" in bar
+            else ""
+        )
+
+    for who, asked in (("kosh", True), ("ref", True), ("kirk", False)):
+        html = await page(client, table.tokens[who], table.battle_id)
+        bar = turn_bar(html)
+        assert ('id="roll-button"' in bar) is asked, who
+        assert bar.count('name="dice"') == (1 if asked else 0), who
+        assert 'id="ready-button"' not in bar and 'id="unready-button"' not in bar, who
+        assert "dice for Shadow Cruiser: 1d6 for pain rise chance, band 25–49" in html, who

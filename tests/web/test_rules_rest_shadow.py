@@ -96,14 +96,19 @@ def texts(events: list[dict[str, Any]], kind: str) -> list[str]:
 async def impulse(
     c: httpx.AsyncClient, t: Table, hits: list[tuple[str, int, str | None]], dice: list[int]
 ) -> list[dict[str, Any]]:
-    """Kirk enters this impulse's hits (source, amount, direction — None: straight to the Core), then
-    ends the impulse with the pain check's dice."""
+    """Kirk enters this impulse's hits (source, amount, direction — None: straight to the Core) and
+    ends the impulse; its end waits for the pain check's dice, which Kosh, the Shadow's commander,
+    enters (GEN-02: the dice a rule rolls for a ship are its commander's)."""
     for source, amount, direction in hits:
         where = {"direction": direction} if direction else {"section": "Core"}
         await ok(
             c, t, "kirk", "damage.apply", {"target": SHADOW, "source": source, "amount": amount, **where}
         )
-    return await ok(c, t, "kirk", "clock.advance", {}, dice)
+    ended = await ok(c, t, "kirk", "clock.advance", {})
+    if not any(e["kind"] == "rolling" for e in ended):
+        assert not dice, "the impulse ended without the dice given"
+        return ended
+    return await ok(c, t, "kosh", "step.roll", {}, dice)
 
 
 async def to_turn(c: httpx.AsyncClient, t: Table, turn: int, step: str) -> list[dict[str, Any]]:

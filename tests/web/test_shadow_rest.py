@@ -85,7 +85,8 @@ async def ok(r: httpx.Response) -> dict[str, Any]:
 
 
 async def test_SH_03_to_SH_06_whole_flow_over_rest_with_entered_dice(client: httpx.AsyncClient) -> None:
-    """SH-03…SH-06 through REST: Kirk's damage accumulates, a missing die is a 422 naming the die
+    """SH-03…SH-06 through REST: Kirk's damage accumulates; the Shadow's bot, its commander, ends the
+    impulse (GEN-02: the Shadow's dice are its commander's); a missing die is a 422 naming the die
     (sides, purpose, index), the entered dice resolve the seed example (pain 0 → 3, reaction ZERO),
     the Shadow's bot and the spectator read the same pain and sentences, a repeat changes nothing."""
     c, table = client, await shadow_table(client)
@@ -105,7 +106,7 @@ async def test_SH_03_to_SH_06_whole_flow_over_rest_with_entered_dice(client: htt
     assert (pain["damage_total"], pain["damage_by_source"]) == (217, {FED: 217})
     seq = body["seq"]
 
-    r = await act(c, table, "kirk", "clock.advance", {}, seq=seq)
+    r = await act(c, table, "kosh", "clock.advance", {}, seq=seq)
     assert r.status_code == 422
     assert r.json()["detail"] == {
         "error": "RollNeeded",
@@ -131,7 +132,7 @@ async def test_SH_03_to_SH_06_whole_flow_over_rest_with_entered_dice(client: htt
             },
         ],
     }
-    r = await act(c, table, "kirk", "clock.advance", {}, seq=seq, dice=[3, 3])
+    r = await act(c, table, "kosh", "clock.advance", {}, seq=seq, dice=[3, 3])
     assert r.status_code == 422
     assert r.json()["detail"]["needed"] == {
         "sides": 6,
@@ -140,13 +141,13 @@ async def test_SH_03_to_SH_06_whole_flow_over_rest_with_entered_dice(client: htt
         "index": 2,
     }
     assert (await read(c, table, "kirk"))["seq"] == seq  # asking for a die changed nothing
-    r = await act(c, table, "kirk", "clock.advance", {}, seq=seq, dice=["three"])
+    r = await act(c, table, "kosh", "clock.advance", {}, seq=seq, dice=["three"])
     assert r.status_code == 422 and r.json()["detail"]["field"] == "dice.0"
 
     key = uuid.uuid4().hex
-    body = await ok(await act(c, table, "kirk", "clock.advance", {}, seq=seq, dice=[3, 3, 2], action_id=key))
+    body = await ok(await act(c, table, "kosh", "clock.advance", {}, seq=seq, dice=[3, 3, 2], action_id=key))
     assert body["seq"] == seq + 1 and sentences(body["events"]) == SEED_SENTENCES
-    again = await ok(await act(c, table, "kirk", "clock.advance", {}, seq=seq, dice=[1, 6, 6], action_id=key))
+    again = await ok(await act(c, table, "kosh", "clock.advance", {}, seq=seq, dice=[1, 6, 6], action_id=key))
     assert (again["seq"], again["duplicate"], again["events"]) == (seq + 1, True, body["events"])
 
     for who in ("kosh", "kirk", "watcher", "ref"):
@@ -182,7 +183,7 @@ async def test_SH_14_the_shadow_bot_rolls_pain_reduction_over_rest(client: httpx
     await ok(await act(c, table, "kirk", "clock.advance", {}))
     for hit in SEED_HITS:
         await ok(await act(c, table, "kirk", "damage.apply", {"target": SHADOW, "source": FED, **hit}))
-    await ok(await act(c, table, "kirk", "clock.advance", {}, dice=[3, 3, 2]))
+    await ok(await act(c, table, "kosh", "clock.advance", {}, dice=[3, 3, 2]))
     r = await act(c, table, "kosh", "shadow.reduce_pain", {"ship": SHADOW}, dice=[2])
     assert r.status_code == 422 and r.json()["detail"] == {
         "error": "Invalid",

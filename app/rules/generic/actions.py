@@ -30,6 +30,14 @@ class AdvanceClock(BaseModel):
 CLOCK_MODES = ("when_done", "always", "never")
 
 
+def _ending(state: BattleState) -> str:
+    """Why nothing but the dice goes while a step's end waits for a commander's die (GEN-02)."""
+    return (
+        f"the step is ending and waits only for the {state.game.waiting_for(state)},"
+        " entered by the ship's commander or the referee"
+    )
+
+
 def clock_mode(state: BattleState) -> str:
     mode = state.options.get("players_advance_clock", "when_done")
     if mode is True:
@@ -40,7 +48,10 @@ def clock_mode(state: BattleState) -> str:
 
 
 def may_advance(state: BattleState, actor: Actor) -> str | None:
-    """The referee always; a commander as the battle's clock option allows."""
+    """The referee always; a commander as the battle's clock option allows. Not while the step's
+    end waits for a die: entering it (`step.roll`) ends the step."""
+    if state.rolling is not None:
+        return _ending(state)
     if actor.is_referee:
         return None
     mode = clock_mode(state)
@@ -48,6 +59,9 @@ def may_advance(state: BattleState, actor: Actor) -> str | None:
         return "only the referee advances the turn clock in this battle"
     if not actor.ships:
         return "only the referee or a ship's commander may advance the clock"
+    due = state.game.referee_due(state)
+    if mode == "when_done" and due:
+        return f"the step waits on the referee: {due}"
     others = [p for p in state.game.awaited(state) if p != actor.participant_id]
     if mode == "when_done" and others:
         n = len(others)
@@ -60,11 +74,11 @@ def advance_clock(state: BattleState, payload: AdvanceClock, actor: Actor, dice:
     if payload.expect_step and payload.expect_step != state.clock.step:
         raise RuleError(f"the clock is at {state.clock.step}, not {payload.expect_step}", "expect_step")
     pending = [p for p in state.game.awaited(state) if p != actor.participant_id]
-    events = state.game.advance(state, dice)
+    events = state.game.end_step(state, dice, actor)
     if pending:
-        # Who was still pending, and why the step ended anyway: kept on the clock line, which the
-        # log shows with the participants' names.
-        clock = next(e for e in events if e.kind == "clock")
+        # Who was still pending, and why the step ended anyway: kept on the clock line (or the line
+        # saying the end waits for a commander's die), which the log shows with the names.
+        clock = next(e for e in events if e.kind in ("clock", "rolling"))
         clock.data.update({"pending": pending, "reason": payload.reason})
     return events
 
@@ -81,6 +95,8 @@ def may_skip(state: BattleState, actor: Actor) -> str | None:
     """Who may skip: as who may move the clock, except that under readiness a commander may skip
     while others are pending — it then means "done until then" (standing readiness)."""
     reason = may_advance(state, actor)
+    if state.rolling is not None:
+        return reason
     if reason and clock_mode(state) == "when_done" and actor.participant_id in state.game.awaited(state):
         return None
     return reason
@@ -105,7 +121,7 @@ def skip_ahead(state: BattleState, payload: SkipAhead, actor: Actor, dice: DiceS
     first = state.clock.impulse
     events: list[Event] = []
     while state.clock.step == step.key and state.clock.impulse is not None and state.clock.impulse < last:
-        happened = game.advance(state, dice)
+        happened = game.end_step(state, dice, actor)
         events.extend(happened)
         if any(e.kind != "clock" for e in happened):
             break
@@ -133,6 +149,13 @@ def ready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource
 
 
 def _may_ready(state: BattleState, actor: Actor) -> str | None:
+    if state.rolling is not None:
+        return _ending(state)
+    due = state.game.referee_due(state)
+    if due:  # the referee's part is the deed itself; nobody else has anything to be done with yet
+        if actor.is_referee:
+            return f"{due}, or advance the clock to play on without it"
+        return f"the step waits on the referee: {due}"
     if actor.participant_id not in state.game.awaited(state):
         return "the step is not waiting on you"
     return None
@@ -152,8 +175,37 @@ def unready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSour
 
 
 def _may_unready(state: BattleState, actor: Actor) -> str | None:
+    if state.rolling is not None:
+        return _ending(state)
     if actor.participant_id not in state.ready:
         return "you have not said you are done with this step"
+    return None
+
+
+@action(
+    "step.roll",
+    NoPayload,
+    "Enter the dice the step's end waits for",
+    permit=lambda s, a: _may_roll(s, a),
+)
+def roll_for_step(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
+    """GEN-02 physical dice: the die (and those after it) a step's end waits for, entered by the
+    commander of the ship it is rolled for, or the referee; the step then ends as it would have."""
+    game = state.game
+    events = game.end_step(state, dice, actor)
+    if state.rolling is None:
+        state.ready_until.clear()  # something happened at the end: standing skips stop here
+        events += game.settle(state, dice, actor)
+    return events
+
+
+def _may_roll(state: BattleState, actor: Actor) -> str | None:
+    pending = state.rolling
+    if pending is None:
+        return "no step's end waits for dice"
+    if not actor.commands(pending.ship):
+        ship = state.ships.get(pending.ship)
+        return f"the dice for {ship.name if ship else pending.ship} are its commander's to enter, or the referee's"
     return None
 
 

@@ -67,6 +67,7 @@ RULESET = gather(
     needs=frozenset({ORDERS, MOVEMENT, FIRE, SHIP_ACTION}),
     gone=jumped_out,
     acting=turns.acting,
+    referee_due=turns.referee_due,
     out_of_turn=loop.out_of_turn,
     on_ready=turns.on_ready,
     turn_order=turns.turn_order,

@@ -11,7 +11,19 @@ from app.rules.system import ORDERS, Step
 from app.rules.traveller import loop
 from app.rules.traveller.initiative import pass_turn
 from app.rules.traveller.orders import GiveOrders, give_orders
+from app.rules.traveller.ship import OrderChoice
 from app.rules.traveller.units import orders_on, units
+
+
+def referee_due(state: BattleState, step: Step) -> str | None:
+    """TR-03: initiative is rolled once per engagement, by the referee, before the first orders:
+    until then the orders step waits on the referee (who may also move on without it)."""
+    if ORDERS not in step.marks:
+        return None
+    everyone = units(state)
+    if not everyone or any(u.initiative_base is not None for _, u in everyone):
+        return None
+    return "roll initiative for the engagement (TR-03)"
 
 
 def _writing_orders(state: BattleState, step: Step) -> bool:
@@ -54,6 +66,8 @@ def on_ready(state: BattleState, actor: Actor, step: Step, dice: DiceSource) -> 
     return events
 
 
-def _drafts(state: BattleState, ship_id: str):  # type: ignore[no-untyped-def]
-    """The ship's saved drafts; it is one of the units still writing orders (acting), so it is found."""
-    return next(list(unit.round.drafts) for ship, unit in units(state) if ship.id == ship_id)
+def _drafts(state: BattleState, ship_id: str) -> list[OrderChoice]:
+    for ship, unit in units(state):
+        if ship.id == ship_id:
+            return list(unit.round.drafts)
+    return []
