@@ -92,7 +92,7 @@ class Database:
         self.engine = make_engine(url, **engine_options)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # Readers on PostgreSQL run in autocommit: no BEGIN before and no ROLLBACK after, two round
-        # trips fewer per read (issue 12). A reader's statements see the latest commit each, as
+        # trips fewer per read. A reader's statements see the latest commit each, as
         # they did under READ COMMITTED; callers that need one moment use `snapshot_reader`.
         readers = (
             self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -110,7 +110,7 @@ class Database:
 
     @asynccontextmanager
     async def unit(self) -> AsyncIterator[AsyncSession]:
-        """An action's unit of work (issue 12: the action path's cost): like `transaction`, one
+        """An action's unit of work (the action path's cost): like `transaction`, one
         session on one pooled connection, committed at the end, rolled back on an error — but the
         session only takes part once something is done through it. On PostgreSQL the connection's
         bare asyncpg driver is in `info["driver"]` (`action_store.driver_of`) from the start, and a

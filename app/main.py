@@ -88,7 +88,7 @@ class StarboardApp(FastAPI):
 def freeze_heap() -> None:
     """Collect, then freeze what survives (gc.freeze): what a process builds at startup lives as
     long as the process, and with 1,000 sockets open a full collection that walked it held the
-    event loop for 150-210 ms (issue 12: the 160-200 ms stalls in one action's answer); frozen, the
+    event loop for 150-210 ms (the 160-200 ms stalls in one action's answer); frozen, the
     same collection took 15-50 ms. Objects made later are collected as before."""
     gc.collect()
     gc.freeze()
@@ -115,7 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             connect_timeout=settings.db_connect_timeout,
         )
         platform = Platform(settings=settings, db=db, broker=broker)
-        live_logs = LiveLogs()  # each watched battle's log as the frames need it (issue 12)
+        live_logs = LiveLogs()  # each watched battle's log as the frames need it, read once
         # a commit is kept only for battles watched here (it holds the whole state)
         platform.committed.append(
             lambda commit: hub.viewers.get(commit.battle_id) and live_logs.committed(commit)
@@ -139,7 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 send_timeout=settings.ws_send_timeout,
             ),
         )
-        # At the table (issue 11): chat/requests wake-ups, notifications after commit, step deadlines
+        # At the table: chat/requests wake-ups, notifications after commit, step deadlines
         table_live = table.TableLive(platform, hub)
 
         async def route(key: str, seq: int) -> None:
@@ -153,7 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         broker.subscribe(route)
         broker.on_resubscribed(hub.resync_all)
-        feeds = feed.Feeds()  # issue 16: the bots' SSE feeds wake on the same wake-ups
+        feeds = feed.Feeds()  # the bots' SSE feeds wake on the same wake-ups
         broker.subscribe(feeds.wake)
         broker.on_resubscribed(feeds.wake_all)
         platform.in_commit.append(partial(notify.in_commit, platform))  # last seen, maybe a webhook
@@ -199,9 +199,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders, secure_cookies=settings.secure_cookies)
-    # before all of it: the battle websocket skips the HTTP layers (issue 12: memory per socket)
+    # before all of it: the battle websocket skips the HTTP layers (held for the socket's life)
     app.socket_door = ws.SocketDoor(settings.secret_key, SESSION_COOKIE, SESSION_MAX_AGE)
-    # and the well-formed action request skips them too (issue 12: a tenth of an action's CPU)
+    # and the well-formed action request skips them too (they cost a tenth of an action's CPU)
     app.action_door = ActionDoor(settings.max_body_bytes)
 
     @app.get("/docs", include_in_schema=False)
@@ -215,16 +215,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(feed.router)
     app.include_router(battlefile_api.router)
-    app.include_router(ship_library.router)  # the ship library (issue 16)
+    app.include_router(ship_library.router)  # the ship library
     app.include_router(table_api.router)
     app.include_router(table.router)
     app.include_router(battlefile_pages.router)
     app.include_router(dice_page.router)
-    app.include_router(map_page.router)  # the map's selection door (issue 15)
+    app.include_router(map_page.router)  # the map's selection door
     app.include_router(ship_library.pages)
     app.include_router(report_page.router)
     app.include_router(report_page.api_router)
-    app.include_router(wizard.router)  # the home page and battle creation (issue 14)
+    app.include_router(wizard.router)  # the home page and battle creation
     app.include_router(override_pages.router)
     app.include_router(pages.router)
     return app

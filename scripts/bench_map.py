@@ -1,4 +1,4 @@
-"""The map's share of a live frame (issue 15), measured (never asserted):
+"""The map's share of a live frame, measured (never asserted):
 `.venv/bin/python scripts/bench_map.py`.
 
 A B5 Wars battle with 20 ships on the map (one of them cloaked, with a hidden path) in a SQLite file

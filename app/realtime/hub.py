@@ -47,8 +47,8 @@ OUTBOX_LIMIT = 64  # frames waiting for one socket; more and it is closed 1013 (
 class Subscriber:
     """One open websocket: who is watching which battle, and the last seq they have been sent.
 
-    An idle viewer holds no queue and no task (issue 12: memory per idle socket): `pending` and
-    `writer` exist only while frames wait for its socket."""
+    An idle viewer holds no queue and no task (a crowd's memory is its idle sockets): `pending` and `writer`
+    exist only while frames wait for its socket."""
 
     battle_id: str
     participant_id: str
@@ -263,7 +263,7 @@ class Hub:
 
     def _write_now(self, viewer: Subscriber, frame: str) -> None:
         """Nothing waits for this socket: write the frame in place. A send that can go out now
-        never suspends (the transport takes it), so it costs no task and no timer (issue 12: a
+        never suspends (the transport takes it), so it costs no task and no timer (a
         task and a timeout per frame were a tenth of the CPU at 50 viewers a battle). One that
         suspends — the socket is paused on a slow reader — is finished by the viewer's writer,
         under the send timeout, before the frames queued behind it."""

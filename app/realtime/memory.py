@@ -3,7 +3,7 @@
 When many viewers connect at once (a battle starts, a process restarts and every page reconnects),
 each handshake, seat read and first frame allocates and frees a few tens of KiB. The C allocator
 keeps what was freed for reuse, so the process stays as large as at the burst's peak long after
-(issue 12: memory per idle socket was about twice what the idle sockets hold). A moment after the
+(memory per idle socket was about twice what the idle sockets hold). A moment after the
 last hello of a burst, glibc's `malloc_trim` returns the free pages; elsewhere (no glibc) it does
 nothing.
 """

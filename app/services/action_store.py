@@ -1,8 +1,8 @@
 """An action's rows in the database: what it is checked against (the battle, its snapshot, the
 acting seat, whether its id was used) and what it writes (its log row, the snapshot, the battle).
 
-On PostgreSQL each is one statement on the bare driver, inside the action's transaction (issue 12:
-the write path's cost — SQLAlchemy's ORM loading and unit of work for the same rows cost several
+On PostgreSQL each is one statement on the bare driver, inside the action's transaction
+(SQLAlchemy's ORM loading and unit of work for the same rows cost several
 times the CPU of the statements themselves). The write is a data-modifying CTE whose battle UPDATE
 is guarded by the version the action was checked against, so a writer in another process that got
 there first makes it write nothing (answered as `GuardFailed`, a `StaleDataError`, and submit tries
@@ -129,7 +129,7 @@ def credential(token_hash: str | None, participant_id: Any) -> str:
 
 
 class KeptStates:
-    """The state each battle's last commit from this process left, by battle version (issue 12):
+    """The state each battle's last commit from this process left, by battle version:
     an action on PostgreSQL whose battle is still at that version is checked against it, and the
     snapshot is neither sent again nor parsed again. A state is kept only once its action has
     committed, so the version it is kept under is the database's own and names no other state.
@@ -198,7 +198,7 @@ SEEN_KEY = "seen_and_hooked"  # session.info: (actor, seq, seen, hooked) as the 
 def loaded(cls: type, columns: tuple[str, ...], row: Any, prefix: str = "") -> Any:
     """An ORM object as read by hand, built the way SQLAlchemy's own loading builds one: its values
     put in place as loaded, not set one at a time through the instrumented constructor (a tenth of
-    the action path, issue 12). It is in no session: nothing writes it back by itself."""
+    the action path's cost). It is in no session: nothing writes it back by itself."""
     manager = _managers.get(cls)
     if manager is None:  # the attributes exist once the mappers are configured (any ORM use does it)
         configure_mappers()

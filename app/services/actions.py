@@ -125,8 +125,8 @@ class Command:
 
 
 class MustAsk(Exception):
-    """A damage entry by a seat found by its token, in a battle where it may wait for the referee
-    (issue 11): the door asks `requests.queue_if_needed` (with this seat) and submits again with
+    """A damage entry by a seat found by its token, in a battle where it may wait for the referee:
+    the door asks `requests.queue_if_needed` (with this seat) and submits again with
     `queue_checked` if it does not wait. Raised before anything is written."""
 
     def __init__(self, participant_id: str) -> None:
@@ -306,7 +306,7 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
         if every and result.seq % every == 0:
             kept = result.commit.state if result.commit is not None else None  # no replay needed
             _spawn(history.checkpoint(platform, cmd.battle_id, result.seq, kept))
-        # --- after commit (issue 11): notifications, last seen — background tasks, never awaited here
+        # --- after commit: notifications, last seen — background tasks, never awaited here
         actor = result.commit.row.actor_id if result.commit is not None else cmd.participant_id
         _after_commit(platform, cmd.battle_id, result.seq, actor)
         for follow_up in result.extra.get("follow", ()):  # asked for inside the transaction
@@ -425,7 +425,7 @@ class _Checked:
 
 def _kept_context(platform: Platform, cmd: Command) -> _Checked | None:
     """The action's context from what this process's last commit in the battle kept, without a
-    read (issue 12: one statement per plain action): only for a seat kept there, an action that
+    read (so a plain action is one statement): only for a seat kept there, an action that
     is no draft or history action and was made at the kept seq. The seat is checked as read
     then; the write's guard checks it, the battle's version and the table's options are still
     as kept (`write_action`). The kept rows are copied: live frames still draw the kept ones."""

@@ -1,4 +1,4 @@
-"""A battle as a file (issue 16): export a battle's definitions, seats, options and whole log with
+"""A battle as a file: export a battle's definitions, seats, options and whole log with
 every die; import a file as a new battle whose log is replayed — refused, naming the first seq, when
 the replay does not reproduce what the file says happened. The format is `starboard.battle/1`,
 described by BATTLE_FILE_SCHEMA (served at GET /api/v1/schemas/battle-file; docs/battle-file.md)."""

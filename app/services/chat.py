@@ -1,4 +1,4 @@
-"""Table talk (issue 11): a battle's chat, kept beside the rules log in its own table with its own
+"""Table talk: a battle's chat, kept beside the rules log in its own table with its own
 seq, so a message never changes the state or the seq actions are made against.
 
 A public message is read by everyone seated at the battle; a private one exists only between its

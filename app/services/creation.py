@@ -1,4 +1,4 @@
-"""A new battle with its seats and its fleet in one transaction (issue 14's wizard): the battle, the
+"""A new battle with its seats and its fleet in one transaction (the wizard's): the battle, the
 referee's seat, every other seat, and each ship added by the rules as the referee's `ship.add`
 (logged as actions 1, 2, … like any other, so undo, replay and the battle file treat them alike).
 If any step is refused — a name too long, one seat past the limit, a ship definition the rules

@@ -2,7 +2,7 @@
 
 Every wake-up used to read the whole log again — the map's rows, every row's seq and type for the
 ⚑ markers, the last 200 rows for when the step began — so a wake-up cost more the longer the
-battle (issue 12). The log only ever grows, so this keeps those readings per battle and extends
+battle. The log only ever grows, so this keeps those readings per battle and extends
 them with the rows after the last seq it has seen: a wake-up reads only its new rows. The same
 functions read them from the database for a page (`maps.map_rows`, `overrides.standing`,
 `views.step_began`), so a frame and a page say the same.

@@ -1,4 +1,4 @@
-"""Notifications for slow games (issue 11): a webhook a participant opts into (a Discord-compatible
+"""Notifications for slow games: a webhook a participant opts into (a Discord-compatible
 JSON body `{"content": "…"}`), sent once each time the battle *starts* waiting on them.
 
 After each committed action (Platform.after_commit) the notifier compares who the step waits on

@@ -1,4 +1,4 @@
-"""Overridden values on the pages (issue 14): the ⚑ marker. A value a referee override set carries
+"""Overridden values on the pages: the ⚑ marker. A value a referee override set carries
 the marker on every page that shows it — player, spectator, referee — until that value changes
 again (damage, another override, an undo of the override).
 

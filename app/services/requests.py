@@ -1,4 +1,4 @@
-"""Player requests to the referee (issue 11): undo my last action (with a reason), and — where the
+"""Player requests to the referee: undo my last action (with a reason), and — where the
 battle's `damage_needs_approval` option is on — damage a player enters on an enemy ship, which waits
 in the same queue. The referee approves (undo: the existing `battle.undo`; damage: submitted through
 `submit` as the player entered it) or refuses with a reason; either way the player is told in a

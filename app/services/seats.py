@@ -1,4 +1,4 @@
-"""At the table (issue 11): each seat's status — last seen on the page, the last seq looked at or
+"""At the table: each seat's status — last seen on the page, the last seq looked at or
 acted on (catch-up), the webhook they opted into — and the table's options a referee may change."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ WHERE p.token_hash = $1
 async def seat_and_waits(session: AsyncSession, token_hash: str) -> tuple[Participant, bool] | None:
     """The seat holding this token and whether its damage waits for the referee (see
     `damage_waits`), in one statement: the REST door's one read before an action (on PostgreSQL's
-    bare driver: issue 12)."""
+    bare driver, the cheapest way)."""
     if await driver_of(session) is not None:
         found = await run_on_driver(session, SEAT_AND_WAITS_PG, token_hash)
         if found is None:
@@ -195,7 +195,7 @@ async def seen_and_hooked(
 ) -> tuple[bool, bool]:
     """Inside an action's transaction: record that the actor was just active (`seen_at`; False
     when the seat has no status row yet) and whether any seat of the battle opted into a webhook.
-    One statement on PostgreSQL's bare driver (issue 12: the write path's cost), two elsewhere."""
+    One statement on PostgreSQL's bare driver (the write path's cost), two elsewhere."""
     written = session.info.get(SEEN_KEY)
     if written is not None and written[:2] == (participant_id, seq):
         return written[2], written[3]  # the action's write recorded both (`action_store.WRITE_PG`)

@@ -1,4 +1,4 @@
-"""The ship library people can grow (issue 16): the sample ships shipped as files (read-only,
+"""The ship library people can grow: the sample ships shipped as files (read-only,
 `library.py`) and the definitions referees save into the `ship_library` table — from JSON, or from
 a ship in a battle as built (its definition as added) or as it is now (damage kept). Every
 definition is checked the way `ship.add` checks one (`ShipDefinition`, then `build_ship` in a

@@ -209,7 +209,7 @@ async def battle_for(
     the actions they may submit now."""
     data, viewer, _, state = await read_battle(session, battle, participant, rules=rules)
     data["may_submit"] = offers_for(state, viewer)
-    # issue 15: counters (hex, facing, speed), arcs and ranges as this viewer may see them
+    # the tactical map: counters (hex, facing, speed), arcs and ranges as this viewer may see them
     model = await read_map(session, battle, data["state"], data["seq"], viewer, all_ranges=True, rules=rules)
     data["map"] = as_data(model)
     return data

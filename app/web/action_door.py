@@ -4,7 +4,7 @@ the battle websocket.
 
 Why: the action is the one request a crowd's every update starts from, and at 1,000 watchers the
 framework around it (eight ASGI layers, route matching, dependency solving, validating the body a
-second time) was about a tenth of the server's CPU per action (issue 12; docs/benchmarks.md).
+second time) was about a tenth of the server's CPU per action (docs/benchmarks.md).
 
 What it does not do is answer differently. It takes a request only when the full stack would
 hand the very same thing to the route: JSON by Content-Type with a Content-Length within the body

@@ -278,7 +278,7 @@ async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, c
 async def action_answer(platform: Platform, battle_id: str, body: ActionIn, token: str) -> JSONResponse:
     """The action door's work once the request is read and valid — shared by this route and the
     lean door in front of the app (app/web/action_door.py) that serves well-formed requests."""
-    # The seat is found by its token in the action's own read (issue 12: one read fewer).
+    # The seat is found by its token in the action's own read: one read fewer per action.
     command = Command(
         battle_id,
         None,

@@ -1,4 +1,4 @@
-"""A battle as a file over REST (issue 16): export (referee), the file's JSON Schema, import."""
+"""A battle as a file over REST: export (referee), the file's JSON Schema, import."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A battle as a file from the pages (issue 16): the referee's console downloads the file and starts
+"""A battle as a file from the pages: the referee's console downloads the file and starts
 a what-if from any seq; the home page imports a file. The same services as REST
 (`app/services/battlefile.py`); the new battle's referee seat is taken by this browser and its
 join links are shown once, as for a battle created here."""

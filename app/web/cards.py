@@ -1,4 +1,4 @@
-"""Ship cards for live frames, drawn again only when something they show changed (issue 12).
+"""Ship cards for live frames, drawn again only when something they show changed.
 
 A live frame draws every ship card for its view, and most actions change one ship: the other cards
 come out the same. `CardMemo` keeps each card by a digest of exactly what its templates read — the

@@ -1,4 +1,4 @@
-"""The dice check page (issue 16): after the end, every die the server rolled with the revealed
+"""The dice check page: after the end, every die the server rolled with the revealed
 seed, recomputed in the participant's own browser (static/js/verify_dice.js, WebCrypto), so
 nobody has to trust the server's own check or write HMAC code. Before the end it says when it opens;
 the seed never leaves the server before then. In an imported battle the dice up to the import are

@@ -1,4 +1,4 @@
-"""The push feed for bots (issue 16): `GET /api/v1/battles/{id}/feed`, Server-Sent Events.
+"""The push feed for bots: `GET /api/v1/battles/{id}/feed`, Server-Sent Events.
 
 Each log entry after the client's position is one event, `id: <seq>` and `data: {json}`, with the
 events this participant may read (the same `visible_log`/`event_for` filtering every door uses),

@@ -1,4 +1,4 @@
-"""The map's own door (issue 15): `GET /battles/{id}/map?select=<ship>` draws the map with that
+"""The map's own door: `GET /battles/{id}/map?select=<ship>` draws the map with that
 ship's overlays for the seated viewer — the whole page without JavaScript, or (with
 `part=selection`) only the overlay and its words, which static/js/map.js swaps in. Drawn on the
 server per viewer like every page, so a selection can never ask for what the viewer may not see:

@@ -1,4 +1,4 @@
-"""The referee's override picker (issue 14): the form names a value by its path (a radio among the
+"""The referee's override picker: the form names a value by its path (a radio among the
 values app/rules/overrides.py offers) and carries the new value in that value's own control; this
 door reads it in the value's own kind and range, then submits the same `override.set` a REST client
 would, with the path it built. Refusals name the control they came from, so the page marks it."""

@@ -93,7 +93,7 @@ async def rules_page(request: Request) -> Response:
     )
 
 
-# The home page and battle creation (the wizard) are in app/web/wizard.py (issue 14).
+# The home page and battle creation (the wizard) are in app/web/wizard.py.
 
 
 # Join pages are never cached, and send no Referer at all (an old-style /join/<token> URL would be it).
@@ -177,7 +177,7 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)
-    context.update(await table_extras(platform, battle, me, context["viewer"], context["seq"]))  # issue 11
+    context.update(await table_extras(platform, battle, me, context["viewer"], context["seq"]))  # table talk
     context["flash"] = _pop_flash(request)
     template = "referee.html" if me.role == "referee" else "battle.html"
     return templates.TemplateResponse(request, template, context)

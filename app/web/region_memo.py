@@ -1,4 +1,4 @@
-"""Live regions drawn again only when what they read changed (issue 12), as ship cards are
+"""Live regions drawn again only when what they read changed, as ship cards are
 (app/web/cards.py).
 
 Most actions leave the tactical map as it was: a damage entry changes a ship card and the log, not

@@ -54,7 +54,7 @@ class ViewEnvironment(jinja2.Environment):
 
     The templates draw view data, which are dicts; Jinja tries the attribute first, and on a dict
     that fails with an AttributeError raised and caught per lookup — a fifth of a live frame's
-    rendering (issue 12). The answer is the same: a dict has no attributes but its methods, and
+    rendering. The answer is the same: a dict has no attributes but its methods, and
     those names still go to the attribute."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
@@ -116,8 +116,8 @@ async def page_context(
     )
     live_referee = participant.role == "referee" and at_seq is None
     history = await history_preview(session, battle.id) if live_referee else None
-    marks = await standing(session, battle.id, until=data["seq"])  # the ⚑ markers (issue 14)
-    # the map's ghosts and paths (issue 15); no map, no rows
+    marks = await standing(session, battle.id, until=data["seq"])  # the ⚑ markers
+    # the map's ghosts and paths; no map, no rows
     game = rules.game(battle.system)
     moves = (
         await map_rows(session, battle.id, data["seq"], game.parts) if has_map(rules, battle.system) else []
@@ -297,7 +297,7 @@ async def read_live(
     wanted: int | None = None,
     seats_version: int = 0,
 ) -> LiveRead:
-    """One round's read for every viewer of a battle here (issue 12: what a wake-up costs).
+    """One round's read for every viewer of a battle here (this is what a wake-up costs).
 
     The battle and its snapshot come from this process's own last commit when that is the newest
     seq heard of (`wanted`), else from the database in one statement; the seats as kept until they

@@ -166,7 +166,7 @@ def _parse_int(text: str) -> int | _Unstorable:
     return int(text)
 
 
-# One decoder for every body: json.loads with these hooks builds a new one per call (issue 12).
+# One decoder for every body: json.loads with these hooks builds a new one per call, a cost on every request.
 _DECODER = json.JSONDecoder(parse_constant=_non_finite, parse_int=_parse_int)
 
 

@@ -1,4 +1,4 @@
-"""The ship library's doors (issue 16, docs/ship-library.md): REST under /api/v1/ships for bots and
+"""The ship library's doors (docs/ship-library.md): REST under /api/v1/ships for bots and
 tools, and the referee dashboard's library section. Both call `app/services/shiplib.py`; saving and
 deleting take a referee's seat (a bearer token over REST, the browser's seat on the pages)."""
 

@@ -1,4 +1,4 @@
-"""At the table (issue 11) on the pages and the live path: table talk, notification settings,
+"""At the table on the pages and the live path: table talk, notification settings,
 "since your last visit", and players' requests to the referee.
 
 Page routes post like every other form (POST → redirect → GET; with htmx a message fragment in

@@ -1,4 +1,4 @@
-"""At the table (issue 11) over REST: chat, notification settings, catch-up, requests, table options.
+"""At the table over REST: chat, notification settings, catch-up, requests, table options.
 Same services as the pages, same per-viewer reads; a private message or a request is answered only
 to its ends, and a webhook URL only to its owner."""
 

@@ -1,4 +1,4 @@
-"""The home page and the battle-creation wizard (issue 14): game system → ships (from the library
+"""The home page and the battle-creation wizard: game system → ships (from the library
 of that system, or pasted JSON) → seats (players, bots, spectators), each ship given its commander
 on the way → one transaction (services/creation.py) → every join link on a page of its own, with
 copy buttons, until the referee dismisses it.

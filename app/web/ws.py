@@ -129,7 +129,7 @@ class SocketDoor:
     Every layer an open socket passes through keeps a coroutine frame (and its locals) alive for
     the socket's whole life: Starlette's error and exception middleware, FastAPI's own, the
     sessions, security headers and body limit, routing — a sixth of an idle socket's Python heap
-    (issue 12: memory per idle socket). None of them does anything for a websocket but the
+    (memory every idle socket would hold). None of them does anything for a websocket but the
     session, which is read here from its cookie the way Starlette's SessionMiddleware reads it
     (same signer, same maximum age). `app.main.StarboardApp` calls it first."""
 

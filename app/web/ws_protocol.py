@@ -1,7 +1,7 @@
 """The websocket protocol uvicorn runs for the app: its sans-I/O one, holding less per open socket.
 
 An idle spectator's socket stays open for hours, so what each one holds is what a crowd costs
-(issue 12: ≤ 24 KiB per idle socket). uvicorn's `WebSocketsSansIOProtocol` keeps, for the socket's
+(the aim: ≤ 24 KiB per idle socket). uvicorn's `WebSocketsSansIOProtocol` keeps, for the socket's
 whole life, things only its first moments need or that are built for many waiters where there is
 one: the handshake's request and response (two header maps: ~4.6 KiB), the scope's copy of the
 request headers (~1.3 KiB), an `asyncio.Queue` for the frames received (three deques: ~2.3 KiB)
@@ -16,7 +16,7 @@ the same protocol with those replaced or let go once the socket is accepted:
 * after `websocket.accept`, the handshake request's headers and the scope's are emptied and the
   response dropped: the app reads the Origin and the cookie before it accepts, never after.
 
-`write_text_now` is the hub's way to push a frame (issue 12: CPU per action): the same text sent
+`write_text_now` is the hub's way to push a frame, cheaply per action: the same text sent
 to every viewer of a rendering is framed once (a server's frames are not masked, so its bytes are
 the same on every socket) and written straight to the transport, past Starlette's and uvicorn's
 `send`, when the socket is open, its buffer not full and no extension (permessage-deflate: a
@@ -25,14 +25,14 @@ browser's socket) makes each socket's bytes its own; otherwise the caller sends 
 The keepalive ping (every socket, every `--ws-ping-interval` seconds: 50 a second at 1,000
 sockets) is written as the six bytes it is — a final, unmasked ping frame with a 4-byte payload —
 instead of through websockets' frame objects and generators, which made it about 3 % of the
-server's CPU at 1,000 watchers and 20 actions a second (issue 12). Its meaning is uvicorn's: the
+server's CPU at 1,000 watchers and 20 actions a second. Its meaning is uvicorn's: the
 same random payload is awaited in the pong, an unanswered ping closes the socket 1011 after
 `--ws-ping-timeout`, and the pong is read by uvicorn as before. Each socket's next ping is due
 when uvicorn would send it, put off to the next tick of a grid that every socket shares (at most
 half a second, a fortieth of the interval), so the pings of a crowd leave together, a few dozen to
 a pass of the event loop: one wake-up of the clients' side for all of them rather than one for
 every ping, each costing the server a write that wakes a sleeping peer (about a twentieth of the
-server's CPU at 1,000 watchers, issue 12), and their pongs come back together too.
+server's CPU at 1,000 watchers), and their pongs come back together too.
 
 Everything else (framing, closing handshake, backpressure) is uvicorn's.
 """
