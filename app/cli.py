@@ -23,9 +23,16 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from app.config import ROOT, get_settings
+
+if TYPE_CHECKING:  # the platform is imported only by the commands that open one
+    from app.services.platform import Platform
+
+Done = TypeVar("Done")
 
 
 def migrate() -> None:
@@ -56,7 +63,7 @@ def demo(base_url: str, *, fresh: bool) -> list[dict]:
     return links
 
 
-async def _with_platform(work):  # type: ignore[no-untyped-def]
+async def _with_platform(work: Callable[[Platform], Awaitable[Done]]) -> Done:
     from app.db import Database
     from app.realtime.broker import Broker
     from app.services.platform import Platform
@@ -69,7 +76,7 @@ async def _with_platform(work):  # type: ignore[no-untyped-def]
         await platform.db.dispose()
 
 
-async def _export(platform, battle_id: str) -> dict:  # type: ignore[no-untyped-def]
+async def _export(platform: Platform, battle_id: str) -> dict:
     from app.services.battlefile import export_battle
     from app.services.battles import get_battle
 
@@ -77,14 +84,14 @@ async def _export(platform, battle_id: str) -> dict:  # type: ignore[no-untyped-
         return await export_battle(session, await get_battle(session, battle_id))
 
 
-async def _import(platform, data: dict) -> tuple[str, list[dict]]:  # type: ignore[no-untyped-def]
+async def _import(platform: Platform, data: dict) -> tuple[str, list[dict]]:
     from app.services.battlefile import import_into
 
     battle, seats = await import_into(platform, data)
     return battle.id, seats
 
 
-async def _fork(platform, battle_id: str, seq: int) -> tuple[str, list[dict]]:  # type: ignore[no-untyped-def]
+async def _fork(platform: Platform, battle_id: str, seq: int) -> tuple[str, list[dict]]:
     from app.services.battlefile import fork_into
 
     battle, seats = await fork_into(platform, battle_id, seq)

@@ -74,11 +74,12 @@ class StarboardApp(FastAPI):
         if self.action_door is not None and (acted_on := ActionDoor.battle_of(scope)) is not None:
             await self.action_door.serve(self, acted_on, scope, receive, send)
             return
-        battle_id = ws.SocketDoor.battle_of(scope) if self.socket_door is not None else None
-        if battle_id is None:
+        door = self.socket_door
+        battle_id = ws.SocketDoor.battle_of(scope) if door is not None else None
+        if door is None or battle_id is None:
             await super().__call__(scope, receive, send)
         else:
-            await self.socket_door.open(self, battle_id, scope, receive, send)  # type: ignore[union-attr]
+            await door.open(self, battle_id, scope, receive, send)
 
     async def full_stack(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The request through every layer (what the doors hand on)."""

@@ -14,13 +14,14 @@ import asyncio
 import ctypes
 import ctypes.util
 import logging
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
 QUIET_SECONDS = 1.0  # trim once the hellos have paused this long
 
 
-def _malloc_trim() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
+def _malloc_trim() -> Callable[[int], int] | None:
     name = ctypes.util.find_library("c")
     try:
         libc = ctypes.CDLL(name or "libc.so.6")

@@ -53,7 +53,7 @@ class BattleState(BaseModel):
     def game(self) -> Any:
         # Read from pydantic's private store directly: `self._game` goes through BaseModel's
         # __getattr__ on every call, and the rules ask for the game many times an action.
-        game = self.__pydantic_private__["_game"]  # type: ignore[index]
+        game = self.__pydantic_private__["_game"]  # type: ignore[index]  # set for a model with private fields
         if game is None:
             raise RuntimeError("this battle state is not bound to its game (use Rules.load / new_battle)")
         return game
@@ -69,5 +69,5 @@ class BattleState(BaseModel):
         from its own data by pydantic's core: the state is plain data, and `copy.deepcopy` walking
         it in Python cost five times as much (on the action path's CPU)."""
         copy = type(self).model_validate(self.model_dump())
-        copy._game = self.__pydantic_private__["_game"]  # type: ignore[index]
+        copy._game = self.__pydantic_private__["_game"]  # type: ignore[index]  # as in `game`
         return copy

@@ -24,11 +24,12 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.models import ActionLog, Battle, Participant, Snapshot, TableSettings
 from app.rules import apply_action
-from app.rules.core import Action, NeedRoll, NotAllowed, RuleError
+from app.rules.core import Action, NeedRoll, NotAllowed, Outcome, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
@@ -172,13 +173,13 @@ def _rule_error(exc: RuleError) -> Invalid | Forbidden:
     return Invalid(exc.message, exc.field)
 
 
-async def _existing(session, battle_id: str, action_id: str) -> ActionLog | None:  # type: ignore[no-untyped-def]
+async def _existing(session: AsyncSession, battle_id: str, action_id: str) -> ActionLog | None:
     return await session.scalar(
         select(ActionLog).where(ActionLog.battle_id == battle_id, ActionLog.action_id == action_id)
     )
 
 
-async def _context(session, cmd: Command, known: int = -1) -> tuple[Battle, Snapshot, Participant, bool, Any]:  # type: ignore[no-untyped-def]
+async def _context(session: AsyncSession, cmd: Command, known: int = -1) -> tuple[Battle, Snapshot, Participant, bool, Any]:
     """What an action is checked against, in one statement: the battle and its snapshot (both
     kept by the session, which writes them), the acting seat (checked: it may act here), whether
     the action id was already used (then its first result is read), and — for a seat found by its
@@ -191,8 +192,8 @@ async def _context(session, cmd: Command, known: int = -1) -> tuple[Battle, Snap
 
 
 async def _token_context(
-    session, cmd: Command, known: int
-) -> tuple[Battle, Snapshot, Participant, bool, Any]:  # type: ignore[no-untyped-def]
+    session: AsyncSession, cmd: Command, known: int
+) -> tuple[Battle, Snapshot, Participant, bool, Any]:
     """`_context` for a seat found by its token: an unknown token is told before an unknown battle."""
     assert cmd.token_hash is not None
     if await driver_of(session) is not None:
@@ -214,7 +215,7 @@ async def _token_context(
     return battle, snap, participant, used, options
 
 
-async def _id_context(session, cmd: Command, known: int) -> tuple[Battle, Snapshot, Participant | None, bool]:  # type: ignore[no-untyped-def]
+async def _id_context(session: AsyncSession, cmd: Command, known: int) -> tuple[Battle, Snapshot, Participant | None, bool]:
     if await driver_of(session) is not None:
         return await action_context(
             session, cmd.battle_id, str(cmd.participant_id or ""), cmd.action_id, known
@@ -238,7 +239,7 @@ async def _id_context(session, cmd: Command, known: int) -> tuple[Battle, Snapsh
     return found[0], found[1], found[2], found[3] is not None
 
 
-async def _repeat(session, platform: Platform, row: ActionLog) -> Submitted:  # type: ignore[no-untyped-def]
+async def _repeat(session: AsyncSession, platform: Platform, row: ActionLog) -> Submitted:
     """The first result of a repeated action id, as its author may read it now."""
     battle = await get_battle(session, row.battle_id)
     participant = await get_participant(session, row.battle_id, row.actor_id)
@@ -350,7 +351,7 @@ def _ships_named(value: Any, ships: dict[str, Any]) -> set[str]:
     return found
 
 
-async def _still_current(session, state: BattleState, cmd: Command, seq: int) -> None:  # type: ignore[no-untyped-def]
+async def _still_current(session: AsyncSession, state: BattleState, cmd: Command, seq: int) -> None:
     """Concurrent entries: an action made at an earlier seq still applies when what it depends on has
     not changed since — the same step, and none of the ships it names touched in between. Otherwise
     it is refused in the page's words, naming what moved on."""
@@ -391,7 +392,7 @@ def _state_of(platform: Platform, battle: Battle, snap: Snapshot) -> BattleState
     return kept
 
 
-def _resolve(state: BattleState, action: Action, source: DiceSource, entered: list[int] | None):  # type: ignore[no-untyped-def]
+def _resolve(state: BattleState, action: Action, source: DiceSource, entered: list[int] | None) -> Outcome:
     """Run the rules; a rule's refusal becomes the door's answer, a rule's crash a logged fault.
     A missing physical die is answered with every die the action may still need, by purpose."""
     try:

@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import existing
 from app.models import ActionLog, Battle, Checkpoint, Snapshot, TableSettings
 from app.rules import Action, Rules
 from app.rules.dice import ReplayDice, seed_commitment
@@ -421,10 +422,10 @@ async def import_battle(
         session.add(Checkpoint(battle_id=battle.id, seq=seq, state=kept.model_dump(mode="json")))
     if earlier:  # kept beside the table's options: the rules' state stays the original's
         session.add(TableSettings(battle_id=battle.id, options={IMPORTED_DICE: earlier}))
-    snap = await session.get(Snapshot, battle.id)
+    snap = await existing(session, Snapshot, battle.id)
     seq = len(log)
-    snap.seq = seq  # type: ignore[union-attr]
-    snap.state = state.model_dump(mode="json")  # type: ignore[union-attr]
+    snap.seq = seq
+    snap.state = state.model_dump(mode="json")
     battle.seq = seq
     battle.turn = state.clock.turn
     battle.step = state.clock.step

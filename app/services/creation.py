@@ -10,6 +10,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from app.db import existing
 from app.models import ActionLog, Battle, Checkpoint, Snapshot
 from app.rules import Action
 from app.rules.views import viewer_for
@@ -80,8 +81,8 @@ async def create_prepared(
                 made.append(await add_participant(session, battle, wanted.name, wanted.role, max_seats=limit))
             except Invalid as exc:
                 raise Invalid(f"{wanted.field}: {wanted.name!r} — {exc.message}", wanted.field) from None
-        snap = await session.get(Snapshot, battle.id)
-        state = rules.load(snap.state)  # type: ignore[union-attr]
+        snap = await existing(session, Snapshot, battle.id)
+        state = rules.load(snap.state)
         actor = viewer_for(referee.participant.id, "referee", state)
         every = platform.settings.checkpoint_every
         for seq, ship in enumerate(ships, start=1):
@@ -109,8 +110,8 @@ async def create_prepared(
             state = outcome.state
             if every and seq % every == 0:
                 session.add(Checkpoint(battle_id=battle.id, seq=seq, state=state.model_dump(mode="json")))
-        snap.seq = len(ships)  # type: ignore[union-attr]
-        snap.state = state.model_dump(mode="json")  # type: ignore[union-attr]
+        snap.seq = len(ships)
+        snap.state = state.model_dump(mode="json")
         battle.seq = len(ships)
         await session.flush()
     return battle, referee, made

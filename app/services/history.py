@@ -280,7 +280,7 @@ async def _history_stacks(session: AsyncSession, battle_id: str) -> tuple[Stacks
             .order_by(ActionLog.seq)
         )
     ).all()
-    return stacks(rows), (rows[-1].seq if rows else 0)  # type: ignore[arg-type]
+    return stacks(rows), (rows[-1].seq if rows else 0)
 
 
 async def _rows_at(session: AsyncSession, battle_id: str, seqs: set[int]) -> dict[int, ActionLog]:

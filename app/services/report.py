@@ -381,7 +381,7 @@ def walk(
     state = rules.new_battle(battle.system, dict(battle.options))
     parts = state.game.parts
     kinds = turning_points(parts)
-    viewer: Viewer = viewer_for(participant_id, role, state)  # type: ignore[arg-type]
+    viewer: Viewer = viewer_for(participant_id, role, state)
     before = figures(battle_view(state, viewer), parts)
     turns: dict[int, _Turn] = {}
     turning: list[TurningPoint] = []
@@ -392,7 +392,7 @@ def walk(
         acting = _acting_ship(state, row.log)
         state = replay(rules, battle, [row.log], start=state, start_seq=prev)
         prev = seq
-        viewer = viewer_for(participant_id, role, state)  # type: ignore[arg-type]
+        viewer = viewer_for(participant_id, role, state)
         after = figures(battle_view(state, viewer), parts)
         turn = turns.setdefault(made_in, _Turn(made_in, seq))
         turn.actions += 1
@@ -427,7 +427,7 @@ def walk(
     if state.clock.turn not in turns:  # the turn the clock stands in, nothing done in it yet
         clock = state.game.system.short(state.clock)
         turns[state.clock.turn] = _Turn(state.clock.turn, prev, prev, clock=clock, end=before)
-    return Walk([turns[n] for n in sorted(turns)], turning, viewer_for(participant_id, role, state))  # type: ignore[arg-type]
+    return Walk([turns[n] for n in sorted(turns)], turning, viewer_for(participant_id, role, state))
 
 
 def _series(w: Walk) -> dict[str, Any]:

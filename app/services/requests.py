@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import existing
 from app.models import ActionLog, Battle, Participant, TableRequest
 from app.rules import STANDARD, Rules
 from app.services import actions as action_service
@@ -241,11 +242,11 @@ async def decide(
             )
         result_seq = (await action_service.submit(platform, cmd)).seq
     async with platform.db.transaction() as session:
-        row = await session.get(TableRequest, request_id)
-        row.status = "approved" if approve else "refused"  # type: ignore[union-attr]
-        row.answer = refusal or None  # type: ignore[union-attr]
-        row.result_seq = result_seq  # type: ignore[union-attr]
-        row.decided_at = utcnow()  # type: ignore[union-attr]
+        row = await existing(session, TableRequest, request_id)
+        row.status = "approved" if approve else "refused"
+        row.answer = refusal or None
+        row.result_seq = result_seq
+        row.decided_at = utcnow()
     what = "undo" if req.kind == "undo" else "damage"
     note = (
         f"Your {what} request is approved (action #{result_seq})."
@@ -253,4 +254,4 @@ async def decide(
         else f"Your {what} request is refused: {refusal}"
     )
     await chat.post(platform, battle_id, me.id, note, to=req.participant_id, limited=False)
-    return row  # type: ignore[return-value]
+    return row

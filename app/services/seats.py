@@ -10,6 +10,7 @@ from sqlalchemy import case, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import existing
 from app.models import Battle, Participant, SeatStatus, TableSettings
 from app.services.action_store import SEAT_COLUMNS, SEEN_KEY, driver_of, loaded, run_on_driver
 from app.services.errors import Forbidden, Invalid
@@ -137,8 +138,8 @@ async def set_table_options(
             row = TableSettings(battle_id=battle_id, options={})
             session.add(row)
         row.options = {**row.options, **cleaned}
-        battle = await session.get(Battle, battle_id)
-        return await table_options(session, battle)  # type: ignore[arg-type]
+        battle = await existing(session, Battle, battle_id)
+        return await table_options(session, battle)
 
 
 async def status_of(session: AsyncSession, participant: Participant) -> SeatStatus:

@@ -33,7 +33,7 @@ from app.web.security import MAX_JSON_DEPTH, JsonRefused, replaying, secured, st
 log = logging.getLogger(__name__)
 
 ACTION_PATH = re.compile(r"/api/v1/battles/([^/]+)/actions")
-Handler = Callable[[Request, Exception], Any]
+Handler = Callable[[Request, Exception], Response | Awaitable[Response]]
 
 
 class ActionDoor:
@@ -140,4 +140,4 @@ async def _handled(app: Any, request: Request, exc: Exception) -> Response:
 
 async def _called(handler: Handler, request: Request, exc: Exception) -> Response:
     answer = handler(request, exc)
-    return await answer if isinstance(answer, Awaitable) else answer  # type: ignore[no-any-return]
+    return await answer if isinstance(answer, Awaitable) else answer

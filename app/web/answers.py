@@ -48,6 +48,7 @@ def _answer(
 
 async def _form(request: Request) -> Any:
     form = await request.form()
-    if not csrf_ok(request, form.get("csrf_token")):  # type: ignore[arg-type]
+    token = form.get("csrf_token")
+    if not csrf_ok(request, token if isinstance(token, str) else None):
         raise Forbidden("the form expired or came from another site; reload the page and try again")
     return form

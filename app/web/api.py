@@ -268,11 +268,11 @@ class ActionOut(BaseModel):
 @router.post(
     "/battles/{battle_id}/actions", response_model=ActionOut, responses=errors(401, 403, 404, 409, 413, 422)
 )
-async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, creds: Creds) -> ActionOut:
+async def submit_action(battle_id: str, body: ActionIn, platform: PlatformDep, creds: Creds) -> JSONResponse:
     """Submit one action as this participant."""
     if creds is None:
         raise Unauthorized("send Authorization: Bearer <your token>")
-    return await action_answer(platform, battle_id, body, creds.credentials)  # type: ignore[return-value]
+    return await action_answer(platform, battle_id, body, creds.credentials)
 
 
 async def action_answer(platform: Platform, battle_id: str, body: ActionIn, token: str) -> JSONResponse:

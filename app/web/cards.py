@@ -70,7 +70,10 @@ _parsed: weakref.WeakKeyDictionary[jinja2.Environment, dict[tuple[str, str], Any
 def parsed(env: jinja2.Environment, name: str) -> tuple[frozenset[str], tuple[str | None, ...]]:
     """The variables a template reads (jinja2.meta's undeclared names) and the templates it
     includes or imports (None: one chosen while drawing), parsed once per source."""
-    source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
+    loader = env.loader
+    if loader is None:
+        raise TypeError("a template environment without a loader has no sources to parse")
+    source = loader.get_source(env, name)[0]
     known = _parsed.setdefault(env, {})
     found = known.get((name, source))
     if found is None:

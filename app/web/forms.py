@@ -67,7 +67,8 @@ def dice_from_form(form: FormData) -> list[int] | None:
     raw = form.get("dice")
     if not isinstance(raw, str) or not raw.strip():
         return None
-    values = [_whole(part) for part in raw.replace(",", " ").split()]
-    if any(v is None for v in values):
+    parsed = [_whole(part) for part in raw.replace(",", " ").split()]
+    values = [v for v in parsed if v is not None]
+    if len(values) != len(parsed):
         raise Invalid("dice must be whole numbers separated by spaces", "dice")
-    return values  # type: ignore[return-value]
+    return values

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
+from collections.abc import Callable
 
 from starlette.requests import HTTPConnection
 
@@ -15,7 +16,7 @@ from app.services.errors import RateLimited
 class SlidingWindow:
     """At most `limit` events per `window` seconds per key; limit 0 switches it off."""
 
-    def __init__(self, limit: int, window: float, clock=time.monotonic) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit = limit
         self.window = window
         self.clock = clock

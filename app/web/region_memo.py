@@ -48,8 +48,8 @@ class RegionMemo:
         """The region `name` as `{% include name %}` would draw it with this context."""
         key = self._key(name, context)
         kept = self._kept.get(key) if key is not None else None
-        if kept is not None:
-            self._kept.move_to_end(key)  # type: ignore[arg-type]
+        if key is not None and kept is not None:
+            self._kept.move_to_end(key)
             self.hits += 1
             return kept
         drawn = Markup(self.env.get_template(name).render(context))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -223,7 +223,7 @@ class Offers:
         offer = self._by_type.get(action)
         return list(offer["ships"]) if offer else []
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self._by_type.values())
 
     def __bool__(self) -> bool:

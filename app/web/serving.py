@@ -36,7 +36,7 @@ class HeaderDeadlineHttpToolsProtocol(HttpToolsProtocol):
     _head_size = 0  # the current head's URL and headers as parsed so far
     _refusal: str | None = None
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
         self._arm()
 

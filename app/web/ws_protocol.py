@@ -42,7 +42,7 @@ from __future__ import annotations
 import asyncio
 import math
 import random
-from typing import Any
+from typing import Any, cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
@@ -161,8 +161,8 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.queue = Inbox()  # type: ignore[assignment]
-        self.writable = Writable()  # type: ignore[assignment]
+        self.queue = Inbox()  # type: ignore[assignment]  # duck-types uvicorn's asyncio.Queue (get, put_nowait)
+        self.writable = Writable()  # type: ignore[assignment]  # duck-types uvicorn's asyncio.Event
         self.writable.set()
 
     def write_text_now(self, text: str) -> bool:
@@ -209,5 +209,5 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             # websockets' parser generator keeps the request in its frame for the socket's life, so
             # dropping uvicorn's reference is not enough: its header map is emptied in place
             self.request.headers.clear()
-            self.request = self.response = None  # type: ignore[assignment]
-            self.scope["headers"].clear()  # type: ignore[attr-defined]
+            self.request = self.response = None  # type: ignore[assignment]  # uvicorn types them as always set
+            cast(list[tuple[bytes, bytes]], self.scope["headers"]).clear()  # uvicorn builds them as a list

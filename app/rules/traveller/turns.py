@@ -11,6 +11,7 @@ from app.rules.system import ORDERS, Step
 from app.rules.traveller import loop
 from app.rules.traveller.initiative import pass_turn
 from app.rules.traveller.orders import GiveOrders, give_orders
+from app.rules.traveller.ship import OrderChoice
 from app.rules.traveller.units import orders_on, units
 
 
@@ -54,7 +55,7 @@ def on_ready(state: BattleState, actor: Actor, step: Step, dice: DiceSource) -> 
     return events
 
 
-def _drafts(state: BattleState, ship_id: str):  # type: ignore[no-untyped-def]
+def _drafts(state: BattleState, ship_id: str) -> list[OrderChoice]:
     for ship, unit in units(state):
         if ship.id == ship_id:
             return list(unit.round.drafts)
