@@ -18,32 +18,27 @@ from app.config import Settings, get_settings
 from app.db import Database
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
-from app.services import chat, notify
-from app.services.battles import SEATS_WAKE
-from app.services.live_log import LiveLogs
 from app.services.platform import Platform
-from app.web import (
-    api,
-    battlefile_api,
-    battlefile_pages,
-    dice_page,
-    feed,
-    health,
-    map_page,
-    override_pages,
-    pages,
-    report_page,
-    ship_library,
-    table,
-    table_api,
-    wizard,
-    ws,
-)
-from app.web.action_door import ActionDoor
-from app.web.errors import install_error_handlers
-from app.web.limits import SlidingWindow
-from app.web.render import ROOT, LiveViews, battle_seqs, read_live, templates
-from app.web.security import BodyLimit, SecurityHeaders, install_log_redaction
+from app.services.reading.live_log import LiveLogs
+from app.services.store.battles import SEATS_WAKE
+from app.services.table import chat, notify
+from app.web.api import battlefile as battlefile_api
+from app.web.api import battles as api
+from app.web.api import health
+from app.web.api import table as table_api
+from app.web.api.action_door import ActionDoor
+from app.web.drawing.render import ROOT, LiveViews, battle_seqs, read_live, templates
+from app.web.live import feed, ws
+from app.web.middleware.errors import install_error_handlers
+from app.web.middleware.limits import SlidingWindow
+from app.web.middleware.security import BodyLimit, SecurityHeaders, install_log_redaction
+from app.web.pages import battle as pages
+from app.web.pages import battlefile as battlefile_pages
+from app.web.pages import dice as dice_page
+from app.web.pages import map as map_page
+from app.web.pages import overrides as override_pages
+from app.web.pages import report as report_page
+from app.web.pages import ship_library, table, wizard
 
 API_DESCRIPTION = """
 The Starboard REST API for bots and tools. Every participant has a bearer token (the token in

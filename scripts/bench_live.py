@@ -63,12 +63,15 @@ def load_floor(path: str) -> types.ModuleType:
 
 
 def ws_protocol_of(app_root: Path) -> str:
-    """The websocket protocol that checkout's own servers run (its app/web/serving.py says), so an
+    """The websocket protocol that checkout's own servers run (its app/web/middleware/serving.py says), so an
     older checkout is measured as it ran; "websockets-sansio" before it said."""
     import re
 
-    serving = app_root / "app" / "web" / "serving.py"
-    found = re.search(r'^WS_PROTOCOL = "([^"]+)"', serving.read_text(), re.M) if serving.exists() else None
+    found = None
+    for serving in (app_root / "app" / "web" / "middleware" / "serving.py", app_root / "app" / "web" / "serving.py"):
+        if serving.exists():
+            found = re.search(r'^WS_PROTOCOL = "([^"]+)"', serving.read_text(), re.M)
+            break
     return found.group(1) if found else "websockets-sansio"
 
 

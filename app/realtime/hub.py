@@ -68,7 +68,7 @@ class Subscriber:
     sent_bytes: int = 0
     framed_at: float = 0.0  # when it was last queued a frame with a seq (the loop's clock)
     # writes a frame at once if the socket can take it as it is (shared bytes; see
-    # app.web.ws_protocol), False if not: then `send_text` sends it
+    # app.web.live.ws_protocol), False if not: then `send_text` sends it
     write_now: Callable[[str], bool] | None = None
 
 

@@ -10,7 +10,7 @@ from app.config import Settings
 from app.db import Database
 from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
-from app.services.action_store import KeptStates
+from app.services.store.action_store import KeptStates
 
 AfterCommit = Callable[[str, int, "str | None"], Awaitable[None]]
 Committed = Callable[[Any], None]
@@ -38,5 +38,5 @@ class Platform:
     # again. Called synchronously; a hook must not fail or wait.
     committed: list[Committed] = field(default_factory=list)
     # The state each battle's last commit here left, by version: the next action checks against it
-    # without the snapshot being sent and parsed again (services/action_store.py).
+    # without the snapshot being sent and parsed again (services/store/action_store.py).
     states: KeptStates = field(default_factory=KeptStates)
