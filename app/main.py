@@ -22,23 +22,16 @@ from app.services.platform import Platform
 from app.services.reading.live_log import LiveLogs
 from app.services.store.battles import SEATS_WAKE
 from app.services.table import chat, notify
-from app.web.api import battlefile as battlefile_api
-from app.web.api import battles as api
-from app.web.api import health
-from app.web.api import table as table_api
+from app.web.api import battlefile as api_battlefile
+from app.web.api import battles, health
+from app.web.api import table as api_table
 from app.web.api.action_door import ActionDoor
 from app.web.drawing.render import ROOT, LiveViews, battle_seqs, read_live, templates
 from app.web.live import feed, ws
 from app.web.middleware.errors import install_error_handlers
 from app.web.middleware.limits import SlidingWindow
 from app.web.middleware.security import BodyLimit, SecurityHeaders, install_log_redaction
-from app.web.pages import battle as pages
-from app.web.pages import battlefile as battlefile_pages
-from app.web.pages import dice as dice_page
-from app.web.pages import map as map_page
-from app.web.pages import overrides as override_pages
-from app.web.pages import report as report_page
-from app.web.pages import ship_library, table, wizard
+from app.web.pages import battle, battlefile, dice, map_page, overrides, report, ship_library, table, wizard
 
 API_DESCRIPTION = """
 The Starboard REST API for bots and tools. Every participant has a bearer token (the token in
@@ -208,19 +201,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     install_error_handlers(app)
     app.include_router(health.router)
-    app.include_router(api.router)
+    app.include_router(battles.router)
     app.include_router(feed.router)
-    app.include_router(battlefile_api.router)
-    app.include_router(ship_library.router)  # the ship library
-    app.include_router(table_api.router)
+    app.include_router(api_battlefile.router)
+    app.include_router(ship_library.router)  # the ship library over REST
+    app.include_router(api_table.router)
     app.include_router(table.router)
-    app.include_router(battlefile_pages.router)
-    app.include_router(dice_page.router)
+    app.include_router(battlefile.router)
+    app.include_router(dice.router)
     app.include_router(map_page.router)  # the map's selection door
     app.include_router(ship_library.pages)
-    app.include_router(report_page.router)
-    app.include_router(report_page.api_router)
+    app.include_router(report.router)
+    app.include_router(report.api_router)
     app.include_router(wizard.router)  # the home page and battle creation
-    app.include_router(override_pages.router)
-    app.include_router(pages.router)
+    app.include_router(overrides.router)
+    app.include_router(battle.router)
     return app

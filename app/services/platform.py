@@ -10,7 +10,7 @@ from app.config import Settings
 from app.db import Database
 from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
-from app.services.store.action_store import KeptStates
+from app.services.kept import KeptStates
 
 AfterCommit = Callable[[str, int, "str | None"], Awaitable[None]]
 Committed = Callable[[Any], None]
@@ -33,7 +33,7 @@ class Platform:
     # Work inside each action's transaction, before its commit (last seen; whether a notification
     # may be due); a follow-up it returns is started like the after-commit callbacks.
     in_commit: list[InCommit] = field(default_factory=list)
-    # What a commit produced (services.actions.Commit: the battle row, the new state, the log row),
+    # What a commit produced (services.kept.Commit: the battle row, the new state, the log row),
     # handed in-process before the wake-up, so this process's live frames need not read them back
     # again. Called synchronously; a hook must not fail or wait.
     committed: list[Committed] = field(default_factory=list)

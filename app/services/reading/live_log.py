@@ -20,10 +20,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Participant
+from app.services.kept import Commit
 from app.services.reading.maps import Parts, places_ships
 from app.services.reading.overrides import Mark, is_special, marks_in
 from app.services.reading.views import STEP_LOOKBACK, moves_clock
-from app.services.write.actions import Commit
 
 SEATS_FOR = 30.0  # seconds the seats are kept without a change heard of
 RECENT = 256  # rows kept whole for frames (a viewer further behind is read from the database)

@@ -275,3 +275,27 @@ def view_data(
         "turn_bar": turn_bar(battle, state, viewer, people, live=live, step_since=step_since),
         "state": battle_view(state, viewer),
     }
+
+
+CATCH_UP_LINES = 3  # sentences shown in "since your last visit"
+
+
+async def catch_up(
+    session: AsyncSession, battle: Battle, viewer: Any, since: int | None, seq: int
+) -> dict[str, Any] | None:
+    """The events this viewer may see after `since` up to `seq`, folded: counts and the first lines."""
+    if since is None or since >= seq:
+        return None
+    # Like the log: an action whose events this viewer may not read is not there for them at all.
+    entries = [e for e in await visible_log(session, battle, viewer, since=since, until=seq) if e.events]
+    events = [e for entry in entries for e in entry.events]
+    if not entries:
+        return None
+    return {
+        "since": since,
+        "actions": len(entries),
+        "events": len(events),
+        "lines": [e["text"] for e in events[:CATCH_UP_LINES]],
+        "more": max(0, len(events) - CATCH_UP_LINES),
+        "first_seq": entries[0].seq,
+    }

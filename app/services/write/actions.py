@@ -44,17 +44,15 @@ from app.services.errors import (
     Stale,
 )
 from app.services.history import replay as history
+from app.services.kept import NOT_READ, Commit, KeptSeat, credential
 from app.services.platform import Platform
 from app.services.reading.views import visible_events
 from app.services.store import drafts
 from app.services.store.action_store import (
     BATTLE_COLUMNS,
-    NOT_READ,
     SNAPSHOT_COLUMNS,
     GuardFailed,
-    KeptSeat,
     action_context,
-    credential,
     driver_of,
     loaded,
     new_log_row,
@@ -134,19 +132,6 @@ class MustAsk(Exception):
     def __init__(self, participant_id: str) -> None:
         super().__init__(participant_id)
         self.participant_id = participant_id
-
-
-@dataclass(frozen=True)
-class Commit:
-    """What one committed action left in the database, as this process wrote it: the battle row,
-    the state the snapshot now holds, and the new log row (all detached, read-only from here)."""
-
-    battle_id: str
-    seq: int
-    battle: Battle
-    state: BattleState
-    row: ActionLog
-    seat: tuple[str, KeptSeat] | None = None  # the acting seat, by its credential (`KeptStates`)
 
 
 @dataclass

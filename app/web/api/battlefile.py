@@ -11,8 +11,7 @@ from pydantic import BaseModel, Field
 from app.services.errors import Forbidden
 from app.services.history.battlefile import BATTLE_FILE_SCHEMA, export_battle, fork_into, import_into
 from app.services.store.battles import get_battle
-from app.web.api.battles import SEQ_MAX, Creds, _participant, errors, join_url
-from app.web.deps import PlatformDep
+from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, join_url, participant_by_bearer
 from app.web.middleware.limits import check_battle_creation
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -23,7 +22,7 @@ async def export(battle_id: str, platform: PlatformDep, creds: Creds) -> JSONRes
     """Referee: the battle as a file (`format: "starboard.battle/1"`, schema at
     GET /api/v1/schemas/battle-file): the ships' definitions as added, the seats without tokens, the
     options and the whole log with every die; the seed only once the battle has ended."""
-    if (await _participant(platform, battle_id, creds)).role != "referee":
+    if (await participant_by_bearer(platform, battle_id, creds)).role != "referee":
         raise Forbidden("only the referee may export the battle")
     async with platform.db.reader() as session:
         data = await export_battle(session, await get_battle(session, battle_id))
@@ -98,7 +97,7 @@ async def fork(
     seats (new ids and tokens, returned once) and the log replayed and checked like an import, so
     what was hidden at that seq stays hidden from the same seats. It rolls from its own seed; the
     original is untouched. 422 naming `seq` past the battle's end. Limited like new battles (429)."""
-    if (await _participant(platform, battle_id, creds)).role != "referee":
+    if (await participant_by_bearer(platform, battle_id, creds)).role != "referee":
         raise Forbidden("only the referee may fork the battle")
     check_battle_creation(request)
     battle, seats = await fork_into(platform, battle_id, body.seq)

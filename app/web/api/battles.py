@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field, StrictInt
 
 from app.models import Participant
@@ -28,78 +27,14 @@ from app.services.store.battles import (
     seats_changed,
 )
 from app.services.store.drafts import rows as draft_rows
-from app.services.store.seats import seat_and_waits
 from app.services.store.tokens import hash_token
 from app.services.write import acting
 from app.services.write import actions as action_service
 from app.services.write.actions import Command
-from app.web.deps import PlatformDep
+from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, join_url, participant_by_bearer
 from app.web.middleware.limits import check_battle_creation
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
-bearer = HTTPBearer(auto_error=False, description="the participant's token from their join link")
-
-
-SEQ_MAX = 2**31 - 1  # seq columns are INTEGER (32-bit on PostgreSQL): no seq can be larger
-
-
-class ErrorBody(BaseModel):
-    error: str = Field(description="the kind of error: Invalid, Forbidden, Stale, RateLimited, …")
-    field: str | None = Field(description="the input field at fault (dotted path), if one is")
-    reason: str = Field(description="a sentence saying what is wrong")
-
-
-class ErrorResponse(BaseModel):
-    detail: ErrorBody
-
-
-_ERROR_TEXT = {
-    401: "no bearer token was sent (the answer carries WWW-Authenticate: Bearer)",
-    403: "the token is not valid, belongs to another battle, or may not do this",
-    404: "no such battle",
-    409: "stale seq or an action id reused by someone else",
-    413: "the request body is over the size limit",
-    422: "invalid input (the field named: body, path, query or header), refused by the rules, or a roll is needed (`needed`)",
-    429: "too many requests from this address; see the Retry-After header",
-}
-
-
-def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """The error answers an operation can give, each with the {"detail": {...}} body schema. Every
-    operation can answer 413 (a body over the limit) and 422 (input no store can hold, e.g. NUL in
-    the path or query), whatever its own parameters: the doors check those before any route."""
-    out: dict[int | str, dict[str, Any]] = {}
-    for code in sorted({*codes, 413, 422}):
-        out[code] = {"model": ErrorResponse, "description": _ERROR_TEXT[code]}
-        if code == 401:
-            out[code]["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
-        if code == 429:
-            out[code]["headers"] = {"Retry-After": {"schema": {"type": "integer"}}}
-    return out
-
-
-async def _acting(
-    platform: PlatformDep, battle_id: str, creds: HTTPAuthorizationCredentials | None
-) -> tuple[Participant, bool]:
-    """The seat holding the bearer token, and whether its damage waits for the referee: one read."""
-    if creds is None:
-        raise Unauthorized("send Authorization: Bearer <your token>")
-    async with platform.db.reader() as session:
-        found = await seat_and_waits(session, hash_token(creds.credentials))
-    if found is None or not found[0].active:
-        raise Forbidden("that link or token is not valid")
-    if found[0].battle_id != battle_id:
-        raise Forbidden("that token belongs to another battle")
-    return found
-
-
-async def _participant(
-    platform: PlatformDep, battle_id: str, creds: HTTPAuthorizationCredentials | None
-) -> Participant:
-    return (await _acting(platform, battle_id, creds))[0]
-
-
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 class NewBattle(BaseModel):
@@ -122,12 +57,6 @@ class BattleCreated(BaseModel):
     battle_id: str
     seed_sha256: str
     referee: SeatOut
-
-
-def join_url(request: Request, token: str) -> str:
-    """PUBLIC_BASE_URL/join#token: built from the configuration, never from the Host header, and the
-    token rides in the fragment, which browsers do not send — so no request line or log holds it."""
-    return f"{request.app.state.settings.public_base_url}/join#{token}"
 
 
 def _seat_out(request: Request, seat: Any) -> SeatOut:
@@ -193,7 +122,7 @@ async def read_battle(
     if_none_match: Annotated[str | None, Header()] = None,
 ) -> Any:
     """The battle as this participant sees it, with its `seq` (also as the ETag)."""
-    participant = await _participant(platform, battle_id, creds)
+    participant = await participant_by_bearer(platform, battle_id, creds)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
         # A saved draft changes only its author's (and the referee's) view, and no seq: their ETag
@@ -220,7 +149,7 @@ async def events_since(
     since: Annotated[int, Query(ge=0, le=SEQ_MAX)] = 0,
 ) -> dict[str, Any]:
     """Log entries after `since`, each with only the events this participant may read."""
-    participant = await _participant(platform, battle_id, creds)
+    participant = await participant_by_bearer(platform, battle_id, creds)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
         state, seq = await load_state(session, battle_id, platform.rules)
@@ -302,7 +231,7 @@ class NewSeat(BaseModel):
 
 
 async def _referee(platform: PlatformDep, battle_id: str, creds: Creds) -> Participant:
-    participant = await _participant(platform, battle_id, creds)
+    participant = await participant_by_bearer(platform, battle_id, creds)
     if participant.role != "referee":
         raise Forbidden("only the referee may manage participants")
     return participant
@@ -365,7 +294,7 @@ async def dice_record(battle_id: str, platform: PlatformDep, creds: Creds) -> di
     """Every die the server rolled, once the battle has ended and its seed is revealed, so anyone can
     re-derive them: roll `index` of action `seq` is HMAC-SHA256(seed, f"{battle}:{seq}:{index}:d{sides}:…")
     (see `app.rules.dice.derive_roll`). `mismatches` lists any the seed does not reproduce."""
-    await _participant(platform, battle_id, creds)
+    await participant_by_bearer(platform, battle_id, creds)
     async with platform.db.reader() as session:
         return await read_dice_record(session, await get_battle(session, battle_id))
 

@@ -10,14 +10,12 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from app.services.errors import Forbidden
-from app.services.reading.views import viewer_of
+from app.services.reading.views import catch_up, viewer_of
 from app.services.store import seats
 from app.services.store.battles import get_battle, load_state
 from app.services.table import chat, notify
 from app.services.write import requests
-from app.web.api.battles import Creds, _participant, errors
-from app.web.deps import PlatformDep
-from app.web.pages.table import catch_up
+from app.web.deps import Creds, PlatformDep, errors, participant_by_bearer
 
 router = APIRouter(prefix="/api/v1", tags=["table"])
 
@@ -36,7 +34,7 @@ async def read_chat(
 ) -> dict[str, Any]:
     """The table talk this participant may read (public, and private lines they are an end of).
     `seq` numbers the messages *you* may read (1, 2, …), so `since` pages on without gaps."""
-    me = await _participant(platform, battle_id, creds)
+    me = await participant_by_bearer(platform, battle_id, creds)
     async with platform.db.reader() as session:
         lines = await chat.lines_for(session, battle_id, me, since=since, limit=None)
         seq = await chat.visible_count(session, battle_id, me)
@@ -46,7 +44,7 @@ async def read_chat(
 @router.post("/battles/{battle_id}/chat", status_code=201, responses=errors(401, 403, 404, 429))
 async def write_chat(battle_id: str, body: ChatIn, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """Say something at the table (429 when writing faster than the limit)."""
-    me = await _participant(platform, battle_id, creds)
+    me = await participant_by_bearer(platform, battle_id, creds)
     line = await chat.post(platform, battle_id, me.id, body.text, body.to)
     return line.as_dict()
 
@@ -58,7 +56,7 @@ class WebhookIn(BaseModel):
 @router.get("/battles/{battle_id}/notifications", responses=errors(401, 403, 404))
 async def read_notifications(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """Your own webhook (nobody else's)."""
-    me = await _participant(platform, battle_id, creds)
+    me = await participant_by_bearer(platform, battle_id, creds)
     return {"webhook_url": await notify.webhook_of(platform, me)}
 
 
@@ -68,13 +66,13 @@ async def write_notifications(
 ) -> dict[str, Any]:
     """Opt into a webhook (Discord-compatible `{"content": …}` body), sent once each time the battle
     starts waiting on you while you are away from the page."""
-    me = await _participant(platform, battle_id, creds)
+    me = await participant_by_bearer(platform, battle_id, creds)
     return {"webhook_url": await notify.set_webhook(platform, me, body.webhook_url)}
 
 
 @router.post("/battles/{battle_id}/notifications/test", responses=errors(401, 403, 404))
 async def test_notification(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
-    me = await _participant(platform, battle_id, creds)
+    me = await participant_by_bearer(platform, battle_id, creds)
     return {"delivered": await notify.send_test(platform, me)}
 
 
@@ -82,7 +80,7 @@ async def test_notification(battle_id: str, platform: PlatformDep, creds: Creds)
 async def read_catch_up(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """What happened (as you may see it) since the seq you last looked at or acted on; reading it
     here marks the battle's current seq as seen."""
-    me = await _participant(platform, battle_id, creds)
+    me = await participant_by_bearer(platform, battle_id, creds)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
         state, seq = await load_state(session, battle_id, platform.rules)
@@ -105,7 +103,7 @@ class AnswerIn(BaseModel):
 @router.get("/battles/{battle_id}/requests", responses=errors(401, 403, 404))
 async def read_requests(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """The referee: every request; a player: their own."""
-    me = await _participant(platform, battle_id, creds)
+    me = await participant_by_bearer(platform, battle_id, creds)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
         shown = await requests.requests_for(session, battle, me, rules=platform.rules)
@@ -115,7 +113,7 @@ async def read_requests(battle_id: str, platform: PlatformDep, creds: Creds) -> 
 @router.post("/battles/{battle_id}/requests", status_code=201, responses=errors(401, 403, 404))
 async def ask_undo(battle_id: str, body: AskIn, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
     """A player asks the referee to undo their own last action (while it is the battle's last)."""
-    me = await _participant(platform, battle_id, creds)
+    me = await participant_by_bearer(platform, battle_id, creds)
     req = await requests.ask_undo(platform, battle_id, me.id, body.reason)
     return {"id": req.id, "kind": req.kind, "target_seq": req.target_seq, "status": req.status}
 
@@ -129,14 +127,14 @@ async def answer(
     creds: Creds,
 ) -> dict[str, Any]:
     """The referee approves or refuses a request."""
-    me = await _participant(platform, battle_id, creds)
+    me = await participant_by_bearer(platform, battle_id, creds)
     row = await requests.decide(platform, battle_id, me.id, request_id, body.approve, body.answer)
     return {"id": row.id, "status": row.status, "answer": row.answer, "result_seq": row.result_seq}
 
 
 @router.get("/battles/{battle_id}/table", responses=errors(401, 403, 404))
 async def read_table(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
-    await _participant(platform, battle_id, creds)
+    await participant_by_bearer(platform, battle_id, creds)
     async with platform.db.reader() as session:
         return {"options": await seats.table_options(session, await get_battle(session, battle_id))}
 
@@ -146,7 +144,7 @@ async def change_table(
     battle_id: str, body: dict[str, Any], platform: PlatformDep, creds: Creds
 ) -> dict[str, Any]:
     """Referee: spectators_chat, damage_needs_approval, step_deadline_minutes."""
-    me = await _participant(platform, battle_id, creds)
+    me = await participant_by_bearer(platform, battle_id, creds)
     if me.role != "referee":
         raise Forbidden("only the referee changes the table's options")
     options = await seats.set_table_options(platform, battle_id, me, body)

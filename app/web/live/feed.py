@@ -21,8 +21,7 @@ from app.models import Battle, Participant
 from app.services.errors import Invalid
 from app.services.reading.views import LogEntry, viewer_of, visible_log
 from app.services.store.battles import SEATS_WAKE, get_battle, load_state
-from app.web.api.battles import SEQ_MAX, Creds, _participant, errors
-from app.web.deps import PlatformDep
+from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, participant_by_bearer
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -146,7 +145,7 @@ async def feed(
     you may read nothing of arrive as `{"seq", "hidden": true}` with no events, so your seq stays
     current. The stream ends after the entry that finishes the battle (`finished: true`), or when
     your token stops working. Comments (`: keep-alive`) keep idle connections open."""
-    participant = await _participant(platform, battle_id, creds)
+    participant = await participant_by_bearer(platform, battle_id, creds)
     position = since
     if position is None and last_event_id is not None:
         if not last_event_id.isdigit() or int(last_event_id) > SEQ_MAX:

@@ -24,8 +24,7 @@ from app.services.store.battles import (
 from app.services.write import acting
 from app.services.write import actions as action_service
 from app.services.write.actions import Command
-from app.web.api.battles import SEQ_MAX
-from app.web.deps import PlatformDep
+from app.web.deps import SEQ_MAX, PlatformDep
 from app.web.drawing.render import page_context, render, templates
 from app.web.drawing.rulebook import reference
 from app.web.middleware.security import (

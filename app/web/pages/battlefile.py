@@ -16,8 +16,7 @@ from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.history.battlefile import export_battle, fork_into, import_into
 from app.services.store.battles import get_battle, get_participant
 from app.services.store.tokens import hash_token
-from app.web.api.battles import join_url
-from app.web.deps import PlatformDep
+from app.web.deps import PlatformDep, join_url
 from app.web.middleware.errors import service_headers
 from app.web.middleware.limits import check_battle_creation
 from app.web.middleware.security import seat_in, take_seat

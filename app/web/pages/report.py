@@ -18,8 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.services.errors import Invalid, ServiceError
 from app.services.reading.report import Report, battle_report
 from app.services.store.battles import get_battle, get_participant
-from app.web.api.battles import SEQ_MAX, Creds, _participant, errors
-from app.web.deps import PlatformDep
+from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, participant_by_bearer
 from app.web.drawing.render import templates
 from app.web.middleware.security import seat_in
 from app.web.pages.answers import _flash
@@ -334,7 +333,7 @@ async def report_json(battle_id: str, platform: PlatformDep, creds: Creds) -> An
     die's. Live until the end: the running turn's figures are those so far."""
     # The token is asked first, as on every /api/v1 battle route: a token of another battle is
     # refused 403 whether or not `battle_id` exists, so no bearer string learns which ids do.
-    participant = await _participant(platform, battle_id, creds)
+    participant = await participant_by_bearer(platform, battle_id, creds)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
         return await battle_report(session, battle, participant, platform.rules)

@@ -15,8 +15,7 @@ from app.models import Participant
 from app.services.errors import Forbidden, Invalid, ServiceError, Unauthorized
 from app.services.library import shiplib
 from app.services.store.battles import get_battle, get_participant, participant_by_token
-from app.web.api.battles import Creds, _participant, errors
-from app.web.deps import PlatformDep
+from app.web.deps import Creds, PlatformDep, errors, participant_by_bearer
 from app.web.drawing.render import render
 from app.web.middleware.errors import service_headers
 from app.web.middleware.security import JsonRefused, csrf_token, seat_in, strict_loads
@@ -123,7 +122,7 @@ async def save_battle_ship(
 ) -> LibraryEntry:
     """Referee of this battle: save one of its ships into the library, as it is now (damage kept; held
     for this battle's referees until the battle ends) or as built (its definition as added)."""
-    saver = await _participant(platform, battle_id, creds)
+    saver = await participant_by_bearer(platform, battle_id, creds)
     choice = body or SaveFromBattle()
     entry = await shiplib.save_from_battle(platform, saver, ship, choice.state, choice.name)
     return LibraryEntry(**entry.model_dump())

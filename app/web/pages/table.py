@@ -22,7 +22,7 @@ from app.models import Battle, Participant
 from app.realtime.hub import Hub, Subscriber
 from app.services.errors import Invalid, ServiceError
 from app.services.platform import Platform
-from app.services.reading.views import visible_log
+from app.services.reading.views import catch_up
 from app.services.store import seats
 from app.services.store.battles import get_battle, get_participant, participants
 from app.services.table import chat, notify
@@ -34,9 +34,6 @@ from app.web.pages.answers import _answer, _form, _is_htmx
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger(__name__)
-
-CATCH_UP_LINES = 3  # sentences shown in "since your last visit"
-
 
 async def table_context(
     session: AsyncSession, platform: Platform, battle: Battle, me: Participant, viewer: Any = None
@@ -79,27 +76,6 @@ async def page_extras(
         extras["my_webhook"] = status.webhook_url if status is not None else None
         extras["catch_up"] = await catch_up(session, battle, viewer, before, seq)
     return extras
-
-
-async def catch_up(
-    session: AsyncSession, battle: Battle, viewer: Any, since: int | None, seq: int
-) -> dict[str, Any] | None:
-    """The events this viewer may see after `since` up to `seq`, folded: counts and the first lines."""
-    if since is None or since >= seq:
-        return None
-    # Like the log: an action whose events this viewer may not read is not there for them at all.
-    entries = [e for e in await visible_log(session, battle, viewer, since=since, until=seq) if e.events]
-    events = [e for entry in entries for e in entry.events]
-    if not entries:
-        return None
-    return {
-        "since": since,
-        "actions": len(entries),
-        "events": len(events),
-        "lines": [e["text"] for e in events[:CATCH_UP_LINES]],
-        "more": max(0, len(events) - CATCH_UP_LINES),
-        "first_seq": entries[0].seq,
-    }
 
 
 async def table_fragments(platform: Platform, battle_id: str, participant_id: str) -> str | None:

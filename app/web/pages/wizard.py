@@ -31,8 +31,7 @@ from app.services.store.battles import (
     seats_changed,
 )
 from app.services.write.creation import SeatWanted, ShipWanted, create_prepared, seat_limit_refusal
-from app.web.api.battles import join_url
-from app.web.deps import PlatformDep
+from app.web.deps import PlatformDep, join_url
 from app.web.drawing.render import templates
 from app.web.middleware.errors import service_headers
 from app.web.middleware.limits import check_battle_creation

@@ -15,8 +15,7 @@ from app.services.errors import ServiceError
 from app.services.reading.maps import read_map
 from app.services.reading.views import read_battle
 from app.services.store.battles import get_battle, get_participant
-from app.web.api.battles import SEQ_MAX
-from app.web.deps import PlatformDep
+from app.web.deps import SEQ_MAX, PlatformDep
 from app.web.drawing.render import page_context, render, templates
 from app.web.middleware.security import csrf_token, seat_in
 from app.web.pages.answers import _flash
