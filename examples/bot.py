@@ -133,7 +133,7 @@ class Bot:
                     "battery": battery["id"],
                     "mounts": min(BARRAGE_MOUNTS, battery["mounts"]),
                     "target": target,
-                    "adjacent": "fore",  # TR-16: the other half goes toward the fore
+                    "adjacent": "toward fore",  # TR-16: the other half goes toward the fore
                 }
                 if "range" in required:  # a server without a range board wants the band named
                     band = self.board_band(battle, sid, target)

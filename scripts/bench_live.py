@@ -1,32 +1,47 @@
-"""Live-path benchmark: "action → every watcher updated" through the real app, measured the way
-the shared floor tool measures its bare minimum, so the two can be run side by side and compared
-as a ratio (read docs/benchmarks.md first).
+"""Live-path benchmark: "action → every watcher updated" through the real app, measured with the
+same trigger driver, watcher client and arithmetic as the repository's own floor
+(scripts/bench_floor.py; both use scripts/benchkit.py), so the two can be run one after the other
+and compared as a ratio (read docs/benchmarks.md first).
 
-    .venv/bin/python scripts/bench_live.py --floor /path/to/floor.py \
-        --watchers 100 --battles 20 --rate 20 --seconds 20 [--with-floor] [--app-root DIR]
+    .venv/bin/python scripts/bench_live.py --watchers 100 --battles 20 --rate 20 --seconds 20 \
+        [--with-floor] [--mix real] [--app-root DIR]
 
 What it does (all on this machine; PostgreSQL as for the tests, user postgres, trust):
-  * creates a database of its own (starboard_bench_<pid>), migrates it, starts one uvicorn process
-    of the app (``--app-root``: another checkout, e.g. an older commit, for before/after figures)
-    pinned to the first CPU, and sets up ``--battles`` battles over REST (a player with a ship, a
-    target ship, spectator seats);
+  * creates a database of its own (starboard_bench_<pid>), migrates it (alembic), starts one
+    uvicorn process of the app (``python -m uvicorn app.main:create_app --factory``; ``--app-root``:
+    another checkout, e.g. an older commit, for before/after figures) pinned to the first CPU, and
+    sets up ``--battles`` battles over REST (the app is only reached over HTTP and websockets);
   * watchers: ``--watchers`` websocket viewers in a separate process pinned to the other CPU(s),
-    watcher k on battle k % battles, each a spectator that says hello with its seq. They use the
-    floor tool's minimal RFC 6455 client (imported from ``--floor``; nothing of it is copied here),
-    told only the app's path, cookie and hello; a frame is timestamped when its bytes reach the
-    watcher's event loop, and counts for every seq up to the seq it carries;
-  * trigger: the floor tool's own trigger driver (same process layout: its own process, other CPU)
-    writes action i at t0 + i/rate; this process then POSTs a ``damage.apply`` to battle
-    i % battles over a kept-alive HTTP connection. Open loop: every latency counts from the
-    *scheduled* time, so a stall shows as latency, not as fewer samples; the first ``--warmup``
-    seconds are run but not counted.
+    watcher k on battle k % battles, using benchkit's minimal RFC 6455 client with the app's path,
+    session cookie (from the seat's join link) and hello; a frame is timestamped when its bytes
+    reach the watcher's event loop, and counts for every seq up to the seq it carries;
+  * trigger: benchkit's trigger driver (its own process, other CPU) writes action i at
+    t0 + i/rate; this process then POSTs it to battle i % battles over a kept-alive HTTP
+    connection. Open loop: every latency counts from the *scheduled* time, so a stall shows as
+    latency, not as fewer samples; the first ``--warmup`` seconds are run but not counted.
+  * ``--mix damage`` (the default): each battle a player with a ship and a target ship; every
+    action a ``damage.apply``; the watchers spectators (``--role player``: the acting player's tabs).
+  * ``--mix real``: each battle a B5 Wars table with Star Trek ships: a referee, four players each
+    commanding one ship (Excelsior, Thomas Paine, Shadow Cruiser, the Romulan warbird Haakona) and
+    spectators; a battle's watchers are, in order, the referee, the four players, then spectators,
+    each on its own seat's link (spectators share a seat only past the battle's seat limit). Each
+    battle plays a turn script over and over: Ship Power (a chat line, every commander
+    ``step.ready``), Movement (every ship ``ship.move``s, the warbird cloaked from turn 2; the
+    referee's ``clock.advance`` ends the step), Combat (three ``damage.apply`` between ships, a
+    chat line, every commander ready), Adjust Ship Systems (turn 1 the warbird ``startrek.cloak``s,
+    later a referee's chat line; every commander ready). A battle's actions depend on each other
+    (the step must have ended before the next step's move), so each is posted once the battle's
+    previous one was answered; latency still counts from its scheduled time. A chat line carries a
+    mark ("[bench chat i]") its table frame is known by.
   * metrics (ms, p50/p90/p99/max): ``answer`` scheduled → HTTP answer received (the app's commit
-    plus HTTP); ``e2e`` scheduled → the last watcher of that battle has a frame with that seq;
+    plus HTTP); ``e2e`` scheduled → the last watcher of that battle has a frame with that seq (a
+    chat line: a table frame with its mark), also by the watchers' role and by the action's kind;
     CPU ms per action of the app process and of its PostgreSQL backends (/proc); bytes per pushed
-    frame (content frames, as received); server RSS per idle websocket (after all watchers said
-    hello, minus before, divided by watchers).
-  * ``--with-floor`` runs the floor tool with the same watchers/battles/rate/seconds right after, on
-    the same database, and prints app/floor ratios of the p50/p90 figures.
+    frame (content and table frames, as received), also by role; server RSS per idle websocket
+    (after all watchers said hello, minus before, divided by watchers).
+  * ``--with-floor`` runs scripts/bench_floor.py right after with the same watchers, battles, rate,
+    seconds and warmup, on the same database, its frames as large as the app's were on average,
+    and prints app/floor ratios of the p50/p90 figures.
 Nothing is asserted: these are measurements. The last line of output is one JSON object.
 """
 
@@ -35,162 +50,43 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import time
-import types
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import benchkit  # noqa: E402
+from benchkit import fmt  # noqa: E402
 
 monotonic = time.monotonic
 PG_ADMIN = os.environ.get("STARBOARD_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("STARBOARD_TEST_REDIS", "redis://127.0.0.1:6379/0")
-
-
-def load_floor(path: str) -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location("floor_tool", path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load the floor tool from {path}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+SEAT_LIMIT = 32  # the app's default max_seats_per_battle
+PLAYERS = (  # --mix real: (seat, library ship) — the Star Trek vs Shadows demo's kind of table
+    ("kirk", "excelsior"),
+    ("sisko", "new-orleans"),
+    ("kosh", "shadow-cruiser"),
+    ("tomalak", "romulan-warbird"),
+)
+CLOAKER = "tomalak"
 
 
 def ws_protocol_of(app_root: Path) -> str:
-    """The websocket protocol that checkout's own servers run (its app/web/middleware/serving.py says), so an
+    """The websocket protocol that checkout's own servers run (its serving module says), so an
     older checkout is measured as it ran; "websockets-sansio" before it said."""
-    import re
-
-    found = None
-    for serving in (app_root / "app" / "web" / "middleware" / "serving.py", app_root / "app" / "web" / "serving.py"):
-        if serving.exists():
-            found = re.search(r'^WS_PROTOCOL = "([^"]+)"', serving.read_text(), re.M)
-            break
-    return found.group(1) if found else "websockets-sansio"
-
-
-def pct(values: list[float]) -> dict[str, float]:
-    if not values:
-        return {}
-    s = sorted(values)
-
-    def at(p: float) -> float:
-        return s[min(len(s) - 1, max(0, int(-(-p * len(s) // 100)) - 1))]
-
-    return {"p50": at(50), "p90": at(90), "p99": at(99), "max": s[-1], "n": len(s)}
-
-
-def fmt(d: dict[str, float]) -> str:
-    return " / ".join(f"{d[k]:.2f}" for k in ("p50", "p90", "p99", "max")) if d else "–"
-
-
-# --------------------------------------------------------------------------------------------
-# watcher process: the floor's raw client, pointed at the app
-# --------------------------------------------------------------------------------------------
-
-
-def _masked_text(payload: bytes) -> bytes:
-    mask = os.urandom(4)
-    n = len(payload)
-    head = bytes((0x81, 0x80 | n)) if n < 126 else bytes((0x81, 0x80 | 126)) + n.to_bytes(2, "big")
-    return head + mask + bytes(c ^ mask[i & 3] for i, c in enumerate(payload))
-
-
-def watcher_class(floor: types.ModuleType):  # type: ignore[no-untyped-def]
-    class AppWatcher(floor.RawWatcher):
-        """The floor's RawWatcher with the app's path, cookie and hello; frames recorded by seq."""
-
-        def __init__(self, log: list, battle_id: str, cookie: str, port: int, seq: int) -> None:  # type: ignore[type-arg]
-            super().__init__(None, 0, port)
-            self.log, self.battle_id, self.cookie, self.seq0 = log, battle_id, cookie, seq
-            self.lost = False
-
-        def connection_made(self, transport) -> None:  # type: ignore[no-untyped-def]
-            self.transport = transport
-            transport.write(
-                b"GET /battles/%s/ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
-                b"Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n"
-                b"Origin: http://127.0.0.1:%d\r\nCookie: starboard_session=%s\r\n\r\n"
-                % (self.battle_id.encode(), self.port, self.key, self.port, self.cookie.encode())
-            )
-
-        def hello(self) -> None:
-            self.transport.write(_masked_text(json.dumps({"type": "hello", "seq": self.seq0}).encode()))
-
-        def _message(self, payload: bytes, t: float) -> None:
-            if payload.startswith(b'{"type"'):
-                return  # heartbeats and answers
-            i = payload.rfind(b'"seq": ')
-            if i < 0:
-                return
-            self.log.append((int(payload[i + 7 : payload.index(b"}", i)]), t, len(payload)))
-
-        def _fail(self, why: str) -> None:
-            if not self.handshake.done():
-                self.handshake.set_exception(ConnectionError(why))
-            self.lost = True
-            self.transport.close()
-
-        def connection_lost(self, exc) -> None:  # type: ignore[no-untyped-def]
-            if not self.handshake.done():
-                self.handshake.set_exception(exc or ConnectionError("closed during handshake"))
-            self.lost = True
-
-    return AppWatcher
-
-
-async def watcher_main(a: argparse.Namespace) -> None:
-    floor = load_floor(a.floor)
-    floor.raise_nofile()
-    if a._cpus:
-        os.sched_setaffinity(0, {int(c) for c in a._cpus.split(",")})
-    plan = json.loads(sys.stdin.readline())  # [[battle_id, cookie, seq(, port)], ...] one per watcher
-    cls = watcher_class(floor)
-    loop = asyncio.get_running_loop()
-    sem = asyncio.Semaphore(64)
-    watchers = []
-
-    async def one(k: int, battle_id: str, cookie: str, seq: int, port: int | None = None) -> None:
-        port = port or a._port  # a plan entry may name the process it watches (--processes)
-        async with sem:
-            log: list = []  # type: ignore[type-arg]
-            _, proto = await loop.create_connection(
-                lambda: cls(log, battle_id, cookie, port, seq), "127.0.0.1", port
-            )
-            await asyncio.wait_for(proto.handshake, 30)
-            proto.hello()
-            watchers.append((k, proto))
-
-    await asyncio.gather(*(one(k, *w) for k, w in enumerate(plan)))
-    print(f"READY {len(watchers)}", flush=True)
-    cpu0 = floor.cpu_seconds_self()
-    await loop.run_in_executor(None, sys.stdin.readline)  # "END"
-    cpu1 = floor.cpu_seconds_self()
-    out = {
-        "frames": {str(k): p.log for k, p in watchers},
-        "lost": sum(1 for _, p in watchers if p.lost),
-        "cpu_s": cpu1 - cpu0,
-    }
-    sys.stdout.write("RESULT " + json.dumps(out, separators=(",", ":")) + "\n")
-    sys.stdout.flush()
-
-
-def driver_main(a: argparse.Namespace) -> None:
-    floor = load_floor(a.floor)
-    floor.driver_main(
-        types.SimpleNamespace(rate=a.rate, _n=a._n, _t0=a._t0, _deadline=a._deadline, _cpus=a._cpus)
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# coordinator
-# --------------------------------------------------------------------------------------------
+    for serving in sorted(app_root.glob("app/**/serving.py")):
+        found = re.search(r'^WS_PROTOCOL = "([^"]+)"', serving.read_text(), re.M)
+        if found:
+            return found.group(1)
+    return "websockets-sansio"
 
 
 class Poster:
@@ -236,96 +132,262 @@ class Poster:
         return status, json.loads(payload)
 
 
-async def warm_up(port: int, seat: list) -> None:  # type: ignore[type-arg]
+async def warm_up(port: int, seat: dict[str, Any]) -> None:
     """One viewer's socket, opened, greeted, answered and closed before the memory baseline: what
     the first frame builds once per process (compiled templates, statement caches) is not a cost
     of each idle socket."""
     from websockets.asyncio.client import connect
 
-    battle_id, cookie, seq = seat[:3]
     async with connect(
-        f"ws://127.0.0.1:{port}/battles/{battle_id}/ws",
-        additional_headers={"Cookie": f"starboard_session={cookie}", "Origin": f"http://127.0.0.1:{port}"},
+        f"ws://127.0.0.1:{port}/battles/{seat['battle']}/ws",
+        additional_headers={
+            "Cookie": f"starboard_session={seat['cookie']}",
+            "Origin": f"http://127.0.0.1:{port}",
+        },
     ) as ws:
-        await ws.send(json.dumps({"type": "hello", "seq": seq}))
+        await ws.send(json.dumps({"type": "hello", "seq": seat["seq"] - 1}))
         await asyncio.wait_for(ws.recv(), 30)
 
 
-async def start_watchers(floor: str, port: int, plan: list) -> asyncio.subprocess.Process:  # type: ignore[type-arg]
-    """The watcher client as a process of its own, given its plan; the probes read its READY line."""
-    watch = await asyncio.create_subprocess_exec(
-        sys.executable,
-        str(Path(__file__).resolve()),
-        "--floor",
-        floor,
-        "--_client",
-        "--_port",
-        str(port),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        limit=2**28,
+# --------------------------------------------------------------------------------------------
+# battles, over REST only
+# --------------------------------------------------------------------------------------------
+
+
+class Table:
+    """A battle set up over REST: its seats' tokens, its ships' ids, its seq after set-up."""
+
+    def __init__(self, battle_id: str, referee_token: str) -> None:
+        self.battle_id = battle_id
+        self.tokens: dict[str, str] = {"ref": referee_token}
+        self.pids: dict[str, str] = {}
+        self.ships: dict[str, str] = {}
+        self.seq = 0
+
+
+def simple_ship(name: str, structure: int) -> dict[str, Any]:
+    """A small generic ship: a primary and a fore section (the tests' sample shape)."""
+    return {
+        "name": name,
+        "klass": "Test frigate",
+        "system": "b5wars",
+        "parts": {
+            "sheet": {
+                "sections": [
+                    {
+                        "name": "Primary",
+                        "structure_max": structure,
+                        "systems": [{"name": "Reactor", "boxes": 6}, {"name": "Bridge", "boxes": 4}],
+                    },
+                    {
+                        "name": "Fore",
+                        "arc": "fore",
+                        "armour_max": 4,
+                        "structure_max": 20,
+                        "systems": [{"name": "Laser", "kind": "weapon", "boxes": 5}],
+                    },
+                ]
+            }
+        },
+    }
+
+
+async def _created(c: Any, name: str, options: dict[str, Any]) -> Table:
+    r = await c.post(
+        "/api/v1/battles", json={"name": name, "system": "b5wars", "dice_mode": "seeded", "options": options}
     )
-    watch.stdin.write((json.dumps(plan) + "\n").encode())  # type: ignore[union-attr]
-    await watch.stdin.drain()  # type: ignore[union-attr]
-    return watch
+    if r.status_code != 201:
+        raise SystemExit(f"battle not created: {r.status_code} {r.text[:300]}")
+    body = r.json()
+    return Table(body["battle_id"], body["referee"]["token"])
+
+
+async def _seat(c: Any, t: Table, name: str, role: str) -> str:
+    r = await c.post(
+        f"/api/v1/battles/{t.battle_id}/participants",
+        json={"name": name, "role": role},
+        headers={"Authorization": f"Bearer {t.tokens['ref']}"},
+    )
+    if r.status_code != 201:
+        raise SystemExit(f"seat {name} not added: {r.status_code} {r.text[:300]}")
+    t.tokens[name], t.pids[name] = r.json()["token"], r.json()["participant_id"]
+    return t.tokens[name]
+
+
+async def _act(c: Any, t: Table, who: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    r = await c.post(
+        f"/api/v1/battles/{t.battle_id}/actions",
+        json={"type": kind, "payload": payload, "action_id": uuid.uuid4().hex},
+        headers={"Authorization": f"Bearer {t.tokens[who]}"},
+    )
+    if r.status_code != 200:
+        raise SystemExit(f"{kind} refused in set-up: {r.status_code} {r.text[:300]}")
+    t.seq = r.json()["seq"]
+    return r.json()
+
+
+async def _cookie(srv_url: str, token: str) -> str:
+    """The session cookie a fresh browser gets from a seat's join link."""
+    import httpx
+
+    async with httpx.AsyncClient(base_url=srv_url, timeout=30) as fresh:
+        r = await fresh.get(f"/join/{token}", follow_redirects=False)
+        return r.cookies["starboard_session"]
 
 
 async def setup_tables(
     srv_url: str, watchers: int, battles: int, role: str = "spectator"
-) -> tuple[list, list]:  # type: ignore[type-arg]
-    """`battles` battles over REST (a player with a ship, a target ship, spectator seats), and the
-    watchers' plan: watcher k on battle k % battles, [battle_id, cookie, seq to say hello with]."""
+) -> tuple[list[Table], list[dict[str, Any]]]:
+    """--mix damage: `battles` battles (a player "ann" with Hawk, a target Crow, spectator seats)
+    and the watchers' plan: watcher k on battle k % battles, {battle, role, cookie, seq}."""
     import httpx
-
-    from tests.helpers import set_table, simple_ship
 
     per_battle = -(-watchers // battles)
     seats_per_battle = -(-per_battle // 10)  # ≤ 10 sockets a seat (under the per-seat cap)
-    tables = []
+    tables: list[Table] = []
+    spectators: dict[str, list[str]] = {}
     async with httpx.AsyncClient(base_url=srv_url, timeout=30) as c:
         for _ in range(battles):
-            t = await set_table(
-                c,
-                players=("ann",),
-                spectator=False,
-                ships={
-                    "hawk": (simple_ship("Hawk", structure=5000), "ann"),
-                    "crow": (simple_ship("Crow", structure=5000), None),
-                },
-            )
-            t.spectators = []  # type: ignore[attr-defined]
-            for s in range(seats_per_battle):
-                r = await c.post(
-                    f"/api/v1/battles/{t.battle_id}/participants",
-                    json={"name": f"spec{s}", "role": "spectator"},
-                    headers=t.auth("ref"),
+            t = await _created(c, "Bench battle", {"players_advance_clock": "always"})
+            await _seat(c, t, "ann", "player")
+            for label, name, owner in (("hawk", "Hawk", t.pids["ann"]), ("crow", "Crow", None)):
+                body = await _act(
+                    c, t, "ref", "ship.add", {"definition": simple_ship(name, 5000), "owner": owner}
                 )
-                token = r.json()["token"]
-                c.cookies.clear()  # a fresh browser for each seat (a seated one is asked first)
-                j = await c.get(f"/join/{token}", follow_redirects=False)
-                t.spectators.append(j.cookies["starboard_session"])  # type: ignore[attr-defined]
+                t.ships[label] = body["events"][0]["ship"]
+            spectators[t.battle_id] = [
+                await _cookie(srv_url, await _seat(c, t, f"spec{s}", "spectator"))
+                for s in range(seats_per_battle)
+            ]
             tables.append(t)
-    async with httpx.AsyncClient(base_url=srv_url, timeout=30) as c:
-        players = (
-            {
-                t.battle_id: (await c.get(f"/join/{t.tokens['ann']}", follow_redirects=False)).cookies[
-                    "starboard_session"
-                ]
-                for t in tables
-            }
-            if role == "player"
-            else {}
-        )
+    players = (
+        {t.battle_id: await _cookie(srv_url, t.tokens["ann"]) for t in tables} if role == "player" else {}
+    )
     plan = []
     for k in range(watchers):
         t = tables[k % battles]
-        cookie = players.get(t.battle_id) or t.spectators[(k // battles) % len(t.spectators)]  # type: ignore[attr-defined]
-        plan.append([t.battle_id, cookie, 2])
+        cookie = players.get(t.battle_id) or spectators[t.battle_id][(k // battles) % seats_per_battle]
+        plan.append({"battle": t.battle_id, "role": role, "cookie": cookie, "seq": t.seq})
     return tables, plan
 
 
-def pg_cpu(pids: list[int], floor: types.ModuleType) -> float:
-    return sum(c for c in (floor.cpu_seconds_pid(p) for p in pids) if c is not None)
+async def setup_real(srv_url: str, watchers: int, battles: int) -> tuple[list[Table], list[dict[str, Any]]]:
+    """--mix real: `battles` B5 Wars battles, each a referee, four players commanding a Star Trek
+    or Shadow ship each, and spectator seats; a battle's watchers are the referee, the players, then
+    spectators, each on its own seat (spectators share seats only past the seat limit)."""
+    import httpx
+
+    tables: list[Table] = []
+    plan: list[dict[str, Any]] = []
+    async with httpx.AsyncClient(base_url=srv_url, timeout=30) as c:
+        library = {slug: (await c.get(f"/api/v1/ships/{slug}")).json() for _, slug in PLAYERS}
+        for b in range(battles):
+            here = len(range(b, watchers, battles))  # watchers of this battle
+            t = await _created(c, "Bench: Star Trek vs Shadows", {})
+            for name, slug in PLAYERS:
+                await _seat(c, t, name, "player")
+                body = await _act(
+                    c, t, "ref", "ship.add", {"definition": library[slug], "owner": t.pids[name]}
+                )
+                t.ships[name] = body["events"][0]["ship"]
+            seen = min(here, 1 + len(PLAYERS))
+            who = ["ref"] + [name for name, _ in PLAYERS]
+            cookies = [
+                ("referee" if j == 0 else "player", await _cookie(srv_url, t.tokens[who[j]]))
+                for j in range(seen)
+            ]
+            spec_seats = min(here - seen, SEAT_LIMIT - 1 - len(PLAYERS))
+            specs = [
+                await _cookie(srv_url, await _seat(c, t, f"spec{s}", "spectator")) for s in range(spec_seats)
+            ]
+            cookies += [("spectator", specs[s % spec_seats]) for s in range(here - seen)]
+            tables.append(t)
+            for role, cookie in cookies:
+                plan.append({"battle": t.battle_id, "role": role, "cookie": cookie, "seq": t.seq})
+    # watcher k on battle k % battles, as in every mix
+    per: dict[str, list[dict[str, Any]]] = {}
+    for entry in plan:
+        per.setdefault(entry["battle"], []).append(entry)
+    return tables, [per[tables[k % battles].battle_id].pop(0) for k in range(watchers)]
+
+
+def watcher_plan(plan: list[dict[str, Any]], ports: list[int]) -> list[dict[str, Any]]:
+    """benchkit's watcher plan: watcher k on process k % len(ports), the app's path, cookie, hello."""
+    out = []
+    for k, w in enumerate(plan):
+        port = ports[k % len(ports)]
+        out.append(
+            {
+                "port": port,
+                "path": f"/battles/{w['battle']}/ws",
+                "headers": {
+                    "Origin": f"http://127.0.0.1:{port}",
+                    "Cookie": f"starboard_session={w['cookie']}",
+                },
+                "hello": json.dumps({"type": "hello", "seq": w["seq"]}),
+            }
+        )
+    return out
+
+
+async def start_watchers(port: int, plan: list[dict[str, Any]]) -> asyncio.subprocess.Process:
+    """The watcher process (benchkit's) given this plan on one app process; its first line is READY."""
+    watch = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(Path(benchkit.__file__).resolve()),
+        "watchers",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        limit=2**28,
+    )
+    watch.stdin.write((json.dumps(watcher_plan(plan, [port])) + "\n").encode())  # type: ignore[union-attr]
+    await watch.stdin.drain()  # type: ignore[union-attr]
+    return watch
+
+
+def turn_script(turn: int, t: Table) -> list[tuple[str, str, str | None, Any]]:
+    """--mix real: one turn of a battle as (kind, who, action type or None for a chat line, payload)."""
+    ready = [("step.ready", name, "step.ready", {}) for name, _ in PLAYERS]
+    steps: list[tuple[str, str, str | None, Any]] = [("chat", "kirk", None, "Shields up, all ships.")]
+    steps += ready  # Ship Power
+    for idx, (name, _) in enumerate(PLAYERS):
+        position = {
+            "hex": f"{2 + 4 * idx:02d}{2 + (3 * turn + idx) % 15:02d}",
+            "facing": 1 + (turn + idx) % 6,
+            "speed": 4,
+        }
+        kind = "ship.move cloaked" if name == CLOAKER and turn > 1 else "ship.move"
+        steps.append((kind, name, "ship.move", {"ship": t.ships[name], "position": position}))
+    steps.append(("clock.advance", "ref", "clock.advance", {"reason": "every ship has moved"}))  # Movement
+    for src, dst in (("kirk", "kosh"), ("kosh", "kirk"), ("sisko", "kosh")):
+        hit = {"target": t.ships[dst], "source": t.ships[src], "amount": 2, "direction": "fore"}
+        steps.append(("damage.apply", src, "damage.apply", hit))
+    steps.append(("chat", "kosh", None, "And so it begins."))
+    steps += ready  # Combat
+    if turn == 1:
+        steps.append(("startrek.cloak", CLOAKER, "startrek.cloak", {"ship": t.ships[CLOAKER]}))
+    else:
+        steps.append(("chat", "ref", None, "Adjust your systems, please."))
+    steps += ready  # Adjust Ship Systems
+    return steps
+
+
+class Script:
+    """A battle's actions in order, turn after turn."""
+
+    def __init__(self, t: Table) -> None:
+        self.t, self.turn = t, 0
+        self.steps: list[tuple[str, str, str | None, Any]] = []
+
+    def next(self) -> tuple[str, str, str | None, Any]:
+        if not self.steps:
+            self.turn += 1
+            self.steps = turn_script(self.turn, self.t)
+        return self.steps.pop(0)
+
+
+def pg_cpu(pids: list[int]) -> float:
+    return sum(c for c in (benchkit.cpu_seconds_pid(p) for p in pids) if c is not None)
 
 
 async def backend_pids(url: str, dbname: str) -> list[int]:
@@ -341,28 +403,15 @@ async def backend_pids(url: str, dbname: str) -> list[int]:
         await conn.close()
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def rss_of(pid: int) -> int:
-    with open(f"/proc/{pid}/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+free_port = benchkit.free_port
 
 
 async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
     import asyncpg
     import httpx
 
-    floor = load_floor(a.floor)
-    srv_cpus, cli_cpus = floor.cpu_plan(not a.no_pin)
-    if cli_cpus:
-        os.sched_setaffinity(0, set(cli_cpus))
-    cli = ",".join(map(str, cli_cpus or []))
+    srv_cpus, cli_cpus = benchkit.cpu_plan(not a.no_pin)
+    benchkit.pin(cli_cpus)
     app_root = Path(a.app_root).resolve()
     dbname = f"starboard_bench_{os.getpid()}"
     base = PG_ADMIN.rsplit("/", 1)[0]
@@ -372,6 +421,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
     await admin.close()
     procs: list = []  # type: ignore[type-arg]
     servers: list[subprocess.Popen] = []  # type: ignore[type-arg]
+    watch: benchkit.Watchers | None = None
     try:
         subprocess.run(
             [sys.executable, "-m", "alembic", "upgrade", "head"],
@@ -387,6 +437,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
             "BROADCAST_URL": broadcast,
             "SECRET_KEY": "bench-secret",
             "ALLOWED_ORIGINS": "",
+            "BATTLE_CREATE_LIMIT": "0",  # set-up creates every battle from one address
             "PYTHONPATH": str(app_root),
         }
         ports = [free_port() for _ in range(a.processes)]
@@ -425,49 +476,25 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
                         break
                 time.sleep(0.1)
         srv_url = f"http://127.0.0.1:{port}"
-        tables, plan = await setup_tables(srv_url, a.watchers, a.battles, a.role)
-        for k, entry in enumerate(plan):
-            entry.append(ports[k % len(ports)])
+        if a.mix == "real":
+            tables, plan = await setup_real(srv_url, a.watchers, a.battles)
+        else:
+            tables, plan = await setup_tables(srv_url, a.watchers, a.battles, a.role)
         for p_port in ports:
             await warm_up(p_port, plan[0])
         await asyncio.sleep(1)
-        rss0 = sum(rss_of(srv.pid) for srv in servers)
-        me = [sys.executable, __file__, "--floor", a.floor, "--_cpus", cli]
-        watch = await asyncio.create_subprocess_exec(
-            *me,
-            "--_client",
-            "--_port",
-            str(port),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            limit=2**28,
-        )
-        procs.append(watch)
-        watch.stdin.write((json.dumps(plan) + "\n").encode())  # type: ignore[union-attr]
-        await watch.stdin.drain()  # type: ignore[union-attr]
-        line = await asyncio.wait_for(watch.stdout.readline(), 120)  # type: ignore[union-attr]
-        if not line.startswith(b"READY"):
-            raise SystemExit(f"watchers did not connect: {line!r}")
+        rss0 = sum(benchkit.rss_of(srv.pid) for srv in servers)
+        watch = await benchkit.Watchers.start(watcher_plan(plan, ports), cli_cpus)
         await asyncio.sleep(2)  # every hello answered, idle
-        rss1 = sum(rss_of(srv.pid) for srv in servers)
+        rss1 = sum(benchkit.rss_of(srv.pid) for srv in servers)
         # the schedule
         n = int(a.rate * (a.warmup + a.seconds))
         t0 = monotonic() + 1.0
         pids0 = await backend_pids(PG_ADMIN, dbname)
-        pg0 = pg_cpu(pids0, floor)
-        cpu0 = sum(floor.cpu_seconds_pid(srv.pid) for srv in servers)
+        pg0 = pg_cpu(pids0)
+        cpu0 = sum(benchkit.cpu_seconds_pid(srv.pid) or 0.0 for srv in servers)
         driver = await asyncio.create_subprocess_exec(
-            *me,
-            "--_driver",
-            "--rate",
-            str(a.rate),
-            "--_n",
-            str(n),
-            "--_t0",
-            repr(t0),
-            "--_deadline",
-            repr(t0 + n / a.rate + 60),
-            stdout=asyncio.subprocess.PIPE,
+            *benchkit.driver_command(a.rate, n, t0, cli_cpus), stdout=asyncio.subprocess.PIPE
         )
         procs.append(driver)
         if a.profile:  # a sampling profile of the first app process over the measured seconds only
@@ -479,100 +506,121 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
             )
             procs.append(spy)
         poster = Poster(port)
-        results: dict[int, tuple[float, float, int, int]] = {}  # i → (sched, answered, status, seq)
+        actions: dict[int, dict[str, Any]] = {}  # i → sched, answered, battle, seq or chat, kind
         errors = 0
         kinds: list[str] = []
-        tasks = set()
+        tasks: set[asyncio.Task[None]] = set()
+        scripts = [Script(t) for t in tables]
+        last: list[asyncio.Task[None] | None] = [None] * a.battles  # --mix real: a battle's previous action
 
-        async def fire(i: int) -> None:
+        async def fire(i: int, prev: asyncio.Task[None] | None) -> None:
             nonlocal errors
             t = tables[i % a.battles]
             sched = t0 + i / a.rate
+            if a.mix == "real":
+                kind, who, action_type, payload = scripts[i % a.battles].next()
+                if prev is not None:
+                    await asyncio.wait([prev])  # the battle's previous action answered first
+            else:
+                kind, who, action_type = "damage.apply", "ann", "damage.apply"
+                payload = {"target": t.ships["crow"], "source": t.ships["hawk"], "amount": 1}
             try:
-                status, body = await poster.post(
-                    f"/api/v1/battles/{t.battle_id}/actions",
-                    {
-                        "type": "damage.apply",
-                        "action_id": uuid.uuid4().hex,
-                        "payload": {"target": "crow", "source": "hawk", "amount": 1},
-                    },
-                    t.tokens["ann"],
-                )
-                results[i] = (sched, monotonic(), status, body.get("seq", -1))
-                if status != 200:
+                if action_type is None:  # a chat line, known by its mark
+                    status, body = await poster.post(
+                        f"/api/v1/battles/{t.battle_id}/chat",
+                        {"text": f"{payload} [bench chat {i}]"},
+                        t.tokens[who],
+                    )
+                    mark: dict[str, Any] = {"chat": i}
+                else:
+                    status, body = await poster.post(
+                        f"/api/v1/battles/{t.battle_id}/actions",
+                        {"type": action_type, "action_id": uuid.uuid4().hex, "payload": payload},
+                        t.tokens[who],
+                    )
+                    mark = {"seq": body.get("seq", -1)}
+                answered = monotonic()
+                if status not in (200, 201):
                     errors += 1
-                    kinds.append(f"{status} {str(body)[:120]}")
+                    kinds.append(f"{kind}: {status} {str(body)[:120]}")
+                    return
+                actions[i] = {
+                    "sched": sched,
+                    "answered": answered,
+                    "battle": t.battle_id,
+                    "kind": kind,
+                    **mark,
+                }
             except Exception as exc:
                 errors += 1
-                kinds.append(repr(exc)[:120])
+                kinds.append(f"{kind}: {exc!r}"[:160])
 
         while True:
             line = await driver.stdout.readline()  # type: ignore[union-attr]
             if not line or line.startswith(b"DONE"):
                 break
-            task = asyncio.create_task(fire(int(line)))
+            i = int(line)
+            task = asyncio.create_task(fire(i, last[i % a.battles]))
+            last[i % a.battles] = task
             tasks.add(task)
             task.add_done_callback(tasks.discard)
         if tasks:
-            await asyncio.wait(tasks, timeout=a.drain)
+            await asyncio.wait(tasks, timeout=a.drain + (60 if a.mix == "real" else 0))
         await asyncio.sleep(a.drain)
-        cpu1 = sum(floor.cpu_seconds_pid(srv.pid) for srv in servers)
+        cpu1 = sum(benchkit.cpu_seconds_pid(srv.pid) or 0.0 for srv in servers)
         pids1 = await backend_pids(PG_ADMIN, dbname)
-        pg1 = pg_cpu(pids1, floor)
-        pg_new = pg_cpu([p for p in pids1 if p not in pids0], floor)
-        watch.stdin.write(b"END\n")  # type: ignore[union-attr]
-        await watch.stdin.drain()  # type: ignore[union-attr]
-        line = await asyncio.wait_for(watch.stdout.readline(), 120)  # type: ignore[union-attr]
-        got = json.loads(line[len(b"RESULT ") :])
+        pg1 = pg_cpu(pids1)
+        pg_new = pg_cpu([p for p in pids1 if p not in pids0])
+        got = await watch.finish()
         # metrics
-        by_battle: dict[str, list[list]] = {}  # type: ignore[type-arg]
-        frames = size = 0
-        for k, flog in got["frames"].items():
-            by_battle.setdefault(plan[int(k)][0], []).append(flog)
-            frames += len(flog)
-            size += sum(f[2] for f in flog)
         measured_from = t0 + a.warmup
-        answer, e2e, missing = [], [], 0
-        for i, (sched, answered, status, seq) in results.items():
-            if status != 200 or sched < measured_from:
-                continue
-            answer.append((answered - sched) * 1000)
-            last = None
-            for flog in by_battle[tables[i % a.battles].battle_id]:
-                t = next((f[1] for f in flog if f[0] >= seq), None)
-                if t is None:
-                    missing += 1
-                    break
-                last = t if last is None else max(last, t)
-            if last is not None:
-                e2e.append((last - sched) * 1000)
+        answer = [
+            (x["answered"] - x["sched"]) * 1000 for x in actions.values() if x["sched"] >= measured_from
+        ]
+        seen = benchkit.delivered(
+            actions, [{"battle": w["battle"], "role": w["role"]} for w in plan], got["frames"], measured_from
+        )
+        counted: dict[str, int] = {}
+        for x in actions.values():
+            counted[x["kind"]] = counted.get(x["kind"], 0) + 1
         return {
             "app_root": str(app_root),
+            "mix": a.mix,
             "processes": a.processes,
             "broker": a.broker,
             "watchers": a.watchers,
-            "role": a.role,
+            "watchers_by_role": {
+                r: sum(1 for w in plan if w["role"] == r) for r in sorted({w["role"] for w in plan})
+            },
+            "role": a.role if a.mix == "damage" else "mixed",
             "battles": a.battles,
             "rate": a.rate,
             "seconds": a.seconds,
-            "actions": len(results),
+            "actions": n,
+            "actions_by_kind": dict(sorted(counted.items())),
             "errors": errors,
             "error_kinds": sorted(set(kinds))[:5],
-            "missing_deliveries": missing,
+            "missing_deliveries": seen["missing_deliveries"],
             "watchers_lost": got["lost"],
-            "answer_ms": pct(answer),
-            "e2e_ms": pct(e2e),
+            "answer_ms": benchkit.pct(answer),
+            "e2e_ms": seen["e2e_ms"],
+            "e2e_ms_by_role": seen["e2e_ms_by_role"],
+            "e2e_ms_by_kind": seen["e2e_ms_by_kind"],
             "cpu_ms_per_action": {
                 "app": (cpu1 - cpu0) * 1000 / n,
                 "pg": (pg1 - pg0 + pg_new) * 1000 / n,
                 "watchers": got["cpu_s"] * 1000 / n,
             },
-            "bytes_per_frame": size / frames if frames else 0,
-            "frames": frames,
+            "bytes_per_frame": seen["bytes_per_frame"],
+            "bytes_per_frame_by_role": seen["bytes_per_frame_by_role"],
+            "frames": seen["frames"],
+            "frames_by_role": seen["frames_by_role"],
             "mem_per_idle_socket_kib": (rss1 - rss0) / a.watchers / 1024,
             "url": url,
         }
     finally:
+        if watch is not None:
+            watch.kill()
         for p in procs:
             with contextlib.suppress(ProcessLookupError):
                 p.kill()
@@ -592,11 +640,13 @@ async def drop(dbname: str) -> None:
     await admin.close()
 
 
-def run_floor(a: argparse.Namespace, url: str) -> dict:  # type: ignore[type-arg]
+def run_floor(a: argparse.Namespace, url: str, payload: float) -> dict:  # type: ignore[type-arg]
+    """scripts/bench_floor.py with the same load, on the same database (a schema of its own), its
+    frames as large as the app's were on average."""
     out = subprocess.run(
         [
             sys.executable,
-            a.floor,
+            str(Path(__file__).resolve().parent / "bench_floor.py"),
             "--pg",
             url,
             "--watchers",
@@ -610,7 +660,8 @@ def run_floor(a: argparse.Namespace, url: str) -> dict:  # type: ignore[type-arg
             "--warmup",
             str(a.warmup),
             "--payload",
-            "3000",
+            str(max(200, round(payload))),
+            *(["--no-pin"] if a.no_pin else []),
         ],
         capture_output=True,
         text=True,
@@ -649,9 +700,39 @@ def sweep(a: argparse.Namespace) -> None:
     print(json.dumps({"sweep": rows, "highest_sustained": best}, separators=(",", ":")))
 
 
+def report(a: argparse.Namespace, r: dict[str, Any]) -> None:
+    who = (
+        f"{a.role}s" if a.mix == "damage" else ", ".join(f"{n} {k}" for k, n in r["watchers_by_role"].items())
+    )
+    print(
+        f"app ({r['app_root']}), mix {a.mix}: W={a.watchers} ({who}) battles={a.battles} rate={a.rate}/s, "
+        f"{a.seconds:g} s measured, {a.processes} process(es), broker {a.broker}"
+    )
+    print(f"  answer  ms p50/p90/p99/max: {fmt(r['answer_ms'])}")
+    print(f"  e2e     ms p50/p90/p99/max: {fmt(r['e2e_ms'])}")
+    cpu = r["cpu_ms_per_action"]
+    print(f"  CPU ms/action app {cpu['app']:.2f}, PostgreSQL {cpu['pg']:.2f}, watchers {cpu['watchers']:.2f}")
+    print(
+        f"  bytes/frame {r['bytes_per_frame']:.0f} over {r['frames']} frames; "
+        f"memory per idle socket {r['mem_per_idle_socket_kib']:.1f} KiB; errors {r['errors']}, "
+        f"missing {r['missing_deliveries']}, watchers lost {r['watchers_lost']}"
+    )
+    if a.mix == "real":
+        for role, size in r["bytes_per_frame_by_role"].items():
+            print(
+                f"  {role:<10} bytes/frame {size:6.0f} ({r['frames_by_role'][role]} frames); "
+                f"e2e ms p50/p90/p99/max {fmt(r['e2e_ms_by_role'].get(role, {}))}"
+            )
+        for kind, e2e in r["e2e_ms_by_kind"].items():
+            print(
+                f"  {kind:<18} ({r['actions_by_kind'].get(kind, 0)} posted) e2e ms p50/p90/p99/max {fmt(e2e)}"
+            )
+    for kind in r["error_kinds"]:
+        print(f"  error: {kind}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--floor", required=True, help="path to the floor tool (floor.py)")
     ap.add_argument("--watchers", type=int, default=100)
     ap.add_argument("--battles", type=int, default=20)
     ap.add_argument("--rate", type=float, default=20.0)
@@ -659,14 +740,23 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=2.0)
     ap.add_argument("--drain", type=float, default=3.0)
     ap.add_argument(
+        "--mix",
+        choices=("damage", "real"),
+        default="damage",
+        help="damage: every action a damage.apply, the watchers all of one --role; real: a referee, four "
+        "players and spectators a battle, a turn's actions (see above)",
+    )
+    ap.add_argument(
         "--role",
         choices=("spectator", "player"),
         default="spectator",
-        help="watchers watch as spectators, or as the acting player (her tabs; ≤ 20 per battle)",
+        help="--mix damage: watchers watch as spectators, or as the acting player (her tabs; ≤ 20 per battle)",
     )
     ap.add_argument("--app-root", default=str(ROOT), help="the checkout to run (default: this one)")
     ap.add_argument("--uvicorn-arg", action="append", default=[], help="extra uvicorn argument (repeatable)")
-    ap.add_argument("--with-floor", action="store_true", help="run the floor tool right after, same load")
+    ap.add_argument(
+        "--with-floor", action="store_true", help="run scripts/bench_floor.py right after, same load"
+    )
     ap.add_argument(
         "--processes",
         type=int,
@@ -693,56 +783,49 @@ def main() -> None:
         help="a profiler command run over the measured seconds, {pid} and {seconds} filled in, e.g. "
         "'py-spy record -p {pid} -d {seconds} -r 250 -f raw -o prof.txt --nonblocking'",
     )
-    ap.add_argument("--_client", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--_driver", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--_port", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--_cpus", default="", help=argparse.SUPPRESS)
-    ap.add_argument("--_n", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--_t0", type=float, help=argparse.SUPPRESS)
-    ap.add_argument("--_deadline", type=float, help=argparse.SUPPRESS)
     a = ap.parse_args()
-    if a._client:
-        asyncio.run(watcher_main(a))
-        return
-    if a._driver:
-        driver_main(a)
-        return
     (ROOT / "var").mkdir(exist_ok=True)
     a.broker = a.broker or ("memory" if a.processes == 1 else "redis")
     if a.processes > 1 and a.broker == "memory":
         raise SystemExit("several processes need a broker: --broker redis or postgres")
+    if a.mix == "real" and a.watchers < a.battles * (2 + len(PLAYERS)):
+        print(
+            f"note: {a.watchers} watchers over {a.battles} battles leave some battles without a "
+            f"spectator (a battle's first {1 + len(PLAYERS)} watchers are the referee and the players)",
+            file=sys.stderr,
+        )
     if a.rates:
+        if a.with_floor:
+            raise SystemExit("--rates runs the app only; run the floor at a rate with --rate … --with-floor")
         sweep(a)
         return
     r = asyncio.run(coordinator(a))
-    print(
-        f"app ({r['app_root']}): W={a.watchers} ({a.role}s) battles={a.battles} rate={a.rate}/s, "
-        f"{a.seconds:g} s measured, {a.processes} process(es), broker {a.broker}"
-    )
-    print(f"  answer  ms p50/p90/p99/max: {fmt(r['answer_ms'])}")
-    print(f"  e2e     ms p50/p90/p99/max: {fmt(r['e2e_ms'])}")
-    cpu = r["cpu_ms_per_action"]
-    print(f"  CPU ms/action app {cpu['app']:.2f}, PostgreSQL {cpu['pg']:.2f}, watchers {cpu['watchers']:.2f}")
-    print(
-        f"  bytes/frame {r['bytes_per_frame']:.0f} over {r['frames']} frames; "
-        f"memory per idle socket {r['mem_per_idle_socket_kib']:.1f} KiB; errors {r['errors']}, "
-        f"missing {r['missing_deliveries']}, watchers lost {r['watchers_lost']}"
-    )
+    report(a, r)
     if a.with_floor:
-        f = run_floor(a, r["url"])
+        f = run_floor(a, r["url"], r["bytes_per_frame"])
         asyncio.run(drop(r["url"].rsplit("/", 1)[1]))
         r["floor"] = f
-        if "e2e_ms" in f:
+        if "e2e_ms" in f and f["e2e_ms"]:
             fe, fc = f["e2e_ms"], f.get("cpu_ms_per_action", {})
+            cpu = r["cpu_ms_per_action"]
             print(
-                f"floor (same load): e2e ms p50/p90/p99/max {fmt(fe)}; CPU ms/action server "
-                f"{fc.get('server', 0):.2f}, PostgreSQL {fc.get('pg_backends', 0):.2f}; "
-                f"memory per idle socket {f.get('mem_per_conn_bytes', 0) / 1024:.1f} KiB"
+                f"floor (scripts/bench_floor.py, same load, {f['bytes_per_frame']:.0f} bytes a frame): "
+                f"e2e ms p50/p90/p99/max {fmt(fe)}; CPU ms/action server {fc.get('server', 0):.2f}, "
+                f"PostgreSQL {fc.get('pg', 0):.2f}; memory per idle socket "
+                f"{f.get('mem_per_idle_socket_kib', 0):.1f} KiB; errors {f.get('errors')}, "
+                f"missing {f.get('missing_deliveries')}"
             )
-            print(
-                f"app/floor: e2e p50 × {r['e2e_ms']['p50'] / fe['p50']:.1f}, p90 × {r['e2e_ms']['p90'] / fe['p90']:.1f}; "
-                f"server CPU per action × {cpu['app'] / max(fc.get('server', 0), 1e-9):.1f}"
-            )
+            if r["e2e_ms"]:
+                r["app_over_floor"] = {
+                    "e2e_p50": r["e2e_ms"]["p50"] / fe["p50"],
+                    "e2e_p90": r["e2e_ms"]["p90"] / fe["p90"],
+                    "cpu_server": cpu["app"] / max(fc.get("server", 0), 1e-9),
+                }
+                ratio = r["app_over_floor"]
+                print(
+                    f"app/floor: e2e p50 × {ratio['e2e_p50']:.1f}, p90 × {ratio['e2e_p90']:.1f}; "
+                    f"server CPU per action × {ratio['cpu_server']:.1f}"
+                )
         else:
             print(f"floor: {str(f)[:300]}")
     r.pop("url", None)

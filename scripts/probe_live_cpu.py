@@ -1,6 +1,6 @@
 """Where the live path's CPU goes: cProfile over an app served in this process.
 
-    .venv/bin/python scripts/probe_live_cpu.py --floor ../shared/bench/floor.py [--watchers 100]
+    .venv/bin/python scripts/probe_live_cpu.py [--watchers 100]
 
 Serves the app (PostgreSQL as for the tests, a database of its own, in-memory broker) with uvicorn
 in this process, sets up battles with scripts/bench_live.py's `setup_tables`, connects the watchers
@@ -61,7 +61,7 @@ async def probe(a: argparse.Namespace) -> None:
         while not server.started:
             await asyncio.sleep(0.05)
         tables, plan = await bench_live.setup_tables(f"http://127.0.0.1:{port}", a.watchers, a.battles)
-        watch = await bench_live.start_watchers(a.floor, port, plan)
+        watch = await bench_live.start_watchers(port, plan)
         print((await watch.stdout.readline()).decode().strip())  # type: ignore[union-attr]
         await asyncio.sleep(1)
         poster = bench_live.Poster(port)
@@ -127,7 +127,6 @@ async def probe(a: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--floor", required=True)
     ap.add_argument("--watchers", type=int, default=100)
     ap.add_argument("--battles", type=int, default=20)
     ap.add_argument("--actions", type=int, default=200)

@@ -1,11 +1,11 @@
 """What an idle websocket holds in the app: tracemalloc in a server run in this process.
 
-    .venv/bin/python scripts/probe_ws_memory.py --floor ../shared/bench/floor.py [--watchers 200]
+    .venv/bin/python scripts/probe_ws_memory.py [--watchers 200]
 
 Runs the app (SQLite in var/, in-memory broker) with uvicorn in this process under
 ``tracemalloc.start(25)``, sets up one battle with scripts/bench_live.py's `setup_tables`, connects
-``--watchers`` spectators with bench_live's watcher process (the floor tool's raw client, in a
-separate process so its allocations are not counted), waits until every hello was answered, and
+``--watchers`` spectators with bench_live's watcher process (scripts/benchkit.py's raw client, in
+a separate process so its allocations are not counted), waits until every hello was answered, and
 prints the allocations that grew, grouped by traceback, per socket. Nothing is asserted.
 """
 
@@ -65,7 +65,7 @@ async def probe(a: argparse.Namespace) -> None:
     saved = Path(tempfile.mkdtemp(dir=ROOT / "var")) / "before.snapshot"
     tracemalloc.take_snapshot().dump(str(saved))
     gc.collect()
-    watch = await bench_live.start_watchers(a.floor, port, plan)
+    watch = await bench_live.start_watchers(port, plan)
     line = await asyncio.wait_for(watch.stdout.readline(), 60)  # type: ignore[union-attr]
     print(line.decode().strip())
     await asyncio.sleep(2)
@@ -98,7 +98,6 @@ async def probe(a: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--floor", required=True)
     ap.add_argument("--watchers", type=int, default=200)
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--depth", type=int, default=8, help="frames of each traceback shown (innermost last)")

@@ -337,7 +337,8 @@ class Game:
     ) -> None:
         """Every check that is not the action's own rule, in the order players meet them:
         who acts, the acting ship (command, GEN-04, departed), other ships the action needs still
-        fighting, the moment, the action's own permit."""
+        fighting, the moment, whose turn, the action's own permit, and whether the acting ship
+        can take it at all now (`fits`: its equipment, the step's condition on it)."""
         self.admit(state, spec, actor)
         if spec.ship is not None and ship_id is not None:
             self._ship_may_act(state, spec, actor, ship_id)
@@ -352,6 +353,10 @@ class Game:
             reason = spec.permit(state, actor)
             if reason:
                 raise NotAllowed(reason)
+        if spec.fits is not None and spec.ship is not None and ship_id is not None:
+            reason = spec.fits(state, state.ship(ship_id, spec.ship))
+            if reason:
+                raise RuleError(reason, spec.ship)
 
     def _ship_may_act(self, state: BattleState, spec: ActionSpec, actor: Actor, ship_id: str) -> None:
         assert spec.ship is not None
@@ -374,10 +379,11 @@ class Game:
     # --- what a viewer may do now ---------------------------------------------------------
 
     def offers(self, state: BattleState, actor: Actor) -> list[Offer]:
-        """The actions this actor may submit now, each with the ships it may name: the same gate
-        the engine applies, so a page never offers what the rules would refuse. The gate's checks
-        that do not depend on the ship (who, the moment, the permit) are asked once per action,
-        then the ship's own for each ship (a spectator's page asks no ship at all)."""
+        """The actions this actor may submit now, each with the ships it may name: what the gate
+        admits, asked of the gate itself for each ship (a spectator's page asks no ship at all), so a
+        page or a bot is never offered what the rules would refuse for that ship at this step. The
+        gate without a ship (who, the moment, the permit) is asked first: what fails it fails for
+        every ship."""
         found: list[Offer] = []
         for spec in self.actions.values():
             if not self._passes(state, spec, actor, None):
@@ -385,7 +391,7 @@ class Game:
             if spec.ship is None:
                 found.append(Offer(spec.name, spec.summary))
                 continue
-            ships = tuple(sid for sid in sorted(state.ships) if self._ship_passes(state, spec, actor, sid))
+            ships = tuple(sid for sid in sorted(state.ships) if self._passes(state, spec, actor, sid))
             if ships:
                 found.append(Offer(spec.name, spec.summary, ships))
         return found
@@ -393,16 +399,6 @@ class Game:
     def _passes(self, state: BattleState, spec: ActionSpec, actor: Actor, ship_id: str | None) -> bool:
         try:
             self.gate(state, spec, actor, ship_id)
-        except RuleError:
-            return False
-        return True
-
-    def _ship_passes(self, state: BattleState, spec: ActionSpec, actor: Actor, ship_id: str) -> bool:
-        """The gate's checks of one acting ship, the rest having passed (`offers`)."""
-        try:
-            self._ship_may_act(state, spec, actor, ship_id)
-            if spec.in_turn:
-                self.check_turn(state, spec, state.ship(ship_id, spec.ship))
         except RuleError:
             return False
         return True

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,7 @@ from app.rules.geometry import (
     printed,
     quadrant,
 )
+from app.rules.impulses import movement_chart
 from app.rules.registry import STANDARD
 from app.rules.ruleset import PartSpec
 
@@ -237,6 +239,48 @@ def _short(name: str) -> str:
     return name if len(name) <= 9 else (words[-1] if len(words[-1]) <= 9 else name[:8] + "…")
 
 
+def _code(name: str) -> str:
+    """A counter's letters: the initials of a name of several words (Federation Heavy Cruiser →
+    FHC, at most three), else its first two letters (Hawk → HA)."""
+    words = [w for w in re.split(r"[\s\-]+", name) if w[:1].isalnum()]
+    if len(words) > 1:
+        return "".join(w[0] for w in words[:3]).upper()
+    return (words[0][:2] if words else "?").upper()
+
+
+def _qualified(name: str) -> str:
+    """A label for a name whose short one another ship shares: the other words' initials before the
+    last word (Federation Heavy Cruiser → F.H. Cruiser)."""
+    words = name.split()
+    if len(words) < 2:
+        return _short(name)
+    return "".join(w[0].upper() + "." for w in words[:-1]) + " " + _short(words[-1])
+
+
+def _numbered(text: str, gap: str, taken: set[str]) -> str:
+    """`text`, or if taken the first of text2, text3… (with `gap` before the number) that is not."""
+    n, out = 1, text
+    while out in taken:
+        n += 1
+        out = f"{text}{gap}{n}"
+    return out
+
+
+def labels(names: Mapping[str, str]) -> dict[str, tuple[str, str]]:
+    """Each ship's (code, label) for its counter: short, and unique among these ships (the battle's,
+    as the viewer's view lists them, so two "… Cruiser"s are told apart). Where shortening makes two
+    the same, the label keeps the other words' initials; where even that is shared (or the codes are),
+    the second and later take a number, in the order given."""
+    short = {sid: _short(name) for sid, name in names.items()}
+    shared = {v for v, n in Counter(short.values()).items() if n > 1}
+    label = {sid: _qualified(names[sid]) if v in shared else v for sid, v in short.items()}
+    out: dict[str, tuple[str, str]] = {}
+    for sid, name in names.items():
+        code = _numbered(_code(name), "", {c for c, _ in out.values()})
+        out[sid] = (code, _numbered(label[sid], " ", {t for _, t in out.values()}))
+    return out
+
+
 def _away_hexes(away: list[tuple[str, str]], here: Hex, facing: int | None) -> list[dict[str, str]]:
     """Where an owed move away from damage (a Shadow's flinch, SH-08) could take the ship: the hexes
     whose side lies less than 60° from straight away from the damage's quadrant, facing kept."""
@@ -259,7 +303,12 @@ def _away_hexes(away: list[tuple[str, str]], here: Hex, facing: int | None) -> l
 
 
 def _counter(
-    sid: str, ship: dict[str, Any], where: tuple[Hex, int | None], trail: Trail | None, parts: Drawn
+    sid: str,
+    ship: dict[str, Any],
+    where: tuple[Hex, int | None],
+    trail: Trail | None,
+    parts: Drawn,
+    named: tuple[str, str],
 ) -> dict[str, Any]:
     hex_, facing = where
     x, y = centre(hex_)
@@ -267,7 +316,8 @@ def _counter(
     counter = {
         "id": sid,
         "name": ship.get("name", sid),
-        "label": _short(ship.get("name", sid)),
+        "code": named[0],
+        "label": named[1],
         "side": ship.get("side") or "",
         "hex": printed(hex_),
         "facing": facing,
@@ -283,6 +333,7 @@ def _counter(
         "weapons": parts.arcs,
         "away": _away_hexes(parts.away, hex_, facing),
         "path": [],
+        "due": 0,  # hexes it moves in this impulse, by the impulse chart
     }
     if hidden and trail is not None:
         points = []
@@ -328,24 +379,28 @@ def map_model(
     select: str | None = None,
     all_ranges: bool = True,
     parts: Mapping[str, PartSpec] | None = None,
+    impulses: int | None = None,
 ) -> dict[str, Any]:
     """The map for one viewer: board bounds, counters (with ranges to each other), ghosts of ships
     hidden from this viewer at their last known hex, the unplaced ships, and the selected ship's
     overlays (shield and weapon wedges as SVG paths, range lines). Without `all_ranges` only the
     selected counter gets its ranges: the board a frame pushes draws none, and every pair is the
     model's dearest part (n² bearings). `parts`: the battle's part declarations (by default the
-    standard rules' for the view's system)."""
+    standard rules' for the view's system). `impulses`: how many impulses a turn's movement is
+    spread over where the system moves ships impulse by impulse (SFB's 32), for the impulse chart;
+    None where it does not."""
     specs = _parts_of(view, parts)
     ships: dict[str, dict[str, Any]] = view.get("ships") or {}
     known = trails(events, specs)
+    named = labels({sid: str(ship.get("name") or sid) for sid, ship in ships.items()})
     counters, ghosts, unplaced = [], [], []
     for sid, ship in ships.items():
         place = map_place(ship.get("position"))
         if place is not None:
-            counters.append(_counter(sid, ship, place, known.get(sid), drawn(ship, specs)))
+            counters.append(_counter(sid, ship, place, known.get(sid), drawn(ship, specs), named[sid]))
             continue
         if ship.get("position_hidden"):
-            ghost = _ghost(sid, ship, known.get(sid), drawn(ship, specs))
+            ghost = _ghost(sid, ship, known.get(sid), drawn(ship, specs), named[sid])
             if ghost:
                 ghosts.append(ghost)
             continue  # never "unplaced": that would say it has no secret hex either
@@ -358,6 +413,7 @@ def map_model(
         "ghosts": ghosts,
         "unplaced": unplaced,
         "bounds": _bounds([*counters, *ghosts]),
+        "impulses": impulse_chart(counters, view.get("clock") or {}, impulses),
         "selected": None,
     }
     chosen = next((c for c in counters if c["id"] == select), None)
@@ -366,7 +422,40 @@ def map_model(
     return model
 
 
-def _ghost(sid: str, ship: dict[str, Any], trail: Trail | None, parts: Drawn) -> dict[str, Any] | None:
+def impulse_chart(
+    counters: list[dict[str, Any]], clock: Mapping[str, Any], impulses: int | None
+) -> dict[str, Any] | None:
+    """Which ships move in which impulse at their declared speed (the proportional rule,
+    `app/rules/impulses.py`), for the ships on this viewer's board that have a speed and are not
+    destroyed; `now`, the clock's impulse (None outside the impulses). Each such counter gets `due`,
+    the hexes it moves this impulse. None where the system has no impulses."""
+    if not impulses:
+        return None
+    impulse = clock.get("impulse")
+    now = impulse if isinstance(impulse, int) and 1 <= impulse <= impulses else None
+    rows, unset = [], []
+    for c in counters:
+        if c["destroyed"]:
+            continue
+        if not isinstance(c["speed"], int):
+            unset.append(c["name"])
+            continue
+        chart = movement_chart(c["speed"], impulses)
+        c["due"] = chart[now - 1] if now else 0
+        rows.append(
+            {"id": c["id"], "name": c["name"], "code": c["code"], "speed": c["speed"], "chart": chart}
+        )
+    due = [
+        {"id": r["id"], "name": r["name"], "hexes": r["chart"][now - 1]}
+        for r in rows
+        if now and r["chart"][now - 1]
+    ]
+    return {"now": now, "of": impulses, "rows": rows, "due": due, "unset": unset}
+
+
+def _ghost(
+    sid: str, ship: dict[str, Any], trail: Trail | None, parts: Drawn, named: tuple[str, str]
+) -> dict[str, Any] | None:
     """A hidden ship (ST-22): the last position others saw, labelled with its turn; nothing else."""
     seen = (trail.seen if trail else None) or parts.last_known
     hex_ = hex_of(seen)
@@ -377,7 +466,8 @@ def _ghost(sid: str, ship: dict[str, Any], trail: Trail | None, parts: Drawn) ->
     return {
         "id": sid,
         "name": ship.get("name", sid),
-        "label": _short(ship.get("name", sid)),
+        "code": named[0],
+        "label": named[1],
         "hex": printed(hex_),
         "turn": turn,
         "x": round(x, 1),

@@ -25,6 +25,7 @@ from app.rules.system import Step
 Handler = Callable[[BattleState, Any, Actor, DiceSource], list[Event]]
 Authoriser = Callable[[BattleState, Any, Actor], None]
 Permit = Callable[[BattleState, Actor], str | None]
+Fits = Callable[[BattleState, Ship], str | None]
 StepHook = Callable[[BattleState, DiceSource], list[Event]]
 DamageStage = Callable[[DamageContext], None]
 PublicView = Callable[[dict[str, Any], Ship], dict[str, Any] | None]
@@ -40,7 +41,8 @@ class ActionSpec:
     it is not destroyed (GEN-04) and has not left the battle. `during`/`not_during` are moments (step
     marks) the action belongs to; outside them the engine refuses with `outside` ({step}: the steps
     it belongs to, {now}: the current step) on `outside_field`. `referee_anytime` lets the referee act
-    outside them. `permit` is a check that needs no payload, so pages can offer the action."""
+    outside them. `permit` is a check that needs no payload, so pages can offer the action; `fits`
+    is the same for the acting ship (it lacks the equipment, or the step's condition on it is unmet)."""
 
     name: str
     payload: type[BaseModel]
@@ -56,6 +58,10 @@ class ActionSpec:
     referee_anytime: bool = False
     in_turn: bool = False  # taken in turn order: the ruleset's out_of_turn may refuse the ship
     permit: Permit | None = None
+    # Why this ship cannot take the action now, whatever the payload (no pain track, no cloaking
+    # device, no collapsed projection to shore up in Ship Power): the gate asks it of the acting
+    # ship, so the actions offered for a ship are the ones the gate admits for it.
+    fits: Fits | None = None
     authorise: Authoriser | None = None
     # Which payloads are drafts (secret orders saved before the commit): the service keeps them
     # outside the log, for their author and the referee only, and folds them in at the author's

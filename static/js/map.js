@@ -119,7 +119,7 @@
       var hex = c ? c.dataset.hex : "", facing = c ? c.dataset.facing : "";
       fill(hex, facing);
       $("map-move-speed").value = c ? c.dataset.speed : "";
-      at.proposal = { ship: id, hex: hex, facing: parseInt(facing || "0", 10) || 1, from: hex + "/" + facing };
+      at.proposal = { ship: id, hex: hex, facing: parseInt(facing || "0", 10) || 1, from: placeOf(c) };
       if (!facing) fill(undefined, 1);  // a ship being placed starts facing 1, up the map
     } else {
       at.proposal = null;
@@ -192,14 +192,31 @@
     p.facing = ((((p.facing || 1) - 1 + delta) % 6) + 6) % 6 + 1;
     propose(p.hex, p.facing);
   }
+  // The counter of the ship the form would move, where the selection is that ship.
+  function formShip() {
+    var p = at.proposal, pick = $("map-move-ship");
+    return p && pick && pick.value === p.ship ? counter(p.ship) : null;
+  }
+  // A blank speed is the ship's current one: a move made by keys or taps keeps it.
+  function keepSpeed() {
+    var c = formShip(), speed = $("map-move-speed");
+    if (c && speed && speed.value === "" && c.dataset.speed) speed.value = c.dataset.speed;
+  }
+  // Whether the form would send the ship to where it already is (nothing to confirm).
+  function unchanged() {
+    var c = formShip();
+    return !!c && $("map-move-hex").value === c.dataset.hex && $("map-move-facing").value === c.dataset.facing && $("map-move-speed").value === c.dataset.speed;
+  }
   function confirm() {
-    var f = form(), p = at.proposal, c = p && counter(p.ship);
-    if (!f || !p) return;
-    if (c && p.hex === c.dataset.hex && String(p.facing || "") === c.dataset.facing && $("map-move-speed").value === c.dataset.speed) {
-      say("Nothing to confirm: move or turn " + (c.getAttribute("aria-label") || "").split(":")[0] + " first.");
-      return;  // Enter on a ship left where it is sends no empty move to the log
-    }
-    if (f.requestSubmit) f.requestSubmit(); else f.submit();
+    var f = form();
+    if (!f || !at.proposal) return;
+    if (f.requestSubmit) f.requestSubmit(); else if (!refuse()) f.submit();
+  }
+  function refuse() {
+    keepSpeed();
+    if (!unchanged()) return false;
+    say("Nothing to confirm: move or turn " + (counter(at.proposal.ship).getAttribute("aria-label") || "").split(":")[0] + " first.");
+    return true;  // Enter or Confirm on a ship left where it is sends no empty move to the log
   }
   function say(text) { var el = $("announcer"); if (el) el.textContent = text; }
 
@@ -234,6 +251,17 @@
     var r = t.closest("[data-map-turn]");
     if (r) { turnBy(parseInt(r.dataset.mapTurn, 10)); return; }
   });
+  // live.js clears a form once its action is taken (so a second Enter sends no second hit). The
+  // move form is not cleared: it stays on the ship just moved, with its speed, and follows the
+  // counter when the move lands (sync). A second Enter there has nothing to confirm.
+  document.addEventListener("reset", function (evt) {
+    if (evt.target === form()) evt.preventDefault();
+  }, true);
+  // Enter, the Confirm button or the browser's own submit: a move to where the ship already is
+  // goes nowhere (caught before htmx sends it).
+  document.addEventListener("submit", function (evt) {
+    if (evt.target === form() && refuse()) { evt.preventDefault(); evt.stopImmediatePropagation(); }
+  }, true);
   document.addEventListener("change", function (evt) {
     if (evt.target && evt.target.id === "map-move-ship") select(evt.target.value);
   });
@@ -290,6 +318,10 @@
     var frame = $("map-frame");  // keys work after a tap: the focus goes to the counter or the board
     if (c) c.focus({ preventScroll: true }); else if (frame) frame.focus({ preventScroll: true });
     if (c && c.dataset.ship !== (at.proposal && at.proposal.ship)) { select(c.dataset.ship); return; }
+    // Nothing selected yet, a hex tapped: it is for the ship the form names (a player's only ship,
+    // not placed, is named there from the start, and picking it in a one-option list is no change).
+    var pick = $("map-move-ship");
+    if (!at.proposal && !c && pick && movable(pick.value)) select(pick.value);
     if (at.proposal) propose(hexAt(d.start.x, d.start.y));
     else if (c) select(c.dataset.ship);
   }
@@ -299,11 +331,16 @@
   // A frame morphs the board in place (the server's viewBox comes back: the reader's view is put
   // again); a replay step brings a new board element. The selection stays; a proposal stays unless
   // the selected ship itself moved (its move landed, or the referee corrected it).
+  function placeOf(c) { return c ? [c.dataset.hex, c.dataset.facing, c.dataset.speed].join("/") : ""; }
   function sync() {
     var c = counter(at.selected), p = at.proposal;
     if (!c || !p || p.ship !== at.selected) return;
-    var now = c.dataset.hex + "/" + c.dataset.facing;
-    if (now !== p.from) { p.from = now; p.hex = c.dataset.hex; p.facing = parseInt(c.dataset.facing || "0", 10) || null; fill(p.hex, p.facing); }
+    var now = placeOf(c);
+    if (now !== p.from) {
+      p.from = now; p.hex = c.dataset.hex; p.facing = parseInt(c.dataset.facing || "0", 10) || null;
+      fill(p.hex, p.facing);
+      $("map-move-speed").value = c.dataset.speed;
+    }
   }
   function adopt() {
     var b = board();

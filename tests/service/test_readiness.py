@@ -43,14 +43,10 @@ class Table:
 
 
 async def table(
-    platform: Platform,
-    system: str,
-    ships: dict[str, tuple[dict[str, Any], str]],
-    dice_mode: str = "physical",
-    **kw: Any,
+    platform: Platform, system: str, ships: dict[str, tuple[dict[str, Any], str]], **kw: Any
 ) -> Table:
     async with platform.db.transaction() as session:
-        battle, ref = await create_battle(session, "Readiness", system, dice_mode=dice_mode, **kw)
+        battle, ref = await create_battle(session, "Readiness", system, dice_mode="physical", **kw)
         seats = {n: await add_participant(session, battle, n.title(), "player") for n in ("ann", "bob")}
         watcher = await add_participant(session, battle, "Watcher", "spectator")
     ids = {"ref": ref.participant.id, "watcher": watcher.participant.id} | {

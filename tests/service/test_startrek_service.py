@@ -742,8 +742,8 @@ async def test_ST_23_detection_with_the_referees_signature_and_ruling(platform: 
     texts = await game.texts("kirk", "startrek.detect_cloak", {**detect, "detector": "thomas-paine"})
     assert texts == ["Thomas Paine puts 9 EW on detecting Haakona at range 2. The referee rules (ST-23)."]
     assert (
-        "For the referee — attempt 1 by Thomas Paine: suggested: EW 9 vs range 2 + signature 6 → detected (ST-23)."
-        in await game.log_texts("ref")
+        "For the referee — attempt 1 by Thomas Paine: suggested: EW 9 vs range 2 as entered (the map does not"
+        " place both ships) + signature 6 → detected (ST-23)." in await game.log_texts("ref")
     )
     assert "signature 6" not in " ".join(await game.log_texts("kirk") + await game.log_texts("tomalak"))
     await game.refused(

@@ -587,9 +587,9 @@ async def test_TR_16_with_server_dice_the_split_comes_with_the_barrage(platform:
         await f.act("bob", "traveller.barrage", shot)
     assert (refused.value.field, refused.value.message) == (
         "adjacent",
-        "with server dice the location is rolled as the barrage fires, so give the split with it: adjacent fore "
-        "or aft, the way the other half goes from the section hit (TR-16)",
+        "with server dice the location is rolled as the barrage fires, so give the split with it: adjacent"
+        ' "toward fore" or "toward aft", the way the other half goes from the section hit (TR-16)',
     )
     assert (await f.state()).model_dump(mode="json") == before
-    texts = await f.act("bob", "traveller.barrage", {**shot, "adjacent": "fore"})
+    texts = await f.act("bob", "traveller.barrage", {**shot, "adjacent": "toward fore"})
     assert texts[0].startswith("barrage 70–Pulse Laser–Short–2 at Arbellatra")

@@ -111,7 +111,7 @@ async def test_GEN_04_two_bots_fight_a_b5wars_battle_until_one_side_is_left(live
         outputs = await bots(live, table, hit=10)
         battle, entries = await the_end(c, table, outputs)
         assert entries[-1]["events"][-1]["text"] == (
-            "The battle ends: only Hawk still fights (Crow out of the battle). The dice seed is revealed: anyone may now check every roll."
+            "The battle ends: only Hawk still fights (Crow out of the battle). The dice seed is revealed."
         )
         ships_now = battle["state"]["ships"]
         assert (ships_now["crow"]["destroyed"], ships_now["hawk"]["destroyed"]) == (True, False)
@@ -141,7 +141,7 @@ async def test_SH_03_GEN_04_two_bots_fight_an_sfb_shadow_battle_until_one_side_i
         kosh, kirk = table.ships["kosh"], table.ships["kirk"]
         assert entries[-1]["events"][-1]["text"] == (
             "The battle ends: only the Shadows side still fights (Federation Heavy Cruiser out of the"
-            " battle). The dice seed is revealed: anyone may now check every roll."
+            " battle). The dice seed is revealed."
         )
         ships_now = battle["state"]["ships"]
         assert (ships_now[kirk]["destroyed"], ships_now[kosh]["destroyed"]) == (True, False)
@@ -168,7 +168,7 @@ async def test_TR_04_TR_26_two_bots_fight_a_traveller_battle_to_its_turn_limit(l
         battle, entries = await the_end(c, table, outputs)
         assert [e["text"] for e in entries[-1]["events"][-2:]] == [
             "Turn 2 · End of round ends.",
-            "The battle ends: turn 2 was the last (the turn limit). The dice seed is revealed: anyone may now check every roll.",
+            "The battle ends: turn 2 was the last (the turn limit). The dice seed is revealed.",
         ]
         for who, ship in (("ann", "arbellatra"), ("bob", "dauntless")):
             # Each round: orders committed (TR-26), then one barrage in the combat loop (TR-04).

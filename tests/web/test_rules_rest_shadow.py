@@ -1,6 +1,6 @@
 """The Shadow living ship's pain rules through the REST door, for the catalogue rules no test above
 the rules core named before: SH-05 (rise amount), SH-07 (which reaction overrides), SH-11 (FOUR),
-SH-12 (FIVE) and SH-13 (DEATH).
+SH-12 (FIVE), SH-13 (DEATH) and SH-02 with GEN-04 (the Excess Damage track).
 
 Physical-dice SFB battles made over `/api/v1`: Kirk's Federation Heavy Cruiser and Hawk escort
 against Kosh's Shadow Cruiser. Damage is entered by Kirk, the pain check runs as the impulse ends
@@ -349,3 +349,47 @@ async def test_SH_13_death_drops_speed_to_one_and_leaves_the_carcass_in_play(
     r = await send(c, t, "kosh", "shadow.reduce_pain", {"ship": SHADOW}, [6])
     assert r.status_code == 422, r.text
     assert (await pain(c, t))["level"] == 16
+
+
+# --- SH-02, GEN-04 ----------------------------------------------------------------------------------
+
+
+async def test_SH_02_GEN_04_the_point_after_the_last_Excess_Damage_box_destroys_wherever_it_lands(
+    client: httpx.AsyncClient,
+) -> None:
+    """SH-02: besides pain, a Shadow dies by "the normal destruction of the last Excess Damage box + 1"
+    (seed 000): the last box gone, one more point. The library cruiser as it is (Core 40, 20 Excess
+    Damage boxes). 114 through the fore arc: 24 armour, Fore's 30 structure, the Core's 40, all 20
+    Excess boxes — Core 0/40, Excess 0/20, and not yet destroyed. The next point destroys it
+    wherever it lands: here on the aft arc's armour, the other 4 beyond destruction (GEN-04)."""
+    c = client
+    t = await set_table(
+        c,
+        system="sfb",
+        players=("kirk", "kosh"),
+        ships={"shadow": (ship_def(SHADOW), "kosh"), "fed": (ship_def(FED), "kirk")},
+    )
+    await ok(c, t, "kirk", "clock.advance", {})  # Energy Allocation → impulse 1
+    hit = {"target": SHADOW, "source": FED}
+    events = await ok(c, t, "kirk", "damage.apply", {**hit, "amount": 114, "direction": "fore"})
+    assert [e["text"] for e in events] == [
+        "Federation Heavy Cruiser hits Shadow Cruiser for 114 (fore): 24 to armour, 90 to Fore → Core.",
+        "Shadow Cruiser's Fore is destroyed.",
+        "Shadow Cruiser's Core is destroyed.",
+    ]
+    r = await c.get(f"/api/v1/battles/{t.battle_id}", headers=t.auth("kosh"))
+    ship = r.json()["state"]["ships"][SHADOW]
+    core = next(s for s in ship["parts"]["sheet"]["sections"] if s["name"] == "Core")
+    assert (core["structure"], ship["parts"]["sheet"]["excess_damage"], ship["destroyed"]) == (0, 0, False)
+    events = await ok(c, t, "kirk", "damage.apply", {**hit, "amount": 5, "direction": "aft"})
+    assert [e["text"] for e in events] == [
+        "Federation Heavy Cruiser hits Shadow Cruiser for 5 (aft): 1 to armour, 4 beyond destruction.",
+        "Shadow Cruiser is destroyed (the last Excess Damage box is gone and one more point landed).",
+    ]
+    r = await c.get(f"/api/v1/battles/{t.battle_id}", headers=t.auth("kosh"))
+    ship = r.json()["state"]["ships"][SHADOW]
+    aft = next(s for s in ship["parts"]["sheet"]["sections"] if s["name"] == "Aft")
+    assert (ship["destroyed"], aft["armour"]) == (True, 17)
+    r = await act(c, t, "kosh", "shadow.plot_speed", {"ship": SHADOW, "speed": 10})
+    assert r.status_code == 422
+    assert r.json()["detail"]["reason"] == "Shadow Cruiser is destroyed and takes no further actions (GEN-04)"

@@ -1,7 +1,8 @@
 """Star Trek in Babylon 5 Wars through the REST door: ST-15, a projection that collapsed at the
 end of the last turn keeps nothing and regenerates from 0 (seed 001, "shields that have already
 collapsed at the end of the last turn do not retain their remaining absorption ability; they must
-start from scratch regenerating as if they had fallen completely"). SQLite only."""
+start from scratch regenerating as if they had fallen completely"); and ST-23, the detection
+suggestion on the map's range. SQLite only."""
 
 from __future__ import annotations
 
@@ -92,3 +93,65 @@ async def test_ST_15_collapsed_projection_keeps_nothing_and_regenerates_from_zer
     )
     assert "Port shield 0/30 → 4/30" in texts[0]
     assert (await projections(c, t))["Port"] == (4, False)
+
+
+async def log_texts(c: httpx.AsyncClient, t: Table, who: str) -> list[str]:
+    """Every event sentence of the log as `who` may read it."""
+    r = await c.get(f"/api/v1/battles/{t.battle_id}/events", headers=t.auth(who))
+    assert r.status_code == 200, r.text
+    return [e["text"] for entry in r.json()["entries"] for e in entry["events"]]
+
+
+async def test_ST_23_the_suggestion_uses_the_maps_range_where_both_ships_stand_on_it(
+    client: httpx.AsyncClient,
+) -> None:
+    """ST-23: a detection attempt records the EW, the range and the signature, and the referee gets
+    the suggestion "detected when EW > range + signature". Excelsior (0101) saw the Haakona cloak at
+    0105, 4 hexes off; cloaked, it slipped to 0111, 10 hexes off. Kirk types range 4: the server,
+    which knows both hexes, suggests on 10 and says so (EW 9 vs 10 + 3: not detected, where 4 would
+    have said detected); Kirk's own line keeps his 4 and never shows the 10. The Thomas Paine has no
+    hex, so its attempt's suggestion uses the range typed (EW 9 vs 4 + 3: detected)."""
+    c = client
+    t = await set_table(
+        c,
+        players=("kirk", "tomalak"),
+        ships={
+            "excelsior": (ship_def("excelsior"), "kirk"),
+            "orleans": (ship_def("new-orleans"), "kirk"),
+            "warbird": (ship_def("romulan-warbird"), "tomalak"),
+        },
+    )
+    await ok(c, t, "ref", "clock.advance", {})  # Ship Power → Movement
+    await ok(c, t, "kirk", "ship.move", {"ship": "excelsior", "position": {"hex": "0101", "facing": 1}})
+    await ok(c, t, "tomalak", "ship.move", {"ship": "haakona", "position": {"hex": "0105", "facing": 1}})
+    await ok(c, t, "ref", "clock.advance", {})  # → Combat
+    await ok(c, t, "ref", "clock.advance", {})  # → Adjust Ship Systems
+    await ok(c, t, "tomalak", "startrek.cloak", {"ship": "haakona"})
+    await ok(c, t, "ref", "clock.advance", {})  # → turn 2 Ship Power
+    await ok(c, t, "ref", "clock.advance", {})  # → Movement
+    await ok(c, t, "tomalak", "ship.move", {"ship": "haakona", "position": {"hex": "0111", "facing": 1}})
+    await ok(c, t, "ref", "clock.advance", {})  # → Combat
+    await ok(c, t, "ref", "startrek.set_signature", {"ship": "haakona", "signature": 3})
+    detect = {"target": "haakona", "ew": 9, "range": 4}
+    assert await ok(c, t, "kirk", "startrek.detect_cloak", {**detect, "detector": "excelsior"}) == [
+        "Excelsior puts 9 EW on detecting Haakona at range 4. The referee rules (ST-23)."
+    ]
+    assert await ok(c, t, "kirk", "startrek.detect_cloak", {**detect, "detector": "thomas-paine"}) == [
+        "Thomas Paine puts 9 EW on detecting Haakona at range 4. The referee rules (ST-23)."
+    ]
+    referee = await log_texts(c, t, "ref")
+    assert referee[-4:] == [
+        "Excelsior puts 9 EW on detecting Haakona at range 4. The referee rules (ST-23).",
+        "For the referee — attempt 0 by Excelsior: suggested: EW 9 vs range 10 from the map (the detector"
+        " gave 4) + signature 3 → not detected (ST-23).",
+        "Thomas Paine puts 9 EW on detecting Haakona at range 4. The referee rules (ST-23).",
+        "For the referee — attempt 1 by Thomas Paine: suggested: EW 9 vs range 4 as entered (the map does"
+        " not place both ships) + signature 3 → detected (ST-23).",
+    ]
+    assert not [line for line in await log_texts(c, t, "kirk") if "range 10" in line or "0111" in line]
+    r = await c.get(f"/api/v1/battles/{t.battle_id}", headers=t.auth("ref"))
+    attempts = r.json()["state"]["ships"]["haakona"]["parts"]["cloak"]["attempts"]
+    assert [(a["range"], a["map_range"], a["suggested"]) for a in attempts] == [
+        (4, 10, False),
+        (4, None, True),
+    ]

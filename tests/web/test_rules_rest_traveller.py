@@ -1,6 +1,6 @@
 """Traveller High Guard rules driven through the REST door, one test per catalogue rule that no
 test above the rules core named before: GEN-05, TR-01, TR-01a, TR-03a, TR-07a, TR-09, TR-12,
-TR-20, TR-22, TR-23, TR-24, TR-25, TR-26a, TR-26b.
+TR-16, TR-17, TR-20, TR-22, TR-23, TR-24, TR-25, TR-26a, TR-26b.
 
 Every battle is made over `/api/v1` as a bot referee would, with physical dice: each die is entered
 with the action, in the order the rule asks, so every number in the log is worked out by hand in
@@ -382,6 +382,92 @@ async def test_TR_07a_configuration_protects_against_meson_barrages(client: http
         "Arbellatra radiation 2: band 1; crew 2D 2 vs 6+: no hit.",
     ]
     assert (await section(c, t, "arbellatra", "Engineering"))["structure"] == 65
+
+
+# --- TR-16, TR-17 ----------------------------------------------------------------------------------
+
+
+async def tigress_under_fire(c: httpx.AsyncClient) -> Table:
+    """Leviathan (Bob) and Tigress (Ann), at Combat; Ann's Tigress has fired its meson bays (to no
+    effect, as in TR-07a), so it is Leviathan's turn. Tigress is a CS hull: Engineering – Aft –
+    Amidships – Main – Forward, aft to fore (TR-15's CR–CV column)."""
+    ships = {
+        "tigress": (ship_def("tr-tigress-dreadnought"), "ann"),
+        "leviathan": (ship_def("tr-leviathan-superdreadnought"), "bob"),
+    }
+    t = await battle(c, ships, orders=False)
+    await advance(c, t, 2)
+    await ok(c, t, "ann", "traveller.barrage", {**TIGRESS_MESONS, "target": "leviathan"}, [6, 6, 5])
+    return t
+
+
+TIGRESS_MESONS = {"ship": "tigress", "battery": "meson-bays", "mounts": 10, "range": "long"}
+LEVIATHAN_MESONS = {
+    "ship": "leviathan",
+    "battery": "meson-bays",
+    "mounts": 10,
+    "target": "tigress",
+    "range": "long",
+}
+# Leviathan's meson bays at Tigress (as in TR-07a): 2D 6+6 = 12 + 0 + FC +4 + Gunner +2
+# + (8 − armour 12 − screens 10 − configuration 0) = 4 → 25% → ⌊10 × 25%⌋ = 2; location 1d6 4 on
+# CR–CV → Main; 1 / 1 with the section the attacker chose, mesons straight to Structure. Radiation
+# 10 × 1 × 25% = 2 → band 1, lowered by the 10 screen points → nothing.
+AT_MAIN = [6, 6, 4]
+SHOT = "barrage 10–Meson Gun Bay–Long–8 at Tigress: 2D 12 + range 0 + FC +4 + Gunner +2 + (8 − armour 12 − screens 10 − configuration 0) = 4 → 25% → 2 damage → location 1d6 4: Main; "
+NO_RADIATION = "Tigress radiation 2: band 1 − screens 10 = −9 → no effect."
+
+
+async def test_TR_16_a_section_named_is_that_section_and_refused_when_not_adjacent(
+    client: httpx.AsyncClient,
+) -> None:
+    """TR-16: the other half goes to "any one adjacent section chosen by the attacker". Tigress has
+    a section called Aft, two sections aft of Main: naming it is naming that section, refused (not
+    read as "toward aft"), and nothing changes; "toward aft" is the standing preference, which from
+    Main means Amidships."""
+    c = client
+    t = await tigress_under_fire(c)
+    before = await unit(c, t, "tigress")
+    field, reason = await refused(
+        c, t, "bob", "traveller.barrage", {**LEVIATHAN_MESONS, "adjacent": "Aft"}, AT_MAIN
+    )
+    assert (field, reason) == (
+        "adjacent",
+        "Aft is not adjacent to Main, the section hit: the other half goes to Amidships or Forward (TR-16)",
+    )
+    assert await unit(c, t, "tigress") == before
+    # The same in lower case: a section's name, whatever its case.
+    field, _ = await refused(
+        c, t, "bob", "traveller.barrage", {**LEVIATHAN_MESONS, "adjacent": "aft"}, AT_MAIN
+    )
+    assert field == "adjacent"
+    texts = await ok(
+        c, t, "bob", "traveller.barrage", {**LEVIATHAN_MESONS, "adjacent": "toward aft"}, AT_MAIN
+    )
+    assert texts == [SHOT + "1 to Main Structure 1200→1199; 1 to Amidships Structure 1200→1199", NO_RADIATION]
+
+
+async def test_TR_17_damage_sent_to_a_destroyed_section_is_lost(client: httpx.AsyncClient) -> None:
+    """TR-17: "damage beyond 0 Structure is lost" — a section already destroyed has no Structure
+    left, so the share the location die sends it is lost; it goes to no other section, and the other
+    half still goes to the section the attacker chose (adjacency runs along the location order, the
+    destroyed section included). The referee first enters a hit that destroys Tigress's Main."""
+    c = client
+    t = await tigress_under_fire(c)
+    # 1200 Hull then 1200 Structure: Main is destroyed, the ship crippled until the referee rules.
+    await ok(
+        c, t, "ref", "traveller.entered_hit", {"target": "tigress", "section": "Main", "hull_damage": 2400}
+    )
+    assert (await section(c, t, "tigress", "Main"))["destroyed"] is True
+    texts = await ok(c, t, "bob", "traveller.barrage", {**LEVIATHAN_MESONS, "adjacent": "Forward"}, AT_MAIN)
+    assert texts == [
+        SHOT + "1 lost: Main is destroyed already (TR-17); 1 to Forward Structure 1200→1199",
+        NO_RADIATION,
+    ]
+    assert (
+        (await section(c, t, "tigress", "Main"))["structure"],
+        (await section(c, t, "tigress", "Forward"))["structure"],
+    ) == (0, 1199)
 
 
 # --- TR-09 -----------------------------------------------------------------------------------------

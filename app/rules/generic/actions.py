@@ -402,7 +402,7 @@ class EndBattle(BaseModel):
 def end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: DiceSource) -> list[Event]:
     state.finished = True
     why = f": {payload.reason}" if payload.reason else ""
-    return [Event(kind="battle_end", text=f"The battle ends{why}.")]
+    return [Event(kind="battle_end", text=f"The battle ends{why}. The dice seed is revealed.")]
 
 
 class MoveShip(BaseModel):

@@ -77,6 +77,12 @@ def allocate_to_sheet(ctx: DamageContext) -> None:
         raise RuleError(f"{ctx.target.name} has no damage sheet", "target")
     sheet = Sheet.model_validate(raw)
     left = ctx.remaining
+    # SH-02 / GEN-04: with the last Excess Damage box already gone, the ship is destroyed by the next
+    # point that lands on it, wherever it lands (an arc's armour or structure as much as the Core):
+    # that one point is taken, the rest is beyond destruction.
+    finished = sheet.excess_damage == 0
+    beyond = left - 1 if finished else 0
+    left -= beyond
     section = _pick_section(sheet, ctx.entry)
     primary = sheet.section(sheet.primary)  # type: ignore[arg-type]  # Sheet's validator sets it
     assert primary is not None
@@ -129,7 +135,10 @@ def allocate_to_sheet(ctx: DamageContext) -> None:
         _mark_destroyed(ctx, f"its {primary.name} structure is gone")
     if primary.structure == 0 and sheet.excess_damage is None:
         _mark_destroyed(ctx, f"its {primary.name} structure is gone")
-    ctx.lost += left
+    if finished and not ctx.target.destroyed:
+        sheet.excess_overflow = True
+        _mark_destroyed(ctx, "the last Excess Damage box is gone and one more point landed")
+    ctx.lost += left + beyond
     ctx.target.parts["sheet"] = sheet.model_dump(mode="json")
 
 

@@ -38,6 +38,59 @@ def living_track(state: BattleState, ship_id: str) -> tuple[Ship, PainTrack]:
     return ship, track
 
 
+def _living(state: BattleState, ship: Ship) -> str | None:
+    """The gate's question for every Shadow action (offers ask it too): a ship with a pain track."""
+    if load(ship) is None:
+        return f"{ship.name} is not a living ship: it has no pain track"
+    return None
+
+
+def _may_reduce(state: BattleState, ship: Ship) -> str | None:
+    track = load(ship)
+    if track is None:
+        return _living(state, ship)
+    if track.reduced_turn == state.clock.turn:
+        return f"{ship.name} has already rolled pain reduction this turn (SH-14)"
+    if track.level == 0:
+        return f"{ship.name} feels no pain: there is nothing to reduce"
+    return None
+
+
+def _may_report_range(state: BattleState, ship: Ship) -> str | None:
+    track = load(ship)
+    if track is None:
+        return _living(state, ship)
+    if track.reaction != "FIVE":
+        return f"{ship.name} is not panicked (reaction {track.reaction}); the range matters only at FIVE"
+    if any(o.kind in ("phase_out", "plot_phase_out") for o in track.active()):
+        return f"{ship.name} already has to phase out"
+    return None
+
+
+def _may_phase_out(state: BattleState, ship: Ship) -> str | None:
+    track = load(ship)
+    if track is None:
+        return _living(state, ship)
+    if _phase_duty(track) is None:
+        return f"{ship.name} has no phase-out to resolve"
+    return None
+
+
+def _may_mark_done(state: BattleState, ship: Ship) -> str | None:
+    track = load(ship)
+    if track is None:
+        return _living(state, ship)
+    active = track.active()
+    if not active:
+        return f"{ship.name} has no obligation to mark done"
+    if not any(o.kind in DOABLE for o in active):
+        return (
+            f"{ship.name} owes no move or attack to mark done: each obligation it has is a restriction "
+            "that ends by itself"
+        )
+    return None
+
+
 def dead_of_pain(ship: Ship) -> str | None:
     """GEN-04 for living ships: a ship killed by its pain track takes no further actions (SH-02)."""
     if (ship.part("pain") or {}).get("dead"):
@@ -78,7 +131,7 @@ def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -
 
 
 @when(ALLOCATION, refusal="pain reduction is rolled during {step} (SH-14)", field="ship")
-@action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship="ship")
+@action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship="ship", fits=_may_reduce)
 def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     if track.reduced_turn == state.clock.turn:
@@ -94,7 +147,7 @@ class PlotSpeed(BaseModel):
 
 
 @when(ALLOCATION, referee_anytime=True, refusal="speed is plotted during {step}", field="speed")
-@action("shadow.plot_speed", PlotSpeed, "Record the ship's speed", ship="ship")
+@action("shadow.plot_speed", PlotSpeed, "Record the ship's speed", ship="ship", fits=_living)
 def plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource) -> list[Event]:
     """The tracker keeps the speed so FOUR/FIVE can raise it (cap 50) and DEATH can cut it (SH-11…13)."""
     ship, track = living_track(state, p.ship)
@@ -143,7 +196,13 @@ def range_from_map(state: BattleState, ship: Ship) -> tuple[int, Ship]:
     return min(placed, key=lambda pair: pair[0])
 
 
-@action("shadow.report_range", ReportRange, "Report the range to the nearest enemy", ship="ship")
+@action(
+    "shadow.report_range",
+    ReportRange,
+    "Report the range to the nearest enemy",
+    ship="ship",
+    fits=_may_report_range,
+)
 def report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSource) -> list[Event]:
     """SH-12: a panicked ship 10+ hexes from the nearest enemy must try to phase out."""
     ship, track = living_track(state, p.ship)
@@ -183,7 +242,7 @@ def _phase_duty(track: PainTrack) -> Obligation | None:
     return next((o for o in track.active() if o.kind in ("phase_out", "plot_phase_out")), None)
 
 
-@action("shadow.phase_out", PhaseOut, "Resolve the phase-out attempt", ship="ship")
+@action("shadow.phase_out", PhaseOut, "Resolve the phase-out attempt", ship="ship", fits=_may_phase_out)
 def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -> list[Event]:
     """SH-12: phase out now; if impossible, plot it at the next Energy Allocation; if that is still
     impossible through damage, the ship makes its normal reduction roll and plays on."""
@@ -235,7 +294,13 @@ class ObligationDone(BaseModel):
     obligation: int = Field(ge=0, description="the obligation's id on the pain track")
 
 
-@action("shadow.obligation_done", ObligationDone, "Mark a reaction's move or attack done", ship="ship")
+@action(
+    "shadow.obligation_done",
+    ObligationDone,
+    "Mark a reaction's move or attack done",
+    ship="ship",
+    fits=_may_mark_done,
+)
 def obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     duty = track.find(p.obligation)
@@ -267,12 +332,22 @@ class SetTarget(BaseModel):
 TARGETING = ("target", "cutter_attack")
 
 
+def _may_retarget(state: BattleState, ship: Ship) -> str | None:
+    track = load(ship)
+    if track is None:
+        return _living(state, ship)
+    if not any(o.kind in TARGETING for o in track.active()):
+        return f"{ship.name} has no targeting obligation to change"
+    return None
+
+
 @action(
     "shadow.set_target",
     SetTarget,
     "Set a reaction's target",
     referee_only=True,
     ship="ship",
+    fits=_may_retarget,
 )
 def set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource) -> list[Event]:
     """Rewrites every standing targeting obligation (TWO, THREE, the owed Shadow Cutter attack) and

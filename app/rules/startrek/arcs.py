@@ -16,7 +16,7 @@ from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action, when
 from app.rules.startrek import power as budget
-from app.rules.startrek.common import owner_event, read_part, save_part, segment
+from app.rules.startrek.common import equipped, owner_event, read_part, save_part, segment
 from app.rules.startrek.regeneration import rework_free
 from app.rules.startrek.shields import (
     PART,
@@ -38,6 +38,13 @@ def _shields(ship: Ship) -> Shields:
     return shields
 
 
+def _switchable(state: BattleState, ship: Ship) -> str | None:
+    """A ship switches deflectors or power consumers; one with neither has nothing to switch."""
+    if ship.part(PART) is None and ship.part(budget.PART) is None:
+        return f"{ship.name} has no shields or power systems to switch"
+    return None
+
+
 class Extend(BaseModel):
     ship: str
     deflector: str
@@ -45,7 +52,9 @@ class Extend(BaseModel):
 
 
 @when(ALLOCATION, refusal=segment("Extending a deflector's arc"))
-@action("startrek.extend_arc", Extend, "Extend a deflector's arc", ship="ship")
+@action(
+    "startrek.extend_arc", Extend, "Extend a deflector's arc", ship="ship", fits=equipped(PART, "shields")
+)
 def extend(state: BattleState, p: Extend, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: power ×3 and regeneration −1 per 90°; medium ships buy 180° (two steps) at once."""
     ship = state.ship(p.ship)
@@ -90,7 +99,13 @@ class DeflectorRef(BaseModel):
 
 
 @when(ALLOCATION, refusal=segment("Changing a deflector's arc"))
-@action("startrek.retract_arc", DeflectorRef, "Drop a deflector's arc extensions", ship="ship")
+@action(
+    "startrek.retract_arc",
+    DeflectorRef,
+    "Drop a deflector's arc extensions",
+    ship="ship",
+    fits=equipped(PART, "shields"),
+)
 def retract(state: BattleState, p: DeflectorRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: back to the listed arc, value and power."""
     ship = state.ship(p.ship)
@@ -119,7 +134,7 @@ class Switch(BaseModel):
 
 
 @when(ALLOCATION, refusal=segment("Switching systems"))
-@action("startrek.switch_system", Switch, "Switch a system off or on", ship="ship")
+@action("startrek.switch_system", Switch, "Switch a system off or on", ship="ship", fits=_switchable)
 def switch(state: BattleState, p: Switch, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: systems may be switched off in the Ship Power segment to free power."""
     ship = state.ship(p.ship)

@@ -45,6 +45,11 @@ class DetectionAttempt(BaseModel):
     ew: int
     range: int
     signature: int | None
+    map_range: int | None = Field(
+        default=None,
+        description="the range between the two ships' hexes as the server knows them (the cloaked ship's"
+        " secret one included), when both stand on the map; the suggestion uses it, else `range`",
+    )
     suggested: bool | None = Field(description="EW > range + signature, when the signature is set")
     ruling: bool | None = None
 
@@ -163,8 +168,28 @@ def _where(position: dict[str, Any] | None) -> str:
     return ", ".join(f"{k} {position[k]}" for k in sorted(position, key=rank))
 
 
+def _may_cloak(state: BattleState, ship: Ship) -> str | None:
+    cloak = read_part(ship, PART, Cloak)
+    if cloak is None:
+        return f"{ship.name} has no cloaking device"
+    if cloak.cloaked:
+        return f"{ship.name} is already cloaked"
+    if system_destroyed(ship, device_name(ship, cloak)):
+        return f"{ship.name}'s cloaking device is destroyed"
+    return None
+
+
+def _may_decloak(state: BattleState, ship: Ship) -> str | None:
+    cloak = read_part(ship, PART, Cloak)
+    if cloak is None:
+        return f"{ship.name} has no cloaking device"
+    if not cloak.cloaked:
+        return f"{ship.name} is not cloaked"
+    return None
+
+
 @when(ADJUST, refusal=segment("Cloaking"))
-@action("startrek.cloak", ShipRef, "Cloak", ship="ship")
+@action("startrek.cloak", ShipRef, "Cloak", ship="ship", fits=_may_cloak)
 def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-21: at the end of a turn, a ship with an intact device cloaks at once."""
     ship = state.ship(p.ship)
@@ -195,7 +220,7 @@ def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> li
 
 
 @when(ADJUST, refusal=segment("Decloaking"))
-@action("startrek.decloak", ShipRef, "Decloak", ship="ship")
+@action("startrek.decloak", ShipRef, "Decloak", ship="ship", fits=_may_decloak)
 def disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-22: decloaking at the end of a turn makes only the current position public."""
     ship = state.ship(p.ship)
@@ -265,6 +290,16 @@ def range_from_map(detector: Ship, target: Ship, cloak: Cloak) -> int:
     return distance(here, there)
 
 
+def true_range(detector: Ship, target: Ship) -> int | None:
+    """The range the map knows between the detector and where the cloaked ship really is (its secret
+    hex, ST-22), or None when either has no hex. Only the referee's suggestion reads it: the detector
+    never learns it."""
+    here, there = hex_of(detector.position), hex_of(target.position)
+    if here is None or there is None:
+        return None
+    return distance(here, there)
+
+
 def suggestion(ew: int, rng: int, signature: int | None) -> bool | None:
     """The suggested outcome: detected when EW > range + signature (how one implementation reads mines)."""
     if signature is None:
@@ -272,8 +307,20 @@ def suggestion(ew: int, rng: int, signature: int | None) -> bool | None:
     return ew > rng + signature
 
 
+def _may_search(state: BattleState, detector: Ship) -> str | None:
+    """The gate's question (ST-23): another ship is cloaked to look for, and this one has not searched
+    this turn (one attempt per detector per turn)."""
+    cloaks = [(ship, read_part(ship, PART, Cloak)) for ship in state.ships.values() if ship.id != detector.id]
+    if not any(c is not None and c.cloaked for _, c in cloaks):
+        return "no other ship is cloaked to look for (ST-23)"
+    for _, other in cloaks + [(detector, read_part(detector, PART, Cloak))]:
+        if other and any(a.detector == detector.id and a.turn == state.clock.turn for a in other.attempts):
+            return f"{detector.name} has already searched for a cloaked ship this turn (ST-23)"
+    return None
+
+
 @when(FIRE, refusal=segment("Detecting a cloaked ship"))
-@action("startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship="detector")
+@action("startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship="detector", fits=_may_search)
 def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23: record the attempt; the referee rules the outcome (GEN-03) with the suggestion, which
     only the referee reads: the signature is the referee's, and EW and range are the detector's own
@@ -295,7 +342,10 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
     rng, note = p.range, ""
     if rng is None:
         rng, note = range_from_map(detector, target, cloak), " (to its last known position, from the map)"
-    hint = suggestion(p.ew, rng, cloak.signature)
+    # The suggestion is the referee's: where both ships stand on the map it uses the range between
+    # them as they really are, not the range the detector gave (typed, or to a last known hex).
+    measured = true_range(detector, target)
+    hint = suggestion(p.ew, rng if measured is None else measured, cloak.signature)
     attempt = DetectionAttempt(
         index=len(cloak.attempts),
         turn=state.clock.turn,
@@ -303,6 +353,7 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
         ew=p.ew,
         range=rng,
         signature=cloak.signature,
+        map_range=measured,
         suggested=hint,
     )
     cloak.attempts.append(attempt)
@@ -311,7 +362,14 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
         advice = "the referee has not set its signature yet"
     else:
         verdict = "detected" if hint else "not detected"
-        advice = f"suggested: EW {p.ew} vs range {rng} + signature {cloak.signature} → {verdict}"
+        if measured is None:
+            basis = f"range {rng}" + (" as entered" if p.range is not None else note)
+            basis += " (the map does not place both ships)"
+        else:
+            basis = f"range {measured} from the map" + (
+                "" if measured == rng else f" (the detector gave {rng})"
+            )
+        advice = f"suggested: EW {p.ew} vs {basis} + signature {cloak.signature} → {verdict}"
     return [
         Event(
             kind="cloak_detection_attempt",

@@ -3,6 +3,7 @@ the segment, and writing parts back. Kept here so each rule module reads as its 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -24,6 +25,16 @@ def read_part(ship: Ship, name: str, model: type[M]) -> M | None:
     """The ship's part as its model, or None when the ship does not have it."""
     raw = ship.part(name)
     return None if raw is None else model.model_validate(raw)
+
+
+def equipped(name: str, what: str) -> Callable[[BattleState, Ship], str | None]:
+    """The gate's question (`fits`) for an action that needs a part: the ship carries it, else the
+    refusal its handler would give ("Excelsior has no cloaking device")."""
+
+    def fits(state: BattleState, ship: Ship) -> str | None:
+        return None if ship.part(name) is not None else f"{ship.name} has no {what}"
+
+    return fits
 
 
 def need_part(ship: Ship, name: str, model: type[M], what: str) -> M:

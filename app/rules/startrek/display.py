@@ -141,7 +141,7 @@ def warp_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[st
         "nacelles": nacelles,
         "working": len(working),
         "may_shut_down": len(working) > 2,
-        "may_declare": warp.declare_refusal(state, ship, wp) is None,
+        "may_declare": warp.declare_refusal(state, ship) is None,
         "declared": wp.declared_turn == state.clock.turn,
     }
 

@@ -21,6 +21,7 @@ from app.rules.dice import DiceSource
 from app.rules.ruleset import Settable, action, hook, part, when
 from app.rules.startrek.cloak import position_secret
 from app.rules.startrek.common import (
+    equipped,
     read_part,
     save_part,
     segment,
@@ -163,7 +164,7 @@ class Thrust(BaseModel):
 
 
 @when(MOVEMENT, refusal=segment("Thrusting"))
-@action("startrek.thrust", Thrust, "Spend impulse thrust", ship="ship")
+@action("startrek.thrust", Thrust, "Spend impulse thrust", ship="ship", fits=equipped(PART, "impulse drive"))
 def thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-01/ST-03: charge a manoeuvre to this turn's thrust; beyond the free thrust is over-thrust."""
     ship = state.ship(p.ship)

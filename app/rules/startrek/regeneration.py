@@ -23,6 +23,7 @@ from app.rules.dice import DiceSource
 from app.rules.ruleset import action, hook, when
 from app.rules.startrek import power as budget
 from app.rules.startrek.common import (
+    equipped,
     owner_event,
     ratio,
     read_part,
@@ -165,7 +166,13 @@ class BuyRegeneration(BaseModel):
 
 
 @when(ALLOCATION, refusal=segment("Buying shield regeneration"))
-@action("startrek.buy_regeneration", BuyRegeneration, "Buy shield regeneration", ship="ship")
+@action(
+    "startrek.buy_regeneration",
+    BuyRegeneration,
+    "Buy shield regeneration",
+    ship="ship",
+    fits=equipped(PART, "shields"),
+)
 def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-07: up to 2× the deflector's current value, 1 power a point, applied at once."""
     ship = state.ship(p.ship)

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, model_validator
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.ruleset import Settable, action, part, when
-from app.rules.startrek.common import read_part, save_part, segment, system_destroyed
+from app.rules.startrek.common import equipped, read_part, save_part, segment, system_destroyed
 from app.rules.startrek.fire import fire_blocked, may_be_targeted
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
@@ -55,13 +55,16 @@ def _parts(ship: Ship) -> PhotonLaunchers:
     return launchers
 
 
+LAUNCHER = equipped(PART, "advanced photon launcher")
+
+
 class Load(BaseModel):
     ship: str
     launcher: str
     count: int = Field(default=1, ge=1, le=CAPACITY)
 
 
-@action("startrek.load_torpedoes", Load, "Load photon torpedoes", ship="ship")
+@action("startrek.load_torpedoes", Load, "Load photon torpedoes", ship="ship", fits=LAUNCHER)
 def load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     launchers = _parts(ship)
@@ -94,7 +97,7 @@ class Fire(BaseModel):
 
 
 @when(FIRE, refusal=segment("Firing"))
-@action("startrek.fire_torpedoes", Fire, "Fire photon torpedoes", ship="ship")
+@action("startrek.fire_torpedoes", Fire, "Fire photon torpedoes", ship="ship", fits=LAUNCHER)
 def fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-25: a volley of N; the to-hit penalty is recorded for the entered rolls."""
     ship = state.ship(p.ship)

@@ -15,7 +15,7 @@ from app.rules.dice import DiceSource
 from app.rules.ruleset import action, hook, when
 from app.rules.startrek.common import ratio, read_part, save_part, ships_in_order
 from app.rules.startrek.shields import PART, Shields, adjacent, generator_down
-from app.rules.state import BattleState
+from app.rules.state import BattleState, Ship
 from app.rules.system import ADJUST, ALLOCATION
 
 
@@ -33,6 +33,21 @@ def open_adjust_systems(state: BattleState, dice: DiceSource) -> list[Event]:
     return []
 
 
+def _may_transfer(state: BattleState, ship: Ship) -> str | None:
+    """Shields to move strength between, and in Ship Power a projection that collapsed to shore up
+    (ST-15a): without one the transfer belongs to the Adjust Ship Systems segment only."""
+    shields = read_part(ship, PART, Shields)
+    if shields is None:
+        return f"{ship.name} has no shields"
+    if state.game.in_moment(state, ALLOCATION) and not any(p.down_at_open for p in shields.projections):
+        return (
+            f"in the {state.game.system.where(ALLOCATION)} segment strength may only go to a projection that "
+            f"collapsed; none of {ship.name}'s did: transfers belong to the {state.game.system.where(ADJUST)} "
+            "segment (ST-15a, ST-08)"
+        )
+    return None
+
+
 class Transfer(BaseModel):
     ship: str
     source: str = Field(description="projection giving strength")
@@ -45,7 +60,7 @@ class Transfer(BaseModel):
     ALLOCATION,
     refusal="shield strength moves in the {adjust} segment (or, to a collapsed projection, in {allocation})",
 )
-@action("startrek.transfer_shields", Transfer, "Transfer shield strength", ship="ship")
+@action("startrek.transfer_shields", Transfer, "Transfer shield strength", ship="ship", fits=_may_transfer)
 def transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     shields = read_part(ship, PART, Shields)

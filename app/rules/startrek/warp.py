@@ -17,6 +17,7 @@ from app.rules.core import Actor, Event, Roll, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.ruleset import Settable, action, hook, part, when
 from app.rules.startrek.common import (
+    equipped,
     need_part,
     read_part,
     save_part,
@@ -125,9 +126,13 @@ def _nacelle_check(ship: Ship, name: str, dice: DiceSource) -> tuple[bool, Roll 
     return held, roll, f"{name} ({damaged}% failure) rolls {roll.total}: {roll.outcome}"
 
 
-def declare_refusal(state: BattleState, ship: Ship, warp: Warp) -> str | None:
-    """Why `ship` may not declare warp this turn, or None (ST-17, ST-19). The handler refuses with
-    it and the ship card offers the declaration only when there is none, so the two never differ."""
+def declare_refusal(state: BattleState, ship: Ship) -> str | None:
+    """Why `ship` may not declare warp now, or None (ST-17, ST-19): a warp drive, not yet declared
+    this turn, its delay run out, and enough working nacelles. The gate asks it for every offer and
+    every declaration, and the ship card reads it, so what is offered is what is taken."""
+    warp = read_part(ship, PART, Warp)
+    if warp is None:
+        return f"{ship.name} has no warp drive"
     if warp.declared_turn == state.clock.turn:
         return f"{ship.name} has already declared warp this turn"
     if warp.counter > 0:
@@ -143,14 +148,12 @@ def declare_refusal(state: BattleState, ship: Ship, warp: Warp) -> str | None:
 
 
 @when(ALLOCATION, refusal=segment("Declaring warp"))
-@action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship")
+@action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship", fits=declare_refusal)
 def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
-    """ST-17/18/19: declare at the start of the turn; check every working nacelle."""
+    """ST-17/18/19: declare at the start of the turn (the gate has asked `declare_refusal`); check
+    every working nacelle."""
     ship = state.ship(p.ship)
     warp = need_part(ship, PART, Warp, "warp drive")
-    refusal = declare_refusal(state, ship, warp)
-    if refusal is not None:
-        raise RuleError(refusal, "ship")
     active = working_nacelles(ship, warp)
     rolls: list[Roll] = []
     notes: list[str] = []
@@ -196,7 +199,13 @@ class ShutDownNacelle(BaseModel):
 
 
 @when(ALLOCATION, refusal=segment("Shutting down a nacelle"))
-@action("startrek.shutdown_nacelle", ShutDownNacelle, "Shut down a nacelle", ship="ship")
+@action(
+    "startrek.shutdown_nacelle",
+    ShutDownNacelle,
+    "Shut down a nacelle",
+    ship="ship",
+    fits=equipped(PART, "warp drive"),
+)
 def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-20: with more than two working nacelles, shut one down per turn; the delay grows by 1."""
     ship = state.ship(p.ship)

@@ -23,11 +23,11 @@ from app.rules.traveller.checks import DM, number, signed
 from app.rules.traveller.crew import abandon_ship, can_act
 from app.rules.traveller.flights import FLIGHT_BARRAGE_DM, Flight, craft_lost
 from app.rules.traveller.hits import (
-    TOWARD,
     Resolution,
     choose_adjacent,
     damage_section,
     needs_choice,
+    preference,
     roll_location,
     system_roll,
 )
@@ -54,8 +54,9 @@ class BarrageOrder(BaseModel):
     )
     adjacent: str | None = Field(
         default=None,
-        description="who takes the other half (TR-16): a standing preference, fore or aft (toward that end), "
-        "or a section adjacent to the one hit; without it the attacker is asked once the location is known",
+        description='who takes the other half (TR-16): a standing preference, "toward fore" or "toward aft" '
+        '(toward that end), or the name of a section adjacent to the one hit ("Aft" is the Aft section); '
+        "without it the attacker is asked once the location is known",
     )
     dodge_dm: int = Field(default=0, ge=-3, le=0, description="entered dodge outcome (GEN-03), e.g. −2")
     target_section: str | None = Field(default=None, max_length=40, description="with Target That Section*")
@@ -470,7 +471,7 @@ def _land(res: Resolution, p: BarrageOrder, damage: int, rolls: list[Roll], data
     data["location"] = hit
     # TR-16: the attacker chooses the adjacent section once the location is known (asked for here
     # unless the barrage carries a choice); half of 0 or 1 goes nowhere, so nothing is asked then.
-    choice = p.adjacent if p.adjacent or damage // 2 > 0 else "fore"
+    choice = p.adjacent if p.adjacent or damage // 2 > 0 else "toward fore"
     adjacent = choose_adjacent(model, hit, choice, res.ship.name)
     data["adjacent"] = adjacent
     first, second = (damage - damage // 2, damage // 2) if adjacent else (damage, 0)
@@ -481,6 +482,12 @@ def _land(res: Resolution, p: BarrageOrder, damage: int, rolls: list[Roll], data
             continue
         section = model.section(name)
         assert section is not None
+        if section.destroyed:
+            # TR-17: damage beyond 0 Structure is lost, and a destroyed section has none left: its
+            # share goes nowhere else, and it is not struck (no Section Hit roll, TR-18).
+            pieces.append(f"{amount} lost: {name} is destroyed already (TR-17)")
+            data["lost"] = data.get("lost", 0) + amount
+            continue
         pieces.append(f"{amount} to {damage_section(res, section, amount, structure_only=res.meson)}")
         data["struck"].append(name)
     return text + ("; " + "; ".join(pieces) if pieces else "")
@@ -496,14 +503,10 @@ def check_split(target_ship: Ship, target: HgShip, p: BarrageOrder, dice: DiceSo
         assert hit is not None
         choose_adjacent(target, hit.name, p.adjacent, target_ship.name)
         return
-    if (
-        isinstance(dice, SeededDice)
-        and needs_choice(target)
-        and (p.adjacent or "").strip().lower() not in TOWARD
-    ):
+    if isinstance(dice, SeededDice) and needs_choice(target) and preference(target, p.adjacent) is None:
         raise RuleError(
             "with server dice the location is rolled as the barrage fires, so give the split with it: "
-            "adjacent fore or aft, the way the other half goes from the section hit (TR-16)",
+            'adjacent "toward fore" or "toward aft", the way the other half goes from the section hit (TR-16)',
             "adjacent",
         )
 

@@ -68,11 +68,26 @@ class ReviveFrozenWatch(BaseModel):
     ship: str
 
 
+def _may_revive(state: BattleState, ship: Ship) -> str | None:
+    """The gate's question (TR-24): a frozen watch aboard, not yet thawing, and a crew to thaw it."""
+    hg = ship.part("hg_ship")
+    if hg is None:
+        return f"{ship.name} is not a High Guard ship"
+    if (hg.get("frozen_watch_steps") or 0) <= 0:
+        return f"{ship.name} carries no frozen watch"
+    if hg.get("frozen_watch_ready") is not None:
+        return f"{ship.name}'s frozen watch is already thawing or awake"
+    if hg.get("crew_strength") == "dead":
+        return f"{ship.name}'s crew is dead; nobody can thaw the watch"
+    return None
+
+
 @action(
     "traveller.revive_frozen_watch",
     ReviveFrozenWatch,
     "Revive the frozen watch",
     ship="ship",
+    fits=_may_revive,
 )
 def revive_frozen_watch(
     state: BattleState, p: ReviveFrozenWatch, actor: Actor, dice: DiceSource

@@ -51,7 +51,22 @@ def adjacent_sections(model: HgShip, name: str) -> list[str]:
     return [names[j] for j in (i - 1, i + 1) if 0 <= j < len(names)]
 
 
-TOWARD = ("fore", "aft")
+# The standing preferences, spelled so that no section is named so: "aft" is also a section of
+# five- and six-section hulls (TR-15), so a bare word is read as a section first.
+TOWARD = {"toward fore": "fore", "toward aft": "aft"}
+
+
+def preference(model: HgShip, choice: str | None) -> str | None:
+    """The standing preference a barrage's `adjacent` gives, "fore" or "aft", or None when it names a
+    section (or nothing). "toward fore" and "toward aft" always mean the preference; a bare "fore" or
+    "aft" means it only where the target has no section of that name (the spelling of logs and clients
+    made before "toward"); a name the target's sections carry is always that section."""
+    wanted = " ".join((choice or "").lower().replace("_", " ").split())
+    if wanted in TOWARD:
+        return TOWARD[wanted]
+    if wanted in TOWARD.values() and model.section(wanted) is None:
+        return wanted
+    return None
 
 
 def choose_adjacent(
@@ -59,17 +74,18 @@ def choose_adjacent(
 ) -> str | None:
     """The section that takes the other half of a turret, barbette or bay barrage (TR-16), chosen by
     the attacker once the location is known: a section adjacent to `hit`, or a standing preference
-    "fore"/"aft" (toward that end; at an end of the ship, its one neighbour). With one neighbour
-    there is nothing to choose; with none (a one-section ship) None. A section that is not adjacent
-    is refused, and so is no choice where there are two neighbours: the attacker is asked."""
+    "toward fore"/"toward aft" (toward that end; at an end of the ship, its one neighbour). With one
+    neighbour there is nothing to choose; with none (a one-section ship) None. A section that is not
+    adjacent is refused, and so is no choice where there are two neighbours: the attacker is asked."""
     names = [s.name for s in model.sections]
     i = names.index(hit)
     fore = names[i + 1] if i + 1 < len(names) else None
     aft = names[i - 1] if i > 0 else None
     neighbours = [n for n in (aft, fore) if n is not None]
     wanted = (choice or "").strip().lower()
-    if wanted in TOWARD:
-        return (fore or aft) if wanted == "fore" else (aft or fore)
+    toward = preference(model, choice)
+    if toward is not None:
+        return (fore or aft) if toward == "fore" else (aft or fore)
     if wanted:
         section = model.section(wanted)
         if section is None:
@@ -98,7 +114,7 @@ def needs_choice(model: HgShip) -> bool:
 def damage_section(res: Resolution, section: HgSection, amount: int, *, structure_only: bool = False) -> str:
     """Hull then Structure (TR-17); returns "Main Hull 66→58" style text. Beyond 0 Structure is lost."""
     if amount <= 0 or section.destroyed:
-        return f"{section.name} {'destroyed already' if section.destroyed else 'unharmed'}"
+        return f"{section.name} {'destroyed already: the damage is lost (TR-17)' if section.destroyed else 'unharmed'}"
     parts: list[str] = []
     left = amount
     hull = section.hull or 0

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action, when
-from app.rules.state import BattleState
+from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
 from app.rules.traveller.barrage import check_shooter, small_craft_shooting, take_dodge
@@ -38,8 +38,21 @@ class MissileAttack(BaseModel):
     dodge_dm: int = Field(default=0, ge=-3, le=0, description="entered dodge outcome (GEN-03)")
 
 
+def _fires_single_missiles(state: BattleState, ship: Ship) -> str | None:
+    """The gate's question: a capital ship never makes individual missile attacks (TR-01a)."""
+    hg = ship.part("hg_ship")
+    if hg is not None and hg.get("kind", "capital") == "capital":
+        return (
+            "a capital ship fires its missiles as a barrage: the accuracy check serves individual"
+            " missile attacks only (TR-01a)"
+        )
+    return None
+
+
 @when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
-@action("traveller.missile", MissileAttack, "Fire individual missiles", ship="ship")
+@action(
+    "traveller.missile", MissileAttack, "Fire individual missiles", ship="ship", fits=_fires_single_missiles
+)
 def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")

@@ -232,7 +232,17 @@ class Launch(BaseModel):
     carrier: str = Field(description="the ship it launches from")
 
 
-@action("traveller.launch", Launch, "Launch a flight", ship="flight")
+def _may_launch(state: BattleState, ship: Ship) -> str | None:
+    """The gate's question: a flight not yet launched (TR-27's Blast Them As They Launch! reads it)."""
+    flight = ship.part("flight")
+    if flight is None:
+        return f"{ship.name} is not a flight"
+    if flight.get("launched_round") is not None:
+        return f"{ship.name} has launched already (round {flight['launched_round']})"
+    return None
+
+
+@action("traveller.launch", Launch, "Launch a flight", ship="flight", fits=_may_launch)
 def launch(state: BattleState, p: Launch, actor: Actor, dice: DiceSource) -> list[Event]:
     """Records where and when a flight launched, which Blast Them As They Launch! reads (TR-27)."""
     ship = state.ship(p.flight, "flight")

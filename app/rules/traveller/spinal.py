@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action, when
-from app.rules.state import BattleState
+from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
 from app.rules.traveller.barrage import check_focus, escorts, order_dms, take_dodge
@@ -64,8 +64,18 @@ def _refuse(state: BattleState, ship_name: str, model: HgShip, band: str) -> Non
         raise RuleError("the computer is disabled: no fire beyond Close", "range")
 
 
+def _has_spinal(state: BattleState, ship: Ship) -> str | None:
+    """The gate's question (offers ask it too): only a ship fitted with a spinal mount fires one."""
+    hg = ship.part("hg_ship")
+    if hg is None:
+        return "only a High Guard ship carries a spinal mount"
+    if not hg.get("spinal"):
+        return f"{ship.name} has no spinal mount"
+    return None
+
+
 @when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
-@action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship")
+@action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship", fits=_has_spinal)
 def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")

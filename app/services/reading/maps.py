@@ -92,11 +92,14 @@ def map_for(
 ) -> dict[str, Any] | None:
     """The viewer's map (None for a system played without hexes); every pair's range with
     `all_ranges` (REST), else only the selection's (what a page draws). `game`: the battle's (by
-    default the standard rules' for the view's system)."""
+    default the standard rules' for the view's system). Where the system repeats a step (SFB's 32
+    impulses), the map carries the impulse chart over that many impulses."""
     game = game if game is not None else STANDARD.game(view.get("system", ""))
     if game.system.board != "hex":
         return None
-    return map_model(view, map_events(rows, viewer, finished, game.parts), select, all_ranges, game.parts)
+    impulses = next((step.repeats for step in game.system.steps if step.repeats), None)
+    events = map_events(rows, viewer, finished, game.parts)
+    return map_model(view, events, select, all_ranges, game.parts, impulses)
 
 
 async def read_map(

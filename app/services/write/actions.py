@@ -539,8 +539,6 @@ async def _resolve_action(
             )
         new_state, events, rolled = outcome.state, outcome.events, source.record
     event_dicts = [e.model_dump(mode="json") for e in events]
-    if new_state.finished and not state.finished:
-        event_dicts = _with_seed_news(battle, event_dicts)
     row = await new_log_row(
         session,
         battle_id=cmd.battle_id,
@@ -555,17 +553,6 @@ async def _resolve_action(
         events=event_dicts,
     )
     return _Resolved(checked, row, new_state, event_dicts)
-
-
-SEED_NEWS = " The dice seed is revealed: anyone may now check every roll."
-
-
-def _with_seed_news(battle: Battle, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rules say why a battle ends; the seed is the server's, so the service says it is out —
-    only where there is one (the players rolled a physical-dice battle's dice themselves)."""
-    if battle.dice_mode != "seeded":
-        return events
-    return [{**e, "text": e["text"] + SEED_NEWS} if e.get("kind") == "battle_end" else e for e in events]
 
 
 async def _write(platform: Platform, session: Any, cmd: Command, resolved: _Resolved) -> Submitted:

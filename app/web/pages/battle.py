@@ -53,7 +53,7 @@ CONFIRMED_ACTIONS = {
     ),
     "battle.end": (
         "End the battle?",
-        "Nobody can act after the end, undo included{seed}.",
+        "Nobody can act after the end, undo included, and the dice seed is revealed.",
         "Yes, end the battle",
     ),
 }
@@ -221,11 +221,9 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
             async with platform.db.reader() as session:
                 asker = await get_participant(session, battle_id, me)
                 state, _ = await load_state(session, battle_id, platform.rules)
-                seeded = (await get_battle(session, battle_id)).dice_mode == "seeded"
             if asker.role == "referee" and not state.finished:  # others are refused as they are
                 name = state.ships[ship].name if ship in state.ships else (ship or "the ship")
-                seed = ", and the dice seed is revealed" if seeded else ""
-                question, consequence, yes = (t.format(ship=name, seed=seed) for t in CONFIRMED_ACTIONS[kind])
+                question, consequence, yes = (t.format(ship=name) for t in CONFIRMED_ACTIONS[kind])
                 to = f"/battles/{battle_id}/actions"
                 return _confirm_page(request, form, to, back, question, consequence, yes)
         command = Command(

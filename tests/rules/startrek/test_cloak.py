@@ -175,8 +175,10 @@ def test_ST_23_detection_attempt_suggests_and_the_referee_rules():
     # The detector reads what it did; only the referee reads the suggestion and the signature.
     assert events[0].text == "Excelsior puts 8 EW on detecting Kor'vaq at range 4. The referee rules (ST-23)."
     assert events[0].visibility == "owner" and events[0].ship == "excelsior"
+    # The suggestion uses the map's range, 0101 to the bird's hex 0505: 6, not the 4 typed.
     assert events[1].text == (
-        "For the referee — attempt 0 by Excelsior: suggested: EW 8 vs range 4 + signature 3 → detected (ST-23)."
+        "For the referee — attempt 0 by Excelsior: suggested: EW 8 vs range 6 from the map (the detector gave 4)"
+        " + signature 3 → not detected (ST-23)."
     )
     assert events[1].visibility == "referee"
     assert [event_for(e, ENEMY) for e in events][1] is None
@@ -192,7 +194,7 @@ def test_ST_23_detection_attempt_suggests_and_the_referee_rules():
         "detector",
         "Excelsior has already searched for a cloaked ship this turn (ST-23)",
     )
-    assert cloak(state).attempts[0].suggested is True
+    assert (cloak(state).attempts[0].suggested, cloak(state).attempts[0].map_range) == (False, 6)
     with pytest.raises(RuleError):
         act(state, "startrek.rule_detection", {"target": "kor-vaq", "attempt": 0, "detected": True}, ENEMY)
     with pytest.raises(RuleError) as err:

@@ -588,7 +588,7 @@ def test_TR_17_the_half_sent_to_a_destroyed_section_is_lost() -> None:
     forward = state.ships["tigress"].parts["hg_ship"]["sections"][2]
     forward.update({"hull": 0, "structure": 0, "destroyed": True})
     done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [3, 4, 4])
-    assert done.texts[0].endswith("8 to Main Hull 66→58; 7 to Forward destroyed already")
+    assert done.texts[0].endswith("8 to Main Hull 66→58; 7 lost: Forward is destroyed already (TR-17)")
 
 
 # --- TR-05/TR-06 barrage refusals and DMs ------------------------------------------------------------
