@@ -10,7 +10,7 @@
   its revealed seed; names each that does not match (exit 1), needs no server or database
 
 `serve` runs uvicorn with the limits from the configuration: TIMEOUT_KEEP_ALIVE, HEADER_TIMEOUT (a
-deadline for each request's headers, see app/web/serving.py), MAX_HEADER_BYTES, the websocket
+deadline for each request's headers, see app/web/middleware/serving.py), MAX_HEADER_BYTES, the websocket
 frame limit, and --proxy-headers trusting FORWARDED_ALLOW_IPS. PUBLIC_BASE_URL defaults to the
 address served.
 """
@@ -23,9 +23,16 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from app.config import ROOT, get_settings
+
+if TYPE_CHECKING:  # the platform is imported only by the commands that open one
+    from app.services.platform import Platform
+
+Done = TypeVar("Done")
 
 
 def migrate() -> None:
@@ -56,7 +63,7 @@ def demo(base_url: str, *, fresh: bool) -> list[dict]:
     return links
 
 
-async def _with_platform(work):  # type: ignore[no-untyped-def]
+async def _with_platform(work: Callable[[Platform], Awaitable[Done]]) -> Done:
     from app.db import Database
     from app.realtime.broker import Broker
     from app.services.platform import Platform
@@ -69,23 +76,23 @@ async def _with_platform(work):  # type: ignore[no-untyped-def]
         await platform.db.dispose()
 
 
-async def _export(platform, battle_id: str) -> dict:  # type: ignore[no-untyped-def]
-    from app.services.battlefile import export_battle
-    from app.services.battles import get_battle
+async def _export(platform: Platform, battle_id: str) -> dict:
+    from app.services.history.battlefile import export_battle
+    from app.services.store.battles import get_battle
 
     async with platform.db.reader() as session:
         return await export_battle(session, await get_battle(session, battle_id))
 
 
-async def _import(platform, data: dict) -> tuple[str, list[dict]]:  # type: ignore[no-untyped-def]
-    from app.services.battlefile import import_into
+async def _import(platform: Platform, data: dict) -> tuple[str, list[dict]]:
+    from app.services.history.battlefile import import_into
 
     battle, seats = await import_into(platform, data)
     return battle.id, seats
 
 
-async def _fork(platform, battle_id: str, seq: int) -> tuple[str, list[dict]]:  # type: ignore[no-untyped-def]
-    from app.services.battlefile import fork_into
+async def _fork(platform: Platform, battle_id: str, seq: int) -> tuple[str, list[dict]]:
+    from app.services.history.battlefile import fork_into
 
     battle, seats = await fork_into(platform, battle_id, seq)
     return battle.id, seats
@@ -139,8 +146,8 @@ def _print_made(battle_id: str, seats: list[dict]) -> int:
 
 
 def verify_file(path: str) -> int:
-    from app.services import battlefile
     from app.services.errors import ServiceError
+    from app.services.history import battlefile
 
     try:
         result = battlefile.verify_file(json.loads(Path(path).read_text(encoding="utf-8")))
@@ -227,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
             print_links(demo(get_settings().public_base_url, fresh=False))
         import uvicorn
 
-        from app.web.serving import WS_PROTOCOL, HeaderDeadlineHttpToolsProtocol
+        from app.web.middleware.serving import WS_PROTOCOL, HeaderDeadlineHttpToolsProtocol
 
         settings = get_settings()
         uvicorn.run(

@@ -56,7 +56,7 @@ class Settings(BaseSettings):
     max_header_bytes: int = Field(
         default=16 * 1024, ge=1024, description="largest request head (400 past it)"
     )
-    # At the table (issue 11): chat limits, notifications
+    # At the table: chat limits, notifications
     chat_max_chars: int = 500
     chat_rate_count: int = 5  # messages per seat …
     chat_rate_seconds: float = 10.0  # … in this many seconds

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import JSON, MetaData, event, text
 from sqlalchemy.dialects.postgresql import JSONB
@@ -62,7 +62,7 @@ def make_engine(
         engine = create_async_engine(url, connect_args={"timeout": 30})
 
         @event.listens_for(engine.sync_engine, "connect")
-        def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA foreign_keys=ON")
@@ -92,7 +92,7 @@ class Database:
         self.engine = make_engine(url, **engine_options)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # Readers on PostgreSQL run in autocommit: no BEGIN before and no ROLLBACK after, two round
-        # trips fewer per read (issue 12). A reader's statements see the latest commit each, as
+        # trips fewer per read. A reader's statements see the latest commit each, as
         # they did under READ COMMITTED; callers that need one moment use `snapshot_reader`.
         readers = (
             self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -110,7 +110,7 @@ class Database:
 
     @asynccontextmanager
     async def unit(self) -> AsyncIterator[AsyncSession]:
-        """An action's unit of work (issue 12: the action path's cost): like `transaction`, one
+        """An action's unit of work (the action path's cost): like `transaction`, one
         session on one pooled connection, committed at the end, rolled back on an error — but the
         session only takes part once something is done through it. On PostgreSQL the connection's
         bare asyncpg driver is in `info["driver"]` (`action_store.driver_of`) from the start, and a
@@ -152,3 +152,15 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+
+
+Row = TypeVar("Row")
+
+
+async def existing(session: AsyncSession, model: type[Row], key: Any) -> Row:
+    """The row `key` of `model`, which the caller knows is there (its battle was read or written in
+    this same transaction): a missing one is a fault, said as such rather than met later as None."""
+    row = await session.get(model, key)
+    if row is None:
+        raise LookupError(f"{model.__name__} {key!r} is gone")
+    return row

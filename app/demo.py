@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from app.config import ROOT
-from app.services import actions as action_service
-from app.services.actions import Command
-from app.services.battles import add_participant, create_battle
-from app.services.library import library
+from app.services.library.samples import library
 from app.services.platform import Platform
+from app.services.store.battles import add_participant, create_battle
+from app.services.write import actions as action_service
+from app.services.write.actions import Command
 
 LINKS_FILE = ROOT / "var" / "demo_links.json"
 

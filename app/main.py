@@ -18,33 +18,31 @@ from app.config import Settings, get_settings
 from app.db import Database
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
-from app.services import chat, notify
-from app.services.battles import SEATS_WAKE
-from app.services.live_log import LiveLogs
 from app.services.platform import Platform
-from app.web import (
-    api,
-    battlefile_api,
-    battlefile_pages,
-    dice_page,
-    feed,
-    health,
+from app.services.reading.live_log import LiveLogs
+from app.services.store.battles import SEATS_WAKE
+from app.services.table import chat, notify
+from app.web.api import battlefile as api_battlefile
+from app.web.api import battles, health
+from app.web.api import table as api_table
+from app.web.api.action_door import ActionDoor
+from app.web.drawing.render import ROOT, LiveViews, battle_seqs, read_live, templates
+from app.web.live import feed, ws
+from app.web.middleware.errors import install_error_handlers
+from app.web.middleware.limits import SlidingWindow
+from app.web.middleware.security import BodyLimit, SecurityHeaders, install_log_redaction
+from app.web.pages import (
+    battle,
+    battlefile,
+    dice,
     map_page,
-    override_pages,
-    pages,
-    report_page,
+    overrides,
+    report,
     report_share,
     ship_library,
     table,
-    table_api,
     wizard,
-    ws,
 )
-from app.web.action_door import ActionDoor
-from app.web.errors import install_error_handlers
-from app.web.limits import SlidingWindow
-from app.web.render import ROOT, LiveViews, battle_seqs, read_live, templates
-from app.web.security import BodyLimit, SecurityHeaders, install_log_redaction
 
 API_DESCRIPTION = """
 The Starboard REST API for bots and tools. Every participant has a bearer token (the token in
@@ -75,11 +73,12 @@ class StarboardApp(FastAPI):
         if self.action_door is not None and (acted_on := ActionDoor.battle_of(scope)) is not None:
             await self.action_door.serve(self, acted_on, scope, receive, send)
             return
-        battle_id = ws.SocketDoor.battle_of(scope) if self.socket_door is not None else None
-        if battle_id is None:
+        door = self.socket_door
+        battle_id = ws.SocketDoor.battle_of(scope) if door is not None else None
+        if door is None or battle_id is None:
             await super().__call__(scope, receive, send)
         else:
-            await self.socket_door.open(self, battle_id, scope, receive, send)  # type: ignore[union-attr]
+            await door.open(self, battle_id, scope, receive, send)
 
     async def full_stack(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The request through every layer (what the doors hand on)."""
@@ -89,7 +88,7 @@ class StarboardApp(FastAPI):
 def freeze_heap() -> None:
     """Collect, then freeze what survives (gc.freeze): what a process builds at startup lives as
     long as the process, and with 1,000 sockets open a full collection that walked it held the
-    event loop for 150-210 ms (issue 12: the 160-200 ms stalls in one action's answer); frozen, the
+    event loop for 150-210 ms (the 160-200 ms stalls in one action's answer); frozen, the
     same collection took 15-50 ms. Objects made later are collected as before."""
     gc.collect()
     gc.freeze()
@@ -116,7 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             connect_timeout=settings.db_connect_timeout,
         )
         platform = Platform(settings=settings, db=db, broker=broker)
-        live_logs = LiveLogs()  # each watched battle's log as the frames need it (issue 12)
+        live_logs = LiveLogs()  # each watched battle's log as the frames need it, read once
         # a commit is kept only for battles watched here (it holds the whole state)
         platform.committed.append(
             lambda commit: hub.viewers.get(commit.battle_id) and live_logs.committed(commit)
@@ -140,7 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 send_timeout=settings.ws_send_timeout,
             ),
         )
-        # At the table (issue 11): chat/requests wake-ups, notifications after commit, step deadlines
+        # At the table: chat/requests wake-ups, notifications after commit, step deadlines
         table_live = table.TableLive(platform, hub)
 
         async def route(key: str, seq: int) -> None:
@@ -154,7 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         broker.subscribe(route)
         broker.on_resubscribed(hub.resync_all)
-        feeds = feed.Feeds()  # issue 16: the bots' SSE feeds wake on the same wake-ups
+        feeds = feed.Feeds()  # the bots' SSE feeds wake on the same wake-ups
         broker.subscribe(feeds.wake)
         broker.on_resubscribed(feeds.wake_all)
         platform.in_commit.append(partial(notify.in_commit, platform))  # last seen, maybe a webhook
@@ -200,9 +199,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders, secure_cookies=settings.secure_cookies)
-    # before all of it: the battle websocket skips the HTTP layers (issue 12: memory per socket)
+    # before all of it: the battle websocket skips the HTTP layers (held for the socket's life)
     app.socket_door = ws.SocketDoor(settings.secret_key, SESSION_COOKIE, SESSION_MAX_AGE)
-    # and the well-formed action request skips them too (issue 12: a tenth of an action's CPU)
+    # and the well-formed action request skips them too (they cost a tenth of an action's CPU)
     app.action_door = ActionDoor(settings.max_body_bytes)
 
     @app.get("/docs", include_in_schema=False)
@@ -213,20 +212,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     install_error_handlers(app)
     app.include_router(health.router)
-    app.include_router(api.router)
+    app.include_router(battles.router)
     app.include_router(feed.router)
-    app.include_router(battlefile_api.router)
-    app.include_router(ship_library.router)  # the ship library (issue 16)
-    app.include_router(table_api.router)
+    app.include_router(api_battlefile.router)
+    app.include_router(ship_library.router)  # the ship library over REST
+    app.include_router(api_table.router)
     app.include_router(table.router)
-    app.include_router(battlefile_pages.router)
-    app.include_router(dice_page.router)
-    app.include_router(map_page.router)  # the map's selection door (issue 15)
+    app.include_router(battlefile.router)
+    app.include_router(dice.router)
+    app.include_router(map_page.router)  # the map's selection door
     app.include_router(ship_library.pages)
-    app.include_router(report_page.router)
-    app.include_router(report_page.api_router)
+    app.include_router(report.router)
+    app.include_router(report.api_router)
     app.include_router(report_share.router)
-    app.include_router(wizard.router)  # the home page and battle creation (issue 14)
-    app.include_router(override_pages.router)
-    app.include_router(pages.router)
+    app.include_router(wizard.router)  # the home page and battle creation
+    app.include_router(overrides.router)
+    app.include_router(battle.router)
     return app

@@ -90,7 +90,7 @@ class Snapshot(Base):
     state: Mapped[dict[str, Any]] = mapped_column(ordered_json_type())
 
 
-# --- At the table (issue 11): chat, seats' notification settings and catch-up, requests -------------
+# --- At the table: chat, seats' notification settings and catch-up, requests -------------
 
 
 class ChatMessage(Base):
@@ -186,7 +186,7 @@ class Draft(Base):
 
 
 class LibraryShip(Base):
-    """A ship definition a referee saved into the server's library (issue 16): from JSON, or from a
+    """A ship definition a referee saved into the server's library: from JSON, or from a
     ship in a battle as built or as it is now. Kept apart from every battle (no foreign key), so a
     saved ship outlives the battle it came from; the sample ships stay files (app/shipdata/library).
     `held_for` names the battle a ship was saved from while that battle was under way: until it

@@ -1,4 +1,4 @@
-"""The map's share of a live frame (issue 15), measured (never asserted):
+"""The map's share of a live frame, measured (never asserted):
 `.venv/bin/python scripts/bench_map.py`.
 
 A B5 Wars battle with 20 ships on the map (one of them cloaked, with a hidden path) in a SQLite file
@@ -23,14 +23,14 @@ sys.path.insert(0, str(ROOT))
 from app.db import Database  # noqa: E402
 from app.realtime.broker import Broker  # noqa: E402
 from app.rules.geometry import Hex, printed  # noqa: E402
-from app.services import actions  # noqa: E402
-from app.services.actions import Command  # noqa: E402
-from app.services.battles import add_participant, create_battle  # noqa: E402
-from app.services.library import definition  # noqa: E402
-from app.services.maps import map_for, map_rows  # noqa: E402
+from app.services.library.samples import definition  # noqa: E402
 from app.services.platform import Platform  # noqa: E402
-from app.services.views import view_data, viewer_of, with_drafts  # noqa: E402
-from app.web.render import live_html, read_live, render  # noqa: E402
+from app.services.reading.maps import map_for, map_rows  # noqa: E402
+from app.services.reading.views import view_data, viewer_of, with_drafts  # noqa: E402
+from app.services.store.battles import add_participant, create_battle  # noqa: E402
+from app.services.write import actions  # noqa: E402
+from app.services.write.actions import Command  # noqa: E402
+from app.web.drawing.render import live_html, read_live, render  # noqa: E402
 from tests.conftest import migrate, settings_for  # noqa: E402
 
 SHIPS = 20

@@ -21,12 +21,12 @@ sys.path.insert(0, str(ROOT))
 from app.db import Database  # noqa: E402
 from app.demo import create_demos  # noqa: E402
 from app.realtime.broker import Broker  # noqa: E402
-from app.services import actions  # noqa: E402
-from app.services.actions import Command  # noqa: E402
-from app.services.battles import get_battle, participants  # noqa: E402
 from app.services.errors import ServiceError  # noqa: E402
 from app.services.platform import Platform  # noqa: E402
-from app.services.report import battle_report  # noqa: E402
+from app.services.reading.report import battle_report  # noqa: E402
+from app.services.store.battles import get_battle, participants  # noqa: E402
+from app.services.write import actions  # noqa: E402
+from app.services.write.actions import Command  # noqa: E402
 from tests.conftest import migrate, settings_for  # noqa: E402
 
 

@@ -53,7 +53,7 @@ async def probe(a: argparse.Namespace) -> None:
         )
         await migrate.wait()
         from app.main import create_app
-        from app.web.serving import WS_PROTOCOL
+        from app.web.middleware.serving import WS_PROTOCOL
 
         port = bench_live.free_port()
         server = uvicorn.Server(uvicorn.Config(create_app(), port=port, log_level="warning", ws=WS_PROTOCOL))

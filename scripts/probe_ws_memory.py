@@ -49,7 +49,7 @@ async def probe(a: argparse.Namespace) -> None:
     )
     await proc.wait()
     from app.main import create_app
-    from app.web.serving import WS_PROTOCOL
+    from app.web.middleware.serving import WS_PROTOCOL
 
     port = _free_port()
     config = uvicorn.Config(create_app(), port=port, log_level="warning", ws=WS_PROTOCOL, ws_max_size=65536)

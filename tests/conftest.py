@@ -23,7 +23,7 @@ from app.db import Database
 from app.main import create_app
 from app.realtime.broker import Broker
 from app.services.platform import Platform
-from app.web.serving import WS_PROTOCOL
+from app.web.middleware.serving import WS_PROTOCOL
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN = os.environ.get("STARBOARD_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")

@@ -19,8 +19,8 @@ import httpx
 
 from app.rules.state import BattleState
 from app.rules.views import Viewer, battle_view
-from app.services.views import offers_for
-from app.web.render import Offers, damage_traits, display_values, render
+from app.services.reading.views import offers_for
+from app.web.drawing.render import Offers, damage_traits, display_values, render
 
 LIBRARY = Path(__file__).resolve().parent.parent / "app" / "shipdata" / "library"
 

@@ -22,7 +22,8 @@ import contextlib
 import json
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +72,8 @@ class Broker:
             with contextlib.suppress(BaseException):
                 await task
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
-        task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -206,7 +207,7 @@ class PostgresBroker(Broker):
         conn.add_termination_listener(self._on_terminated)
         self.listen_conn = conn
 
-    def _on_terminated(self, conn) -> None:  # type: ignore[no-untyped-def]
+    def _on_terminated(self, conn: Any) -> None:
         if conn is self.listen_conn:
             log.warning("LISTEN connection lost; re-establishing")
             self.subscribed = False
@@ -234,7 +235,9 @@ class PostgresBroker(Broker):
                     await asyncio.wait_for(self._lost.wait(), 5)
             if not self._lost.is_set():
                 try:
-                    await self.listen_conn.execute("SELECT 1", timeout=self.connect_timeout)  # type: ignore[union-attr]
+                    if self.listen_conn is None:
+                        raise ConnectionError("no LISTEN connection to probe")
+                    await self.listen_conn.execute("SELECT 1", timeout=self.connect_timeout)
                     continue
                 except asyncio.CancelledError:
                     raise
@@ -300,7 +303,7 @@ class RedisBroker(Broker):
         self.subscribed = False
         self._reader: asyncio.Task[None] | None = None
 
-    async def _subscribe(self):  # type: ignore[no-untyped-def]
+    async def _subscribe(self) -> Any:
         import redis.asyncio as redis
 
         client = redis.from_url(self.url, socket_connect_timeout=self.connect_timeout, retry=None)
@@ -325,7 +328,7 @@ class RedisBroker(Broker):
         await super().start()
         self._reader = asyncio.get_running_loop().create_task(self._read(pubsub))
 
-    async def _read(self, pubsub) -> None:  # type: ignore[no-untyped-def]
+    async def _read(self, pubsub: Any) -> None:
         failures = 0
         while True:
             try:

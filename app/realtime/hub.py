@@ -47,8 +47,8 @@ OUTBOX_LIMIT = 64  # frames waiting for one socket; more and it is closed 1013 (
 class Subscriber:
     """One open websocket: who is watching which battle, and the last seq they have been sent.
 
-    An idle viewer holds no queue and no task (issue 12: memory per idle socket): `pending` and
-    `writer` exist only while frames wait for its socket."""
+    An idle viewer holds no queue and no task (a crowd's memory is its idle sockets): `pending` and `writer`
+    exist only while frames wait for its socket."""
 
     battle_id: str
     participant_id: str
@@ -68,7 +68,7 @@ class Subscriber:
     sent_bytes: int = 0
     framed_at: float = 0.0  # when it was last queued a frame with a seq (the loop's clock)
     # writes a frame at once if the socket can take it as it is (shared bytes; see
-    # app.web.ws_protocol), False if not: then `send_text` sends it
+    # app.web.live.ws_protocol), False if not: then `send_text` sends it
     write_now: Callable[[str], bool] | None = None
 
 
@@ -263,7 +263,7 @@ class Hub:
 
     def _write_now(self, viewer: Subscriber, frame: str) -> None:
         """Nothing waits for this socket: write the frame in place. A send that can go out now
-        never suspends (the transport takes it), so it costs no task and no timer (issue 12: a
+        never suspends (the transport takes it), so it costs no task and no timer (a
         task and a timeout per frame were a tenth of the CPU at 50 viewers a battle). One that
         suspends — the socket is paused on a slow reader — is finished by the viewer's writer,
         under the send timeout, before the frames queued behind it."""
@@ -317,7 +317,8 @@ class Hub:
         pending = viewer.pending
         while started is not None or pending:
             if started is None:
-                frame = pending.popleft()  # type: ignore[union-attr]
+                assert pending is not None  # no send begun: the loop runs on only while frames wait
+                frame = pending.popleft()
                 started, size = viewer.send_text(frame), len(frame)
             try:
                 await asyncio.wait_for(started, self.settings.send_timeout)
@@ -374,6 +375,18 @@ class Hub:
             if v.last_seq is not None and not v.closed and (v.resync or v.last_seq < wanted)
         ]
 
+    def _read(self, battle_id: str, since: int) -> Awaitable[Any]:
+        """The loader's read; a hub made without one (a test's) fails the round as a failed read."""
+        if self.load is None:
+            raise TypeError("this hub has no loader")
+        return self.load(battle_id, since)
+
+    def _drawer(self) -> Views:
+        """The views that draw frames; a hub made without them fails the frame as a failed rendering."""
+        if self.views is None:
+            raise TypeError("this hub has no views to draw with")
+        return self.views
+
     async def _run(self, battle_id: str) -> None:
         try:
             attempt = 0
@@ -382,11 +395,11 @@ class Hub:
                 behind = self._behind(battle_id)
                 if not behind:
                     return
-                since = min(v.last_seq for v in behind)  # type: ignore[type-var]
+                since = min(v.last_seq or 0 for v in behind)  # `_behind` keeps only viewers with a seq
                 asked = self.refreshes.get(battle_id, 0)  # refreshes this read answers
                 try:
                     read = await asyncio.wait_for(
-                        self.load(battle_id, since),  # type: ignore[misc]
+                        self._read(battle_id, since),
                         self.settings.read_timeout,
                     )
                 except asyncio.CancelledError:
@@ -445,11 +458,11 @@ class Hub:
             try:
                 view = views.get(viewer.participant_id)
                 if view is None:
-                    view = views[viewer.participant_id] = self.views.key(read, viewer)  # type: ignore[union-attr]
+                    view = views[viewer.participant_id] = self._drawer().key(read, viewer)
                 key = (view, viewer.last_seq)
                 drawn = rendered.get(key)
                 if drawn is None:
-                    drawn = rendered[key] = Drawn.of(self.views.html(read, viewer))  # type: ignore[union-attr]
+                    drawn = rendered[key] = Drawn.of(self._drawer().html(read, viewer))
                     self.stats["renders"] += 1
             except SeatGone:
                 self._spawn_shut(viewer, POLICY_VIOLATION, "you are not part of this battle")

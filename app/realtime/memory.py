@@ -3,7 +3,7 @@
 When many viewers connect at once (a battle starts, a process restarts and every page reconnects),
 each handshake, seat read and first frame allocates and frees a few tens of KiB. The C allocator
 keeps what was freed for reuse, so the process stays as large as at the burst's peak long after
-(issue 12: memory per idle socket was about twice what the idle sockets hold). A moment after the
+(memory per idle socket was about twice what the idle sockets hold). A moment after the
 last hello of a burst, glibc's `malloc_trim` returns the free pages; elsewhere (no glibc) it does
 nothing.
 """
@@ -14,13 +14,14 @@ import asyncio
 import ctypes
 import ctypes.util
 import logging
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
 QUIET_SECONDS = 1.0  # trim once the hellos have paused this long
 
 
-def _malloc_trim() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
+def _malloc_trim() -> Callable[[int], int] | None:
     name = ctypes.util.find_library("c")
     try:
         libc = ctypes.CDLL(name or "libc.so.6")

@@ -15,6 +15,7 @@ import hashlib
 import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from app.rules.core import NeedRoll, Roll, RuleError
 
@@ -105,14 +106,14 @@ def derive_roll(seed: bytes, battle_id: str, seq: int, index: int, sides: int) -
     return _uniform(seed, f"{battle_id}:{seq}:{index}:d{sides}", sides)
 
 
-def verify_rolls(seed: bytes, battle_id: str, rolls: list[dict[str, object]]) -> list[dict[str, object]]:
+def verify_rolls(seed: bytes, battle_id: str, rolls: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The recorded rolls that the revealed seed does not reproduce (an empty list: all honest).
 
     Each roll names its action `seq`, its `index` within the action, its `sides` and `value`."""
     return [
         r
         for r in rolls
-        if derive_roll(seed, battle_id, int(r["seq"]), int(r["index"]), int(r["sides"])) != r["value"]  # type: ignore[call-overload]
+        if derive_roll(seed, battle_id, int(r["seq"]), int(r["index"]), int(r["sides"])) != r["value"]
     ]
 
 
@@ -157,7 +158,7 @@ class ReplayDice(DiceSource):
 
     may_lack = True
 
-    def __init__(self, recorded: list[dict[str, object]]) -> None:
+    def __init__(self, recorded: list[dict[str, Any]]) -> None:
         super().__init__()
         self.recorded = list(recorded)
 
@@ -167,7 +168,7 @@ class ReplayDice(DiceSource):
         entry = self.recorded.pop(0)
         if entry["sides"] != sides:
             raise AssertionError(f"log recorded a d{entry['sides']} where the rule asks for d{sides}")
-        return int(entry["value"])  # type: ignore[arg-type]
+        return int(entry["value"])
 
 
 class Deferred(Exception):

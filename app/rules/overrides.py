@@ -218,7 +218,7 @@ def _declared(
     return out
 
 
-class _Fields(dict):  # type: ignore[type-arg]
+class _Fields(dict[str, Any]):
     """An item's fields for a label; a name the item lacks reads as '?' rather than failing."""
 
     def __missing__(self, key: str) -> str:

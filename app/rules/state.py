@@ -63,8 +63,8 @@ class BattleState(BaseModel):
     @property
     def game(self) -> Any:
         # Read from pydantic's private store directly: `self._game` goes through BaseModel's
-        # __getattr__ on every call, and the rules ask for the game many times an action (issue 12).
-        game = self.__pydantic_private__["_game"]  # type: ignore[index]
+        # __getattr__ on every call, and the rules ask for the game many times an action.
+        game = self.__pydantic_private__["_game"]  # type: ignore[index]  # set for a model with private fields
         if game is None:
             raise RuntimeError("this battle state is not bound to its game (use Rules.load / new_battle)")
         return game
@@ -78,7 +78,7 @@ class BattleState(BaseModel):
     def copy_deep(self) -> BattleState:
         """A private copy for a rule to change (`apply_action`), bound to the same game. Rebuilt
         from its own data by pydantic's core: the state is plain data, and `copy.deepcopy` walking
-        it in Python cost five times as much (issue 12: the action path's CPU)."""
+        it in Python cost five times as much (on the action path's CPU)."""
         copy = type(self).model_validate(self.model_dump())
-        copy._game = self.__pydantic_private__["_game"]  # type: ignore[index]
+        copy._game = self.__pydantic_private__["_game"]  # type: ignore[index]  # as in `game`
         return copy

@@ -5,9 +5,9 @@ full and the public view of the others, which each part declares (`PartSpec.publ
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from app.rules.core import Actor, Event
+from app.rules.core import Actor, Event, Role
 from app.rules.state import BattleState, Ship
 
 Viewer = Actor  # who looks is who acts: one notion of a participant and what they command
@@ -16,7 +16,7 @@ Viewer = Actor  # who looks is who acts: one notion of a participant and what th
 def viewer_for(participant_id: str | None, role: str, state: BattleState) -> Actor:
     """The actor a participant is in this state: the ships they command now."""
     ships = frozenset(sid for sid, ship in state.ships.items() if ship.owner == participant_id)
-    return Actor(participant_id, role, ships)  # type: ignore[arg-type]
+    return Actor(participant_id, cast(Role, role), ships)  # a seat's stored role is one of Role's names
 
 
 def ship_view(state: BattleState, ship: Ship, viewer: Actor) -> dict[str, Any]:

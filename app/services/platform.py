@@ -10,12 +10,12 @@ from app.config import Settings
 from app.db import Database
 from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
-from app.services.action_store import KeptStates
+from app.services.kept import KeptStates
 
 AfterCommit = Callable[[str, int, "str | None"], Awaitable[None]]
 Committed = Callable[[Any], None]
 # (the action's session, battle id, new seq, acting participant id) → a follow-up to run after the
-# commit, or None: work that belongs in the action's own transaction (issue 12: one transaction per
+# commit, or None: work that belongs in the action's own transaction (one transaction per
 # action, not one more for last-seen).
 InCommit = Callable[[Any, str, int, "str | None"], Awaitable["Callable[[], Awaitable[None]] | None"]]
 
@@ -26,17 +26,17 @@ class Platform:
     db: Database
     broker: Broker
     rules: Rules = field(default=STANDARD)  # the systems and rulesets this server plays
-    # After-commit work (issue 11: notifications, last seen): each callback gets (battle id, new seq,
+    # After-commit work (notifications, last seen): each callback gets (battle id, new seq,
     # acting participant id) once an action is committed and published. submit() starts them as
     # background tasks, so they never block or fail the action.
     after_commit: list[AfterCommit] = field(default_factory=list)
     # Work inside each action's transaction, before its commit (last seen; whether a notification
     # may be due); a follow-up it returns is started like the after-commit callbacks.
     in_commit: list[InCommit] = field(default_factory=list)
-    # What a commit produced (services.actions.Commit: the battle row, the new state, the log row),
+    # What a commit produced (services.kept.Commit: the battle row, the new state, the log row),
     # handed in-process before the wake-up, so this process's live frames need not read them back
-    # (issue 12). Called synchronously; a hook must not fail or wait.
+    # again. Called synchronously; a hook must not fail or wait.
     committed: list[Committed] = field(default_factory=list)
     # The state each battle's last commit here left, by version: the next action checks against it
-    # without the snapshot being sent and parsed again (issue 12; services/action_store.py).
+    # without the snapshot being sent and parsed again (services/store/action_store.py).
     states: KeptStates = field(default_factory=KeptStates)

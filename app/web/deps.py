@@ -1,13 +1,21 @@
-"""Shared FastAPI dependencies (Annotated aliases) for the doors."""
+"""What every door declares the same way: the platform and the hub, the bearer token and the seat
+that holds it, the largest seq a path or query may name, the error answers an operation documents,
+and a seat's join link. The REST door, the pages' JSON twins and the bots' feed all use these."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
 
+from app.models import Participant
 from app.realtime.hub import Hub
+from app.services.errors import Forbidden, Unauthorized
 from app.services.platform import Platform
+from app.services.store.seats import seat_and_waits
+from app.services.store.tokens import hash_token
 
 
 # async: FastAPI runs a plain `def` dependency in its thread pool, a thread hop on every request.
@@ -21,3 +29,72 @@ async def get_hub(request: Request) -> Hub:
 
 PlatformDep = Annotated[Platform, Depends(get_platform)]
 HubDep = Annotated[Hub, Depends(get_hub)]
+
+bearer = HTTPBearer(auto_error=False, description="the participant's token from their join link")
+Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+SEQ_MAX = 2**31 - 1  # seq columns are INTEGER (32-bit on PostgreSQL): no seq can be larger
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(description="the kind of error: Invalid, Forbidden, Stale, RateLimited, …")
+    field: str | None = Field(description="the input field at fault (dotted path), if one is")
+    reason: str = Field(description="a sentence saying what is wrong")
+
+
+class ErrorResponse(BaseModel):
+    detail: ErrorBody
+
+
+_ERROR_TEXT = {
+    401: "no bearer token was sent (the answer carries WWW-Authenticate: Bearer)",
+    403: "the token is not valid, belongs to another battle, or may not do this",
+    404: "no such battle",
+    409: "stale seq or an action id reused by someone else",
+    413: "the request body is over the size limit",
+    422: "invalid input (the field named: body, path, query or header), refused by the rules, or a roll is needed (`needed`)",
+    429: "too many requests from this address; see the Retry-After header",
+}
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers an operation can give, each with the {"detail": {...}} body schema. Every
+    operation can answer 413 (a body over the limit) and 422 (input no store can hold, e.g. NUL in
+    the path or query), whatever its own parameters: the doors check those before any route."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for code in sorted({*codes, 413, 422}):
+        out[code] = {"model": ErrorResponse, "description": _ERROR_TEXT[code]}
+        if code == 401:
+            out[code]["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+        if code == 429:
+            out[code]["headers"] = {"Retry-After": {"schema": {"type": "integer"}}}
+    return out
+
+
+async def seat_by_bearer(
+    platform: PlatformDep, battle_id: str, creds: HTTPAuthorizationCredentials | None
+) -> tuple[Participant, bool]:
+    """The seat holding the bearer token, and whether its damage waits for the referee: one read."""
+    if creds is None:
+        raise Unauthorized("send Authorization: Bearer <your token>")
+    async with platform.db.reader() as session:
+        found = await seat_and_waits(session, hash_token(creds.credentials))
+    if found is None or not found[0].active:
+        raise Forbidden("that link or token is not valid")
+    if found[0].battle_id != battle_id:
+        raise Forbidden("that token belongs to another battle")
+    return found
+
+
+async def participant_by_bearer(
+    platform: PlatformDep, battle_id: str, creds: HTTPAuthorizationCredentials | None
+) -> Participant:
+    """The seat holding the bearer token, refused as `seat_by_bearer` refuses."""
+    return (await seat_by_bearer(platform, battle_id, creds))[0]
+
+
+def join_url(request: Request, token: str) -> str:
+    """PUBLIC_BASE_URL/join#token: built from the configuration, never from the Host header, and the
+    token rides in the fragment, which browsers do not send — so no request line or log holds it."""
+    return f"{request.app.state.settings.public_base_url}/join#{token}"

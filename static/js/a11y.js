@@ -1,4 +1,4 @@
-// Accessibility glue (issue 17, docs/accessibility.md): one polite live region (#announcer) says once
+// Accessibility glue (docs/accessibility.md): one polite live region (#announcer) says once
 // what changed for you — your move, what happened to your ships, a private line to you — while the
 // log and the table talk stay quiet regions to read at will. The reader chooses what is announced
 // (#announce-mode: mine / all / off, kept in localStorage). Focus is kept through live updates and

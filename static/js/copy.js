@@ -1,4 +1,4 @@
-// Copy buttons (issue 14): a button with data-copy="<id of a readonly input>" copies that input's
+// Copy buttons: a button with data-copy="<id of a readonly input>" copies that input's
 // text with the clipboard API; where it is missing or refused (no secure context, no permission)
 // the text is selected instead, to copy by hand. The button's status says which ("Copied" /
 // "Selected — press Ctrl+C"), read out by screen readers, and the row shows it until the next copy.

@@ -1,4 +1,4 @@
-// Issue 14: an error that names a field marks that field. The server's page message carries the
+// An error that names a field marks that field. The server's page message carries the
 // field (data-field on #flash's error); the form last submitted gets aria-invalid="true" on the
 // input that field came from, the message next to it (aria-describedby) and the focus. Without
 // JavaScript the page message names the field instead.

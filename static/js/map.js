@@ -1,4 +1,4 @@
-// The tactical map's hands (issue 15): zoom and pan (wheel, drag, pinch, buttons, + and −), select a
+// The tactical map's hands: zoom and pan (wheel, drag, pinch, buttons, + and −), select a
 // counter (tap, click, or Enter on it), move the selection by hex-direction keys or the pad, tap a
 // hex to put it there, Enter confirms by submitting the move form. Everything it draws comes from
 // the server, which renders the board per viewer: this file never learns a hidden position. Its hex

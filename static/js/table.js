@@ -1,4 +1,4 @@
-// At the table (issue 11): the chat form clears after a message is taken, and the browser's
+// At the table: the chat form clears after a message is taken, and the browser's
 // Notification API tells a player whose tab is hidden when the turn bar's data-your-move flips to yes.
 (function () {
   "use strict";

@@ -1,4 +1,4 @@
-// Dice anyone can verify (issue 16): recompute every recorded die from the revealed seed with the
+// Dice anyone can verify: recompute every recorded die from the revealed seed with the
 // browser's own WebCrypto HMAC-SHA256, the same derivation as app/rules/dice.py (_uniform): roll
 // `index` of action `seq` is the first 64-bit big-endian word of
 // HMAC(seed, "<battle>:<seq>:<index>:d<sides>:<attempt>") below the largest multiple of `sides`

@@ -1,4 +1,4 @@
-// The creation wizard, made easier where JavaScript runs (issue 14); the form works without it.
+// The creation wizard, made easier where JavaScript runs; the form works without it.
 // - Only the chosen game system's library is shown (the others are hidden and disabled, so what is
 //   sent is what is seen; a ship in two systems' libraries is listed under each).
 // - Each commander box becomes a menu of the players and bots typed above, kept in step as the

@@ -15,7 +15,7 @@ from app.config import ROOT
 from app.db import Database
 from app.realtime.broker import Broker
 from app.services.platform import Platform
-from app.web.report_page import POLL_SECONDS
+from app.web.pages.report import POLL_SECONDS
 from tests.browser.test_accessibility import DARK_RULES, FAILING, in_lanes, report, scan, seated
 from tests.conftest import Server, settings_for
 from tests.web.test_report import PLAYS, SHADOW, STARTREK, TRAVELLER, Demo, demos, do

@@ -13,9 +13,9 @@ from playwright.async_api import Browser
 from app.config import ROOT
 from app.db import Database
 from app.realtime.broker import Broker
-from app.services.battles import get_battle, participants
 from app.services.platform import Platform
-from app.services.report_share import make_share
+from app.services.reading.report_share import make_share
+from app.services.store.battles import get_battle, participants
 from tests.browser.test_accessibility import DARK_RULES, FAILING, report, scan
 from tests.conftest import Server, settings_for
 from tests.web.test_report import STARTREK, demos, do, play_startrek

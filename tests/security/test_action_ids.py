@@ -7,10 +7,10 @@ import httpx
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from app.services import actions
-from app.services.actions import Command
 from app.services.errors import Conflict
 from app.services.platform import Platform
+from app.services.write import actions
+from app.services.write.actions import Command
 from tests.helpers import act, set_table, simple_ship
 from tests.service.test_submit import setup
 

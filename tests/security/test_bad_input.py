@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import func, select
 
 from app.models import ActionLog, Battle
-from app.services import actions as action_service
 from app.services.errors import Invalid
+from app.services.write import actions as action_service
 from tests.helpers import act, set_table, simple_ship
 from tests.security.util import HX, browser, page_form
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from app.main import create_app
-from app.web.limits import SlidingWindow
+from app.web.middleware.limits import SlidingWindow
 from tests.conftest import settings_for
 from tests.security.util import HX, csrf
 

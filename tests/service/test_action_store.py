@@ -1,4 +1,4 @@
-"""The hand-read rows of the action path (app/services/action_store.py): built as SQLAlchemy's own
+"""The hand-read rows of the action path (app/services/store/action_store.py): built as SQLAlchemy's own
 loading builds them, and usable as ORM objects — in a fresh process too, where nothing has used the
 ORM yet (a server's first request may be a REST action)."""
 
@@ -10,7 +10,7 @@ import sys
 from sqlalchemy import inspect
 
 from app.models import Battle
-from app.services.action_store import BATTLE_COLUMNS, loaded
+from app.services.store.action_store import BATTLE_COLUMNS, loaded
 from tests.conftest import ROOT
 
 ROW = {f"b_{c}": None for c in BATTLE_COLUMNS} | {
@@ -33,7 +33,7 @@ def test_a_loaded_row_reads_as_loaded_and_is_in_no_session() -> None:
 def test_a_fresh_process_builds_one_before_any_other_orm_use() -> None:
     code = (
         "from app.models import Battle\n"
-        "from app.services.action_store import BATTLE_COLUMNS, loaded\n"
+        "from app.services.store.action_store import BATTLE_COLUMNS, loaded\n"
         "b = loaded(Battle, BATTLE_COLUMNS, {c: None for c in BATTLE_COLUMNS} | {'seq': 7})\n"
         "print(b.seq)\n"
     )

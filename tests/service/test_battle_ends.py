@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from app.models import Battle
-from app.services.battles import create_battle
 from app.services.errors import Invalid
 from app.services.platform import Platform
+from app.services.store.battles import create_battle
 from tests.helpers import ship_def, simple_ship
 from tests.service.test_readiness import Table, table
 

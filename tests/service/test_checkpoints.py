@@ -10,10 +10,11 @@ import threading
 from sqlalchemy import select
 
 from app.models import Checkpoint
-from app.services import actions, history
-from app.services.actions import Command
-from app.services.battles import get_battle
+from app.services.history import replay as history
 from app.services.platform import Platform
+from app.services.store.battles import get_battle
+from app.services.write import actions
+from app.services.write.actions import Command
 from tests.service.test_submit import aid, setup
 
 EVERY = 5

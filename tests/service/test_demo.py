@@ -4,8 +4,8 @@ linked, the Traveller fleets on opposing sides, and the clock run by readiness (
 from __future__ import annotations
 
 from app.demo import create_demos
-from app.services.battles import load_state
 from app.services.platform import Platform
+from app.services.store.battles import load_state
 
 
 async def test_demos_seat_everyone_and_put_the_traveller_fleets_on_opposing_sides(platform: Platform) -> None:

@@ -7,10 +7,10 @@ import uuid
 
 import pytest
 
-from app.services import actions
-from app.services.actions import Command
 from app.services.errors import RollNeeded
 from app.services.platform import Platform
+from app.services.write import actions
+from app.services.write.actions import Command
 from tests.service.test_shadow_service import SEED_HITS, shadow_battle
 
 

@@ -21,13 +21,13 @@ from app.rules.overrides import choices_for
 from app.rules.ruleset import Settable, action, gather, part, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE, GameSystem, Step
-from app.services import actions
-from app.services.actions import Command
-from app.services.battles import add_participant, create_battle, get_battle, load_state, participants
 from app.services.platform import Platform
-from app.services.report import battle_report
-from app.services.views import battle_for
-from app.web.render import page_context, render
+from app.services.reading.report import battle_report
+from app.services.reading.views import battle_for
+from app.services.store.battles import add_participant, create_battle, get_battle, load_state, participants
+from app.services.write import actions
+from app.services.write.actions import Command
+from app.web.drawing.render import page_context, render
 
 # --- the ruleset: one part, one action ----------------------------------------------------------
 

@@ -10,10 +10,11 @@ from typing import Any
 
 from app.rules import STANDARD, Rules
 from app.rules.system import GameSystem, Step
-from app.services import actions, history
-from app.services.actions import Command
-from app.services.battles import add_participant, create_battle, load_state
+from app.services.history import replay as history
 from app.services.platform import Platform
+from app.services.store.battles import add_participant, create_battle, load_state
+from app.services.write import actions
+from app.services.write.actions import Command
 
 SKIRMISH = GameSystem(
     key="skirmish",

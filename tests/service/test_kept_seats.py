@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from app.services import action_store, actions, history, seats
-from app.services.actions import Command, MustAsk
-from app.services.battles import get_participant, load_state, remove_participant, rotate_token
 from app.services.errors import Forbidden, Invalid
-from app.services.tokens import hash_token
+from app.services.history import replay as history
+from app.services.store import action_store, seats
+from app.services.store.battles import get_participant, load_state, remove_participant, rotate_token
+from app.services.store.tokens import hash_token
+from app.services.write import actions
+from app.services.write.actions import Command, MustAsk
 from tests.service.test_submit import aid, log_count, own_platform, setup
 
 pytestmark = pytest.mark.postgres
@@ -185,8 +187,8 @@ async def test_a_kept_seat_in_another_process_builds_on_the_others_write(
 async def test_a_page_seated_before_its_link_was_rotated_is_refused_though_kept(postgres_url: str) -> None:
     """A browser holds its seat by the key of the token it joined with (`SeatRef`); the kept seat
     row still carries the old token, so only the write's guard can tell the link was rotated."""
-    from app.services.tokens import seat_key
-    from app.web.security import SeatRef
+    from app.services.store.tokens import seat_key
+    from app.web.middleware.security import SeatRef
 
     async with own_platform(postgres_url) as platform:
         battle_id, ids = await setup(platform)

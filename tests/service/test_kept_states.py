@@ -11,9 +11,11 @@ import pytest
 from sqlalchemy import select
 
 from app.models import Battle
-from app.services import action_store, actions, history
-from app.services.actions import Command
-from app.services.battles import load_state
+from app.services.history import replay as history
+from app.services.store import action_store
+from app.services.store.battles import load_state
+from app.services.write import actions
+from app.services.write.actions import Command
 from tests.service.test_submit import aid, log_count, own_platform, setup
 
 pytestmark = pytest.mark.postgres

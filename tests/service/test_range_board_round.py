@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from app.services import history
 from app.services.errors import Forbidden, Invalid
+from app.services.history import replay as history
 from app.services.platform import Platform
 from tests.service.test_traveller_service import fleet
 

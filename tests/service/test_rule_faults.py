@@ -15,11 +15,11 @@ from app.rules.core import Event
 from app.rules.registry import RULESETS, Rules
 from app.rules.ruleset import ActionSpec, Hook, Ruleset
 from app.rules.systems.b5wars import B5WARS
-from app.services import actions
-from app.services.actions import Command
-from app.services.battles import create_battle, load_state
 from app.services.errors import RuleFault
 from app.services.platform import Platform
+from app.services.store.battles import create_battle, load_state
+from app.services.write import actions
+from app.services.write.actions import Command
 
 
 class Nothing(BaseModel):
@@ -54,7 +54,7 @@ async def test_a_crashing_rule_or_hook_answers_that_request_and_changes_nothing(
     async def submit(kind: str) -> actions.Submitted:
         return await actions.submit(platform, Command(battle.id, me, kind, {}, uuid.uuid4().hex))
 
-    caplog.set_level(logging.ERROR, logger="app.services.actions")
+    caplog.set_level(logging.ERROR, logger="app.services.write.actions")
     with pytest.raises(RuleFault) as fault:
         await submit("faulty.crash")
     assert fault.value.status == 422 and fault.value.field == "action_type"

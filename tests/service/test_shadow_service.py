@@ -1,4 +1,4 @@
-"""The Shadow living ship through the service door (`app.services.actions.submit`) on SQLite and
+"""The Shadow living ship through the service door (`app.services.write.actions.submit`) on SQLite and
 PostgreSQL: physical-dice battles, so the dice are entered with the action and every outcome is
 exact (GEN-02). Sample ships from the library: the Shadow Cruiser (Kosh), the Federation Heavy
 Cruiser and a small escort (Kirk), and in B5 Wars the Excelsior with its shields.
@@ -18,12 +18,13 @@ import pytest
 from app.models import Participant
 from app.rules.core import Roll
 from app.rules.state import BattleState
-from app.services import actions, history
-from app.services.actions import Command
-from app.services.battles import add_participant, create_battle, get_battle, load_state
 from app.services.errors import Forbidden, Invalid, RollNeeded
+from app.services.history import replay as history
 from app.services.platform import Platform
-from app.services.views import viewer_of, visible_log
+from app.services.reading.views import viewer_of, visible_log
+from app.services.store.battles import add_participant, create_battle, get_battle, load_state
+from app.services.write import actions
+from app.services.write.actions import Command
 from tests.helpers import ship_def, simple_ship
 
 SHADOW = "shadow-cruiser"

@@ -20,12 +20,13 @@ from app.models import ActionLog
 from app.rules.startrek.shields import Shields
 from app.rules.state import BattleState
 from app.rules.views import battle_view
-from app.services import actions, history
-from app.services.actions import Command
-from app.services.battles import add_participant, create_battle, get_battle, load_state, participants
 from app.services.errors import Forbidden, Invalid, RollNeeded, ServiceError
+from app.services.history import replay as history
 from app.services.platform import Platform
-from app.services.views import viewer_of, visible_log
+from app.services.reading.views import viewer_of, visible_log
+from app.services.store.battles import add_participant, create_battle, get_battle, load_state, participants
+from app.services.write import actions
+from app.services.write.actions import Command
 from tests.helpers import ship_def
 
 FLEET = (

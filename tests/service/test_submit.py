@@ -14,11 +14,12 @@ from sqlalchemy import func, select
 
 from app.models import ActionLog, Battle
 from app.rules.dice import derive_roll
-from app.services import actions, history
-from app.services.actions import Command
-from app.services.battles import add_participant, create_battle, load_state
 from app.services.errors import Conflict, Forbidden, Invalid, RollNeeded, Stale
+from app.services.history import replay as history
 from app.services.platform import Platform
+from app.services.store.battles import add_participant, create_battle, load_state
+from app.services.write import actions
+from app.services.write.actions import Command
 from tests.helpers import simple_ship
 
 
@@ -518,7 +519,7 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
     exactly once."""
     import asyncpg
 
-    from app.services import action_store
+    from app.services.store import action_store
     from tests.conftest import PG_ADMIN
 
     real = actions.write_action
@@ -559,7 +560,7 @@ async def test_a_write_held_past_the_statement_timeout_is_answered_unavailable(p
     Retry-After), not as a fault, and nothing of it is written."""
     import asyncpg
 
-    from app.web.errors import is_unavailable
+    from app.web.middleware.errors import is_unavailable
 
     async with own_platform(postgres_url, statement_timeout=0.5) as platform:
         battle_id, ids = await setup(platform)

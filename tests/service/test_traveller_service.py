@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
-from app.services import actions, history
-from app.services.actions import Command
-from app.services.battles import add_participant, create_battle, load_state
 from app.services.errors import Forbidden, Invalid
+from app.services.history import replay as history
 from app.services.platform import Platform
-from app.services.views import battle_for
+from app.services.reading.views import battle_for
+from app.services.store.battles import add_participant, create_battle, load_state
+from app.services.write import actions
+from app.services.write.actions import Command
 from tests.helpers import ship_def
 
 

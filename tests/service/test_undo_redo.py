@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from app.services import actions, history
-from app.services.actions import Command
-from app.services.battles import load_state
 from app.services.errors import Invalid
+from app.services.history import replay as history
 from app.services.platform import Platform
+from app.services.store.battles import load_state
+from app.services.write import actions
+from app.services.write.actions import Command
 from tests.service.test_submit import aid, setup
 
 

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from app.db import Database
-from app.services.action_store import driver_of
+from app.services.store.action_store import driver_of
 
 PROBE = "CREATE TABLE IF NOT EXISTS unit_probe (id VARCHAR(40) PRIMARY KEY)"
 

@@ -13,7 +13,8 @@ import httpx
 import pytest
 
 from app.main import create_app
-from app.services import actions, notify
+from app.services.table import notify
+from app.services.write import actions
 from tests.conftest import settings_for
 
 

@@ -9,8 +9,8 @@ from datetime import timedelta
 
 import httpx
 
-from app.services import notify
-from app.services.seats import utcnow
+from app.services.store.seats import utcnow
+from app.services.table import notify
 from tests.helpers import act, eventually, set_table, simple_ship
 from tests.table.conftest import Receiver, settle
 from tests.table.test_chat import page_as

@@ -1,4 +1,4 @@
-"""The REST action's lean door (app/web/action_door.py, issue 12): a well-formed action skips the
+"""The REST action's lean door (app/web/api/action_door.py, issue 12): a well-formed action skips the
 framework's layers, and every answer — served or handed on — is the one the full stack gives,
 status, body and headers (on SQLite and PostgreSQL)."""
 
@@ -14,8 +14,8 @@ import httpx
 import pytest
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from app.services import actions as action_service
-from app.web.action_door import ActionDoor
+from app.services.write import actions as action_service
+from app.web.api.action_door import ActionDoor
 from tests.helpers import Table, set_table, simple_ship
 
 HIT = {"target": "crow", "source": "hawk", "amount": 3, "direction": "fore"}
@@ -228,7 +228,7 @@ async def test_an_unexpected_fault_behind_the_door_is_logged_and_answered_in_the
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(action_service, "submit", broken)
-    with caplog.at_level(logging.ERROR, logger="app.web.action_door"):
+    with caplog.at_level(logging.ERROR, logger="app.web.api.action_door"):
         r = await client.post(
             f"/api/v1/battles/{table.battle_id}/actions", content=action(), headers=raw(b"")(table)[1]
         )

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import httpx
 
-from app.services.battles import get_battle
-from app.services.history import state_at
+from app.services.history.replay import state_at
 from app.services.platform import Platform
+from app.services.store.battles import get_battle
 from tests.web.test_battle_file import ok, pair, renamed  # noqa: F401  (pair: a fixture)
 from tests.web.test_report import played
 

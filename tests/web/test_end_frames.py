@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import httpx
 
-from app.services.live_log import LiveLogs
-from app.web.render import live_html, read_live, regions_of
+from app.services.reading.live_log import LiveLogs
+from app.web.drawing.render import live_html, read_live, regions_of
 from tests.helpers import set_table, ship_def
 from tests.web.test_startrek_rest import ok
 from tests.web.test_startrek_ws import has

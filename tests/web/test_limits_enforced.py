@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from app.rules.registry import STANDARD
-from app.services.history import HISTORY_ACTIONS
+from app.services.history.replay import HISTORY_ACTIONS
 from tests.helpers import act, set_table, ship_def, simple_ship
 from tests.web.test_pages import csrf, join
 

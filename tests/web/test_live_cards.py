@@ -10,12 +10,12 @@ import jinja2
 import pytest
 
 from app.demo import create_demos
-from app.services import actions
-from app.services.actions import Command
 from app.services.platform import Platform
-from app.web.cards import CardMemo, parsed
-from app.web.region_memo import MAP_REGIONS, RegionMemo
-from app.web.render import PART_TEMPLATES, LiveViews, env, live_html, read_live
+from app.services.write import actions
+from app.services.write.actions import Command
+from app.web.drawing.cards import CardMemo, parsed
+from app.web.drawing.region_memo import MAP_REGIONS, RegionMemo
+from app.web.drawing.render import PART_TEMPLATES, LiveViews, env, live_html, read_live
 from tests.helpers import act, set_table, simple_ship
 
 

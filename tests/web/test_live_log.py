@@ -12,14 +12,16 @@ import pytest
 from sqlalchemy import event
 
 from app.db import Database
-from app.services import actions, live_log, notify
 from app.services.errors import NotFound
-from app.services.live_log import LiveLogs
-from app.services.maps import map_rows
-from app.services.overrides import standing
-from app.services.seats import aware
-from app.services.views import step_began
-from app.web.render import LiveRead, live_html, read_live
+from app.services.reading import live_log
+from app.services.reading.live_log import LiveLogs
+from app.services.reading.maps import map_rows
+from app.services.reading.overrides import standing
+from app.services.reading.views import step_began
+from app.services.store.seats import aware
+from app.services.table import notify
+from app.services.write import actions
+from app.web.drawing.render import LiveRead, live_html, read_live
 from tests.helpers import act, set_table, ship_def
 from tests.web.test_startrek_rest import ok
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 
-from app.web.render import LiveViews, live_html, read_live
+from app.web.drawing.render import LiveViews, live_html, read_live
 from tests.helpers import act, set_table, simple_ship
 
 

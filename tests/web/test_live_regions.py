@@ -7,8 +7,8 @@ from __future__ import annotations
 import httpx
 import jinja2
 
-from app.web.region_memo import MAP_REGIONS, RegionMemo
-from app.web.render import LiveViews, env, live_html, read_live
+from app.web.drawing.region_memo import MAP_REGIONS, RegionMemo
+from app.web.drawing.render import LiveViews, env, live_html, read_live
 from tests.helpers import act
 from tests.web.test_map import place, placed_table
 

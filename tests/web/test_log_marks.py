@@ -9,9 +9,9 @@ import re
 
 import httpx
 
-from app.services.history import TakenBackWalk
-from app.services.live_log import LiveLogs
-from app.web.render import live_html, read_live, regions_of
+from app.services.history.replay import TakenBackWalk
+from app.services.reading.live_log import LiveLogs
+from app.web.drawing.render import live_html, read_live, regions_of
 from tests.helpers import session_cookie, set_table, ship_def
 from tests.web.test_startrek_rest import ok
 

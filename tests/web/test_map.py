@@ -197,7 +197,7 @@ def test_SH_08_a_flinch_owed_marks_the_hex_directly_away() -> None:
 
 
 def test_no_map_for_traveller_range_bands() -> None:
-    from app.services.maps import map_for
+    from app.services.reading.maps import map_for
 
     assert map_for({"system": "traveller", "ships": {}}, [], None, False) is None  # type: ignore[arg-type]
 
@@ -209,7 +209,7 @@ async def test_a_live_frame_draws_the_board_the_page_draws(client: httpx.AsyncCl
     """The board a live frame pushes is the page's board to the byte: the counters the viewer may
     move are marked in both (a frame once drew them unmarked, so a live update took the marks off
     until the next reload)."""
-    from app.web.render import live_html, read_live
+    from app.web.drawing.render import live_html, read_live
 
     table = await placed_table(client)
     kirk = await seated(client, table, "kirk")

@@ -20,7 +20,7 @@ from app.rules.core import RuleError
 from app.rules.state import BattleState
 from app.rules.system import ALLOCATION
 from app.rules.views import viewer_for
-from app.services.battles import load_state
+from app.services.store.battles import load_state
 from tests.helpers import Table, act, set_table, ship_def, traveller_table
 
 

@@ -13,7 +13,7 @@ import httpx
 
 from app.demo import create_demos
 from app.rules.overrides import choices_for
-from app.services.battles import load_state
+from app.services.store.battles import load_state
 from tests.helpers import act, set_table, ship_def, simple_ship
 from tests.web.test_pages import csrf, join
 

@@ -197,7 +197,7 @@ async def test_spectator_view_has_no_controls(client: httpx.AsyncClient) -> None
 def test_form_fields_build_nested_typed_payloads() -> None:
     from starlette.datastructures import FormData
 
-    from app.web.forms import payload_from_form
+    from app.web.pages.forms import payload_from_form
 
     form = FormData(
         [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import jinja2
 
-from app.web.render import ViewEnvironment, regions_of
+from app.web.drawing.render import ViewEnvironment, regions_of
 
 SOURCE = (
     "{{ d.name }}|{{ d.items() | list | length }}|{{ d.missing is defined }}|{{ d.keys }}"

@@ -15,14 +15,14 @@ import httpx
 
 from app.demo import create_demos
 from app.rules.views import battle_view, viewer_for
-from app.services import actions
-from app.services.actions import Command
-from app.services.battles import get_battle, load_state, participants
-from app.services.history import log_rows, state_at
+from app.services.history.records import dice_record
+from app.services.history.replay import log_rows, state_at
 from app.services.platform import Platform
-from app.services.records import dice_record
-from app.services.report import Report, battle_report, figures
-from app.services.views import visible_log
+from app.services.reading.report import Report, battle_report, figures
+from app.services.reading.views import visible_log
+from app.services.store.battles import get_battle, load_state, participants
+from app.services.write import actions
+from app.services.write.actions import Command
 from tests.helpers import session_cookie
 
 SHADOW, STARTREK, TRAVELLER = 0, 1, 2

@@ -12,10 +12,10 @@ import re
 import httpx
 
 from app.rules.generic.ending import winner
-from app.services import chat
-from app.services.battles import get_battle, load_state
 from app.services.platform import Platform
-from app.services.report import Report
+from app.services.reading.report import Report
+from app.services.store.battles import get_battle, load_state
+from app.services.table import chat
 from tests.helpers import act, session_cookie, set_table, simple_ship
 from tests.web.test_report import SECRET_HEX, STARTREK, Demo, demos, do, play_startrek, report_of
 
@@ -236,7 +236,7 @@ async def test_turning_points_now_hold_a_shield_driven_to_0_a_detection_a_remove
 
 def test_TR_23_a_crew_hit_that_stood_is_a_crew_loss_a_braced_one_is_a_system_hit() -> None:
     from app.rules import STANDARD
-    from app.services.report import turning_kind, turning_points
+    from app.services.reading.report import turning_kind, turning_points
 
     kinds = turning_points(STANDARD.game("traveller").parts)
     stood = {"kind": "system_hit", "text": "… Crew — crew Full → Reduced.", "data": {"slot": "crew"}}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from app.web.rulebook import known_ids, reference, rule_links
+from app.web.drawing.rulebook import known_ids, reference, rule_links
 from tests.helpers import act, set_table, ship_def, simple_ship
 from tests.web.test_pages import join
 

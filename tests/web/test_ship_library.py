@@ -16,7 +16,7 @@ import httpx
 import jsonschema_rs
 import pytest
 
-from app.services.library import library as samples
+from app.services.library.samples import library as samples
 from tests.helpers import Table, act, set_table, ship_def, simple_ship
 from tests.web.test_pages import csrf, join
 

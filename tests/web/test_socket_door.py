@@ -10,7 +10,7 @@ from base64 import b64encode
 import itsdangerous
 
 from app.main import SESSION_MAX_AGE
-from app.web.ws import SocketDoor
+from app.web.live.ws import SocketDoor
 
 SECRET = "door-secret"
 

@@ -13,10 +13,10 @@ import pytest
 from sqlalchemy import func, select
 
 from app.models import ActionLog, Battle, Participant
-from app.services.battles import load_state
-from app.services.creation import SeatWanted, ShipWanted, create_prepared
 from app.services.errors import Invalid
 from app.services.platform import Platform
+from app.services.store.battles import load_state
+from app.services.write.creation import SeatWanted, ShipWanted, create_prepared
 from tests.helpers import ship_def, simple_ship
 from tests.web.test_pages import csrf
 

@@ -1,4 +1,4 @@
-"""The websocket protocol the app runs (`app.web.ws_protocol`, issue 12: memory per idle socket):
+"""The websocket protocol the app runs (`app.web.live.ws_protocol`, issue 12: memory per idle socket):
 its small queue and flag behave as the asyncio ones uvicorn uses, and an open socket keeps nothing
 of its handshake — the cookie is not reachable from the connection once it is accepted; and a frame
 written at once from shared bytes reads at the client as the same text, at each length encoding,
@@ -18,7 +18,7 @@ import uvicorn
 import websockets
 from websockets.protocol import State
 
-from app.web.ws_protocol import PING_TICKS, Inbox, LeanWebSocketProtocol, Writable, framed, ping_due
+from app.web.live.ws_protocol import PING_TICKS, Inbox, LeanWebSocketProtocol, Writable, framed, ping_due
 from tests.helpers import eventually
 
 

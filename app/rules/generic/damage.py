@@ -47,7 +47,7 @@ def _pick_section(sheet: Sheet, entry: DamageEntry) -> Section:
         for section in sheet.sections:
             if section.arc and section.arc.lower() == entry.direction.lower():
                 return section
-    return sheet.section(sheet.primary or sheet.sections[0].name)  # type: ignore[return-value]
+    return sheet.section(sheet.primary or sheet.sections[0].name)  # type: ignore[return-value]  # a name the sheet has
 
 
 def _destroy_section(ctx: DamageContext, section: Section) -> None:
@@ -84,7 +84,7 @@ def allocate_to_sheet(ctx: DamageContext) -> None:
     beyond = left - 1 if finished else 0
     left -= beyond
     section = _pick_section(sheet, ctx.entry)
-    primary = sheet.section(sheet.primary)  # type: ignore[arg-type]
+    primary = sheet.section(sheet.primary)  # type: ignore[arg-type]  # Sheet's validator sets it
     assert primary is not None
     ctx.sections_hit.append(section.name)
     taken = min(section.armour or 0, left)

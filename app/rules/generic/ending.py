@@ -1,4 +1,4 @@
-"""How a battle ends by itself, when the referee chose so at its start (issue 16).
+"""How a battle ends by itself, when the referee chose so at its start.
 
 Left alone a battle ends only when the referee ends it (`battle.end`): the end reveals the dice
 seed and closes undo, so it is never forced on a table that did not ask for it. Two battle options

@@ -192,7 +192,7 @@ def range_from_map(state: BattleState, ship: Ship) -> tuple[int, Ship]:
             "enter the range to the nearest enemy",
             "range",
         )
-    placed = [(distance(here, hex_of(e.position)), e) for e in seen]  # type: ignore[arg-type]
+    placed = [(distance(here, at), e) for e in seen if (at := hex_of(e.position)) is not None]
     return min(placed, key=lambda pair: pair[0])
 
 

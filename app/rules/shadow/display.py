@@ -5,7 +5,7 @@ whether the SH-14 roll is still open this turn, and the ship card's badge. Pure:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from app.rules.counters import Away, Badge, Counter
 from app.rules.figures import Band, Figures, Track
@@ -17,6 +17,7 @@ from app.rules.shadow.track import (
     MOODS,
     PAIN_MAX,
     PainTrack,
+    Reaction,
     band_for,
     ship_name,
 )
@@ -69,7 +70,7 @@ def pain_counter(part: dict[str, Any]) -> Counter:
 
 def mood(reaction: str) -> str:
     """The card's word for a reaction: "angered" from the chart's "is angered"."""
-    return MOODS[reaction].removeprefix("is ")  # type: ignore[index]
+    return MOODS[cast(Reaction, reaction)].removeprefix("is ")  # templates pass the reaction as stored
 
 
 def pain(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]:

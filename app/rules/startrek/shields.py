@@ -162,8 +162,9 @@ class Shields(BaseModel):
             self._refuse(
                 i, f"give every projection its degrees, or none: {self.projections[i].name} has none"
             )
-        arcs = [(p.name, p.degrees) for p in self.projections]
-        problems = tiling_problems(arcs)  # type: ignore[arg-type]
+        # every projection has its degrees by now: the check above refused a part with some only
+        arcs = [(p.name, p.degrees) for p in self.projections if p.degrees is not None]
+        problems = tiling_problems(arcs)
         if problems:
             i, why = problems[0]
             self._refuse(
@@ -312,7 +313,7 @@ def map_direction(state: BattleState, ship: Ship, bearing: float) -> str | None:
     arcs = [(p.name, p.degrees) for p in shields.projections if p.degrees is not None]
     if len(arcs) != len(shields.projections):
         return None
-    spline = on_boundary(bearing, arcs)  # type: ignore[arg-type]
+    spline = on_boundary(bearing, arcs)
     if spline:
         raise RuleError(
             f"fire from the map at {bearing:g}° off {ship.name}'s nose is on a shield spline: the defender "
@@ -320,7 +321,7 @@ def map_direction(state: BattleState, ship: Ship, bearing: float) -> str | None:
             "(ST-10)",
             "direction",
         )
-    return arcs_containing(bearing, arcs)[0]  # type: ignore[arg-type]
+    return arcs_containing(bearing, arcs)[0]
 
 
 # --- damage ---------------------------------------------------------------------------------------

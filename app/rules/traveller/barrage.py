@@ -9,6 +9,8 @@ Hit Table. Small craft and flights take the barrage differently (TR-09, TR-25).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
@@ -260,7 +262,7 @@ def defences(
     p: BarrageOrder,
     dice: DiceSource,
     rolls: list[Roll],
-    guards: list[tuple[Ship, Combatant]] = (),  # type: ignore[assignment]
+    guards: Sequence[tuple[Ship, Combatant]] = (),
 ) -> list[DM]:
     """TR-07/TR-07a: the protection subtracted from the per-mount dice.
 
@@ -458,7 +460,7 @@ def _land(res: Resolution, p: BarrageOrder, damage: int, rolls: list[Roll], data
     """Location, then the 50/50 split with the attacker's adjacent section (TR-15, TR-16)."""
     model = res.model
     if p.target_section:
-        hit = model.section(p.target_section).name  # type: ignore[union-attr]
+        hit = model.section(p.target_section).name  # type: ignore[union-attr]  # the order's check named it
         text = f" → location {hit} (Target That Section)"
     else:
         hit, roll = roll_location(res)

@@ -74,9 +74,9 @@ def _spread(res: Resolution, section: HgSection) -> None:
     neighbours = [
         n
         for n in adjacent_sections(model, section.name)
-        if not model.section(n).destroyed  # type: ignore[union-attr]
+        if (near := model.section(n)) is not None and not near.destroyed
     ]
-    candidates = [n for n in neighbours if model.section(n).fire is None]  # type: ignore[union-attr]
+    candidates = [n for n in neighbours if (near := model.section(n)) is not None and near.fire is None]
     if not candidates:
         return
     if len(candidates) == 2:
@@ -91,7 +91,7 @@ def _spread(res: Resolution, section: HgSection) -> None:
     target.fire = Fire(target=fire_start(target), started=res.turn)
     res.say(
         "fire",
-        f"The fire in {res.ship.name}'s {section.name} reaches Discipline {section.fire.target}+ "  # type: ignore[union-attr]
+        f"The fire in {res.ship.name}'s {section.name} reaches Discipline {section.fire.target}+ "  # type: ignore[union-attr]  # `section` is the one burning
         f"and spreads to {name} (Discipline {target.fire.target}+ there).",
         rolls,
         section=name,

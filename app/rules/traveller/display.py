@@ -142,7 +142,7 @@ def repair_options(state: BattleState, model: HgShip) -> dict[str, Any]:
         if not any(a["system"] == key for a in attempts):
             blocked.append(f"{label}: {'; '.join(why) or 'it sits in no working section'}")
     worn = any(
-        s.hull < s.hull_max or s.structure < s.structure_max or s.armour < s.armour_max  # type: ignore[operator]
+        s.hull < s.hull_max or s.structure < s.structure_max or s.armour < s.armour_max  # type: ignore[operator]  # the validator fills them
         for s in model.sections
     )
     if worn or model.systems.bridge:

@@ -131,7 +131,7 @@ def dodge(state: BattleState, p: Dodge, actor: Actor, dice: DiceSource) -> list[
     blaster = blasted(state, ship, unit)
     if blaster is not None:
         raise RuleError(
-            f"{blaster} blasts the craft launching from {state.ships[unit.carrier].name}: {ship.name} may"  # type: ignore[attr-defined, index]
+            f"{blaster} blasts the craft launching from {state.ships[unit.carrier].name}: {ship.name} may"  # type: ignore[attr-defined, index]  # a launching craft is a Flight
             " not dodge this round (Blast Them As They Launch!)",
             "ship",
         )

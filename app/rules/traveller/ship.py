@@ -82,12 +82,12 @@ class HgSection(BaseModel):
             raise ValueError(f"section {self.name!r}: damage values above their maximum")
         return self
 
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # pydantic's documented use over @property
     @property
     def slug(self) -> str:
         return self.name.lower().replace(" ", "-")
 
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # pydantic's documented use over @property
     @property
     def column(self) -> str:
         """Which Section Hit column the next system roll reads (TR-18)."""
@@ -124,13 +124,13 @@ class Battery(BaseModel):
     def fire(self) -> T.Firing:
         return T.firing(self.weapon, self.ammo)
 
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # pydantic's documented use over @property
     @property
     def label(self) -> str:
         mount = T.WEAPONS[self.weapon].mount
         return f"{mount.title()}: {self.fire.name}"
 
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # pydantic's documented use over @property
     @property
     def notation(self) -> str:
         """Weapon name, range row and dice per mount, for the barrage builder."""
@@ -148,7 +148,7 @@ class Spinal(BaseModel):
     hits: int = Field(default=0, ge=0, le=2)
     one_more_shot: int | None = None
 
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # pydantic's documented use over @property
     @property
     def rating(self) -> str | None:
         return T.meson_rating(self.damage) if self.type == "meson" else None
@@ -162,7 +162,7 @@ class Screen(BaseModel):
     sections: list[str] = Field(default_factory=list)
     hits: int = Field(default=0, ge=0)
 
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # pydantic's documented use over @property
     @property
     def label(self) -> str:
         return "Screen: " + ("Meson Screen" if self.kind == "meson" else "Nuclear Damper")
@@ -318,13 +318,13 @@ class Combatant(BaseModel):
     def thrust_now(self) -> int:
         return self.thrust
 
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # pydantic's documented use over @property
     @property
     def thrust_left(self) -> int:
         """Thrust still to spend this round (manoeuvre and dodges; TR-19, TR-27)."""
         return max(self.thrust_now() - self.round.thrust_used, 0)
 
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # pydantic's documented use over @property
     @property
     def reactions_allowed(self) -> int:
         """Reactions this round from the current initiative (TR-26)."""

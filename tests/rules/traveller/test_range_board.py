@@ -10,7 +10,7 @@ from app.rules.core import Actor, NotAllowed, RuleError
 from app.rules.traveller.ranges import board_view, entry, resolve
 from app.rules.traveller.ship import RangeEntry
 from app.rules.views import Viewer, battle_view
-from app.web.render import render as render_page
+from app.web.drawing.render import render as render_page
 from tests.helpers import Elements, part_context, render_part
 from tests.rules.traveller.helpers import (
     KESTREL_ACTOR,

@@ -11,7 +11,7 @@ from app.rules.core import Actor
 from app.rules.generic.actions import ShipDefinition
 from app.rules.traveller.display import panel as display_panel
 from app.rules.views import Viewer
-from app.web.render import render as render_page
+from app.web.drawing.render import render as render_page
 from tests.helpers import Elements, part_context, render_part
 from tests.rules.traveller.helpers import KESTREL_ACTOR, TIGRESS_ACTOR, act, advance_to, battle, capital
 

@@ -1,0 +1,383 @@
+"""The ship library people can grow: the sample ships shipped as files (read-only,
+`library.py`) and the definitions referees save into the `ship_library` table — from JSON, or from
+a ship in a battle as built (its definition as added) or as it is now (damage kept). Every
+definition is checked the way `ship.add` checks one (`ShipDefinition`, then `build_ship` in a
+battle of a system that takes its fleet), so whatever the library holds can be added to a battle;
+SHIP_SCHEMA_ID's JSON Schema (GET /api/v1/ships/schema) describes the same shape. Who may do what
+is in docs/ship-library.md: any active referee seat saves; only the referees of the battle an entry
+was saved in delete it; everyone reads, except an entry held back while its battle is under way."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from pydantic.json_schema import models_json_schema
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Battle, LibraryShip, Participant
+from app.rules import Rules
+from app.rules.core import RuleError
+from app.rules.generic.actions import ShipDefinition, build_ship
+from app.rules.generic.actions import slug as slug_of
+from app.rules.messages import first_error
+from app.rules.state import Ship
+from app.rules.system import GameSystem
+from app.services.errors import Forbidden, Invalid, NotFound
+from app.services.history.battlefile import SHIP_ADD
+from app.services.history.replay import log_rows, stacks
+from app.services.library.samples import library as samples
+from app.services.platform import Platform
+from app.services.store.battles import load_state
+from app.services.store.seats import aware
+
+SHIP_SCHEMA_ID = "starboard.ship/1"
+RESERVED = {"schema"}  # GET /api/v1/ships/schema: no ship may be called that
+
+
+# --- the definition: checked as ship.add checks it, and its JSON Schema -------------------------------
+
+
+def families(rules: Rules, system: GameSystem | None = None) -> list[str]:
+    """The ship families (a definition's `system`) a battle of `system` takes; every family any
+    system takes without one."""
+    if system is not None:
+        return sorted(system.fleets)
+    return sorted({f for s in rules.systems.values() for f in s.fleets})
+
+
+def system_of(rules: Rules, key: str, field: str = "system") -> GameSystem:
+    if key not in rules.systems:
+        raise Invalid(f"{field}: the game system must be one of {', '.join(rules.systems)}", field)
+    return rules.systems[key]
+
+
+def clean_definition(rules: Rules, data: Any, field: str = "definition") -> dict[str, Any]:
+    """The definition as `ship.add` would take it, its parts as the rules store them (so saving an
+    export again gives the same definition); refused naming the field, as ship.add names it."""
+    try:
+        definition = ShipDefinition.model_validate(data)
+    except ValidationError as exc:
+        where, text = first_error(exc, field)
+        raise Invalid(text, where) from None
+    host = next((s for s in rules.systems.values() if definition.system in s.fleets), None)
+    if host is None:
+        takes = " or ".join(f"“{f}”" for f in families(rules))
+        raise Invalid(
+            f"{field}.system: no game system here takes ships written for “{definition.system}”; "
+            f"a ship is written for {takes}",
+            f"{field}.system",
+        )
+    try:
+        ship = build_ship(rules.new_battle(host.key), definition, None)
+    except RuleError as exc:  # a part's own check; an unknown part is named without the prefix
+        where = exc.field or field
+        if not where.startswith(field):
+            where = f"{field}.{where}"
+        text = exc.message if exc.message.startswith(where) else f"{where}: {exc.message}"
+        raise Invalid(text, where) from None
+    return definition_of(ship)
+
+
+def definition_of(ship: Ship) -> dict[str, Any]:
+    """A ship as a definition: what makes the ship, not what the battle did with it (its commander,
+    position, destroyed and crippled marks stay with the battle)."""
+    return {
+        "name": ship.name,
+        "klass": ship.klass,
+        "system": ship.system,
+        "side": ship.side,
+        "parts": ship.parts,
+    }
+
+
+def ship_schema(rules: Rules, system: GameSystem | None = None) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a ship definition, from the models `ship.add` validates:
+    ShipDefinition's fields, `system` limited to the families this game system takes, and each
+    part any ruleset knows (a ship may carry any of them; unknown parts are refused)."""
+    parts = sorted(rules.game(next(iter(rules.systems))).parts.items())
+    refs, defs = models_json_schema(
+        [(spec.schema, "validation") for _, spec in parts], ref_template="#/$defs/{model}"
+    )
+    base = ShipDefinition.model_json_schema()
+    properties = dict(base["properties"])
+    properties["system"] = {
+        "enum": families(rules, system),
+        "description": "the ship's rule family; a battle takes the families its game system lists",
+    }
+    properties["sample"] = {
+        "type": "boolean",
+        "default": False,
+        "description": "true only in the sample files shipped with Starboard",
+    }
+    properties["parts"] = {
+        "type": "object",
+        "description": "the ship's parts by name; each ruleset's part has its own shape",
+        "properties": {name: refs[(spec.schema, "validation")] for name, spec in parts},
+        "additionalProperties": False,
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SHIP_SCHEMA_ID + (f"/{system.key}" if system is not None else ""),
+        "title": "A Starboard ship definition"
+        + (f" for a {system.name} battle" if system is not None else ""),
+        "type": "object",
+        "required": base.get("required", ["name", "system"]),
+        "properties": properties,
+        "$defs": defs.get("$defs", {}),
+    }
+
+
+# --- entries ------------------------------------------------------------------------------------------
+
+
+class Entry(BaseModel):
+    """One library ship as lists show it (its definition comes with GET /api/v1/ships/{slug})."""
+
+    slug: str
+    name: str
+    klass: str
+    system: str
+    sample: bool
+    source: str  # sample | json | built | now
+    saved_by: str | None
+    saved_at: datetime | None
+    from_ship: str | None = None
+    held: bool = False  # shown only to the referees of the battle it came from until that battle ends
+    may_delete: bool = False  # for the viewer asking
+
+
+def _sample_entry(slug: str, data: dict[str, Any]) -> Entry:
+    return Entry(
+        slug=slug,
+        name=data["name"],
+        klass=data.get("klass", ""),
+        system=data["system"],
+        sample=True,
+        source="sample",
+        saved_by=None,
+        saved_at=None,
+    )
+
+
+def _entry(row: LibraryShip, viewer: Participant | None, held: bool = False) -> Entry:
+    return Entry(
+        slug=row.slug,
+        name=row.name,
+        klass=str(row.definition.get("klass", "")),
+        system=row.system,
+        sample=False,
+        source=row.source,
+        saved_by=row.saved_by_name,
+        saved_at=aware(row.created_at),
+        from_ship=row.from_ship,
+        held=held,
+        may_delete=may_delete(row, viewer),
+    )
+
+
+def may_delete(row: LibraryShip, viewer: Participant | None) -> bool:
+    """A saved ship is deleted by a referee of the battle it was saved in, nobody else."""
+    return (
+        viewer is not None and viewer.active and viewer.role == "referee" and viewer.battle_id == row.saved_in
+    )
+
+
+def _shown(row: LibraryShip, status: str | None, viewer: Participant | None) -> tuple[bool, bool]:
+    """(whether this viewer sees the entry, whether it is still held). A hold ends with its battle
+    (or when that battle is gone); until then only that battle's referees see the entry."""
+    held = row.held_for is not None and status is not None and status != "finished"
+    referee_there = viewer is not None and viewer.role == "referee" and viewer.battle_id == row.held_for
+    return (not held or referee_there), held
+
+
+def _with_hold(query: Any) -> Any:
+    return query.add_columns(Battle.status).outerjoin(Battle, Battle.id == LibraryShip.held_for)
+
+
+async def _visible_rows(session: AsyncSession, viewer: Participant | None) -> list[tuple[LibraryShip, bool]]:
+    """Saved ships this viewer may see, oldest first, each with whether it is still held."""
+    query = _with_hold(select(LibraryShip)).order_by(LibraryShip.created_at, LibraryShip.slug)
+    out = []
+    for row, status in (await session.execute(query)).all():
+        seen, held = _shown(row, status, viewer)
+        if seen:
+            out.append((row, held))
+    return out
+
+
+async def library_entries(
+    session: AsyncSession, rules: Rules, system: GameSystem | None = None, viewer: Participant | None = None
+) -> list[Entry]:
+    """Samples then saved ships (oldest first), of the families a `system` battle takes (all of them
+    without one), as `viewer` may see them."""
+    wanted = set(families(rules, system))
+    out = [_sample_entry(slug, d) for slug, d in samples().items() if d.get("system") in wanted]
+    out += [_entry(r, viewer, held) for r, held in await _visible_rows(session, viewer) if r.system in wanted]
+    return out
+
+
+async def library_choices(
+    session: AsyncSession, system: GameSystem, viewer: Participant | None = None
+) -> dict[str, dict[str, Any]]:
+    """slug → definition, as `ship.add` takes it, of every ship a battle of `system` takes: the
+    samples (`"sample": true`), then the saved ships this viewer may see (`"sample": false`). A
+    drop-in for `library.ships_for` where a page offers ships to pick (the home page's create form
+    or its wizard); a chosen slug's definition is also `library_definition(session, slug)`."""
+    out = {slug: dict(d) for slug, d in samples().items() if d.get("system") in system.fleets}
+    for row, _ in await _visible_rows(session, viewer):
+        if row.system in system.fleets:
+            out[row.slug] = {**row.definition, "sample": False}
+    return out
+
+
+async def _row(
+    session: AsyncSession, slug: str, viewer: Participant | None
+) -> tuple[LibraryShip, bool] | None:
+    """The saved ship under `slug` if this viewer may see it (a held one is not there for others)."""
+    found = (await session.execute(_with_hold(select(LibraryShip)).where(LibraryShip.slug == slug))).first()
+    if found is None:
+        return None
+    row, status = found
+    seen, held = _shown(row, status, viewer)
+    return (row, held) if seen else None
+
+
+async def library_definition(
+    session: AsyncSession, slug: str, viewer: Participant | None = None, field: str = "library"
+) -> dict[str, Any]:
+    """The definition of a sample or a saved ship this viewer may see, to add with `ship.add`."""
+    if slug in samples():
+        return dict(samples()[slug])
+    found = await _row(session, slug, viewer)
+    if found is None:
+        raise NotFound(f"{field}: no ship {slug!r} in the library", field)
+    return dict(found[0].definition)
+
+
+# --- saving and deleting --------------------------------------------------------------------------------
+
+
+def _referee(saver: Participant) -> None:
+    if saver.role != "referee" or not saver.active:
+        raise Forbidden("only a battle's referee may save ships into the library or delete them")
+
+
+async def _free_slug(session: AsyncSession, name: str) -> str:
+    base = slug_of(name)
+    taken = set(samples()) | RESERVED
+    rows = await session.scalars(
+        select(LibraryShip.slug).where((LibraryShip.slug == base) | LibraryShip.slug.like(f"{base}-%"))
+    )
+    taken |= set(rows)
+    slug, n = base, 2
+    while slug in taken:
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+async def save(
+    platform: Platform,
+    saver: Participant,
+    definition: Any,
+    source: str = "json",
+    from_ship: str | None = None,
+    held_for: str | None = None,
+    field: str = "definition",
+) -> Entry:
+    """Check a definition as ship.add would and keep it under a new slug made from its name (the
+    next free `name-2`, `name-3`… when taken)."""
+    _referee(saver)
+    clean = clean_definition(platform.rules, definition, field)
+    for _ in range(6):  # referees saving the same name at once: a loser takes the next free slug
+        try:
+            async with platform.db.transaction() as session:
+                row = LibraryShip(
+                    slug=await _free_slug(session, clean["name"]),
+                    name=clean["name"],
+                    system=clean["system"],
+                    definition=clean,
+                    source=source,
+                    saved_in=saver.battle_id,
+                    saved_by=saver.id,
+                    saved_by_name=saver.name,
+                    from_ship=from_ship,
+                    held_for=held_for,
+                )
+                session.add(row)
+            return _entry(row, saver, held_for is not None)
+        except IntegrityError:
+            continue
+    raise Invalid("the library is busy saving ships of that name; try again", field)
+
+
+async def _as_built(session: AsyncSession, battle_id: str, ship_id: str) -> dict[str, Any]:
+    """The definition the ship in effect was added with (the last ship.add in effect that made it)."""
+    rows = await log_rows(session, battle_id)
+    effect = set(stacks(rows).in_effect)
+    for row in reversed(rows):
+        made = any(e.get("kind") == "ship_added" and e.get("ship") == ship_id for e in row.events)
+        if row.action_type == SHIP_ADD and row.seq in effect and made:
+            return dict(row.payload.get("definition") or {})
+    raise Invalid(
+        f"state: {ship_id!r} has no definition as built in this battle's log; save it as it is now", "state"
+    )
+
+
+async def save_from_battle(
+    platform: Platform, saver: Participant, ship_id: str, state: str = "now", name: str | None = None
+) -> Entry:
+    """A ship of the saver's battle into the library: `now` keeps its parts as they are (damage,
+    spent power, pain…), `built` its definition as it was added. Never kept: owner, position,
+    destroyed and crippled marks (a battle's, not a ship's). A save from a battle under way, now or
+    as built, is held for that battle's referees until it ends: a ship's parts may hold what its
+    opponents may not see (power, orders, shield strength), and so may a definition pasted as JSON."""
+    _referee(saver)
+    if state not in ("now", "built"):
+        raise Invalid("state: must be “now” (as it is now, damage kept) or “built” (as added)", "state")
+    async with platform.db.reader() as session:
+        battle = await session.get(Battle, saver.battle_id)
+        current, _ = await load_state(session, saver.battle_id, platform.rules)
+        if ship_id not in current.ships:
+            raise NotFound(f"ship: no ship {ship_id!r} in this battle", "ship")
+        ship = current.ships[ship_id]
+        if state == "built":
+            definition = await _as_built(session, saver.battle_id, ship_id)
+        else:
+            definition = definition_of(ship)
+    if name is not None and name.strip():
+        definition["name"] = name.strip()
+    held = saver.battle_id if battle is not None and battle.status != "finished" else None
+    return await save(platform, saver, definition, state, ship_id, held, field="definition")
+
+
+async def delete(platform: Platform, viewer: Participant, slug: str) -> Entry:
+    """Delete a saved ship (a referee of the battle it was saved in); samples are read-only."""
+    _referee(viewer)
+    if slug in samples():
+        raise Forbidden(f"slug: {slug!r} is a sample ship; the samples are read-only", "slug")
+    async with platform.db.transaction() as session:
+        found = await _row(session, slug, viewer)
+        if found is None:
+            raise NotFound(f"slug: no ship {slug!r} in the library", "slug")
+        row, held = found
+        if not may_delete(row, viewer):
+            raise Forbidden(
+                f"slug: {row.name} was saved by the referee of another battle; only that battle's "
+                "referees may delete it",
+                "slug",
+            )
+        entry = _entry(row, viewer, held)
+        await session.delete(row)
+    return entry
+
+
+async def export(session: AsyncSession, slug: str, viewer: Participant | None = None) -> dict[str, Any]:
+    """The definition to download: the file GET /api/v1/ships/schema describes, which `ship.add` and
+    POST /api/v1/ships take as it is."""
+    if slug in samples():
+        return dict(samples()[slug])
+    return await library_definition(session, slug, viewer, field="slug")

@@ -1,0 +1,232 @@
+"""Table talk: a battle's chat, kept beside the rules log in its own table with its own
+seq, so a message never changes the state or the seq actions are made against.
+
+A public message is read by everyone seated at the battle; a private one exists only between its
+two ends — a player (or bot) and the referee — and every read here filters by the reader. Posting is
+length- and rate-limited per seat. After a message is stored, a wake-up `("table:<battle>", chat
+seq)` goes through the broker; each process's table listener renders the chat for each of its
+viewers (`TableLive` in app/web/pages/table.py)."""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Battle, ChatMessage, Participant
+from app.services.errors import Forbidden, Invalid, RateLimited, ServiceError
+from app.services.platform import Platform
+from app.services.store.battles import get_battle, get_participant, participants
+from app.services.store.seats import aware, table_options, utcnow
+
+log = logging.getLogger(__name__)
+
+TABLE_WAKE = "table:"  # broker wake-ups for the table's regions: ("table:<battle id>", chat seq)
+REFEREE = "referee"  # the `to` a player writes to reach the referee privately
+SHOWN = 60  # messages a page shows
+
+
+@dataclass
+class Line:
+    """One message as a reader sees it; `seq` is the reader's own ordinal (see visible_count)."""
+
+    seq: int
+    sender: str
+    sender_role: str
+    to: str | None  # the other end of a private message, by name
+    private: bool
+    body: str
+    at: datetime
+    mine: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "from": self.sender,
+            "from_role": self.sender_role,
+            "to": self.to,
+            "private": self.private,
+            "text": self.body,
+            "at": self.at.isoformat(),
+        }
+
+
+def _visible_to(participant: Participant) -> Any:
+    return or_(
+        ChatMessage.recipient_id.is_(None),
+        ChatMessage.sender_id == participant.id,
+        ChatMessage.recipient_id == participant.id,
+    )
+
+
+async def visible_count(session: AsyncSession, battle_id: str, reader: Participant) -> int:
+    """How many messages this reader may see: their own cursor (`seq` of a Line is the reader's
+    ordinal, 1…n, so the numbers a reader sees have no gaps where someone else's private line was)."""
+    return (
+        await session.scalar(
+            select(func.count())
+            .select_from(ChatMessage)
+            .where(ChatMessage.battle_id == battle_id, _visible_to(reader))
+        )
+        or 0
+    )
+
+
+async def lines_for(
+    session: AsyncSession, battle_id: str, reader: Participant, *, since: int = 0, limit: int | None = SHOWN
+) -> list[Line]:
+    """The messages this reader may see (public, or private with them at one end), oldest first,
+    after the reader's own ordinal `since` (at most the last `limit`)."""
+    start = since
+    if limit is not None:
+        start = max(since, await visible_count(session, battle_id, reader) - limit)
+    query = (
+        select(ChatMessage)
+        .where(ChatMessage.battle_id == battle_id, _visible_to(reader))
+        .order_by(ChatMessage.seq)
+        .offset(start)
+    )
+    rows = list(await session.scalars(query))
+    people = {p.id: p for p in await participants(session, battle_id)}
+
+    def name(pid: str | None) -> str:
+        return people[pid].name if pid in people else "someone"
+
+    return [
+        Line(
+            seq=start + i + 1,
+            sender=name(m.sender_id),
+            sender_role=people[m.sender_id].role if m.sender_id in people else "",
+            to=None if m.recipient_id is None else name(m.recipient_id),
+            private=m.recipient_id is not None,
+            body=m.body,
+            at=aware(m.created_at) or m.created_at,
+            mine=m.sender_id == reader.id,
+        )
+        for i, m in enumerate(rows)
+    ]
+
+
+async def referee_of(session: AsyncSession, battle_id: str) -> Participant | None:
+    for p in await participants(session, battle_id):
+        if p.role == "referee" and p.active:
+            return p
+    return None
+
+
+async def _recipient(
+    session: AsyncSession, battle: Battle, sender: Participant, to: str | None
+) -> str | None:
+    if to in (None, "", "all", "public"):
+        if sender.role == "spectator" and not (await table_options(session, battle))["spectators_chat"]:
+            raise Forbidden("spectators read the table talk here; this battle does not let them write", "to")
+        return None
+    if sender.role == "spectator":
+        raise Forbidden("spectators have no private line to the referee", "to")
+    if sender.role in ("player", "bot"):
+        if to != REFEREE:
+            raise Invalid("a private message goes to the referee: to = 'referee'", "to")
+        ref = await referee_of(session, battle.id)
+        if ref is None:
+            raise Invalid("this battle has no referee to write to", "to")
+        return ref.id
+    # the referee writes privately to one player
+    other = await session.get(Participant, str(to))
+    if (
+        other is None
+        or other.battle_id != battle.id
+        or not other.active
+        or other.role not in ("player", "bot")
+    ):
+        raise Invalid("a private message from the referee goes to one player of this battle", "to")
+    return other.id
+
+
+def _clean(body: Any, limit: int) -> str:
+    if not isinstance(body, str):
+        raise Invalid("a message is text", "text")
+    text = body.replace("\r\n", "\n").strip()
+    if not text:
+        raise Invalid("write something first", "text")
+    if len(text) > limit:
+        raise Invalid(f"a message is at most {limit} characters (this one has {len(text)})", "text")
+    return text
+
+
+async def post(
+    platform: Platform,
+    battle_id: str,
+    sender_id: str | None,
+    body: Any,
+    to: str | None = None,
+    *,
+    limited: bool = True,
+) -> Line:
+    """Store one message from a seated participant and wake every viewer's chat. `to`: None for the
+    table, 'referee' (a player's private line), or a player's id (the referee's private line)."""
+    settings = platform.settings
+    text = _clean(body, settings.chat_max_chars)
+    for _attempt in range(5):
+        try:
+            async with platform.db.transaction() as session:
+                battle = await get_battle(session, battle_id)
+                sender = await get_participant(session, battle_id, sender_id)
+                recipient = await _recipient(session, battle, sender, to)
+                if limited:
+                    window = utcnow() - timedelta(seconds=settings.chat_rate_seconds)
+                    recent = await session.scalar(
+                        select(func.count())
+                        .select_from(ChatMessage)
+                        .where(
+                            ChatMessage.battle_id == battle_id,
+                            ChatMessage.sender_id == sender.id,
+                            ChatMessage.created_at > window,
+                        )
+                    )
+                    if (recent or 0) >= settings.chat_rate_count:
+                        raise RateLimited(
+                            f"slow down: at most {settings.chat_rate_count} messages in "
+                            f"{settings.chat_rate_seconds:g} s",
+                            "text",
+                            retry_after=max(1, math.ceil(settings.chat_rate_seconds)),
+                        )
+                last = await session.scalar(
+                    select(func.max(ChatMessage.seq)).where(ChatMessage.battle_id == battle_id)
+                )
+                message = ChatMessage(
+                    battle_id=battle_id,
+                    seq=(last or 0) + 1,
+                    sender_id=sender.id,
+                    recipient_id=recipient,
+                    body=text,
+                    created_at=utcnow(),
+                )
+                session.add(message)
+                await session.flush()
+            break
+        except IntegrityError:  # another message took this chat seq first
+            continue
+    else:
+        raise ServiceError("the chat is busy; try again")
+    await wake_table(platform, battle_id, message.seq)
+    async with platform.db.reader() as session:  # this message, numbered as its sender reads it
+        before = await session.scalar(
+            select(func.count())
+            .select_from(ChatMessage)
+            .where(ChatMessage.battle_id == battle_id, ChatMessage.seq < message.seq, _visible_to(sender))
+        )
+        return (await lines_for(session, battle_id, sender, since=before or 0, limit=None))[0]
+
+
+async def wake_table(platform: Platform, battle_id: str, seq: int) -> None:
+    """Tell every process that the table's regions (chat, requests) of this battle changed."""
+    try:
+        await platform.broker.publish(TABLE_WAKE + battle_id, seq)
+    except Exception:  # stored; viewers see it on their next page load or hello
+        log.exception("table wake-up failed for battle %s", battle_id)

@@ -1,0 +1,345 @@
+"""Notifications for slow games: a webhook a participant opts into (a Discord-compatible
+JSON body `{"content": "…"}`), sent once each time the battle *starts* waiting on them.
+
+After each committed action (Platform.after_commit) the notifier compares who the step waits on
+(`Game.awaited`) with what it saw at the previous action (`SeatStatus.awaited`); each seat newly
+waited on (or waited on by a step that began in this action), not seen on the page in the last `notify_idle_seconds`, gets one message — in a
+background task with retries and backoff, never blocking or failing the action. Finished battles
+notify nobody. A periodic check tells the referee when a step waited longer than the battle's
+`step_deadline_minutes`.
+
+A message says only what the turn bar shows everyone (the battle's name, the step, who it waits on).
+Webhook URLs are secrets: only their owner reads them back. They must be http(s) and, unless
+WEBHOOK_ALLOW_PRIVATE is set, resolve to public addresses only (no loopback, private, link-local or
+reserved targets: SSRF); redirects are not followed."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import ipaddress
+import json
+import logging
+import socket
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy import or_, select, update
+
+from app.models import ActionLog, Battle, Participant, SeatStatus, TableSettings
+from app.services.errors import Forbidden, Invalid
+from app.services.platform import Platform
+from app.services.store.battles import load_state, participants
+from app.services.store.seats import (
+    aware,
+    mark_seen,
+    recently_seen,
+    seen_and_hooked,
+    seen_at,
+    status_of,
+    statuses,
+    table_options,
+    utcnow,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_URL = 500
+
+
+def _check_address(host: str, allow_private: bool) -> None:
+    if allow_private:
+        return
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError, ValueError):  # no such name, or text no resolver takes
+        raise Invalid(f"the webhook's host {host!r} does not resolve", "webhook_url") from None
+    for info in infos:
+        address = ipaddress.ip_address(info[4][0].split("%")[0])
+        if not address.is_global or address.is_multicast:
+            raise Invalid(
+                "webhooks may not point at loopback, private-network or reserved addresses", "webhook_url"
+            )
+
+
+def check_url(url: str, allow_private: bool) -> str:
+    """A webhook URL as it may be kept: http(s), a host, no credentials, a public target."""
+    url = url.strip()
+    if len(url) > MAX_URL:
+        raise Invalid(f"a webhook URL is at most {MAX_URL} characters", "webhook_url")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise Invalid("a webhook is an http:// or https:// URL", "webhook_url")
+    if parts.username or parts.password:
+        raise Invalid("put no user name or password in the webhook URL", "webhook_url")
+    try:
+        parts.port  # noqa: B018  (raises on a bad port)
+    except ValueError:
+        raise Invalid("the webhook URL's port is not a number", "webhook_url") from None
+    _check_address(parts.hostname, allow_private)
+    return url
+
+
+def _post_once(url: str, body: bytes, timeout: float, allow_private: bool) -> int:
+    """One POST (blocking; run in a thread). Checked again here: a name may resolve elsewhere now."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    _check_address(host, allow_private)
+    conn_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    conn = conn_class(host, parts.port, timeout=timeout)
+    try:
+        path = parts.path or "/"
+        if parts.query:
+            path += "?" + parts.query
+        conn.request(
+            "POST",
+            path,
+            body=body,
+            headers={"Content-Type": "application/json", "User-Agent": "Starboard-notify/1"},
+        )
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+async def deliver(platform: Platform, url: str, content: str, *, retries: int | None = None) -> bool:
+    """POST {"content": …} with retries and exponential backoff; True once a 2xx answers."""
+    s = platform.settings
+    # "@" gets a zero-width space: a battle or seat name never pings @everyone on Discord.
+    body = json.dumps({"content": content[:1900].replace("@", "@\u200b")}).encode()
+    attempts = 1 + (s.webhook_retries if retries is None else retries)
+    delay = s.webhook_backoff_seconds
+    for attempt in range(attempts):
+        try:
+            status = await asyncio.to_thread(
+                _post_once, url, body, s.webhook_timeout_seconds, s.webhook_allow_private
+            )
+            if 200 <= status < 300:
+                return True
+            log.info("webhook answered %s (attempt %s)", status, attempt + 1)
+        except Invalid as exc:
+            log.warning("webhook refused: %s", exc.message)
+            return False
+        except (OSError, http.client.HTTPException) as exc:
+            log.info("webhook failed (attempt %s): %r", attempt + 1, exc)
+        if attempt + 1 < attempts:
+            await asyncio.sleep(delay)
+            delay *= 2
+    return False
+
+
+_tasks: set[asyncio.Task[Any]] = set()
+_locks: dict[str, asyncio.Lock] = {}
+_compared: dict[str, int] = {}  # battle → the last seq whose waits were compared in this process
+
+
+def _spawn(coro: Any) -> None:
+    task = asyncio.get_running_loop().create_task(coro)
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+async def drain() -> None:
+    """Wait for notifications under way (tests, shutdown)."""
+    while _tasks:
+        await asyncio.gather(*list(_tasks), return_exceptions=True)
+
+
+async def set_webhook(platform: Platform, participant: Participant, url: str | None) -> str | None:
+    """Opt into (or, with an empty URL, out of) notifications for this seat."""
+    if participant.role == "spectator":
+        raise Forbidden("spectators are never waited on; there is nothing to notify", "webhook_url")
+    kept = None
+    if url and url.strip():  # the name is resolved off the event loop
+        kept = await asyncio.to_thread(check_url, url, platform.settings.webhook_allow_private)
+    async with platform.db.transaction() as session:
+        row = await status_of(session, participant)
+        row.webhook_url = kept
+        # A wait already under way when they opt in is not "starting" at the next action.
+        state, _ = await load_state(session, participant.battle_id, platform.rules)
+        row.awaited = not state.finished and state.game.waits_on(
+            state, participant.id, participant.role == "referee"
+        )
+    return kept
+
+
+async def webhook_of(platform: Platform, participant: Participant) -> str | None:
+    """The owner's own webhook URL (never shown to anyone else)."""
+    async with platform.db.reader() as session:
+        row = await session.get(SeatStatus, participant.id)
+    return row.webhook_url if row is not None else None
+
+
+async def send_test(platform: Platform, participant: Participant) -> bool:
+    url = await webhook_of(platform, participant)
+    if not url:
+        raise Invalid("set a webhook URL first", "webhook_url")
+    async with platform.db.reader() as session:
+        battle = await session.get(Battle, participant.battle_id)
+    name = battle.name if battle is not None else "this battle"
+    return await deliver(
+        platform, url, f"Starboard: test notification for {participant.name} in “{name}”.", retries=0
+    )
+
+
+def _link(platform: Platform, battle_id: str) -> str:
+    base = platform.settings.public_url
+    return f" {base.rstrip('/')}/battles/{battle_id}" if base else ""
+
+
+async def in_commit(
+    platform: Platform, session: Any, battle_id: str, seq: int, actor_id: str | None
+) -> Callable[[], Awaitable[None]] | None:
+    """Inside the action's own transaction (Platform.in_commit): the actor was just active, and
+    whether any seat of the battle opted into a webhook. Most battles have none: then nothing more
+    runs for this action; otherwise `after_commit` follows, after the commit."""
+    seen, hooked = await seen_and_hooked(session, battle_id, actor_id, seq)
+    if seen and not hooked:
+        _compared[battle_id] = max(_compared.get(battle_id, seq), seq)
+        return None
+    return partial(after_commit, platform, battle_id, seq, actor_id)
+
+
+async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: str | None) -> None:
+    """The after-commit callback: the actor was just active; then one message per new wait.
+
+    It runs after every action, so it costs one transaction: the actor's last-seen update and the
+    battle's seat statuses; a battle where nobody opted into a webhook (most) stops there, since
+    `SeatStatus.awaited` only decides messages (an opt-in sets its own, `set_webhook`)."""
+    lock = _locks.setdefault(battle_id, asyncio.Lock())
+    async with lock:
+        sends: list[tuple[str, str]] = []
+        seen = False
+        async with platform.db.transaction() as session:
+            if actor_id:
+                seen = await seen_at(session, actor_id, seq)
+            rows = await statuses(session, battle_id)
+            if not any(row.webhook_url for row in rows.values()):
+                _compared[battle_id] = max(_compared.get(battle_id, seq), seq)
+                rows = None
+        if actor_id and not seen:  # no status row yet: the first visit makes it
+            await mark_seen(platform, actor_id, seq)
+        if rows is None:
+            return
+        async with platform.db.transaction() as session:
+            battle = await session.get(Battle, battle_id)
+            if battle is None:
+                return
+            # Always the latest state, compared once per seq: callbacks that run out of order (two
+            # quick actions) see nothing new the second time.
+            state, current = await load_state(session, battle_id, platform.rules)
+            since = _compared.get(battle_id, seq - 1)
+            if current <= since:
+                return
+            _compared[battle_id] = current
+            people = {p.id: p for p in await participants(session, battle_id) if p.active}
+            referees = [p.id for p in people.values() if p.role == "referee"]
+            awaited = set() if state.finished else set(state.game.seats(state.game.awaited(state), referees))
+            rows = await statuses(session, battle_id)
+            step = state.game.step(state.clock).title(state.clock)
+            moved = await session.scalars(
+                select(ActionLog).where(
+                    ActionLog.battle_id == battle_id, ActionLog.seq > since, ActionLog.seq <= current
+                )
+            )
+            # A step that ended and began again since the last comparison is a new wait for those it
+            # waits on (even if they were waited on just before).
+            new_step = any(e.get("kind") in ("clock", "rewind") for row in moved for e in row.events)
+            for pid in awaited - set(rows):
+                if pid in people:
+                    rows[pid] = await status_of(session, people[pid])
+            for pid, row in rows.items():
+                now_waited = pid in awaited and pid in people
+                idle = not recently_seen(row, platform.settings.notify_idle_seconds)
+                if now_waited and (new_step or not row.awaited) and row.webhook_url and idle:
+                    link = _link(platform, battle_id)
+                    sends.append(
+                        (row.webhook_url, f"Starboard: “{battle.name}” is waiting on you — {step}.{link}")
+                    )
+                row.awaited = now_waited
+        for url, text in sends:
+            _spawn(deliver(platform, url, text))
+
+
+async def _step_start(session: Any, battle_id: str, seq: int) -> tuple[int, Any]:
+    """The seq and time of the action that began the current step (0 and None: the battle's start)."""
+    rows = await session.scalars(
+        select(ActionLog)
+        .where(ActionLog.battle_id == battle_id, ActionLog.seq <= seq)
+        .order_by(ActionLog.seq.desc())
+        .limit(200)
+    )
+    for row in rows:
+        if any(e.get("kind") in ("clock", "rewind") for e in row.events):
+            return row.seq, aware(row.created_at)
+    return 0, None
+
+
+async def check_deadlines(platform: Platform, now: Any = None) -> int:
+    """Tell each referee with a webhook when the current step has waited past the battle's deadline
+    (once per step). Answers how many messages were started."""
+    now = now or utcnow()
+    sent = 0
+    async with platform.db.transaction() as session:
+        rows = await session.scalars(select(TableSettings))
+        for settings_row in list(rows):
+            battle = await session.get(Battle, settings_row.battle_id)
+            if battle is None or battle.status == "finished":
+                continue
+            minutes = (await table_options(session, battle))["step_deadline_minutes"]
+            if not minutes:
+                continue
+            start_seq, began = await _step_start(session, battle.id, battle.seq)
+            began = began or aware(battle.created_at)
+            if (
+                settings_row.deadline_reported_seq == start_seq
+                or (now - began).total_seconds() < minutes * 60
+            ):
+                continue
+            state, _ = await load_state(session, battle.id, platform.rules)
+            people = {p.id: p for p in await participants(session, battle.id)}
+            referees = [p.id for p in people.values() if p.role == "referee" and p.active]
+            waiting = [
+                people[p].name for p in state.game.seats(state.game.awaited(state), referees) if p in people
+            ]
+            if not waiting:
+                continue
+            # Claimed with a conditional update: of several server processes checking, one tells.
+            claimed = await session.execute(
+                update(TableSettings)
+                .where(
+                    TableSettings.battle_id == battle.id,
+                    or_(
+                        TableSettings.deadline_reported_seq.is_(None),
+                        TableSettings.deadline_reported_seq != start_seq,
+                    ),
+                )
+                .values(deadline_reported_seq=start_seq)
+                .execution_options(synchronize_session=False)
+            )
+            if claimed.rowcount != 1:
+                continue
+            step = state.game.step(state.clock).title(state.clock)
+            text = (
+                f"Starboard: “{battle.name}” — {step} has waited over {minutes} min on "
+                f"{', '.join(waiting)}.{_link(platform, battle.id)}"
+            )
+            seats = await statuses(session, battle.id)
+            for pid, p in people.items():
+                row = seats.get(pid)
+                if p.role == "referee" and p.active and row is not None and row.webhook_url:
+                    _spawn(deliver(platform, row.webhook_url, text))
+                    sent += 1
+    return sent
+
+
+async def deadline_loop(platform: Platform) -> None:
+    """The periodic deadline check (started with the app)."""
+    while True:
+        await asyncio.sleep(platform.settings.deadline_check_seconds)
+        try:
+            await check_deadlines(platform)
+        except Exception:
+            log.exception("step deadline check failed")

@@ -1,0 +1,572 @@
+"""submit(): the only way anything changes in a battle.
+
+A door builds a `Command`; submit authorises, validates and resolves it (the rules' gate, or the
+history service for rewind and undo), writes one transaction — log row (seq+1, dice, events) and
+snapshot — commits, then publishes (battle, seq). It answers with the events the actor may read, so
+no door reads the battle again. A repeated action id returns the first result; an action made
+against an old seq is refused (409); a concurrent writer in another process collides on
+UNIQUE(battle_id, seq) and the battle's version column, and is retried. An exception inside a rule
+is logged with its traceback and answered as an error to this one request; nothing changes.
+
+On PostgreSQL, the next action of a seat whose last action this process committed reads nothing:
+it is checked against the kept battle, state and seat, and its write is guarded on each of them
+(`_kept_context`, `action_store.WRITE_PG`); anything moved or refused is read whole and answered
+as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.exc import StaleDataError
+
+from app.models import ActionLog, Battle, Participant, Snapshot, TableSettings
+from app.rules import apply_action
+from app.rules.core import Action, NeedRoll, NotAllowed, Outcome, RuleError
+from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
+from app.rules.state import BattleState
+from app.rules.views import Viewer, viewer_for
+from app.services.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    RollNeeded,
+    RuleFault,
+    ServiceError,
+    Stale,
+)
+from app.services.history import replay as history
+from app.services.kept import NOT_READ, Commit, KeptSeat, credential
+from app.services.platform import Platform
+from app.services.reading.views import visible_events
+from app.services.store import drafts
+from app.services.store.action_store import (
+    BATTLE_COLUMNS,
+    SNAPSHOT_COLUMNS,
+    GuardFailed,
+    action_context,
+    driver_of,
+    loaded,
+    new_log_row,
+    token_context,
+    write_action,
+)
+from app.services.store.battles import checked_seat, get_battle, get_participant, load_state, token_seat
+from app.services.store.seats import DAMAGE, waits_under
+
+log = logging.getLogger(__name__)
+
+_locks: dict[str, asyncio.Lock] = {}
+
+MAX_PAYLOAD_DEPTH = 32  # ship definitions need under 10; deeper JSON only ever breaks serialisation
+MAX_DICE = 200
+MAX_DIE_VALUE = 1000  # no rule rolls a die with more sides; bigger entries are refused, not stored
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    """Whether JSON-like data nests deeper than `limit` objects/lists (checked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children = list(node.values())
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _check_input(payload: Any, seen_seq: Any, dice: Any) -> None:
+    """What every door hands over, checked once here: the websocket passes its JSON on as it came."""
+    if not isinstance(payload, dict):
+        raise Invalid("payload must be an object", "payload")
+    if _depth_exceeds(payload, MAX_PAYLOAD_DEPTH):
+        raise Invalid(f"the payload is nested more than {MAX_PAYLOAD_DEPTH} levels deep", "payload")
+    if seen_seq is not None and (type(seen_seq) is not int or seen_seq < 0):
+        raise Invalid("seen_seq must be a whole number", "seen_seq")
+    if dice is not None and (
+        not isinstance(dice, list)
+        or len(dice) > MAX_DICE
+        or any(type(d) is not int or not 1 <= d <= MAX_DIE_VALUE for d in dice)
+    ):
+        raise Invalid(
+            f"dice must be a list of at most {MAX_DICE} whole numbers from 1 to {MAX_DIE_VALUE}", "dice"
+        )
+
+
+@dataclass(frozen=True)
+class Command:
+    """One action as a door hands it over: who, what, with which idempotency key, seen at which seq."""
+
+    battle_id: str
+    participant_id: str | None
+    action_type: str
+    payload: dict[str, Any]
+    action_id: str
+    seen_seq: int | None = None
+    dice: list[int] | None = None
+    # The REST door's credential: the acting seat is the one holding this token, found in the
+    # action's own read (no read before it; `participant_id` may be None).
+    token_hash: str | None = None
+    # The door has asked `requests.queue_if_needed` already (a token's damage entry: see MustAsk).
+    queue_checked: bool = False
+
+
+class MustAsk(Exception):
+    """A damage entry by a seat found by its token, in a battle where it may wait for the referee:
+    the door asks `requests.queue_if_needed` (with this seat) and submits again with
+    `queue_checked` if it does not wait. Raised before anything is written."""
+
+    def __init__(self, participant_id: str) -> None:
+        super().__init__(participant_id)
+        self.participant_id = participant_id
+
+
+@dataclass
+class Submitted:
+    """The result: the new seq and the events as the actor may read them."""
+
+    battle_id: str
+    seq: int
+    events: list[dict[str, Any]]
+    duplicate: bool = False
+    finished: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+    commit: Commit | None = None
+
+
+def _dice_for(battle: Battle, seq: int, entered: list[int] | None) -> DiceSource:
+    if battle.dice_mode == "physical":
+        return EnteredDice(entered or [])
+    return SeededDice(bytes.fromhex(battle.seed), battle.id, seq)
+
+
+def _rule_error(exc: RuleError) -> Invalid | Forbidden:
+    if isinstance(exc, NotAllowed):
+        return Forbidden(exc.message, exc.field)
+    return Invalid(exc.message, exc.field)
+
+
+async def _existing(session: AsyncSession, battle_id: str, action_id: str) -> ActionLog | None:
+    return await session.scalar(
+        select(ActionLog).where(ActionLog.battle_id == battle_id, ActionLog.action_id == action_id)
+    )
+
+
+async def _context(session: AsyncSession, cmd: Command, known: int = -1) -> tuple[Battle, Snapshot, Participant, bool, Any]:
+    """What an action is checked against, in one statement: the battle and its snapshot (both
+    kept by the session, which writes them), the acting seat (checked: it may act here), whether
+    the action id was already used (then its first result is read), and — for a seat found by its
+    token — the table's changed options (else None). On PostgreSQL the snapshot's state is None
+    when the battle is at version `known` (the caller keeps that state: `KeptStates`)."""
+    if cmd.token_hash is not None:
+        return await _token_context(session, cmd, known)
+    battle, snap, seat, used = await _id_context(session, cmd, known)
+    return battle, snap, checked_seat(seat, cmd.battle_id, cmd.participant_id), used, None
+
+
+async def _token_context(
+    session: AsyncSession, cmd: Command, known: int
+) -> tuple[Battle, Snapshot, Participant, bool, Any]:
+    """`_context` for a seat found by its token: an unknown token is told before an unknown battle."""
+    assert cmd.token_hash is not None
+    if await driver_of(session) is not None:
+        battle, snap, seat, used, options = await token_context(
+            session, cmd.battle_id, cmd.token_hash, cmd.action_id, known
+        )
+        participant = token_seat(seat, cmd.battle_id)
+    else:
+        participant = token_seat(
+            await session.scalar(select(Participant).where(Participant.token_hash == cmd.token_hash)),
+            cmd.battle_id,
+        )
+        battle, snap, _, used = await _id_context(session, replace(cmd, participant_id=participant.id), known)
+        options = await session.scalar(
+            select(TableSettings.options).where(TableSettings.battle_id == cmd.battle_id)
+        )
+    if battle is None or snap is None:
+        raise NotFound("no such battle", "battle")
+    return battle, snap, participant, used, options
+
+
+async def _id_context(session: AsyncSession, cmd: Command, known: int) -> tuple[Battle, Snapshot, Participant | None, bool]:
+    if await driver_of(session) is not None:
+        return await action_context(
+            session, cmd.battle_id, str(cmd.participant_id or ""), cmd.action_id, known
+        )
+    used = (
+        select(ActionLog.id)
+        .where(ActionLog.battle_id == cmd.battle_id, ActionLog.action_id == cmd.action_id)
+        .limit(1)
+        .scalar_subquery()
+    )
+    found = (
+        await session.execute(
+            select(Battle, Snapshot, Participant, used)
+            .join(Snapshot, Snapshot.battle_id == Battle.id)
+            .outerjoin(Participant, Participant.id == str(cmd.participant_id or ""))
+            .where(Battle.id == cmd.battle_id)
+        )
+    ).first()
+    if found is None:
+        raise NotFound("no such battle", "battle")
+    return found[0], found[1], found[2], found[3] is not None
+
+
+async def _repeat(session: AsyncSession, platform: Platform, row: ActionLog) -> Submitted:
+    """The first result of a repeated action id, as its author may read it now."""
+    battle = await get_battle(session, row.battle_id)
+    participant = await get_participant(session, row.battle_id, row.actor_id)
+    state, _ = await load_state(session, row.battle_id, platform.rules)
+    viewer = viewer_for(participant.id, participant.role, state)
+    shown = visible_events(row.events, viewer, battle.status == "finished")
+    return Submitted(row.battle_id, row.seq, shown, duplicate=True)
+
+
+async def submit(platform: Platform, cmd: Command) -> Submitted:
+    """Apply one action for one participant. Raises a ServiceError subclass when nothing changed."""
+    if not isinstance(cmd.action_id, str) or not 1 <= len(cmd.action_id) <= 64:
+        raise Invalid("every action needs an action_id of 1 to 64 characters", "action_id")
+    _check_input(cmd.payload, cmd.seen_seq, cmd.dice)
+    lock = _locks.setdefault(cmd.battle_id, asyncio.Lock())
+    async with lock:
+        renewed = False
+        for attempt in range(5):
+            try:
+                result = await _submit_once(platform, cmd)
+                break
+            except (IntegrityError, StaleDataError):
+                # Another process wrote this seq first. A repeat of that same action id returns its
+                # result; otherwise try again on the new state unless the client pinned a seq.
+                async with platform.db.reader() as session:
+                    row = await _existing(session, cmd.battle_id, cmd.action_id)
+                    if row is not None:
+                        actor = cmd.participant_id
+                        if cmd.token_hash is not None:
+                            actor = await session.scalar(
+                                select(Participant.id).where(Participant.token_hash == cmd.token_hash)
+                            )
+                        if row.actor_id != actor:
+                            raise Conflict(
+                                "that action id was already used by someone else", "action_id"
+                            ) from None
+                        return await _repeat(session, platform, row)
+                await asyncio.sleep(0.01 * (attempt + 1))
+            except DBAPIError as exc:
+                # A pooled connection the database had dropped (a restart): the pool is renewed;
+                # go again once on a fresh one — nothing was committed, or the action id finds it.
+                if not exc.connection_invalidated or renewed:
+                    raise
+                renewed = True
+        else:
+            raise Conflict("too many concurrent actions; try again")
+    if result.commit is not None:  # committed: the next action here starts from this state
+        c = result.commit
+        platform.states.keep(cmd.battle_id, c.battle.version, c.seq, c.state, c.battle, c.seat)
+    if not result.duplicate and not result.extra.get("draft"):
+        # After the commit and off the request path: local viewers are woken now, the other
+        # processes by a background publisher with its own timeout (kept pending and sent again
+        # when the broker is back). Nothing here can delay or fail the committed action.
+        if result.commit is not None:
+            for hook in platform.committed:
+                try:
+                    hook(result.commit)
+                except Exception:  # a viewer's shortcut only: frames read the database instead
+                    log.exception("handing over battle %s seq %s failed", cmd.battle_id, result.seq)
+        try:
+            platform.broker.announce(cmd.battle_id, result.seq)
+        except Exception:  # the write is committed; the hub's heartbeat catches viewers up
+            log.exception("announcing battle %s seq %s failed", cmd.battle_id, result.seq)
+        every = getattr(platform.settings, "checkpoint_every", 0)
+        if every and result.seq % every == 0:
+            kept = result.commit.state if result.commit is not None else None  # no replay needed
+            _spawn(history.checkpoint(platform, cmd.battle_id, result.seq, kept))
+        # --- after commit: notifications, last seen — background tasks, never awaited here
+        actor = result.commit.row.actor_id if result.commit is not None else cmd.participant_id
+        _after_commit(platform, cmd.battle_id, result.seq, actor)
+        for follow_up in result.extra.get("follow", ()):  # asked for inside the transaction
+            _spawn(_guarded(follow_up(), cmd.battle_id, result.seq))
+    return result
+
+
+_background: set[asyncio.Task[None]] = set()
+
+
+def _spawn(coro: Any) -> None:
+    task = asyncio.get_running_loop().create_task(coro)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
+def _after_commit(platform: Platform, battle_id: str, seq: int, actor: str | None) -> None:
+    for callback in platform.after_commit:
+        _spawn(_guarded(callback(battle_id, seq, actor), battle_id, seq))
+
+
+async def _guarded(work: Awaitable[None], battle_id: str, seq: int) -> None:
+    try:
+        await work
+    except Exception:  # after-commit work never fails the action that was committed
+        log.exception("after-commit work failed for battle %s seq %s", battle_id, seq)
+
+
+def _ships_named(value: Any, ships: dict[str, Any]) -> set[str]:
+    """The ship ids a payload names, at any depth."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str) and node in ships:
+            found.add(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+async def _still_current(session: AsyncSession, state: BattleState, cmd: Command, seq: int) -> None:
+    """Concurrent entries: an action made at an earlier seq still applies when what it depends on has
+    not changed since — the same step, and none of the ships it names touched in between. Otherwise
+    it is refused in the page's words, naming what moved on."""
+    if cmd.seen_seq is None or cmd.seen_seq > seq:
+        raise Stale("that page is from a battle state the server never had; reload", "seen_seq", seq=seq)
+    since = await session.scalars(
+        select(ActionLog)
+        .where(ActionLog.battle_id == cmd.battle_id, ActionLog.seq > cmd.seen_seq)
+        .order_by(ActionLog.seq)
+    )
+    named = _ships_named(cmd.payload, state.ships)
+    for row in since:
+        for event in row.events:
+            if event.get("kind") in ("clock", "rewind"):
+                what = (
+                    event["text"].split(";")[0]
+                    if event.get("kind") == "clock"
+                    else "the referee went back in time"
+                )
+                raise Stale(f"the battle moved on: {what}; look again", "seen_seq", seq=seq)
+        touched = named & ({e.get("ship") for e in row.events} | _ships_named(row.payload, state.ships))
+        if touched:
+            names = ", ".join(sorted(state.ships[s].name for s in touched))
+            raise Stale(
+                f"{names} changed while you acted (action #{row.seq}); look again", "seen_seq", seq=seq
+            )
+
+
+def _state_of(platform: Platform, battle: Battle, snap: Snapshot) -> BattleState:
+    """The state the action is checked against: the one kept from this process's last commit when
+    the database left it out (the battle is still at that version), else the snapshot's, parsed."""
+    if snap.state is not None:
+        return platform.rules.load(snap.state)
+    kept = platform.states.state(battle.id, battle.version, snap.seq)
+    if kept is None:  # the version matched and the seq did not: never kept so; read it whole again
+        platform.states.forget(battle.id)
+        raise StaleDataError(f"battle {battle.id}: the kept state is not the snapshot's")
+    return kept
+
+
+def _resolve(state: BattleState, action: Action, source: DiceSource, entered: list[int] | None) -> Outcome:
+    """Run the rules; a rule's refusal becomes the door's answer, a rule's crash a logged fault.
+    A missing physical die is answered with every die the action may still need, by purpose."""
+    try:
+        return apply_action(state, action, source)
+    except RuleError as exc:
+        raise _rule_error(exc) from None
+    except NeedRoll as need:
+        plan = dice_plan(lambda dice: apply_action(state, action, dice), list(entered or []))
+        raise RollNeeded(
+            f"roll needed: 1d{need.sides} for {need.purpose}", "dice", needed=need.as_dict(), plan=plan
+        ) from None
+    except Exception:
+        log.exception("rule fault in %s (payload %r)", action.type, action.payload)
+        raise RuleFault(
+            f"the rules could not resolve {action.type}; nothing changed (the fault is logged)", "action_type"
+        ) from None
+
+
+@dataclass
+class _Checked:
+    """What an action is resolved against: the battle and its snapshot (the write updates both),
+    the acting seat (checked: it may act here), the table's options read with it (`NOT_READ`:
+    none) and the state at the snapshot's seq."""
+
+    battle: Battle
+    snap: Snapshot
+    participant: Participant
+    options: Any
+    state: BattleState
+
+
+def _kept_context(platform: Platform, cmd: Command) -> _Checked | None:
+    """The action's context from what this process's last commit in the battle kept, without a
+    read (so a plain action is one statement): only for a seat kept there, an action that
+    is no draft or history action and was made at the kept seq. The seat is checked as read
+    then; the write's guard checks it, the battle's version and the table's options are still
+    as kept (`write_action`). The kept rows are copied: live frames still draw the kept ones."""
+    kept = platform.states.entry(cmd.battle_id)
+    if kept is None or kept.battle is None or cmd.action_type in history.HISTORY_ACTIONS:
+        return None
+    if cmd.seen_seq is not None and cmd.seen_seq != kept.seq:
+        return None
+    seat = kept.seats.get(credential(cmd.token_hash, cmd.participant_id))
+    if seat is None or drafts.drafts_possible(kept.state):
+        return None
+    if cmd.token_hash is not None:
+        if seat.options is NOT_READ:
+            return None
+        participant = token_seat(seat.row, cmd.battle_id)
+    else:
+        participant = checked_seat(seat.row, cmd.battle_id, cmd.participant_id)
+    values = kept.battle.__dict__
+    if any(c not in values for c in BATTLE_COLUMNS):  # not as read by hand (SQLite's ORM rows)
+        return None
+    battle = loaded(Battle, BATTLE_COLUMNS, values)
+    snap = loaded(Snapshot, SNAPSHOT_COLUMNS, {"battle_id": battle.id, "seq": kept.seq, "state": None})
+    return _Checked(battle, snap, participant, seat.options, kept.state)
+
+
+async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
+    async with platform.db.unit() as session:
+        if await driver_of(session) is not None:  # PostgreSQL: maybe nothing to read (kept)
+            resolved = None
+            try:
+                kept = _kept_context(platform, cmd)
+                if kept is not None:
+                    resolved = await _resolve_action(platform, session, cmd, kept)
+            except (ServiceError, MustAsk):
+                pass  # the whole read answers it: a repeated action id first, then in its own words
+            if isinstance(resolved, _Resolved):
+                try:
+                    return await _write(platform, session, cmd, resolved)
+                except GuardFailed:
+                    platform.states.forget(cmd.battle_id)  # something moved: read it all again
+        known = platform.states.version(cmd.battle_id)
+        battle, snap, participant, repeated, table_options = await _context(session, cmd, known)
+        previous = await _existing(session, cmd.battle_id, cmd.action_id) if repeated else None
+        if previous is not None:
+            if previous.actor_id != participant.id:
+                raise Conflict("that action id was already used by someone else", "action_id")
+            return await _repeat(session, platform, previous)
+        options = table_options if cmd.token_hash is not None else NOT_READ
+        state = _state_of(platform, battle, snap)
+        checked = _Checked(battle, snap, participant, options, state)
+        resolved = await _resolve_action(platform, session, cmd, checked)
+        if isinstance(resolved, Submitted):  # a draft
+            return resolved
+        return await _write(platform, session, cmd, resolved)
+
+
+@dataclass
+class _Resolved:
+    """An action resolved and not yet written: its log row and the state it leaves."""
+
+    checked: _Checked
+    row: ActionLog
+    new_state: BattleState
+    events: list[dict[str, Any]]
+
+
+async def _resolve_action(
+    platform: Platform, session: Any, cmd: Command, checked: _Checked
+) -> _Resolved | Submitted:
+    """Resolve the action against its context: the log row and state to write, or a draft's
+    answer (a draft is saved here: it has no log row). Nothing of the battle is written yet."""
+    rules = platform.rules
+    battle, snap, participant, state = checked.battle, checked.snap, checked.participant, checked.state
+    if (
+        cmd.token_hash is not None
+        and not cmd.queue_checked
+        and cmd.action_type == DAMAGE
+        and waits_under(participant, battle.options, checked.options)
+    ):
+        raise MustAsk(participant.id)
+    seq = snap.seq
+    if cmd.seen_seq is not None and cmd.seen_seq != seq:
+        await _still_current(session, state, cmd, seq)
+    actor = viewer_for(participant.id, participant.role, state)
+    new_seq = seq + 1
+    stored_payload = dict(cmd.payload)
+    rolled: list[dict[str, Any]] = []
+    if cmd.action_type not in history.HISTORY_ACTIONS and drafts.is_draft(
+        state, cmd.action_type, cmd.payload
+    ):
+        # A draft: checked by the rules, kept outside the log — no seq, no frame for anyone else.
+        outcome = _resolve(state, Action(cmd.action_type, cmd.payload, actor), ReplayDice([]), None)
+        ship_id = drafts.ship_of(state, cmd.action_type, cmd.payload)
+        await drafts.save(session, cmd.battle_id, actor, cmd.action_type, cmd.payload, ship_id)
+        shown = visible_events([e.model_dump(mode="json") for e in outcome.events], actor, state.finished)
+        return Submitted(cmd.battle_id, seq, shown, extra={"draft": True})
+    own = [
+        {"type": d.action_type, "payload": d.payload}
+        for d in (await drafts.rows(session, cmd.battle_id) if drafts.drafts_possible(state) else [])
+        if d.participant_id == participant.id
+    ]
+    if own and cmd.action_type not in history.HISTORY_ACTIONS:
+        # The author's drafts join the state now, and the log keeps them for replay.
+        state = drafts.fold(state, own, actor)
+        stored_payload[drafts.FOLDED] = own
+        await drafts.clear(session, cmd.battle_id, participant.id)
+    if cmd.action_type in history.HISTORY_ACTIONS:
+        spec = history.HISTORY_ACTIONS[cmd.action_type]
+        try:
+            state.game.admit(state, spec, actor)
+            body = state.game.parse(spec, cmd.payload)
+        except RuleError as exc:
+            raise _rule_error(exc) from None
+        new_state, events, stored_payload = await history.resolve(
+            session, rules, battle, cmd.action_type, body, seq
+        )
+    else:
+        source = _dice_for(battle, new_seq, cmd.dice)
+        outcome = _resolve(state, Action(cmd.action_type, cmd.payload, actor), source, cmd.dice)
+        if isinstance(source, EnteredDice) and source.values:
+            raise Invalid(
+                f"{len(source.values)} more dice entered than this action rolls ({source.used} needed)",
+                "dice",
+            )
+        new_state, events, rolled = outcome.state, outcome.events, source.record
+    event_dicts = [e.model_dump(mode="json") for e in events]
+    row = await new_log_row(
+        session,
+        battle_id=cmd.battle_id,
+        seq=new_seq,
+        action_id=cmd.action_id,
+        actor_id=participant.id,
+        actor_role=participant.role,
+        action_type=cmd.action_type,
+        clock=state.game.system.short(state.clock),
+        payload=stored_payload,
+        dice=rolled,
+        events=event_dicts,
+    )
+    return _Resolved(checked, row, new_state, event_dicts)
+
+
+async def _write(platform: Platform, session: Any, cmd: Command, resolved: _Resolved) -> Submitted:
+    """Write a resolved action, with what commits with it (`Platform.in_commit`), and answer it."""
+    checked, row, new_state, event_dicts = resolved.checked, resolved.row, resolved.new_state, resolved.events
+    battle, participant, new_seq = checked.battle, checked.participant, row.seq
+    await write_action(session, battle, checked.snap, row, new_state, participant, checked.options)
+    follow = [
+        f for hook in platform.in_commit if (f := await hook(session, cmd.battle_id, new_seq, participant.id))
+    ]
+    after: Viewer = viewer_for(participant.id, participant.role, new_state)
+    shown = visible_events(event_dicts, after, new_state.finished)
+    seat = (credential(cmd.token_hash, cmd.participant_id), KeptSeat(participant, checked.options))
+    commit = Commit(cmd.battle_id, new_seq, battle, new_state, row, seat)
+    return Submitted(
+        cmd.battle_id, new_seq, shown, finished=new_state.finished, commit=commit, extra={"follow": follow}
+    )

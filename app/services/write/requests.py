@@ -1,0 +1,257 @@
+"""Player requests to the referee: undo my last action (with a reason), and — where the
+battle's `damage_needs_approval` option is on — damage a player enters on an enemy ship, which waits
+in the same queue. The referee approves (undo: the existing `battle.undo`; damage: submitted through
+`submit` as the player entered it) or refuses with a reason; either way the player is told in a
+private chat line from the referee. A request is seen by the referee and its player only."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import existing
+from app.models import ActionLog, Battle, Participant, TableRequest
+from app.rules import STANDARD, Rules
+from app.services.errors import Forbidden, Invalid, NotFound
+from app.services.history.replay import HISTORY_ACTIONS, UNDO
+from app.services.platform import Platform
+from app.services.store.battles import get_battle, get_participant, load_state, participants
+from app.services.store.seats import ASKERS, DAMAGE, damage_waits, utcnow
+from app.services.table import chat
+from app.services.write import actions as action_service
+from app.services.write.actions import Command
+
+MAX_PENDING = 10  # damage entries one player may have waiting for the referee
+
+
+@dataclass
+class Shown:
+    id: int
+    who: str
+    participant_id: str
+    kind: str
+    target_seq: int | None
+    summary: str
+    reason: str
+    status: str
+    answer: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _reason(text: Any, field: str = "reason") -> str:
+    value = str(text or "").strip()
+    if not 3 <= len(value) <= 300:
+        raise Invalid("give a reason of 3 to 300 characters", field)
+    return value
+
+
+async def _last_row(session: AsyncSession, battle: Battle) -> ActionLog | None:
+    return await session.scalar(
+        select(ActionLog).where(ActionLog.battle_id == battle.id, ActionLog.seq == battle.seq)
+    )
+
+
+async def may_ask_undo(session: AsyncSession, battle: Battle, participant: Participant) -> int | None:
+    """The seq of the action this player may ask to undo: the battle's last action, if it is theirs."""
+    if participant.role not in ASKERS or battle.status == "finished" or battle.seq == 0:
+        return None
+    row = await _last_row(session, battle)
+    if row is None or row.actor_id != participant.id or row.action_type in HISTORY_ACTIONS:
+        return None
+    return row.seq
+
+
+async def ask_undo(
+    platform: Platform, battle_id: str, participant_id: str | None, reason: Any
+) -> TableRequest:
+    text = _reason(reason)
+    async with platform.db.transaction() as session:
+        battle = await get_battle(session, battle_id)
+        me = await get_participant(session, battle_id, participant_id)
+        if me.role not in ASKERS:
+            raise Forbidden("only a player asks the referee to undo their action")
+        target = await may_ask_undo(session, battle, me)
+        if target is None:
+            raise Invalid("you may only ask to undo your own action while it is the battle's last", "seq")
+        already = await session.scalar(
+            select(TableRequest).where(
+                TableRequest.battle_id == battle_id,
+                TableRequest.kind == "undo",
+                TableRequest.target_seq == target,
+                TableRequest.status == "pending",
+            )
+        )
+        if already is not None:
+            raise Invalid(f"you already asked to undo action {target}", "seq")
+        req = TableRequest(
+            battle_id=battle_id,
+            participant_id=me.id,
+            kind="undo",
+            target_seq=target,
+            reason=text,
+            status="pending",
+        )
+        session.add(req)
+        await session.flush()
+    await chat.wake_table(platform, battle_id, 0)
+    return req
+
+
+async def queue_if_needed(platform: Platform, cmd: Command, waits: bool | None = None) -> TableRequest | None:
+    """The doors call this before submit: a player's damage on a ship they do not command waits for
+    the referee's approval where the battle asks for it (None: submit as usual). `waits`: what the
+    door already read of that (`seats.seat_and_waits`); False answers None at once."""
+    if cmd.action_type != DAMAGE or not isinstance(cmd.payload, dict):
+        return None
+    if cmd.participant_id is None or waits is False:
+        return None
+    if waits is None:
+        async with platform.db.reader() as session:
+            if not await damage_waits(session, cmd.battle_id, cmd.participant_id):
+                return None  # most battles: one statement outside any transaction; submit goes on
+    async with platform.db.transaction() as session:
+        battle = await get_battle(session, cmd.battle_id)
+        me = await get_participant(session, cmd.battle_id, cmd.participant_id)
+        state, _ = await load_state(session, battle.id, platform.rules)
+        target = state.ships.get(str(cmd.payload.get("target", "")))
+        if target is None or target.owner == me.id:
+            return None  # an unknown target is refused by submit as usual; own ships apply at once
+        if state.finished:
+            return None
+        waiting = 0
+        for earlier in await session.scalars(
+            select(TableRequest).where(
+                TableRequest.battle_id == battle.id,
+                TableRequest.participant_id == me.id,
+                TableRequest.kind == "damage",
+            )
+        ):
+            if (earlier.payload or {}).get("action_id") == cmd.action_id:
+                return earlier  # a repeated action id queues nothing more
+            waiting += earlier.status == "pending"
+        if waiting >= MAX_PENDING:
+            raise Invalid(f"{MAX_PENDING} of your damage entries already wait for the referee", "target")
+        req = TableRequest(
+            battle_id=battle.id,
+            participant_id=me.id,
+            kind="damage",
+            target_seq=battle.seq,
+            payload={"payload": cmd.payload, "dice": cmd.dice, "action_id": cmd.action_id},
+            reason="",
+            status="pending",
+        )
+        session.add(req)
+        await session.flush()
+    await chat.wake_table(platform, cmd.battle_id, 0)
+    return req
+
+
+def _summary(req: TableRequest, ship_names: dict[str, str]) -> str:
+    if req.kind == "undo":
+        return f"undo action #{req.target_seq}"
+    p = (req.payload or {}).get("payload", {})
+    target = ship_names.get(str(p.get("target")), str(p.get("target")))
+    source = ship_names.get(str(p.get("source")), str(p.get("source") or "?"))
+    where = f" ({p['direction']})" if p.get("direction") else ""
+    return f"damage {p.get('amount', '?')} on {target} from {source}{where}"
+
+
+async def requests_for(
+    session: AsyncSession, battle: Battle, viewer: Participant, limit: int = 20, rules: Rules = STANDARD
+) -> list[Shown]:
+    """The referee's queue (every request), or a player's own requests; nothing for others."""
+    query = select(TableRequest).where(TableRequest.battle_id == battle.id)
+    if viewer.role != "referee":
+        if viewer.role not in ASKERS:
+            return []
+        query = query.where(TableRequest.participant_id == viewer.id)
+    rows = list(await session.scalars(query.order_by(TableRequest.id.desc()).limit(limit)))
+    names = {p.id: p.name for p in await participants(session, battle.id)}
+    state, _ = await load_state(session, battle.id, rules)
+    ships = {sid: s.name for sid, s in state.ships.items()}
+    return [
+        Shown(
+            r.id,
+            names.get(r.participant_id, "someone"),
+            r.participant_id,
+            r.kind,
+            r.target_seq,
+            _summary(r, ships),
+            r.reason,
+            r.status,
+            r.answer,
+        )
+        for r in rows
+    ]
+
+
+async def decide(
+    platform: Platform,
+    battle_id: str,
+    referee_id: str | None,
+    request_id: int,
+    approve: bool,
+    answer: Any = "",
+) -> TableRequest:
+    """The referee approves (the undo or the damage goes through submit) or refuses (with a reason)."""
+    async with platform.db.reader() as session:
+        me = await get_participant(session, battle_id, referee_id)
+        if me.role != "referee":
+            raise Forbidden("only the referee answers requests")
+        req = await session.get(TableRequest, request_id)
+        if req is None or req.battle_id != battle_id:
+            raise NotFound("no such request", "request")
+        if req.status != "pending":
+            raise Invalid(f"that request was already {req.status}", "request")
+        player = await session.get(Participant, req.participant_id)
+        battle = await get_battle(session, battle_id)
+    refusal = "" if approve else _reason(answer, "answer")
+    result_seq = None
+    if approve:
+        if req.kind == "undo":
+            if battle.seq != req.target_seq:
+                raise Invalid(
+                    f"action #{req.target_seq} is no longer the last action; refuse the request instead",
+                    "request",
+                )
+            # The log is public: it says who asked, not the reason the player gave the referee.
+            name = player.name if player else "a player"
+            cmd = Command(
+                battle_id,
+                me.id,
+                UNDO,
+                {"reason": f"at {name}'s request (#{req.id})"[:300]},
+                f"request-{req.id}-{uuid.uuid4().hex[:8]}",
+            )
+        else:
+            body = req.payload or {}
+            cmd = Command(
+                battle_id,
+                req.participant_id,
+                DAMAGE,
+                dict(body.get("payload") or {}),
+                f"request-{req.id}",
+                None,
+                body.get("dice"),
+            )
+        result_seq = (await action_service.submit(platform, cmd)).seq
+    async with platform.db.transaction() as session:
+        row = await existing(session, TableRequest, request_id)
+        row.status = "approved" if approve else "refused"
+        row.answer = refusal or None
+        row.result_seq = result_seq
+        row.decided_at = utcnow()
+    what = "undo" if req.kind == "undo" else "damage"
+    note = (
+        f"Your {what} request is approved (action #{result_seq})."
+        if approve
+        else f"Your {what} request is refused: {refusal}"
+    )
+    await chat.post(platform, battle_id, me.id, note, to=req.participant_id, limited=False)
+    return row

@@ -1,0 +1,174 @@
+"""Ship cards for live frames, drawn again only when something they show changed.
+
+A live frame draws every ship card for its view, and most actions change one ship: the other cards
+come out the same. `CardMemo` keeps each card by a digest of exactly what its templates read — the
+ship as this viewer sees it, its display values and ⚑ flags, the viewer and what the rules offer
+them, the seat names, the battle (its clock), the CSRF placeholder, and the whole ship list only
+for the parts whose templates read it (target lists) — so a card is reused only when every one of
+those is the same. A card with an action form also draws the seq (the form's seen_seq): it is kept
+per seq. Which variables the card's templates (and all they include) read is found by parsing them
+(`jinja2.meta`): a template that starts reading anything else turns the memo off (every card is
+drawn, as before) until `INPUTS` names it, and a test says so. Anything in those inputs that is not
+plain JSON data also means the card is drawn, never a guess.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import weakref
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Any
+
+import jinja2
+from jinja2 import meta
+from markupsafe import Markup
+
+CARD = "partials/ship.html"
+
+# What a card's templates may read from the frame's context, and how the key takes each one.
+INPUTS = frozenset(
+    {"ship", "names", "display", "flags", "offers", "viewer", "state", "battle", "csrf_token", "seq"}
+)
+# The one template that draws the seq (an action form's seen_seq), always with this marker: a card
+# drawn without it is the same at every seq (a spectator's), one drawn with it is kept per seq.
+FIELDS = "partials/action_fields.html"
+SEEN_SEQ = "data-seen-seq"
+_BY_SEQ = Markup("")  # kept under a card's key when that card draws the seq: look it up by seq
+# Names the templates set themselves or for what they include (loop variables, `set`s and
+# `with`s that jinja2.meta counts as read).
+LOCALS = frozenset({"part", "feeds", "k", "xy", "on_board", "no_dice", "shown"})
+
+
+class _NotData(TypeError):
+    pass
+
+
+def _refuse(value: Any) -> Any:
+    raise _NotData(type(value).__name__)
+
+
+def digest(inputs: list[Any]) -> bytes | None:
+    """What a drawing reads, as a short key: a digest of it as JSON; None when it is not plain JSON
+    data (or holds a cycle) — then it is drawn, never guessed."""
+    try:
+        text = json.dumps(inputs, default=_refuse, separators=(",", ":"))
+    except (_NotData, ValueError):
+        return None
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+# env → (template name, its source) → what it reads and what it includes. Parsing the card's
+# templates was most of an app's start-up (about 0.25 s, and the test suite starts hundreds of
+# apps); a source that changes (auto-reload) is parsed again under its new text.
+_parsed: weakref.WeakKeyDictionary[jinja2.Environment, dict[tuple[str, str], Any]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def parsed(env: jinja2.Environment, name: str) -> tuple[frozenset[str], tuple[str | None, ...]]:
+    """The variables a template reads (jinja2.meta's undeclared names) and the templates it
+    includes or imports (None: one chosen while drawing), parsed once per source."""
+    loader = env.loader
+    if loader is None:
+        raise TypeError("a template environment without a loader has no sources to parse")
+    source = loader.get_source(env, name)[0]
+    known = _parsed.setdefault(env, {})
+    found = known.get((name, source))
+    if found is None:
+        tree = env.parse(source)
+        found = known[(name, source)] = (
+            frozenset(meta.find_undeclared_variables(tree)),
+            tuple(meta.find_referenced_templates(tree)),
+        )
+    return found
+
+
+def card_templates(env: jinja2.Environment, parts: Iterable[str]) -> list[str]:
+    """The card's template, every part's, and all they include or import, at any depth."""
+    found: list[str] = []
+    todo = [CARD, *(f"parts/{name}.html" for name in sorted(parts))]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found.append(name)
+        # None: an include chosen while drawing — the parts' (`part_template`), all listed above
+        todo.extend(t for t in parsed(env, name)[1] if t is not None)
+    return found
+
+
+def read_by(env: jinja2.Environment, name: str) -> set[str]:
+    """The context variables a template reads (its own globals left out)."""
+    return set(parsed(env, name)[0]) - set(env.globals)
+
+
+class CardMemo:
+    """Drawn ship cards by what they show (see the module's docstring); at most `size` kept."""
+
+    def __init__(self, env: jinja2.Environment, parts: Iterable[str], size: int = 512) -> None:
+        self.env, self.size = env, size
+        self.parts = set(parts)
+        read = {name: read_by(env, name) for name in card_templates(env, self.parts)}
+        self.unknown = set().union(*read.values()) - INPUTS - LOCALS
+        # the parts whose templates read the whole ship list (their cards change with any ship)
+        self.list_readers = {name for name in self.parts if "state" in read[f"parts/{name}.html"]}
+        self.enabled = not self.unknown and not env.auto_reload
+        # whether only FIELDS draws the seq (else every card is kept per seq)
+        self.seq_marked = {name for name, names in read.items() if "seq" in names} <= {FIELDS}
+        self._cards: OrderedDict[bytes, Markup] = OrderedDict()
+        self.hits = self.draws = 0
+
+    def _key(self, context: dict[str, Any], ship: dict[str, Any]) -> bytes | None:
+        sid = ship.get("id")
+        reads_list = any(name in self.list_readers for name in ship.get("parts") or {})
+        viewer = context["viewer"]
+        inputs = [
+            ship,
+            context["display"].get(sid),
+            context["flags"].get(sid),
+            context["names"],
+            list(context["offers"]),
+            [viewer.participant_id, viewer.role, sorted(viewer.ships)],
+            context["battle"],
+            context["state"]["ships"] if reads_list else None,
+            context["csrf_token"],
+        ]
+        return digest(inputs)
+
+    def draw(self, context: dict[str, Any], ship: dict[str, Any]) -> Markup:
+        """The card of `ship` as the frame's template would draw it with this context."""
+        base = self._key(context, ship) if self.enabled else None
+        if base is None:
+            self.draws += 1
+            return self._drawn(context, ship)
+        by_seq = base + str(context["seq"]).encode()
+        kept = self._cards.get(base)
+        key = by_seq if kept is _BY_SEQ or not self.seq_marked else base
+        if key is by_seq:
+            kept = self._cards.get(by_seq)
+        if kept is not None:
+            self._cards.move_to_end(key)
+            self.hits += 1
+            return kept
+        card = self._drawn(context, ship)
+        self.draws += 1
+        if key is base and SEEN_SEQ in card:  # it draws a form: the same inputs differ by seq
+            self._keep(base, _BY_SEQ)
+            key = by_seq
+        self._keep(key, card)
+        return card
+
+    def _drawn(self, context: dict[str, Any], ship: dict[str, Any]) -> Markup:
+        return Markup(self.env.get_template(CARD).render({**context, "ship": ship}))
+
+    def _keep(self, key: bytes, card: Markup) -> None:
+        self._cards[key] = card
+        self._cards.move_to_end(key)
+        while len(self._cards) > self.size:
+            self._cards.popitem(last=False)
+
+    def cards(self, context: dict[str, Any]) -> dict[str, Markup]:
+        """Every ship's card for this frame, in the state's order."""
+        return {sid: self.draw(context, ship) for sid, ship in context["state"]["ships"].items()}

@@ -1,0 +1,54 @@
+"""How a page form is answered: a message fragment in place for htmx, a redirect with a flash for
+a plain post; and the CSRF check every form passes first. Shared by the battle pages and the table
+pages (chat, requests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.services.errors import Forbidden
+from app.web.drawing.render import render
+from app.web.middleware.security import csrf_ok
+
+FLASH = "flash"
+
+
+def _is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def _flash(request: Request, message: str, level: str = "info") -> None:
+    request.session[FLASH] = {"message": message, "level": level}
+
+
+def _pop_flash(request: Request) -> dict[str, str] | None:
+    return request.session.pop(FLASH, None)
+
+
+def _answer(
+    request: Request,
+    to: str,
+    message: str,
+    level: str = "info",
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+    field: str | None = None,
+) -> Response:
+    """htmx gets a message fragment in place (naming the field at fault, which static/js/fields.js
+    marks on the form); a plain form post gets redirected with a flash."""
+    if _is_htmx(request):
+        html = render("partials/flash.html", {"message": message, "level": level, "field": field})
+        return HTMLResponse(html, status_code=status, headers=headers)
+    _flash(request, message, level)
+    return RedirectResponse(to, status_code=303)
+
+
+async def _form(request: Request) -> Any:
+    form = await request.form()
+    token = form.get("csrf_token")
+    if not csrf_ok(request, token if isinstance(token, str) else None):
+        raise Forbidden("the form expired or came from another site; reload the page and try again")
+    return form

@@ -1,0 +1,103 @@
+"""A battle as a file from the pages: the referee's console downloads the file and starts
+a what-if from any seq; the home page imports a file. The same services as REST
+(`app/services/history/battlefile.py`); the new battle's referee seat is taken by this browser and its
+join links are shown once, as for a battle created here."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from app.models import Battle
+from app.services.errors import Forbidden, Invalid, ServiceError
+from app.services.history.battlefile import export_battle, fork_into, import_into
+from app.services.store.battles import get_battle, get_participant
+from app.services.store.tokens import hash_token
+from app.web.deps import PlatformDep, join_url
+from app.web.middleware.errors import service_headers
+from app.web.middleware.limits import check_battle_creation
+from app.web.middleware.security import seat_in, take_seat
+from app.web.pages.answers import _answer, _form
+from app.web.pages.wizard import show_links
+
+router = APIRouter(include_in_schema=False)
+
+
+async def _referee(platform: Any, request: Request, battle_id: str) -> None:
+    async with platform.db.reader() as session:
+        me = await get_participant(session, battle_id, seat_in(request, battle_id))
+    if me.role != "referee":
+        raise Forbidden("only the referee may save the battle as a file or start a what-if from it")
+
+
+def _seated(request: Request, battle: Battle, seats: list[dict[str, Any]]) -> Response:
+    """This browser takes the new battle's referee seat; every seat's new link is shown on the
+    join-links page until the referee dismisses it (as after the wizard)."""
+    referee = seats[0]
+    take_seat(request, battle.id, referee["participant_id"], hash_token(referee["token"]))
+    links = [
+        {
+            "id": s["participant_id"],
+            "name": s["name"],
+            "role": s["role"],
+            "url": join_url(request, s["token"]),
+            "ships": [],
+        }
+        for s in seats[1:]
+    ]
+    return show_links(request, battle, links, referee_url=join_url(request, referee["token"]))
+
+
+@router.get("/battles/{battle_id}/export.json")
+async def download(battle_id: str, request: Request, platform: PlatformDep) -> Response:
+    """The referee's download of the battle file (the same document as GET /api/v1/…/export)."""
+    try:
+        await _referee(platform, request, battle_id)
+        async with platform.db.reader() as session:
+            data = await export_battle(session, await get_battle(session, battle_id))
+    except ServiceError as exc:
+        return _answer(request, f"/battles/{battle_id}", exc.message, "error", exc.status)
+    return JSONResponse(
+        data, headers={"Content-Disposition": f'attachment; filename="battle-{battle_id}.json"'}
+    )
+
+
+def _seq(raw: object, last: int) -> int:
+    text = str(raw or "").strip()
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= last:
+        raise Invalid(f"seq: a what-if starts from a seq of 1 to {last}", "seq")
+    return int(text)
+
+
+@router.post("/battles/{battle_id}/fork")
+async def what_if(battle_id: str, request: Request, platform: PlatformDep) -> Response:
+    back = f"/battles/{battle_id}"
+    try:
+        form = await _form(request)
+        await _referee(platform, request, battle_id)
+        check_battle_creation(request)
+        battle, seats = await fork_into(platform, battle_id, lambda last: _seq(form.get("seq"), last))
+    except ServiceError as exc:
+        return _answer(request, back, exc.message, "error", exc.status, service_headers(exc), exc.field)
+    return _seated(request, battle, seats)
+
+
+@router.post("/battles/import")
+async def import_page(request: Request, platform: PlatformDep) -> Response:
+    try:
+        form = await _form(request)
+        check_battle_creation(request)
+        upload = form.get("file")
+        if upload is None or isinstance(upload, str):
+            raise Invalid("file: choose a battle file (.json) to import", "file")
+        try:
+            data = json.loads(await upload.read())
+        except (UnicodeDecodeError, ValueError):
+            raise Invalid("file: not a battle file (it is not JSON)", "file") from None
+        battle, seats = await import_into(platform, data)
+    except ServiceError as exc:
+        return _answer(request, "/", exc.message, "error", exc.status, service_headers(exc), exc.field)
+    return _seated(request, battle, seats)

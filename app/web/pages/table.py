@@ -1,0 +1,232 @@
+"""At the table on the pages and the live path: table talk, notification settings,
+"since your last visit", and players' requests to the referee.
+
+Page routes post like every other form (POST → redirect → GET; with htmx a message fragment in
+place). The live path: chat and requests do not touch the rules log, so they wake viewers with
+their own broker message ("table:<battle>", chat seq); `TableLive` renders each viewer's chat and
+requests regions (partials/table_live.html) and sends them on that viewer's socket."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import weakref
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Battle, Participant
+from app.realtime.hub import Hub, Subscriber
+from app.services.errors import Invalid, ServiceError
+from app.services.platform import Platform
+from app.services.reading.views import catch_up
+from app.services.store import seats
+from app.services.store.battles import get_battle, get_participant, participants
+from app.services.table import chat, notify
+from app.services.write import requests
+from app.web.deps import PlatformDep
+from app.web.drawing.render import render
+from app.web.middleware.security import seat_in
+from app.web.pages.answers import _answer, _form, _is_htmx
+
+router = APIRouter(include_in_schema=False)
+log = logging.getLogger(__name__)
+
+async def table_context(
+    session: AsyncSession, platform: Platform, battle: Battle, me: Participant, viewer: Any = None
+) -> dict[str, Any]:
+    """The table's regions for this viewer only: their chat, their requests (the referee: all)."""
+    options = await seats.table_options(session, battle)
+    people = [p for p in await participants(session, battle.id) if p.active]
+    if me.role == "referee":
+        private_to = [{"value": p.id, "label": p.name} for p in people if p.role in requests.ASKERS]
+    elif me.role in requests.ASKERS:
+        private_to = [{"value": chat.REFEREE, "label": "the referee"}]
+    else:
+        private_to = []
+    can_chat = me.role != "spectator" or bool(options["spectators_chat"])
+    return {
+        "table": {
+            "options": options,
+            "can_chat": can_chat,
+            "private_to": private_to,
+            "chat_max": platform.settings.chat_max_chars,
+            "chat_seq": await chat.visible_count(session, battle.id, me),
+            "has_requests": me.role == "referee" or me.role in requests.ASKERS,
+            "undo_seq": await requests.may_ask_undo(session, battle, me),
+        },
+        "chat_lines": await chat.lines_for(session, battle.id, me),
+        "table_requests": await requests.requests_for(session, battle, me, rules=platform.rules),
+    }
+
+
+async def page_extras(
+    platform: Platform, battle: Battle, me: Participant, viewer: Any, seq: int
+) -> dict[str, Any]:
+    """What the battle page adds: the table's regions, the owner's webhook, and the catch-up since
+    the seq this seat last looked at or acted on (which becomes `seq` now)."""
+    before = await seats.mark_seen(platform, me.id, seq)
+    async with platform.db.reader() as session:
+        battle = await get_battle(session, battle.id)
+        extras = await table_context(session, platform, battle, me, viewer)
+        status = await seats.read_status(session, me.id)
+        extras["my_webhook"] = status.webhook_url if status is not None else None
+        extras["catch_up"] = await catch_up(session, battle, viewer, before, seq)
+    return extras
+
+
+async def table_fragments(platform: Platform, battle_id: str, participant_id: str) -> str | None:
+    """The chat and requests regions for one viewer, as <hx-partial> elements (None: no longer seated)."""
+    async with platform.db.reader() as session:
+        try:
+            battle = await get_battle(session, battle_id)
+            me = await get_participant(session, battle_id, participant_id)
+        except ServiceError:
+            return None
+        context = await table_context(session, platform, battle, me)
+    return render("partials/table_live.html", context | {"battle": {"id": battle_id}, "me": me})
+
+
+class TableLive:
+    """The broker listener for table wake-ups: each viewer of that battle in this process gets its
+    own chat and requests regions. Action wake-ups (plain battle ids) are the hub's.
+
+    A viewer is sent a frame only when their own regions changed: someone else's private line (or a
+    request they may not see) sends them nothing at all, so not even its timing reaches them."""
+
+    def __init__(self, platform: Platform, hub: Hub) -> None:
+        self.platform, self.hub = platform, hub
+        self._sending: set[asyncio.Task[None]] = set()
+        self._last: weakref.WeakKeyDictionary[Subscriber, str] = weakref.WeakKeyDictionary()
+
+    async def wake(self, key: str, seq: int) -> None:
+        if not key.startswith(chat.TABLE_WAKE):
+            return
+        battle_id = key[len(chat.TABLE_WAKE) :]
+        for viewer in list(self.hub.viewers.get(battle_id, ())):
+            task = asyncio.get_running_loop().create_task(self.send(viewer))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+
+    async def send(self, viewer: Subscriber, *, always: bool = False) -> None:
+        """Render this viewer's regions; send them if they changed since the last frame (or `always`:
+        the socket's hello)."""
+        try:
+            html = await table_fragments(self.platform, viewer.battle_id, viewer.participant_id)
+            if html is None:
+                return
+            if not always and self._last.get(viewer) == html:
+                return
+            self._last[viewer] = html
+            # Through the viewer's own outbox, so table frames and battle frames go out in order.
+            self.hub.queue(viewer, json.dumps({"content": html, "table": True}))
+        except Exception as exc:  # a closed socket: the hub forgets it on its next send
+            log.info("table frame not sent to a viewer of %s: %r", viewer.battle_id, exc)
+
+    async def drain(self) -> None:
+        if self._sending:
+            await asyncio.gather(*self._sending, return_exceptions=True)
+
+
+# --- page routes ---------------------------------------------------------------------------------
+
+
+@router.post("/battles/{battle_id}/chat")
+async def post_chat(battle_id: str, request: Request, platform: PlatformDep) -> Response:
+    back = f"/battles/{battle_id}#chat"
+    try:
+        form = await _form(request)
+        await chat.post(
+            platform,
+            battle_id,
+            seat_in(request, battle_id),
+            str(form.get("text", "")),
+            str(form.get("to", "")) or None,
+        )
+    except ServiceError as exc:
+        return _answer(request, back, exc.message, "error", exc.status)
+    if _is_htmx(request):
+        return HTMLResponse("", status_code=200)
+    return _answer(request, back, "Sent.")
+
+
+@router.post("/battles/{battle_id}/notifications")
+async def set_notifications(battle_id: str, request: Request, platform: PlatformDep) -> Response:
+    back = f"/battles/{battle_id}#notify"
+    try:
+        form = await _form(request)
+        async with platform.db.reader() as session:
+            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+        if form.get("test"):
+            ok = await notify.send_test(platform, me)
+            message = "Test sent: the webhook answered." if ok else "The webhook did not answer with success."
+            return _answer(request, back, message, "info" if ok else "error", 200 if ok else 502)
+        kept = await notify.set_webhook(platform, me, str(form.get("webhook_url", "")))
+    except ServiceError as exc:
+        return _answer(request, back, exc.message, "error", exc.status)
+    return _answer(request, back, "Webhook saved." if kept else "Webhook notifications are off.")
+
+
+@router.post("/battles/{battle_id}/requests")
+async def ask(battle_id: str, request: Request, platform: PlatformDep) -> Response:
+    back = f"/battles/{battle_id}#requests"
+    try:
+        form = await _form(request)
+        req = await requests.ask_undo(platform, battle_id, seat_in(request, battle_id), form.get("reason"))
+    except ServiceError as exc:
+        return _answer(request, back, exc.message, "error", exc.status)
+    return _answer(request, back, f"Asked the referee to undo action #{req.target_seq}.")
+
+
+@router.post("/battles/{battle_id}/requests/{request_id}")
+async def answer_request(
+    battle_id: str, request_id: int, request: Request, platform: PlatformDep
+) -> Response:
+    back = f"/battles/{battle_id}#requests"
+    try:
+        form = await _form(request)
+        if not 1 <= request_id < 2**31:
+            raise Invalid("no such request", "request")
+        decision = str(form.get("decision", ""))
+        if decision not in ("approve", "refuse"):
+            raise Invalid("approve or refuse", "decision")
+        row = await requests.decide(
+            platform,
+            battle_id,
+            seat_in(request, battle_id),
+            request_id,
+            decision == "approve",
+            form.get("answer"),
+        )
+    except ServiceError as exc:
+        return _answer(request, back, exc.message, "error", exc.status)
+    return _answer(request, back, f"Request {row.status}.")
+
+
+@router.post("/battles/{battle_id}/table")
+async def table_settings(battle_id: str, request: Request, platform: PlatformDep) -> Response:
+    back = f"/battles/{battle_id}#table-options"
+    try:
+        form = await _form(request)
+        async with platform.db.reader() as session:
+            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+        deadline = str(form.get("step_deadline_minutes", "")).strip()
+        if deadline and not deadline.isdigit():
+            raise Invalid("a step deadline is a whole number of minutes", "step_deadline_minutes")
+        await seats.set_table_options(
+            platform,
+            battle_id,
+            me,
+            {
+                "spectators_chat": form.get("spectators_chat") == "on",
+                "damage_needs_approval": form.get("damage_needs_approval") == "on",
+                "step_deadline_minutes": int(deadline) if deadline else None,
+            },
+        )
+    except ServiceError as exc:
+        return _answer(request, back, exc.message, "error", exc.status)
+    await chat.wake_table(platform, battle_id, 0)
+    return _answer(request, back, "Table options saved.")
