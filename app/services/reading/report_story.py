@@ -8,14 +8,12 @@ image (built from the spectator's report) can say no more than a spectator sees.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
 from app.rules.generic.ending import DRAW
-
-if TYPE_CHECKING:
-    from app.services.reading.report import Report
 
 
 class EndOut(BaseModel):
@@ -34,6 +32,21 @@ class StoryTurn(BaseModel):
         description='the steps its actions were made in, as the log says them: "Turn 2 · Orders"'
     )
     sentences: list[str]
+
+
+class Report(Protocol):
+    """What the story reads of a built report (`reading.report.Report`), named here so the story
+    does not import the report that calls it."""
+
+    name: str
+    finished: bool
+    ships: Sequence[Any]
+    turns: Sequence[Any]
+    damage: Sequence[Any]
+    turning_points: Sequence[Any]
+
+    @property
+    def ending(self) -> EndOut | None: ...
 
 
 def _names(names: list[str]) -> str:
