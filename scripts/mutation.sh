@@ -16,6 +16,7 @@ if [ ! -x .venv/bin/mutmut ]; then
   .venv/bin/python -m pip install --quiet --require-hashes -r requirements-test.lock
   .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
 fi
+mkdir -p var  # the run log goes there; a fresh checkout has no var/
 start=$(date +%s)
 .venv/bin/mutmut run --max-children "${MUTATION_CHILDREN:-2}" "$@" > var/mutation-run.log 2>&1 \
   || { tail -n 40 var/mutation-run.log; exit 1; }
