@@ -40,7 +40,7 @@ def test_ST_14_only_an_extended_arc_is_retracted():
 def test_ST_14_a_ship_without_shields_or_power_budget_has_nothing_to_switch():
     payload = {"ship": "raider", "system": "Sensors"}
     assert refused(battle(RAIDER), "startrek.switch_system", payload, player("raider")) == (
-        "Raider has no switchable system 'Sensors'"
+        "Raider has no shields or power systems to switch"
     )
 
 

@@ -91,10 +91,11 @@ def test_ST_21a_a_cloak_that_keeps_shields_leaves_them_up_before_cloaking_too():
 def test_ST_23_detection_needs_a_cloaked_target_other_than_the_detector():
     state = advance_to(on_map(), "combat")
     attempt = {"detector": "excelsior", "target": "kor-vaq", "ew": 5, "range": 3}
-    assert refused(state, "startrek.detect_cloak", attempt, ENEMY) == "Kor'vaq is not cloaked"
+    assert refused(state, "startrek.detect_cloak", attempt, ENEMY) == "no other ship is cloaked to look for (ST-23)"
     state = advance_to(cloaked(on_map()), "combat", turn=2)
     own = {"detector": "kor-vaq", "target": "kor-vaq", "ew": 5, "range": 0}
-    assert refused(state, "startrek.detect_cloak", own) == "a ship cannot look for itself"
+    # the only cloaked ship is the detector itself: nothing else is cloaked to look for
+    assert refused(state, "startrek.detect_cloak", own) == "no other ship is cloaked to look for (ST-23)"
 
 
 def test_ST_23_a_detector_off_the_map_enters_the_range():

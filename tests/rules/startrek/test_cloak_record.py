@@ -140,12 +140,14 @@ def test_ST_21_without_a_named_device_the_sheets_cloaking_device_must_be_intact(
 
 
 def test_ST_23_equal_ew_and_range_plus_signature_is_not_detected() -> None:
-    """ST-23 Decision: detected when EW > range + signature; EW 7 against range 4 + signature 3 is not."""
+    """ST-23 Decision: detected when EW > range + signature; both ships stand on the map 6 hexes
+    apart, so the map's range counts: EW 9 against range 6 + signature 3 is not detected."""
     state = advance_to(cloaked(), "combat", turn=2)
     state, _ = act(state, "startrek.set_signature", {"ship": "kor-vaq", "signature": 3})
-    state, events = detect(state, 7, 4)
+    state, events = detect(state, 9, 4)
     assert events[1].text == (
-        "For the referee — attempt 0 by Excelsior: suggested: EW 7 vs range 4 + signature 3 → not detected (ST-23)."
+        "For the referee — attempt 0 by Excelsior: suggested: EW 9 vs range 6 from the map "
+        "(the detector gave 4) + signature 3 → not detected (ST-23)."
     )
 
 
