@@ -1,4 +1,4 @@
-"""Honest undo and redo (issue 14): undo always steps back over one more real action — never over an
+"""Honest undo and redo: undo always steps back over one more real action — never over an
 undo, redo or rewind — and redo puts back what was undone, only while nothing else happened since.
 Every step is a logged action, so the log rebuilds the snapshot exactly (SQLite and PostgreSQL)."""
 

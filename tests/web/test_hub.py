@@ -156,7 +156,7 @@ async def test_a_region_the_viewer_already_has_is_not_sent_again_until_hello() -
 
 
 async def test_viewers_sent_the_same_hold_one_record_and_each_still_gets_what_it_lacks() -> None:
-    """issue 12: what a rendering adds is worked out once per rendering and per record of what
+    """What a rendering adds is worked out once per rendering and per record of what
     was sent, so viewers sent the same frames share that record; one who said hello again (and so
     holds a fresh record) still gets every region, the others only what changed."""
     seq = {"n": 3}
@@ -202,7 +202,7 @@ class PausedSocket(Socket):
 
 
 async def test_a_frame_goes_out_in_place_and_a_paused_socket_gets_its_frames_in_order() -> None:
-    """Issue 12: a frame for a socket that can take it is written in place — no writer task, no
+    """A frame for a socket that can take it is written in place — no writer task, no
     timer; a paused socket's frame waits in its writer, and the frames behind it follow in order."""
     hub = Hub(settings=HubSettings(heartbeat_seconds=0))
     quick, slow = Socket(), PausedSocket()
@@ -268,7 +268,7 @@ async def test_the_heartbeat_goes_to_viewers_not_sent_a_frame_since_the_last_bea
 
 
 async def test_a_frame_the_socket_takes_at_once_is_written_there_else_sent() -> None:
-    """The shared-bytes path (issue 12: CPU per action): `write_now` takes the frame when the socket
+    """The shared-bytes path (CPU per action): `write_now` takes the frame when the socket
     can; when it cannot (False) the frame goes by `send_text`; when it raises, the socket is closed
     1011 as after any failed send."""
     hub = Hub(load=lambda b, s: _read(s), views=Views(), settings=HubSettings(heartbeat_seconds=0))

@@ -199,7 +199,7 @@ def referee_state(frame: dict) -> str:
 
 
 async def test_seats_added_and_removed_are_pushed_like_any_change(server) -> None:  # type: ignore[no-untyped-def]
-    """Issue 11 (connection state): a seat added or removed reaches open pages without a reload —
+    """Connection state: a seat added or removed reaches open pages without a reload —
     here the referee's own page, whose seat list changes — though no seq moves."""
     from tests.web.wsclient import WsViewer, cookie_for
 
@@ -237,7 +237,7 @@ async def test_seats_added_and_removed_are_pushed_like_any_change(server) -> Non
 
 
 async def test_a_frame_carries_only_the_ship_card_that_changed(server: Server) -> None:
-    """Issue 12 (send what changed): after hello a page behind gets every region; a hit on Crow then
+    """Send what changed: after hello a page behind gets every region; a hit on Crow then
     sends Crow's card alone — not Hawk's, not the whole ships region, not the unchanged map — with
     the turn bar and the new log entry. A ship added changes the layout: the ships region whole."""
     async with httpx.AsyncClient(base_url=server.url) as c:
