@@ -94,12 +94,15 @@ env.filters["rule_links"] = rule_links  # "(SH-14)" → a link to its entry on /
 env.filters["prose"] = prose
 
 
+LOG_PAGE = 200  # log entries a page shows; older ones are a link away (the replay before them)
+
+
 async def page_context(
     session: AsyncSession,
     battle: Battle,
     participant: Participant,
     csrf: str,
-    log_limit: int | None = 200,
+    log_limit: int | None = LOG_PAGE,
     log_since: int = 0,
     at_seq: int | None = None,
     rules: Rules = STANDARD,
