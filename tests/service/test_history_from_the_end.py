@@ -2,7 +2,8 @@
 undo and recent log cost what a short one's do: undo's and redo's targets (`replay.history_tops`
 against `replay.stacks`) and which of the shown entries were taken back (`replay.taken_back` from
 the first entry shown against the walk from the start), on random logs of real actions, undos,
-redos, rewinds and undos logged before undo was honest, longer than the window read at a time, on
+redos, rewinds, overrides (the ⚑ markers in effect, `standing` against `marks_in`) and undos logged
+before undo was honest, longer than the window read at a time, on
 SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from sqlalchemy import delete
 from app.models import ActionLog
 from app.services.history import replay
 from app.services.platform import Platform
+from app.services.reading.overrides import OVERRIDE, is_special, marks_in, standing
 from app.services.store.battles import create_battle
 
 
@@ -35,9 +37,19 @@ def random_log(rng: random.Random, length: int, undos: int = 0) -> list[tuple[st
             rows.append((seq, replay.REWIND, {"reason": "r", "to_seq": rng.randrange(0, seq - 1)}))
         elif roll < 0.37 and now.in_effect:  # an undo from before undo was honest: clears redo
             rows.append((seq, replay.UNDO, {"reason": "r", "_to_seq": now.in_effect[-1] - 1}))
+        elif roll < 0.45:
+            rows.append((seq, OVERRIDE, {"path": f"ships.crow.p{rng.randrange(3)}"}))
         else:
             rows.append((seq, "clock.advance", {}))
     return [(k, p) for _, k, p in rows]
+
+
+def events_of(seq: int, kind: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """An override row's event, as the log keeps it (what the ⚑ markers read)."""
+    if kind != OVERRIDE:
+        return []
+    data = {"path": payload["path"], "new": seq, "old": 0, "reason": "r"}
+    return [{"kind": "override", "text": "set", "data": data}]
 
 
 class _Row:
@@ -50,7 +62,7 @@ async def test_the_tops_from_the_logs_end_equal_the_whole_walk_on_random_logs(pl
     async with platform.db.transaction() as session:
         battle, _ = await create_battle(session, "tops", "sfb")
         battle_id = battle.id
-    checked = 0
+    checked = with_marks = 0
     for trial in range(40):
         # every fourth ends in a run of undos longer than the window read at a time
         log = random_log(rng, rng.choice([1, 5, 63, 64, 65, 130, 200]), 70 if trial % 4 == 0 else 0)
@@ -58,8 +70,14 @@ async def test_the_tops_from_the_logs_end_equal_the_whole_walk_on_random_logs(pl
             await session.execute(delete(ActionLog).where(ActionLog.battle_id == battle_id))
             session.add_all(
                 ActionLog(
-                    battle_id=battle_id, seq=seq, action_id=uuid.uuid4().hex, actor_role="referee",
-                    action_type=kind, payload=payload, dice=[], events=[],
+                    battle_id=battle_id,
+                    seq=seq,
+                    action_id=uuid.uuid4().hex,
+                    actor_role="referee",
+                    action_type=kind,
+                    payload=payload,
+                    dice=[],
+                    events=events_of(seq, kind, payload),
                 )
                 for seq, (kind, payload) in enumerate(log, start=1)
             )
@@ -73,13 +91,18 @@ async def test_the_tops_from_the_logs_end_equal_the_whole_walk_on_random_logs(pl
             for since in {0, len(log) // 2, max(0, len(log) - 10), len(log) - 1}:
                 shown = await replay.taken_back(session, battle_id, len(log), since)
                 assert shown == {s: t for s, t in walk.taken.items() if s > since}, (trial, since)
+            marks = await standing(session, battle_id)
+        kinds = [(seq, k) for seq, (k, _) in enumerate(log, start=1)]
+        details = {seq: (p, events_of(seq, k, p)) for seq, (k, p) in enumerate(log, start=1) if is_special(k)}
+        assert sorted(marks, key=lambda m: m.path) == sorted(marks_in(kinds, details), key=lambda m: m.path)
         assert tops == replay.Tops(
             undo=whole.in_effect[-1] if whole.in_effect else None,
             redo=whole.redoable[-1] if whole.redoable else None,
             last=len(log),
         ), (trial, log[-5:])
         checked += 1
-    assert checked == 40
+        with_marks += bool(marks)
+    assert checked == 40 and with_marks > 10
 
 
 async def test_an_empty_log_has_nothing_to_undo_or_redo(platform: Platform) -> None:
