@@ -86,10 +86,18 @@ class LogRow:
     actor_role: str
     payload: dict[str, Any]
     dice: list[Any]
+    waited: bool = True  # its step's end waited for a commander's die (a "rolling" event)
 
 
 def _plain(rows: list[ActionLog]) -> list[LogRow]:
-    return [LogRow(r.seq, r.action_type, r.actor_id, r.actor_role, r.payload, r.dice) for r in rows]
+    return [
+        LogRow(r.seq, r.action_type, r.actor_id, r.actor_role, r.payload, r.dice, _waited(r.events))
+        for r in rows
+    ]
+
+
+def _waited(events: list[dict[str, Any]]) -> bool:
+    return any(e.get("kind") == "rolling" for e in events)
 
 
 def replay(
@@ -118,18 +126,24 @@ def _replay(
     needed = {_rewind_target(r) for r in rows if r.action_type in HISTORY_ACTIONS}
     state = start if start is not None else rules.new_battle(system, options)
     kept: dict[int, BattleState] = {**known, start_seq: state}
+    shared = True  # `state` is kept (a later row returns to it): the next action works on a copy
     for row in rows:
         if row.action_type in HISTORY_ACTIONS:
-            state = kept[_rewind_target(row)]
+            state, shared = kept[_rewind_target(row)], True
         else:
             actor = viewer_for(row.actor_id or "system", row.actor_role, state)
             payload = row.payload
             if FOLDED in payload:  # the author's drafts, folded in as this action was made
                 state = fold(state, payload[FOLDED], actor)
                 payload = {k: v for k, v in payload.items() if k != FOLDED}
-            state = apply_action(state, Action(row.action_type, payload, actor), ReplayDice(row.dice)).state
+            # Only a row whose end waited for a die can wait again: the others replay without the
+            # step end's trial copy (`Game.end_step`), a third of a clock step's cost.
+            waited = row.waited if isinstance(row, LogRow) else _waited(row.events)
+            dice = ReplayDice(row.dice, may_lack=waited)
+            state = apply_action(state, Action(row.action_type, payload, actor), dice, owned=not shared).state
+            shared = False
         if row.seq in needed:
-            kept[row.seq] = state
+            kept[row.seq], shared = state, True
     return state
 
 
