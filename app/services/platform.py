@@ -11,13 +11,15 @@ from app.db import Database
 from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
 from app.services.kept import KeptStates
+from app.services.store.action_store import ActionStore, Written
+from app.services.store.postgres import PostgresActionStore
+from app.services.store.sqlite import SqliteActionStore
 
 AfterCommit = Callable[[str, int, "str | None"], Awaitable[None]]
 Committed = Callable[[Any], None]
-# (the action's session, battle id, new seq, acting participant id) → a follow-up to run after the
-# commit, or None: work that belongs in the action's own transaction (one transaction per
-# action, not one more for last-seen).
-InCommit = Callable[[Any, str, int, "str | None"], Awaitable["Callable[[], Awaitable[None]] | None"]]
+# (what the write recorded, battle id, new seq, acting participant id) → a follow-up to run after
+# the commit, or None.
+InCommit = Callable[[Written, str, int, "str | None"], "Callable[[], Awaitable[None]] | None"]
 
 
 @dataclass
@@ -38,5 +40,10 @@ class Platform:
     # again. Called synchronously; a hook must not fail or wait.
     committed: list[Committed] = field(default_factory=list)
     # The state each battle's last commit here left, by version: the next action checks against it
-    # without the snapshot being sent and parsed again (services/store/action_store.py).
+    # without the snapshot being sent and parsed again (services/store/postgres.py).
     states: KeptStates = field(default_factory=KeptStates)
+    # The database behind the write path, chosen once for the database this process runs on.
+    store: ActionStore = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.store = SqliteActionStore() if self.db.is_sqlite else PostgresActionStore()

@@ -31,12 +31,12 @@ from sqlalchemy import or_, select, update
 from app.models import ActionLog, Battle, Participant, SeatStatus, TableSettings
 from app.services.errors import Forbidden, Invalid
 from app.services.platform import Platform
+from app.services.store.action_store import Written
 from app.services.store.battles import load_state, participants
 from app.services.store.seats import (
     aware,
     mark_seen,
     recently_seen,
-    seen_and_hooked,
     seen_at,
     status_of,
     statuses,
@@ -189,13 +189,13 @@ def _link(platform: Platform, battle_id: str) -> str:
     return f" {base.rstrip('/')}/battles/{battle_id}" if base else ""
 
 
-async def in_commit(
-    platform: Platform, session: Any, battle_id: str, seq: int, actor_id: str | None
+def in_commit(
+    platform: Platform, written: Written, battle_id: str, seq: int, actor_id: str | None
 ) -> Callable[[], Awaitable[None]] | None:
-    """Inside the action's own transaction (Platform.in_commit): the actor was just active, and
+    """What the action's own write recorded (Platform.in_commit): the actor was just active, and
     whether any seat of the battle opted into a webhook. Most battles have none: then nothing more
     runs for this action; otherwise `after_commit` follows, after the commit."""
-    seen, hooked = await seen_and_hooked(session, battle_id, actor_id, seq)
+    seen, hooked = written.seen, written.hooked
     if seen and not hooked:
         _compared[battle_id] = max(_compared.get(battle_id, seq), seq)
         return None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -27,7 +27,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.models import ActionLog, Battle, Participant, Snapshot, TableSettings
+from app.models import ActionLog, Battle, Participant, Snapshot
 from app.rules import apply_action
 from app.rules.core import Action, NeedRoll, NotAllowed, Outcome, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
@@ -48,17 +48,7 @@ from app.services.kept import NOT_READ, Commit, KeptSeat, credential
 from app.services.platform import Platform
 from app.services.reading.views import visible_events
 from app.services.store import drafts
-from app.services.store.action_store import (
-    BATTLE_COLUMNS,
-    SNAPSHOT_COLUMNS,
-    GuardFailed,
-    action_context,
-    driver_of,
-    loaded,
-    new_log_row,
-    token_context,
-    write_action,
-)
+from app.services.store.action_store import Entry, Guard, GuardFailed
 from app.services.store.battles import checked_seat, get_battle, get_participant, load_state, token_seat
 from app.services.store.seats import DAMAGE, waits_under
 
@@ -165,64 +155,31 @@ async def _existing(session: AsyncSession, battle_id: str, action_id: str) -> Ac
     )
 
 
-async def _context(session: AsyncSession, cmd: Command, known: int = -1) -> tuple[Battle, Snapshot, Participant, bool, Any]:
-    """What an action is checked against, in one statement: the battle and its snapshot (both
-    kept by the session, which writes them), the acting seat (checked: it may act here), whether
-    the action id was already used (then its first result is read), and — for a seat found by its
-    token — the table's changed options (else None). On PostgreSQL the snapshot's state is None
-    when the battle is at version `known` (the caller keeps that state: `KeptStates`)."""
-    if cmd.token_hash is not None:
-        return await _token_context(session, cmd, known)
-    battle, snap, seat, used = await _id_context(session, cmd, known)
-    return battle, snap, checked_seat(seat, cmd.battle_id, cmd.participant_id), used, None
-
-
-async def _token_context(
-    session: AsyncSession, cmd: Command, known: int
-) -> tuple[Battle, Snapshot, Participant, bool, Any]:
-    """`_context` for a seat found by its token: an unknown token is told before an unknown battle."""
-    assert cmd.token_hash is not None
-    if await driver_of(session) is not None:
-        battle, snap, seat, used, options = await token_context(
-            session, cmd.battle_id, cmd.token_hash, cmd.action_id, known
-        )
-        participant = token_seat(seat, cmd.battle_id)
-    else:
-        participant = token_seat(
-            await session.scalar(select(Participant).where(Participant.token_hash == cmd.token_hash)),
-            cmd.battle_id,
-        )
-        battle, snap, _, used = await _id_context(session, replace(cmd, participant_id=participant.id), known)
-        options = await session.scalar(
-            select(TableSettings.options).where(TableSettings.battle_id == cmd.battle_id)
-        )
-    if battle is None or snap is None:
-        raise NotFound("no such battle", "battle")
-    return battle, snap, participant, used, options
-
-
-async def _id_context(session: AsyncSession, cmd: Command, known: int) -> tuple[Battle, Snapshot, Participant | None, bool]:
-    if await driver_of(session) is not None:
-        return await action_context(
-            session, cmd.battle_id, str(cmd.participant_id or ""), cmd.action_id, known
-        )
-    used = (
-        select(ActionLog.id)
-        .where(ActionLog.battle_id == cmd.battle_id, ActionLog.action_id == cmd.action_id)
-        .limit(1)
-        .scalar_subquery()
+async def _context(platform: Platform, session: AsyncSession, cmd: Command) -> _Checked | ActionLog:
+    """What an action is checked against, in one read: the battle and its snapshot, the acting
+    seat (checked: it may act here; a token is told before the battle), the table's changed
+    options for a seat found by its token, and the state. A used action id answers its first
+    row instead. The snapshot's state is left out when this process keeps it (`KeptStates`)."""
+    found = await platform.store.read(
+        session,
+        cmd.battle_id,
+        cmd.action_id,
+        participant_id=None if cmd.participant_id is None else str(cmd.participant_id),
+        token_hash=cmd.token_hash,
+        known=platform.states.version(cmd.battle_id),
     )
-    found = (
-        await session.execute(
-            select(Battle, Snapshot, Participant, used)
-            .join(Snapshot, Snapshot.battle_id == Battle.id)
-            .outerjoin(Participant, Participant.id == str(cmd.participant_id or ""))
-            .where(Battle.id == cmd.battle_id)
-        )
-    ).first()
-    if found is None:
+    participant = token_seat(found.seat, cmd.battle_id) if cmd.token_hash is not None else None
+    if found.battle is None or found.snap is None:
         raise NotFound("no such battle", "battle")
-    return found[0], found[1], found[2], found[3] is not None
+    if participant is None:
+        participant = checked_seat(found.seat, cmd.battle_id, cmd.participant_id)
+    previous = await _existing(session, cmd.battle_id, cmd.action_id) if found.used else None
+    if previous is not None:
+        if previous.actor_id != participant.id:
+            raise Conflict("that action id was already used by someone else", "action_id")
+        return previous
+    options = found.options if cmd.token_hash is not None else NOT_READ
+    return _Checked(found.battle, found.snap, participant, options, _state_of(platform, found.battle, found.snap))
 
 
 async def _repeat(session: AsyncSession, platform: Platform, row: ActionLog) -> Submitted:
@@ -413,16 +370,17 @@ class _Checked:
 def _kept_context(platform: Platform, cmd: Command) -> _Checked | None:
     """The action's context from what this process's last commit in the battle kept, without a
     read (so a plain action is one statement): only for a seat kept there, an action that
-    is no draft or history action and was made at the kept seq. The seat is checked as read
-    then; the write's guard checks it, the battle's version and the table's options are still
-    as kept (`write_action`). The kept rows are copied: live frames still draw the kept ones."""
+    is no draft or history action and was made at the kept seq, where the store keeps rows. The
+    seat is checked as read then; the write's guard checks it, the battle's version and the
+    table's options are still as kept. The kept rows are copied: live frames still draw them."""
     kept = platform.states.entry(cmd.battle_id)
-    if kept is None or kept.battle is None or cmd.action_type in history.HISTORY_ACTIONS:
+    if kept is None or cmd.action_type in history.HISTORY_ACTIONS:
         return None
     if cmd.seen_seq is not None and cmd.seen_seq != kept.seq:
         return None
     seat = kept.seats.get(credential(cmd.token_hash, cmd.participant_id))
-    if seat is None or drafts.drafts_possible(kept.state):
+    rows = platform.store.from_kept(kept)
+    if seat is None or rows is None or drafts.drafts_possible(kept.state):
         return None
     if cmd.token_hash is not None:
         if seat.options is NOT_READ:
@@ -430,39 +388,24 @@ def _kept_context(platform: Platform, cmd: Command) -> _Checked | None:
         participant = token_seat(seat.row, cmd.battle_id)
     else:
         participant = checked_seat(seat.row, cmd.battle_id, cmd.participant_id)
-    values = kept.battle.__dict__
-    if any(c not in values for c in BATTLE_COLUMNS):  # not as read by hand (SQLite's ORM rows)
-        return None
-    battle = loaded(Battle, BATTLE_COLUMNS, values)
-    snap = loaded(Snapshot, SNAPSHOT_COLUMNS, {"battle_id": battle.id, "seq": kept.seq, "state": None})
-    return _Checked(battle, snap, participant, seat.options, kept.state)
+    return _Checked(rows[0], rows[1], participant, seat.options, kept.state)
 
 
 async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
     async with platform.db.unit() as session:
-        if await driver_of(session) is not None:  # PostgreSQL: maybe nothing to read (kept)
-            resolved = None
+        try:  # this process's last commit may spare the read
+            kept = _kept_context(platform, cmd)
+            resolved = await _resolve_action(platform, session, cmd, kept) if kept is not None else None
+        except (ServiceError, MustAsk):
+            resolved = None  # the whole read answers it: a repeated action id first, then in its own words
+        if isinstance(resolved, _Resolved):
             try:
-                kept = _kept_context(platform, cmd)
-                if kept is not None:
-                    resolved = await _resolve_action(platform, session, cmd, kept)
-            except (ServiceError, MustAsk):
-                pass  # the whole read answers it: a repeated action id first, then in its own words
-            if isinstance(resolved, _Resolved):
-                try:
-                    return await _write(platform, session, cmd, resolved)
-                except GuardFailed:
-                    platform.states.forget(cmd.battle_id)  # something moved: read it all again
-        known = platform.states.version(cmd.battle_id)
-        battle, snap, participant, repeated, table_options = await _context(session, cmd, known)
-        previous = await _existing(session, cmd.battle_id, cmd.action_id) if repeated else None
-        if previous is not None:
-            if previous.actor_id != participant.id:
-                raise Conflict("that action id was already used by someone else", "action_id")
-            return await _repeat(session, platform, previous)
-        options = table_options if cmd.token_hash is not None else NOT_READ
-        state = _state_of(platform, battle, snap)
-        checked = _Checked(battle, snap, participant, options, state)
+                return await _write(platform, session, cmd, resolved)
+            except GuardFailed:
+                platform.states.forget(cmd.battle_id)  # something moved: read it all again
+        checked = await _context(platform, session, cmd)
+        if isinstance(checked, ActionLog):
+            return await _repeat(session, platform, checked)
         resolved = await _resolve_action(platform, session, cmd, checked)
         if isinstance(resolved, Submitted):  # a draft
             return resolved
@@ -474,7 +417,7 @@ class _Resolved:
     """An action resolved and not yet written: its log row and the state it leaves."""
 
     checked: _Checked
-    row: ActionLog
+    entry: Entry
     new_state: BattleState
     events: list[dict[str, Any]]
 
@@ -539,8 +482,7 @@ async def _resolve_action(
             )
         new_state, events, rolled = outcome.state, outcome.events, source.record
     event_dicts = [e.model_dump(mode="json") for e in events]
-    row = await new_log_row(
-        session,
+    entry = Entry(
         battle_id=cmd.battle_id,
         seq=new_seq,
         action_id=cmd.action_id,
@@ -552,21 +494,22 @@ async def _resolve_action(
         dice=rolled,
         events=event_dicts,
     )
-    return _Resolved(checked, row, new_state, event_dicts)
+    return _Resolved(checked, entry, new_state, event_dicts)
 
 
 async def _write(platform: Platform, session: Any, cmd: Command, resolved: _Resolved) -> Submitted:
     """Write a resolved action, with what commits with it (`Platform.in_commit`), and answer it."""
-    checked, row, new_state, event_dicts = resolved.checked, resolved.row, resolved.new_state, resolved.events
-    battle, participant, new_seq = checked.battle, checked.participant, row.seq
-    await write_action(session, battle, checked.snap, row, new_state, participant, checked.options)
-    follow = [
-        f for hook in platform.in_commit if (f := await hook(session, cmd.battle_id, new_seq, participant.id))
-    ]
+    checked, new_state, event_dicts = resolved.checked, resolved.new_state, resolved.events
+    battle, participant = checked.battle, checked.participant
+    read = checked.options is not NOT_READ
+    guard = Guard(participant, options_read=read, options=checked.options if read else None)
+    written = await platform.store.write(session, battle, checked.snap, resolved.entry, new_state, guard)
+    new_seq = written.row.seq
+    follow = [f for hook in platform.in_commit if (f := hook(written, cmd.battle_id, new_seq, participant.id))]
     after: Viewer = viewer_for(participant.id, participant.role, new_state)
     shown = visible_events(event_dicts, after, new_state.finished)
     seat = (credential(cmd.token_hash, cmd.participant_id), KeptSeat(participant, checked.options))
-    commit = Commit(cmd.battle_id, new_seq, battle, new_state, row, seat)
+    commit = Commit(cmd.battle_id, new_seq, battle, new_state, written.row, seat)
     return Submitted(
         cmd.battle_id, new_seq, shown, finished=new_state.finished, commit=commit, extra={"follow": follow}
     )
