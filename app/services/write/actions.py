@@ -1,25 +1,25 @@
 """submit(): the only way anything changes in a battle.
 
 A door builds a `Command`; submit authorises, validates and resolves it (the rules' gate, or the
-history service for rewind and undo), writes one transaction — log row (seq+1, dice, events) and
-snapshot — commits, then publishes (battle, seq). It answers with the events the actor may read, so
+history service for rewind and undo), writes one unit of work through the platform's store — log
+row (seq+1, dice, events) and snapshot — and, once it has committed, the bus hands its
+`ActionCommitted` to the handlers that keep the state, wake the viewers, checkpoint and notify. It answers with the events the actor may read, so
 no door reads the battle again. A repeated action id returns the first result; an action made
 against an old seq is refused (409); a concurrent writer in another process collides on
 UNIQUE(battle_id, seq) and the battle's version column, and is retried. An exception inside a rule
 is logged with its traceback and answered as an error to this one request; nothing changes.
 
-On PostgreSQL, the next action of a seat whose last action this process committed reads nothing:
-it is checked against the kept battle, state and seat, and its write is guarded on each of them
-(`_kept_context`, `action_store.WRITE_PG`); anything moved or refused is read whole and answered
-as before.
+Where the store keeps rows (PostgreSQL), the next action of a seat whose last action this process
+committed reads nothing: it is checked against the kept battle, state and seat, and its write is
+guarded on each of them (`_kept_context`, `store/postgres.py`); anything moved or refused is read
+whole and answered as before.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -33,6 +33,7 @@ from app.rules.core import Action, NeedRoll, NotAllowed, Outcome, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
+from app.services.bus import ActionCommitted, Unit
 from app.services.errors import (
     Conflict,
     Forbidden,
@@ -133,7 +134,7 @@ class Submitted:
     events: list[dict[str, Any]]
     duplicate: bool = False
     finished: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    draft: bool = False  # saved as a draft (TR-26): no seq, nothing for anyone else
     commit: Commit | None = None
 
 
@@ -229,54 +230,7 @@ async def submit(platform: Platform, cmd: Command) -> Submitted:
                 renewed = True
         else:
             raise Conflict("too many concurrent actions; try again")
-    if result.commit is not None:  # committed: the next action here starts from this state
-        c = result.commit
-        platform.states.keep(cmd.battle_id, c.battle.version, c.seq, c.state, c.battle, c.seat)
-    if not result.duplicate and not result.extra.get("draft"):
-        # After the commit and off the request path: local viewers are woken now, the other
-        # processes by a background publisher with its own timeout (kept pending and sent again
-        # when the broker is back). Nothing here can delay or fail the committed action.
-        if result.commit is not None:
-            for hook in platform.committed:
-                try:
-                    hook(result.commit)
-                except Exception:  # a viewer's shortcut only: frames read the database instead
-                    log.exception("handing over battle %s seq %s failed", cmd.battle_id, result.seq)
-        try:
-            platform.broker.announce(cmd.battle_id, result.seq)
-        except Exception:  # the write is committed; the hub's heartbeat catches viewers up
-            log.exception("announcing battle %s seq %s failed", cmd.battle_id, result.seq)
-        every = getattr(platform.settings, "checkpoint_every", 0)
-        if every and result.seq % every == 0:
-            kept = result.commit.state if result.commit is not None else None  # no replay needed
-            _spawn(history.checkpoint(platform, cmd.battle_id, result.seq, kept))
-        # --- after commit: notifications, last seen — background tasks, never awaited here
-        actor = result.commit.row.actor_id if result.commit is not None else cmd.participant_id
-        _after_commit(platform, cmd.battle_id, result.seq, actor)
-        for follow_up in result.extra.get("follow", ()):  # asked for inside the transaction
-            _spawn(_guarded(follow_up(), cmd.battle_id, result.seq))
     return result
-
-
-_background: set[asyncio.Task[None]] = set()
-
-
-def _spawn(coro: Any) -> None:
-    task = asyncio.get_running_loop().create_task(coro)
-    _background.add(task)
-    task.add_done_callback(_background.discard)
-
-
-def _after_commit(platform: Platform, battle_id: str, seq: int, actor: str | None) -> None:
-    for callback in platform.after_commit:
-        _spawn(_guarded(callback(battle_id, seq, actor), battle_id, seq))
-
-
-async def _guarded(work: Awaitable[None], battle_id: str, seq: int) -> None:
-    try:
-        await work
-    except Exception:  # after-commit work never fails the action that was committed
-        log.exception("after-commit work failed for battle %s seq %s", battle_id, seq)
 
 
 def _ships_named(value: Any, ships: dict[str, Any]) -> set[str]:
@@ -392,7 +346,8 @@ def _kept_context(platform: Platform, cmd: Command) -> _Checked | None:
 
 
 async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
-    async with platform.db.unit() as session:
+    async with platform.unit() as work:
+        session = work.session
         try:  # this process's last commit may spare the read
             kept = _kept_context(platform, cmd)
             resolved = await _resolve_action(platform, session, cmd, kept) if kept is not None else None
@@ -400,7 +355,7 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
             resolved = None  # the whole read answers it: a repeated action id first, then in its own words
         if isinstance(resolved, _Resolved):
             try:
-                return await _write(platform, session, cmd, resolved)
+                return await _write(platform, work, cmd, resolved)
             except GuardFailed:
                 platform.states.forget(cmd.battle_id)  # something moved: read it all again
         checked = await _context(platform, session, cmd)
@@ -409,7 +364,7 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
         resolved = await _resolve_action(platform, session, cmd, checked)
         if isinstance(resolved, Submitted):  # a draft
             return resolved
-        return await _write(platform, session, cmd, resolved)
+        return await _write(platform, work, cmd, resolved)
 
 
 @dataclass
@@ -451,7 +406,7 @@ async def _resolve_action(
         ship_id = drafts.ship_of(state, cmd.action_type, cmd.payload)
         await drafts.save(session, cmd.battle_id, actor, cmd.action_type, cmd.payload, ship_id)
         shown = visible_events([e.model_dump(mode="json") for e in outcome.events], actor, state.finished)
-        return Submitted(cmd.battle_id, seq, shown, extra={"draft": True})
+        return Submitted(cmd.battle_id, seq, shown, draft=True)
     own = [
         {"type": d.action_type, "payload": d.payload}
         for d in (await drafts.rows(session, cmd.battle_id) if drafts.drafts_possible(state) else [])
@@ -497,19 +452,17 @@ async def _resolve_action(
     return _Resolved(checked, entry, new_state, event_dicts)
 
 
-async def _write(platform: Platform, session: Any, cmd: Command, resolved: _Resolved) -> Submitted:
-    """Write a resolved action, with what commits with it (`Platform.in_commit`), and answer it."""
+async def _write(platform: Platform, work: Unit, cmd: Command, resolved: _Resolved) -> Submitted:
+    """Write a resolved action and answer it; what follows the commit is its `ActionCommitted`."""
     checked, new_state, event_dicts = resolved.checked, resolved.new_state, resolved.events
     battle, participant = checked.battle, checked.participant
     read = checked.options is not NOT_READ
     guard = Guard(participant, options_read=read, options=checked.options if read else None)
-    written = await platform.store.write(session, battle, checked.snap, resolved.entry, new_state, guard)
+    written = await platform.store.write(work.session, battle, checked.snap, resolved.entry, new_state, guard)
     new_seq = written.row.seq
-    follow = [f for hook in platform.in_commit if (f := hook(written, cmd.battle_id, new_seq, participant.id))]
     after: Viewer = viewer_for(participant.id, participant.role, new_state)
     shown = visible_events(event_dicts, after, new_state.finished)
     seat = (credential(cmd.token_hash, cmd.participant_id), KeptSeat(participant, checked.options))
     commit = Commit(cmd.battle_id, new_seq, battle, new_state, written.row, seat)
-    return Submitted(
-        cmd.battle_id, new_seq, shown, finished=new_state.finished, commit=commit, extra={"follow": follow}
-    )
+    work.emit(ActionCommitted(commit, written.seen, written.hooked))
+    return Submitted(cmd.battle_id, new_seq, shown, finished=new_state.finished, commit=commit)
