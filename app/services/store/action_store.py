@@ -21,6 +21,19 @@ from app.rules.state import BattleState
 from app.services.kept import Kept
 
 
+@dataclass(frozen=True)
+class Asked:
+    """What an action's read looks for: the battle, whether the action id was used, the acting
+    seat by its id (pages, sockets) or by its token's hash (REST: the table's changed options come
+    along), and `known`, the battle version whose state this process keeps (-1: none)."""
+
+    battle_id: str
+    action_id: str
+    participant_id: str | None = None
+    token_hash: str | None = None
+    known: int = -1
+
+
 @dataclass
 class Found:
     """What one read for an action found: the battle and its snapshot (None: no such battle; the
@@ -84,18 +97,8 @@ class GuardFailed(StaleDataError):
 class ActionStore(Protocol):
     """The database behind the write path. Every method runs in the caller's unit of work."""
 
-    async def read(
-        self,
-        session: AsyncSession,
-        battle_id: str,
-        action_id: str,
-        *,
-        participant_id: str | None = None,
-        token_hash: str | None = None,
-        known: int = -1,
-    ) -> Found:
-        """The battle, snapshot and seat (by id, or by token when `token_hash` is given) an action
-        is checked against, in one read. `known`: the version whose state the caller keeps."""
+    async def read(self, session: AsyncSession, asked: Asked) -> Found:
+        """The battle, snapshot and seat an action is checked against, in one read."""
         ...
 
     def from_kept(self, kept: Kept) -> tuple[Battle, Snapshot] | None:

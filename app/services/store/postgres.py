@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.models import ActionLog, Battle, Participant, Snapshot, now
 from app.rules.state import BattleState
 from app.services.kept import Kept
-from app.services.store.action_store import Entry, Found, Guard, GuardFailed, Written
+from app.services.store.action_store import Asked, Entry, Found, Guard, GuardFailed, Written
 
 BATTLE_COLUMNS = tuple(c.name for c in Battle.__table__.columns)
 SEAT_COLUMNS = tuple(c.name for c in Participant.__table__.columns)
@@ -187,35 +187,17 @@ async def fetch(session: AsyncSession, statement: Statement, **values: Any) -> A
 class PostgresActionStore:
     """`ActionStore` on PostgreSQL's bare driver."""
 
-    async def read(
-        self,
-        session: AsyncSession,
-        battle_id: str,
-        action_id: str,
-        *,
-        participant_id: str | None = None,
-        token_hash: str | None = None,
-        known: int = -1,
-    ) -> Found:
-        if token_hash is not None:
-            row = await fetch(
-                session, READ_BY_TOKEN, battle_id=battle_id, token_hash=token_hash, action_id=action_id, known=known
-            )
-            options = row["t_options"]
+    async def read(self, session: AsyncSession, asked: Asked) -> Found:
+        wanted = {"battle_id": asked.battle_id, "action_id": asked.action_id, "known": asked.known}
+        if asked.token_hash is not None:
+            row = await fetch(session, READ_BY_TOKEN, token_hash=asked.token_hash, **wanted)
         else:
-            row = await fetch(
-                session,
-                READ_BY_ID,
-                battle_id=battle_id,
-                participant_id=participant_id or "",
-                action_id=action_id,
-                known=known,
-            )
-            options = None
+            row = await fetch(session, READ_BY_ID, participant_id=asked.participant_id or "", **wanted)
         if row is None or row["b_id"] is None:
             return Found(None, None, _seat(row) if row is not None else None, False)
         battle = _battle(row)
         snap = Snapshot(battle_id=battle.id, seq=row["s_seq"], state=row["s_state"])
+        options = row["t_options"] if asked.token_hash is not None else None
         return Found(battle, snap, _seat(row), bool(row["used"]), options)
 
     def from_kept(self, kept: Kept) -> tuple[Battle, Snapshot] | None:

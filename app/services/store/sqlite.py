@@ -14,31 +14,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.models import ActionLog, Battle, Participant, SeatStatus, Snapshot, TableSettings
 from app.rules.state import BattleState
 from app.services.kept import Kept
-from app.services.store.action_store import Entry, Found, Guard, Written
+from app.services.store.action_store import Asked, Entry, Found, Guard, Written
 from app.services.store.seats import seen_at
 
 
 class SqliteActionStore:
     """`ActionStore` through SQLAlchemy's ORM."""
 
-    async def read(
-        self,
-        session: AsyncSession,
-        battle_id: str,
-        action_id: str,
-        *,
-        participant_id: str | None = None,
-        token_hash: str | None = None,
-        known: int = -1,
-    ) -> Found:
-        options, seat = None, None
-        if token_hash is not None:
-            seat = await session.scalar(select(Participant).where(Participant.token_hash == token_hash))
+    async def read(self, session: AsyncSession, asked: Asked) -> Found:
+        battle_id, options, seat, participant_id = asked.battle_id, None, None, asked.participant_id
+        if asked.token_hash is not None:
+            seat = await session.scalar(select(Participant).where(Participant.token_hash == asked.token_hash))
             participant_id = seat.id if seat is not None else None
             options = await session.scalar(select(TableSettings.options).where(TableSettings.battle_id == battle_id))
         used = (
             select(ActionLog.id)
-            .where(ActionLog.battle_id == battle_id, ActionLog.action_id == action_id)
+            .where(ActionLog.battle_id == battle_id, ActionLog.action_id == asked.action_id)
             .limit(1)
             .scalar_subquery()
         )

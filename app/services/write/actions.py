@@ -45,11 +45,11 @@ from app.services.errors import (
     Stale,
 )
 from app.services.history import replay as history
-from app.services.kept import NOT_READ, Commit, KeptSeat, credential
+from app.services.kept import NOT_READ, Commit, Kept, KeptSeat, credential
 from app.services.platform import Platform
 from app.services.reading.views import visible_events
 from app.services.store import drafts
-from app.services.store.action_store import Entry, Guard, GuardFailed
+from app.services.store.action_store import Asked, Entry, Guard, GuardFailed
 from app.services.store.battles import checked_seat, get_battle, get_participant, load_state, token_seat
 from app.services.store.seats import DAMAGE, waits_under
 
@@ -156,24 +156,28 @@ async def _existing(session: AsyncSession, battle_id: str, action_id: str) -> Ac
     )
 
 
-async def _context(platform: Platform, session: AsyncSession, cmd: Command) -> _Checked | ActionLog:
+def _acting_seat(cmd: Command, row: Participant | None) -> Participant:
+    """The seat as read for the command, if it may act in this battle (else Forbidden): the one
+    holding the REST door's token, or the one a page named."""
+    if cmd.token_hash is not None:
+        return token_seat(row, cmd.battle_id)
+    return checked_seat(row, cmd.battle_id, cmd.participant_id)
+
+
+async def _context(platform: Platform, session: AsyncSession, cmd: Command, known: int) -> _Checked | ActionLog:
     """What an action is checked against, in one read: the battle and its snapshot, the acting
     seat (checked: it may act here; a token is told before the battle), the table's changed
     options for a seat found by its token, and the state. A used action id answers its first
-    row instead. The snapshot's state is left out when this process keeps it (`KeptStates`)."""
-    found = await platform.store.read(
-        session,
-        cmd.battle_id,
-        cmd.action_id,
-        participant_id=None if cmd.participant_id is None else str(cmd.participant_id),
-        token_hash=cmd.token_hash,
-        known=platform.states.version(cmd.battle_id),
-    )
-    participant = token_seat(found.seat, cmd.battle_id) if cmd.token_hash is not None else None
+    row instead. The snapshot's state is left out at version `known`, whose state this process
+    keeps (`KeptStates`)."""
+    participant_id = None if cmd.participant_id is None else str(cmd.participant_id)
+    asked = Asked(cmd.battle_id, cmd.action_id, participant_id, cmd.token_hash, known)
+    found = await platform.store.read(session, asked)
+    if cmd.token_hash is not None:  # an unknown token is told before an unknown battle
+        _acting_seat(cmd, found.seat)
     if found.battle is None or found.snap is None:
         raise NotFound("no such battle", "battle")
-    if participant is None:
-        participant = checked_seat(found.seat, cmd.battle_id, cmd.participant_id)
+    participant = _acting_seat(cmd, found.seat)
     previous = await _existing(session, cmd.battle_id, cmd.action_id) if found.used else None
     if previous is not None:
         if previous.actor_id != participant.id:
@@ -321,14 +325,13 @@ class _Checked:
     state: BattleState
 
 
-def _kept_context(platform: Platform, cmd: Command) -> _Checked | None:
+def _kept_context(platform: Platform, cmd: Command, kept: Kept) -> _Checked | None:
     """The action's context from what this process's last commit in the battle kept, without a
     read (so a plain action is one statement): only for a seat kept there, an action that
     is no draft or history action and was made at the kept seq, where the store keeps rows. The
     seat is checked as read then; the write's guard checks it, the battle's version and the
     table's options are still as kept. The kept rows are copied: live frames still draw them."""
-    kept = platform.states.entry(cmd.battle_id)
-    if kept is None or cmd.action_type in history.HISTORY_ACTIONS:
+    if cmd.action_type in history.HISTORY_ACTIONS:
         return None
     if cmd.seen_seq is not None and cmd.seen_seq != kept.seq:
         return None
@@ -336,21 +339,19 @@ def _kept_context(platform: Platform, cmd: Command) -> _Checked | None:
     rows = platform.store.from_kept(kept)
     if seat is None or rows is None or drafts.drafts_possible(kept.state):
         return None
-    if cmd.token_hash is not None:
-        if seat.options is NOT_READ:
-            return None
-        participant = token_seat(seat.row, cmd.battle_id)
-    else:
-        participant = checked_seat(seat.row, cmd.battle_id, cmd.participant_id)
+    if cmd.token_hash is not None and seat.options is NOT_READ:
+        return None
+    participant = _acting_seat(cmd, seat.row)
     return _Checked(rows[0], rows[1], participant, seat.options, kept.state)
 
 
 async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
     async with platform.unit() as work:
         session = work.session
-        try:  # this process's last commit may spare the read
-            kept = _kept_context(platform, cmd)
-            resolved = await _resolve_action(platform, session, cmd, kept) if kept is not None else None
+        kept = platform.states.entry(cmd.battle_id)  # this process's last commit may spare the read
+        try:
+            checked = _kept_context(platform, cmd, kept) if kept is not None else None
+            resolved = await _resolve_action(platform, session, cmd, checked) if checked is not None else None
         except (ServiceError, MustAsk):
             resolved = None  # the whole read answers it: a repeated action id first, then in its own words
         if isinstance(resolved, _Resolved):
@@ -358,10 +359,11 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
                 return await _write(platform, work, cmd, resolved)
             except GuardFailed:
                 platform.states.forget(cmd.battle_id)  # something moved: read it all again
-        checked = await _context(platform, session, cmd)
-        if isinstance(checked, ActionLog):
-            return await _repeat(session, platform, checked)
-        resolved = await _resolve_action(platform, session, cmd, checked)
+                kept = None
+        read = await _context(platform, session, cmd, -1 if kept is None else kept.version)
+        if isinstance(read, ActionLog):
+            return await _repeat(session, platform, read)
+        resolved = await _resolve_action(platform, session, cmd, read)
         if isinstance(resolved, Submitted):  # a draft
             return resolved
         return await _write(platform, work, cmd, resolved)
