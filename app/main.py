@@ -18,8 +18,8 @@ from app.config import Settings, get_settings
 from app.db import Database
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
+from app.services.bootstrap import build_platform
 from app.services.bus import ActionCommitted
-from app.services.platform import Platform
 from app.services.reading.live_log import LiveLogs
 from app.services.store.battles import SEATS_WAKE
 from app.services.table import chat, notify
@@ -115,7 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             retry_max=settings.broker_retry_max,
             connect_timeout=settings.db_connect_timeout,
         )
-        platform = Platform(settings=settings, db=db, broker=broker)
+        platform = build_platform(settings=settings, db=db, broker=broker)
         live_logs = LiveLogs()  # each watched battle's log as the frames need it, read once
         # a commit is kept only for battles watched here (it holds the whole state)
 

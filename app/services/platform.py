@@ -1,4 +1,5 @@
-"""What the services need from the outside world, built once per process."""
+"""What the services need from the outside world, built once per process (`services/bootstrap.py`
+builds it with the write path's after-commit handlers on its bus)."""
 
 from __future__ import annotations
 
@@ -34,9 +35,6 @@ class Platform:
 
     def __post_init__(self) -> None:
         self.store = SqliteActionStore() if self.db.is_sqlite else PostgresActionStore()
-        from app.services.write.committed import wire  # the write path's handlers stand above this room
-
-        wire(self)
 
     @asynccontextmanager
     async def unit(self) -> AsyncIterator[Unit]:

@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 
 from app.models import ActionLog, Battle
 from app.rules.dice import derive_roll
+from app.services.bootstrap import build_platform
 from app.services.errors import Conflict, Forbidden, Invalid, RollNeeded, Stale
 from app.services.history import replay as history
 from app.services.platform import Platform
@@ -70,7 +71,7 @@ async def own_platform(postgres_url: str, **engine_options: Any) -> AsyncIterato
     from app.realtime.broker import Broker
     from tests.conftest import settings_for
 
-    platform = Platform(
+    platform = build_platform(
         settings=settings_for(postgres_url), db=Database(postgres_url, **engine_options), broker=Broker()
     )
     try:

@@ -4,19 +4,24 @@ acted on (catch-up), the webhook they opted into — and the table's options a r
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import case, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import existing
+from app.db import Database, existing
 from app.models import Battle, Participant, SeatStatus, TableSettings
 from app.services.errors import Forbidden, Invalid
 
 if TYPE_CHECKING:
-    from app.services.platform import Platform
     from app.services.store.action_store import ActionStore
+
+
+class WithDatabase(Protocol):
+    """What the seat services use of the platform: its database (the store stands below it)."""
+
+    db: Database
 
 ASKERS = ("player", "bot")  # the roles that ask the referee (undo, damage that waits)
 DAMAGE = "damage.apply"  # the action whose entry by an asker may wait for the referee
@@ -109,7 +114,7 @@ def clean_options(changes: dict[str, Any]) -> dict[str, Any]:
 
 
 async def set_table_options(
-    platform: Platform, battle_id: str, referee: Participant, changes: dict[str, Any]
+    platform: WithDatabase, battle_id: str, referee: Participant, changes: dict[str, Any]
 ) -> dict[str, Any]:
     if referee.role != "referee" or referee.battle_id != battle_id:
         raise Forbidden("only the referee changes the table's options")
@@ -142,7 +147,7 @@ async def statuses(session: AsyncSession, battle_id: str) -> dict[str, SeatStatu
     return {r.participant_id: r for r in rows}
 
 
-async def mark_seen(platform: Platform, participant_id: str, seq: int | None = None) -> int | None:
+async def mark_seen(platform: WithDatabase, participant_id: str, seq: int | None = None) -> int | None:
     """The seat was on the page (a page load, a socket hello or farewell, an action): record when,
     and the seq they have now seen (None: leave it). Answers the seq they had seen before."""
     for _attempt in range(3):
