@@ -3,8 +3,8 @@
 A door builds a `Command`; submit authorises, validates and resolves it (the rules' gate, or the
 history service for rewind and undo), writes one unit of work through the platform's store — log
 row (seq+1, dice, events) and snapshot — and, once it has committed, the bus hands its
-`ActionCommitted` to the handlers that keep the state, wake the viewers, checkpoint and notify. It answers with the events the actor may read, so
-no door reads the battle again. A repeated action id returns the first result; an action made
+`ActionCommitted` to the handlers that keep the state, wake the viewers, checkpoint and notify.
+It answers with the events the actor may read, so no door reads the battle again. A repeated action id returns the first result; an action made
 against an old seq is refused (409); a concurrent writer in another process collides on
 UNIQUE(battle_id, seq) and the battle's version column, and is retried. An exception inside a rule
 is logged with its traceback and answered as an error to this one request; nothing changes.
