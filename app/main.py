@@ -18,7 +18,8 @@ from app.config import Settings, get_settings
 from app.db import Database
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
-from app.services.platform import Platform
+from app.services.bootstrap import build_platform
+from app.services.bus import ActionCommitted
 from app.services.reading.live_log import LiveLogs
 from app.services.store.battles import SEATS_WAKE
 from app.services.table import chat, notify
@@ -114,12 +115,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             retry_max=settings.broker_retry_max,
             connect_timeout=settings.db_connect_timeout,
         )
-        platform = Platform(settings=settings, db=db, broker=broker)
+        platform = build_platform(settings=settings, db=db, broker=broker)
         live_logs = LiveLogs()  # each watched battle's log as the frames need it, read once
         # a commit is kept only for battles watched here (it holds the whole state)
-        platform.committed.append(
-            lambda commit: hub.viewers.get(commit.battle_id) and live_logs.committed(commit)
-        )
+
+        def keep_for_viewers(event: ActionCommitted) -> None:
+            if hub.viewers.get(event.commit.battle_id):
+                live_logs.committed(event.commit)
+
+        platform.bus.on(ActionCommitted, keep_for_viewers)
         hub = Hub(
             load=lambda battle_id, since: read_live(
                 db,
@@ -156,7 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         feeds = feed.Feeds()  # the bots' SSE feeds wake on the same wake-ups
         broker.subscribe(feeds.wake)
         broker.on_resubscribed(feeds.wake_all)
-        platform.in_commit.append(partial(notify.in_commit, platform))  # last seen, maybe a webhook
+        platform.bus.on(ActionCommitted, partial(notify.on_committed, platform))  # maybe a webhook
         deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
         await broker.start()
         await hub.start()
