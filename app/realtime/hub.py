@@ -1,4 +1,5 @@
-"""Per-process registry of websocket viewers, and the only place that pushes battle frames.
+"""Per-process registry of websocket viewers, and the one live path: everything a battle page shows
+live — the log's regions, the seats, the table talk — reaches its sockets from here.
 
 A wake-up (battle, seq) starts one *round* for that battle: one database read shared by every
 viewer of the battle in this process, one rendering per distinct view (viewers who see the same
@@ -11,6 +12,10 @@ viewer is never silently forgotten while its socket stays open. A heartbeat ever
 reads the seq of every watched battle (one query), catches up any viewer behind it (so a wake-up
 lost by the broker costs at most one heartbeat), and tells each up-to-date viewer not sent a frame
 since the last beat the battle's seq, so the client can resync if it holds less.
+
+Table talk (chat, requests to the referee) is not in the log: its wake-up (`Topic.TABLE`) reads
+each watching seat's table regions once for that seat's sockets and sends each only what changed
+for it — someone else's private line sends a viewer nothing at all, not even its timing.
 
 Send what changed: a frame carries only the regions a viewer's page does not already hold as they
 are now, and a region the page holds an older version of goes as the hunks that differ
@@ -30,6 +35,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from app.realtime.broker import Topic
 from app.realtime.diff import patch
 from app.realtime.memory import Trimmer
 
@@ -124,6 +130,8 @@ class Views(Protocol):
 
 
 SeqReader = Callable[[list[str]], Awaitable[dict[str, int]]]
+# (battle, seat) → that seat's table regions (chat, requests) as (target, html), None: not seated
+TableReader = Callable[[str, str], Awaitable[list[tuple[str, str]] | None]]
 
 
 @dataclass(slots=True)
@@ -144,15 +152,18 @@ class Drawn:
         """The regions a viewer whose page holds `sent` lacks: appended ones always."""
         return tuple(t for t, _ in self.regions if t.startswith("+") or sent.get(t) != self.held[t])
 
-    def frame(self, sent: Sent, seq: int, refresh: bool, same_seq: bool, patches: bool) -> str | None:
-        """The frame for a page holding `sent`, as JSON text: the regions it lacks, each whole or
-        (`patches`) as hunks against the version it holds when those are smaller; None when a
-        refresh at the page's own seq (`same_seq`) finds nothing new."""
+    def frame(
+        self, sent: Sent, tail: dict[str, Any], patches: bool, same_seq: bool = False, table: bool = False
+    ) -> str | None:
+        """The frame for a page holding `sent`, as JSON text ending in `tail` (its seq, …): the
+        regions it lacks, each whole or (`patches`) as hunks against the version it holds when
+        those are smaller. None when there is nothing to send: a refresh at the page's own seq
+        (`same_seq`) or the table's regions (`table`) that find nothing new."""
         fresh = self.fresh(sent.regions)
         if same_seq:
             fresh = tuple(t for t in fresh if not t.startswith("+"))  # the same seq: the log has nothing new
-            if not fresh:
-                return None
+        if (same_seq or table) and not fresh:
+            return None
         whole: list[str] = []
         hunks: list[list[Any]] = []
         for target, html in self.regions:
@@ -165,12 +176,10 @@ class Drawn:
                     hunks.append([target, length, ops])
                     continue
             whole.append(html)
-        body: dict[str, Any] = {"content": "".join(whole), "seq": seq}
+        body: dict[str, Any] = {"content": "".join(whole)}
         if hunks:
             body["patch"] = hunks
-        if refresh:
-            body["refresh"] = True  # the same seq, new regions: the page must not skip it
-        return json.dumps(body)
+        return json.dumps(body | tail)
 
 
 def _delay(attempt: int, settings: HubSettings) -> float:
@@ -185,15 +194,18 @@ class Hub:
         views: Views | None = None,
         seqs: SeqReader | None = None,
         settings: HubSettings | None = None,
+        table: TableReader | None = None,
     ) -> None:
         self.viewers: dict[str, set[Subscriber]] = {}
         self.sockets: dict[tuple[str, str], int] = {}  # open sockets per seat (battle, participant)
-        self.load, self.views, self.seqs = load, views, seqs
+        self.load, self.views, self.seqs, self.table = load, views, seqs, table
         self.settings = settings or HubSettings()
         self.wanted: dict[str, int] = {}  # the highest seq heard of, per battle
         self.refreshes: dict[str, int] = {}  # refreshes asked, per battle (seats changed)
         self._rounds: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
+        self._tables: dict[str, asyncio.Task[None]] = {}  # the table round under way, per battle
+        self._tables_again: set[str] = set()
         self._heart: asyncio.Task[None] | None = None
         self.stats = {"reads": 0, "renders": 0, "frames": 0, "bytes": 0, "read_failures": 0}
         self.trimmer = Trimmer()  # after a burst of hellos, the freed memory goes back to the OS
@@ -325,9 +337,15 @@ class Hub:
 
     # -- wake-ups and rounds ----------------------------------------------------------------
 
-    async def wake(self, battle_id: str, seq: int) -> None:
-        """A broker listener: return at once; the round for the battle runs in the background."""
+    async def wake(self, battle_id: str, seq: int, topic: Topic = Topic.LOG) -> None:
+        """The broker's listener: return at once; the round for the battle runs in the background."""
         if battle_id not in self.viewers:  # nobody watches it here (a hello reads it anyway)
+            return
+        if topic is Topic.SEATS:
+            await self.resync_battle(battle_id)
+            return
+        if topic is Topic.TABLE:
+            self._start_table(battle_id)
             return
         if seq > self.wanted.get(battle_id, -1):
             self.wanted[battle_id] = seq
@@ -463,11 +481,13 @@ class Hub:
                 self._spawn_shut(viewer, INTERNAL_ERROR, "the frame could not be rendered; reconnecting")
                 continue
             same_seq = refresh and seq <= viewer.last_seq
-            patches = viewer.patches and (not placeholder or len(viewer.csrf) == len(placeholder))
+            patches = viewer.patches and self._fits(viewer)
             made = frames.get((key, viewer.sent, refresh, same_seq, patches))
             if made is None:
+                # a refresh: the same seq, new regions — the page must not skip it as one it has
+                tail = {"seq": seq, "refresh": True} if refresh else {"seq": seq}
                 made = frames[(key, viewer.sent, refresh, same_seq, patches)] = (
-                    drawn.frame(viewer.sent, seq, refresh, same_seq, patches),
+                    drawn.frame(viewer.sent, tail, patches, same_seq),
                     Sent({**viewer.sent.regions, **drawn.held}),
                 )
             frame, holds = made
@@ -483,6 +503,74 @@ class Hub:
             self.stats["frames"] += 1
             self.stats["bytes"] += len(frame)
             self.queue(viewer, frame)
+
+    # -- the table's regions (chat, requests) -----------------------------------------------
+
+    def _start_table(self, battle_id: str) -> None:
+        task = self._tables.get(battle_id)
+        if task is not None and not task.done():
+            self._tables_again.add(battle_id)  # read again once this round is done
+            return
+        self._tables[battle_id] = asyncio.get_running_loop().create_task(self._table_round(battle_id))
+
+    async def _table_round(self, battle_id: str) -> None:
+        try:
+            while True:
+                self._tables_again.discard(battle_id)
+                await self.send_table(list(self.viewers.get(battle_id, ())))
+                if battle_id not in self._tables_again:
+                    return
+        finally:
+            if self._tables.get(battle_id) is asyncio.current_task():
+                del self._tables[battle_id]
+
+    async def send_table(self, viewers: list[Subscriber]) -> None:
+        """Each seat's table regions, read once for its sockets here, and each socket sent what
+        changed for it (after a hello: all of them). A seat whose table cannot be read has its
+        sockets closed 1013: they reconnect and their hello reads it again."""
+        seats: dict[str, list[Subscriber]] = {}
+        for viewer in viewers:
+            if not viewer.closed:
+                seats.setdefault(viewer.participant_id, []).append(viewer)
+        for participant_id, group in seats.items():
+            battle_id = group[0].battle_id
+            try:
+                if self.table is None:
+                    raise TypeError("this hub has no table reader")
+                regions = await asyncio.wait_for(self.table(battle_id, participant_id), self.settings.read_timeout)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.info("the table of %s could not be read for a seat: %r", battle_id, exc)
+                for viewer in group:
+                    self._spawn_shut(viewer, TRY_AGAIN_LATER, "the table could not be read; reconnecting")
+                continue
+            if regions is not None:
+                self._push_table(group, Drawn.of(regions))
+
+    def _push_table(self, group: list[Subscriber], drawn: Drawn) -> None:
+        made: dict[tuple[Sent, bool], tuple[str | None, Sent]] = {}
+        for viewer in group:
+            if viewer.closed:
+                continue
+            patches = viewer.patches and self._fits(viewer)
+            key = (viewer.sent, patches)  # viewers sent the same share the frame and the record
+            if key not in made:
+                made[key] = (
+                    drawn.frame(viewer.sent, {"table": True}, patches, table=True),
+                    Sent({**viewer.sent.regions, **drawn.held}),
+                )
+            frame, holds = made[key]
+            if frame is None:
+                continue
+            viewer.sent = holds
+            # Through the viewer's own outbox, so table frames and battle frames go out in order.
+            self.queue(viewer, frame)
+
+    def _fits(self, viewer: Subscriber) -> bool:
+        """Whether hunks made against the CSRF placeholder fit this viewer's page (same length)."""
+        placeholder = getattr(self.views, "placeholder", None)
+        return not placeholder or len(viewer.csrf) == len(placeholder)
 
     # -- heartbeat --------------------------------------------------------------------------
 
@@ -548,7 +636,7 @@ class Hub:
         """Stop the heartbeat, let the rounds under way finish and the writers empty (shutdown)."""
         if self._heart is not None:
             self._heart.cancel()
-        rounds = list(self._rounds.values())
+        rounds = [*self._rounds.values(), *self._tables.values()]
         if rounds:
             await asyncio.wait(rounds, timeout=5)
         writers = [  # each ends once its viewer's waiting frames are written

@@ -237,7 +237,7 @@ async def _handle(websocket: WebSocket, viewer: Subscriber, hub: Hub, platform: 
         hub.hello(viewer, seq, whole=message.get("whole") is True)
         await seats.mark_seen(platform, viewer.participant_id, seq)  # last seen (notifications)
         if "chat_seq" in message:  # the chat and requests as they are now
-            await websocket.app.state.table_live.send(viewer, always=True)
+            await hub.send_table([viewer])
         return
     if kind == "seen":  # the page is open and visible (no notification while active)
         await seats.mark_seen(platform, viewer.participant_id)
