@@ -526,25 +526,38 @@ class Hub:
 
     async def send_table(self, viewers: list[Subscriber]) -> None:
         """Each seat's table regions, read once for its sockets here, and each socket sent what
-        changed for it (after a hello: all of them). A seat whose table cannot be read has its
-        sockets closed 1013: they reconnect and their hello reads it again."""
+        changed for it (after a hello: all of them). A read that fails is tried again with the
+        rounds' backoff; a seat whose table still cannot be read has its sockets closed 1013 —
+        they reconnect and their hello reads it again — rather than left showing old talk."""
         seats: dict[str, list[Subscriber]] = {}
         for viewer in viewers:
             if not viewer.closed:
                 seats.setdefault(viewer.participant_id, []).append(viewer)
         for participant_id, group in seats.items():
             battle_id = group[0].battle_id
-            try:
-                if self.table is None:
-                    raise TypeError("this hub has no table reader")
-                regions = await asyncio.wait_for(self.table(battle_id, participant_id), self.settings.read_timeout)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.info("the table of %s could not be read for a seat: %r", battle_id, exc)
-                for viewer in group:
-                    self._spawn_shut(viewer, TRY_AGAIN_LATER, "the table could not be read; reconnecting")
-                continue
+            for attempt in range(1, self.settings.read_retries + 2):
+                try:
+                    if self.table is None:
+                        raise TypeError("this hub has no table reader")
+                    regions = await asyncio.wait_for(
+                        self.table(battle_id, participant_id), self.settings.read_timeout
+                    )
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    self.stats["read_failures"] += 1
+                    if attempt > self.settings.read_retries:
+                        log.warning(
+                            "the table of %s unreadable for a seat (%r): closing 1013", battle_id, exc
+                        )
+                        for viewer in group:
+                            self._spawn_shut(
+                                viewer, TRY_AGAIN_LATER, "the table could not be read; reconnecting"
+                            )
+                        regions = None
+                        break
+                    await asyncio.sleep(_delay(attempt, self.settings))
             if regions is not None:
                 self._push_table(group, Drawn.of(regions))
 

@@ -41,7 +41,9 @@ def hub_of(client: httpx.AsyncClient) -> Hub:
     return client.app.state.hub  # type: ignore[attr-defined,no-any-return]
 
 
-async def watch(client: httpx.AsyncClient, table: Table, seats: dict[str, str], seq: int) -> dict[str, Socket]:
+async def watch(
+    client: httpx.AsyncClient, table: Table, seats: dict[str, str], seq: int
+) -> dict[str, Socket]:
     """A socket per role (role → the seat's name in `table`), each said hello at `seq` and sent
     its first frame."""
     hub = hub_of(client)

@@ -36,7 +36,11 @@ def caches_in(tree: ast.Module) -> set[str]:
         elif isinstance(node, ast.ClassDef) and _builds_keeper(node):
             found.add(node.name)
     for node in tree.body:
-        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None and _builds_keeper(node.value):
+        if (
+            isinstance(node, ast.Assign | ast.AnnAssign)
+            and node.value is not None
+            and _builds_keeper(node.value)
+        ):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             found |= {t.id for t in targets if isinstance(t, ast.Name)}
     return found
@@ -51,7 +55,9 @@ def test_every_cache_in_the_app_is_listed_with_what_invalidates_it() -> None:
     assert found - listed == set(), "caches not listed in app/web/live/caches.py"
     for cache in CACHES:
         source = (ROOT / cache.module).read_text(encoding="utf-8")
-        assert f"def {cache.name}(" in source or f"class {cache.name}" in source or f"{cache.name}:" in source, cache
+        assert (
+            f"def {cache.name}(" in source or f"class {cache.name}" in source or f"{cache.name}:" in source
+        ), cache
         assert cache.holds and cache.invalidated_by and cache.bound
 
 

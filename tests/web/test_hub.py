@@ -9,6 +9,7 @@ import json
 import random
 from dataclasses import dataclass
 
+from app.realtime.broker import Topic
 from app.realtime.diff import apply
 from app.realtime.hub import Hub, HubSettings, Subscriber
 from tests.helpers import eventually
@@ -355,9 +356,50 @@ async def test_a_region_the_page_holds_goes_as_hunks_and_a_page_that_lost_its_co
     rebuilt = apply(card, length, ops)
     assert rebuilt is not None and rebuilt.count('class="hit"') == 1 and 'value="12345678"' in rebuilt
     whole = json.loads(odd.sent[-1])
-    assert "patch" not in whole and 'value="short"' in whole["content"] and whole["content"].count('"hit"') == 1
+    assert (
+        "patch" not in whole and 'value="short"' in whole["content"] and whole["content"].count('"hit"') == 1
+    )
     hub.hello(v, 4, whole=True)
     await settle(hub)
     again = json.loads(page.sent[-1])
     assert again["refresh"] and again["seq"] == 4 and "<log" not in again["content"]
     assert again["content"] == rebuilt
+
+
+async def test_the_table_talk_is_read_once_a_seat_retried_when_it_fails_and_never_left_silent() -> None:
+    """One live path: a table wake-up (`Topic.TABLE`) reads each watching seat's table regions
+    once for all its sockets and sends each what changed (nothing when nothing did); a read that
+    fails is tried again, and a seat whose table still cannot be read is closed 1013 (its page
+    reconnects and reads it on hello) instead of keeping a socket that silently misses talk."""
+    reads: list[str] = []
+    talk = {"line": "hi", "fail": 2}
+
+    async def table(battle_id: str, seat: str) -> list[tuple[str, str]] | None:
+        reads.append(seat)
+        if talk["fail"]:
+            talk["fail"] -= 1
+            raise ConnectionError("database busy")
+        return [("#chat-list", f'<hx-partial hx-target="#chat-list">{talk["line"]}</hx-partial>')]
+
+    fast = HubSettings(heartbeat_seconds=0, read_retries=3, retry_delay=0.002, retry_delay_max=0.01)
+    hub = Hub(load=lambda b, s: _read(s), views=Views(), settings=fast, table=table)
+    socks = [Socket(), Socket()]
+    tabs = [viewer(sock) for sock in socks]  # one seat, two tabs
+    for v in tabs:
+        hub.join(v)
+    await hub.wake("b", 0, Topic.TABLE)
+    await settle(hub)
+    await eventually(lambda: all(s.sent for s in socks), what="the table frame on both tabs")
+    assert reads == ["p", "p", "p"]  # two failures, then one read for both tabs
+    assert all(
+        json.loads(s.sent[-1])
+        == {"content": '<hx-partial hx-target="#chat-list">hi</hx-partial>', "table": True}
+        for s in socks
+    )
+    await hub.wake("b", 0, Topic.TABLE)  # nothing changed for this seat: nothing sent
+    await settle(hub)
+    assert [len(s.sent) for s in socks] == [1, 1] and len(reads) == 4
+    talk["fail"] = 10
+    await hub.wake("b", 0, Topic.TABLE)
+    await eventually(lambda: all(s.closed for s in socks), what="both tabs closed")
+    assert all(s.closed == [(1013, "the table could not be read; reconnecting")] for s in socks)

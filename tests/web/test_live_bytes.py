@@ -57,8 +57,13 @@ async def test_a_one_point_hit_costs_each_role_a_few_hunks_and_rebuilds_the_whol
         for target in rebuilt:  # each changed region exactly as drawn whole
             assert rebuilt[target] == expected[target], (role, target)
         assert set(rebuilt) >= {"#turnbar", "#ships"}, (role, set(rebuilt))
-        card = re.search(r'<article[^>]*id="ship-shadow-cruiser".*?data-structure="(\d+)"', rebuilt["#ships"], re.S)
+        card = re.search(
+            r'<article[^>]*id="ship-shadow-cruiser".*?data-structure="(\d+)"', rebuilt["#ships"], re.S
+        )
         assert card is not None and card.group(1) == "39", role  # the cruiser's 40 structure, one lost
     # the referee's tools follow the hit too (the undo form names the new entry)
-    assert "#3 Excelsior hits Shadow Cruiser for 1" in dict(regions_of(hit["referee"][0]["content"]))["#referee-state"]
+    assert (
+        "#3 Excelsior hits Shadow Cruiser for 1"
+        in dict(regions_of(hit["referee"][0]["content"]))["#referee-state"]
+    )
     assert "#referee-state" not in dict(regions_of(hit["player"][0]["content"]))

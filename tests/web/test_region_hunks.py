@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from app.realtime.diff import SMALL, apply, hunks, patch
 
-HTML = st.text(alphabet=st.sampled_from(list("<>/=\" abcdiv-0123456789\n") + ["é", "🔒", "⚑"]), max_size=600)
+HTML = st.text(alphabet=st.sampled_from(list('<>/=" abcdiv-0123456789\n') + ["é", "🔒", "⚑"]), max_size=600)
 
 
 @given(HTML, HTML)

@@ -235,7 +235,12 @@ async def _handle(websocket: WebSocket, viewer: Subscriber, hub: Hub, platform: 
             await websocket.send_text(_error("seq", "hello needs the seq you hold: a whole number from 0"))
             return
         hub.hello(viewer, seq, whole=message.get("whole") is True)
-        await seats.mark_seen(platform, viewer.participant_id, seq)  # last seen (notifications)
+        try:
+            await seats.mark_seen(platform, viewer.participant_id, seq)  # last seen (notifications)
+        except Exception as exc:  # a busy database must not cost the socket: the frames still come
+            if not is_unavailable(exc):
+                raise
+            log.info("last seen not marked for a viewer of %s: %r", viewer.battle_id, exc)
         if "chat_seq" in message:  # the chat and requests as they are now
             await hub.send_table([viewer])
         return

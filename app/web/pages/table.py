@@ -31,6 +31,7 @@ from app.web.pages.answers import _answer, _form, _is_htmx
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger(__name__)
 
+
 async def table_context(
     session: AsyncSession, platform: Platform, battle: Battle, me: Participant, viewer: Any = None
 ) -> dict[str, Any]:
@@ -74,7 +75,9 @@ async def page_extras(
     return extras
 
 
-async def table_regions(platform: Platform, battle_id: str, participant_id: str) -> list[tuple[str, str]] | None:
+async def table_regions(
+    platform: Platform, battle_id: str, participant_id: str
+) -> list[tuple[str, str]] | None:
     """The chat and requests regions for one seat, as (target, <hx-partial> element) pairs — what
     the hub sends that seat's sockets when the table talk changed (None: no longer seated)."""
     async with platform.db.reader() as session:
