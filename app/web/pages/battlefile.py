@@ -20,6 +20,7 @@ from app.web.deps import PlatformDep, join_url
 from app.web.middleware.errors import service_headers
 from app.web.middleware.limits import check_battle_creation
 from app.web.middleware.security import seat_in, take_seat
+from app.web.numbers import whole_number
 from app.web.pages.answers import _answer, _form
 from app.web.pages.wizard import show_links
 
@@ -67,9 +68,10 @@ async def download(battle_id: str, request: Request, platform: PlatformDep) -> R
 
 def _seq(raw: object, last: int) -> int:
     text = str(raw or "").strip()
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= last:
+    seq = whole_number(text, low=1, high=last)
+    if seq is None:
         raise Invalid(f"seq: a what-if starts from a seq of 1 to {last}", "seq")
-    return int(text)
+    return seq
 
 
 @router.post("/battles/{battle_id}/fork")

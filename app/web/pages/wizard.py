@@ -44,6 +44,7 @@ from app.web.middleware.security import (
     strict_loads,
     take_seat,
 )
+from app.web.numbers import whole_number
 from app.web.pages.answers import _form, _pop_flash
 
 router = APIRouter(include_in_schema=False)
@@ -78,11 +79,12 @@ def _ending(form: Any) -> dict[str, Any]:
         options["end_when_one_side_left"] = True
     raw = str(form.get("turn_limit", "")).strip()
     if raw:
-        if not raw.isdigit() or not 1 <= int(raw) <= 1000:
+        turns = whole_number(raw, low=1, high=1000)
+        if turns is None:
             raise Invalid(
                 f"turn_limit: a whole number of turns from 1 to 1000 (you sent {raw!r})", "turn_limit"
             )
-        options["turn_limit"] = int(raw)
+        options["turn_limit"] = turns
     return options
 
 
