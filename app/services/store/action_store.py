@@ -171,6 +171,8 @@ def driver_failed(exc: BaseException) -> bool:
         import asyncpg
     except ImportError:  # pragma: no cover
         return False
+    if isinstance(exc, asyncpg.InternalClientError):  # left mid-operation by a lost server
+        return True
     return isinstance(exc, asyncpg.PostgresConnectionError | asyncpg.InterfaceError | OSError)
 
 

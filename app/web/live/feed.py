@@ -22,6 +22,7 @@ from app.services.errors import Invalid
 from app.services.reading.views import LogEntry, viewer_of, visible_log
 from app.services.store.battles import SEATS_WAKE, get_battle, load_state
 from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, participant_by_bearer
+from app.web.middleware.errors import is_unavailable
 from app.web.numbers import whole_number
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -179,6 +180,11 @@ async def feed(
                     await asyncio.wait_for(woken.wait(), KEEPALIVE_SECONDS)
                 except TimeoutError:
                     yield b": keep-alive\n\n"
+        except Exception as exc:  # the database went away mid-stream: say when to come back
+            if not is_unavailable(exc):
+                raise
+            retry_ms = platform.settings.retry_after_seconds * 1000
+            yield f"retry: {retry_ms}\n: the battle database is unavailable; reconnect\n\n".encode()
         finally:
             feeds.remove(battle_id, woken)
 
