@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from pydantic.json_schema import models_json_schema
-from sqlalchemy import select
+from sqlalchemy import false, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -24,7 +24,7 @@ from app.rules.core import RuleError
 from app.rules.generic.actions import ShipDefinition, build_ship
 from app.rules.generic.actions import slug as slug_of
 from app.rules.messages import first_error
-from app.rules.state import Ship
+from app.rules.state import BattleState, Ship
 from app.rules.system import GameSystem
 from app.services.errors import Forbidden, Invalid, NotFound
 from app.services.history.battlefile import SHIP_ADD
@@ -80,6 +80,14 @@ def clean_definition(rules: Rules, data: Any, field: str = "definition") -> dict
         text = exc.message if exc.message.startswith(where) else f"{where}: {exc.message}"
         raise Invalid(text, where) from None
     return definition_of(ship)
+
+
+def public_definition(state: BattleState, ship: Ship) -> dict[str, Any]:
+    """A ship as it is now, as the saving referee's table shows it to the public after the end:
+    through the same per-viewer redaction as every door (`public_ship`), so a cloak's referee-set
+    signature and the detection attempts with their suggestions stay out of the library."""
+    shown = state.game.public_ship(ship)
+    return {key: shown[key] for key in ("name", "klass", "system", "side", "parts")}
 
 
 def definition_of(ship: Ship) -> dict[str, Any]:
@@ -234,6 +242,66 @@ async def library_choices(
     return out
 
 
+HOME_NEWEST = 40  # the saved ships the home page's create form lists by name (the newest)
+
+
+def _anyone_sees() -> Any:
+    """What `_shown` lets a viewer with no seat see, said in SQL: not held, or its battle ended or gone."""
+    return or_(LibraryShip.held_for.is_(None), Battle.status.is_(None), Battle.status == "finished")
+
+
+async def library_picks(
+    session: AsyncSession, rules: Rules, newest: int = HOME_NEWEST
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """For the home page's create form: system key → slug → {name, klass} of the samples, then
+    of the `newest` saved ships anyone may see (oldest of them first). Names and classes only —
+    no definition is read — so the page costs the same with 40 saved ships or 5,000."""
+    klass = LibraryShip.definition["klass"].as_string()
+    query = (
+        select(LibraryShip.slug, LibraryShip.name, LibraryShip.system, klass)
+        .outerjoin(Battle, Battle.id == LibraryShip.held_for)
+        .where(_anyone_sees())
+        .order_by(LibraryShip.created_at.desc(), LibraryShip.slug.desc())
+        .limit(newest)
+    )
+    saved = list(reversed((await session.execute(query)).all()))
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for key, system in rules.systems.items():
+        picks = {
+            slug: {"name": d["name"], "klass": d.get("klass", ""), "sample": True}
+            for slug, d in samples().items()
+            if d.get("system") in system.fleets
+        }
+        for slug, name, family, kind in saved:
+            if family in system.fleets:
+                picks[slug] = {"name": name, "klass": kind or "", "sample": False}
+        out[key] = picks
+    return out
+
+
+async def library_chosen(
+    session: AsyncSession, system: GameSystem, slugs: list[str]
+) -> dict[str, dict[str, Any]]:
+    """slug → definition of just the ships a create form picked, of the families a `system`
+    battle takes, that anyone may see (samples first); a slug not found is left out."""
+    wanted = list(dict.fromkeys(slugs))
+    out = {
+        s: dict(samples()[s])
+        for s in wanted
+        if s in samples() and samples()[s].get("system") in system.fleets
+    }
+    rest = [s for s in wanted if s not in out]
+    if rest:
+        query = (
+            select(LibraryShip.slug, LibraryShip.definition)
+            .outerjoin(Battle, Battle.id == LibraryShip.held_for)
+            .where(LibraryShip.slug.in_(rest), LibraryShip.system.in_(sorted(system.fleets)), _anyone_sees())
+        )
+        for slug, definition in (await session.execute(query)).all():
+            out[slug] = {**definition, "sample": False}
+    return out
+
+
 async def _row(
     session: AsyncSession, slug: str, viewer: Participant | None
 ) -> tuple[LibraryShip, bool] | None:
@@ -279,6 +347,44 @@ async def _free_slug(session: AsyncSession, name: str) -> str:
     return slug
 
 
+LIBRARY_LOCK = 0x5EB0A4D  # the advisory lock PostgreSQL saves take turns on (any fixed number)
+
+
+async def _take_turns(session: AsyncSession) -> None:
+    """Saves take turns from here to their commit, so a count read here still holds at the insert
+    (two saves at once cannot both take the last place): on PostgreSQL an advisory lock held until
+    the transaction ends; on SQLite a write that matches nothing, which takes the database's one
+    write lock before the counts are read."""
+    connection = await session.connection()
+    if connection.dialect.name == "postgresql":
+        await session.execute(select(func.pg_advisory_xact_lock(LIBRARY_LOCK)))
+    else:
+        await session.execute(update(LibraryShip).where(false()).values(slug=LibraryShip.slug))
+
+
+async def _within_bounds(session: AsyncSession, platform: Platform, saver: Participant) -> None:
+    """SHIPLIB_MAX_PER_OWNER saved ships per referee seat and SHIPLIB_MAX_TOTAL in all: one seat
+    cannot fill the library (and every list of it) for everyone."""
+    await _take_turns(session)
+    settings = platform.settings
+    mine = await session.scalar(
+        select(func.count()).select_from(LibraryShip).where(LibraryShip.saved_by == saver.id)
+    )
+    if (mine or 0) >= settings.shiplib_max_per_owner:
+        raise Invalid(
+            f"library: this referee seat has saved {mine} ships, the most one seat may keep "
+            f"({settings.shiplib_max_per_owner}); delete one of them first",
+            "library",
+        )
+    total = await session.scalar(select(func.count()).select_from(LibraryShip))
+    if (total or 0) >= settings.shiplib_max_total:
+        raise Invalid(
+            f"library: the library is full ({settings.shiplib_max_total} saved ships); "
+            "ask the referees to delete ships they no longer need",
+            "library",
+        )
+
+
 async def save(
     platform: Platform,
     saver: Participant,
@@ -295,6 +401,7 @@ async def save(
     for _ in range(6):  # referees saving the same name at once: a loser takes the next free slug
         try:
             async with platform.db.transaction() as session:
+                await _within_bounds(session, platform, saver)
                 row = LibraryShip(
                     slug=await _free_slug(session, clean["name"]),
                     name=clean["name"],
@@ -347,7 +454,7 @@ async def save_from_battle(
         if state == "built":
             definition = await _as_built(session, saver.battle_id, ship_id)
         else:
-            definition = definition_of(ship)
+            definition = public_definition(current, ship)
     if name is not None and name.strip():
         definition["name"] = name.strip()
     held = saver.battle_id if battle is not None and battle.status != "finished" else None

@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.rules.system import GameSystem
 from app.services.errors import Forbidden, Invalid, ServiceError
-from app.services.library.shiplib import library_choices
+from app.services.library.shiplib import library_chosen, library_picks
 from app.services.store.battles import (
     add_participant,
     battles_held,
@@ -66,10 +66,12 @@ FIELD_NAMES = {
 DEFAULT_SPECTATORS = "Spectators"  # one watch-only link unless the referee clears it
 
 
-async def ship_choices(session: AsyncSession, system: GameSystem) -> dict[str, dict[str, Any]]:
-    """The ships the wizard offers for a game system: slug → definition, the samples and the saved
-    ships (services/library/shiplib.py). The one place the wizard asks the library."""
-    return await library_choices(session, system)
+async def ship_choices(
+    session: AsyncSession, system: GameSystem, slugs: list[str]
+) -> dict[str, dict[str, Any]]:
+    """The definitions of the ships a create form picked for a game system (samples and saved
+    ships, services/library/shiplib.py): only those are read, however large the library."""
+    return await library_chosen(session, system, slugs)
 
 
 def _ending(form: Any) -> dict[str, Any]:
@@ -109,7 +111,7 @@ async def _home(
     rules = platform.rules
     async with platform.db.reader() as session:
         battles = await battles_held(session, seats, request.session.get(SESSION_SEAT_KEYS, {}))
-        library = {key: await ship_choices(session, system) for key, system in rules.systems.items()}
+        library = await library_picks(session, rules)  # names and classes of the newest only
     field = (error.field or "") if error else ""
     flash = {"message": error.message, "level": "error", "field": field} if error else _pop_flash(request)
     return templates.TemplateResponse(
@@ -235,7 +237,8 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
             raise refused
         _duplicates(seats)
         async with platform.db.reader() as session:
-            offered = await ship_choices(session, system) if system is not None else {}
+            picked = [str(s) for s in form.getlist("ships")]
+            offered = await ship_choices(session, system, picked) if system is not None else {}
         ships = _fleet(form, system, offered, seats)
         battle, referee, made = await create_prepared(
             platform,
