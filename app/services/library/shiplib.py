@@ -83,11 +83,20 @@ def clean_definition(rules: Rules, data: Any, field: str = "definition") -> dict
 
 
 def public_definition(state: BattleState, ship: Ship) -> dict[str, Any]:
-    """A ship as it is now, as the saving referee's table shows it to the public after the end:
-    through the same per-viewer redaction as every door (`public_ship`), so a cloak's referee-set
-    signature and the detection attempts with their suggestions stay out of the library."""
-    shown = state.game.public_ship(ship)
-    return {key: shown[key] for key in ("name", "klass", "system", "side", "parts")}
+    """A ship as it is now, as the saving referee's table shows it to the public after the end,
+    through the same per-viewer redaction as every door (`public_ship`): of each part, the values
+    the public sees as they are; a value the public does not see (a cloak's referee-set signature,
+    its detection attempts with their suggestions, spent thrust) goes back to the part's default,
+    and a part the public does not see at all is left out."""
+    shown = state.game.public_ship(ship)["parts"]
+    parts: dict[str, Any] = {}
+    for name, value in ship.parts.items():
+        seen = shown.get(name)
+        if seen == value:
+            parts[name] = value
+        elif isinstance(value, dict) and isinstance(seen, dict):
+            parts[name] = {k: v for k, v in value.items() if k in seen and seen[k] == v}
+    return {**definition_of(ship), "parts": parts}
 
 
 def definition_of(ship: Ship) -> dict[str, Any]:
