@@ -188,3 +188,24 @@ async def test_ST_23_a_ship_saved_as_it_is_now_keeps_the_signature_out_of_the_li
     assert cloak.get("signature") is None and not cloak.get("attempts"), cloak  # back to the defaults
     assert not re.search(r"signature\D{0,3}67", r.text) and "suggested" not in r.text
     assert cloak["cloaked"] is True  # what the public saw of it stays
+
+
+async def test_ST_23_a_ship_saved_as_built_keeps_a_signature_set_in_its_definition_out(
+    client: httpx.AsyncClient,
+) -> None:
+    """A definition may set what only the referee reads (a cloak's signature): saved as built, it
+    goes through the same public redaction, so the library never publishes it."""
+    bird = ship_def("klingon-bird-of-prey")
+    bird["parts"]["cloak"] = {**bird["parts"]["cloak"], "signature": 55}
+    table = await set_table(
+        client, ships={"bird": (bird, "ann"), "excelsior": (ship_def("excelsior"), "bob")}
+    )
+    r = await client.post(
+        f"/api/v1/battles/{table.battle_id}/ships/kor-vaq/save",
+        json={"state": "built", "name": "Kor'vaq as built"},
+        headers=table.auth("ref"),
+    )
+    assert r.status_code == 201, r.text
+    await ok(await act(client, table, "ref", "battle.end", {}))
+    r = await client.get(f"/api/v1/ships/{r.json()['slug']}")
+    assert r.status_code == 200 and r.json()["parts"]["cloak"].get("signature") is None, r.text

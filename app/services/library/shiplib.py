@@ -443,6 +443,17 @@ async def _as_built(session: AsyncSession, battle_id: str, ship_id: str) -> dict
     )
 
 
+def _public_as_built(state: BattleState, definition: dict[str, Any]) -> dict[str, Any]:
+    """The definition as added, through the same public redaction as a save as it is now (a
+    definition may set what only the referee reads, such as a cloak's signature). One today's rules
+    no longer build is handed on as it is, for `save` to refuse naming the field."""
+    try:
+        ship = build_ship(state, ShipDefinition.model_validate(definition), None)
+    except (ValidationError, RuleError):
+        return definition
+    return public_definition(state, ship)
+
+
 async def save_from_battle(
     platform: Platform, saver: Participant, ship_id: str, state: str = "now", name: str | None = None
 ) -> Entry:
@@ -461,7 +472,7 @@ async def save_from_battle(
             raise NotFound(f"ship: no ship {ship_id!r} in this battle", "ship")
         ship = current.ships[ship_id]
         if state == "built":
-            definition = await _as_built(session, saver.battle_id, ship_id)
+            definition = _public_as_built(current, await _as_built(session, saver.battle_id, ship_id))
         else:
             definition = public_definition(current, ship)
     if name is not None and name.strip():
