@@ -17,6 +17,7 @@ from pydantic.json_schema import models_json_schema
 from sqlalchemy import false, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
 
 from app.models import Battle, LibraryShip, Participant
 from app.rules import Rules
@@ -180,11 +181,13 @@ def _sample_entry(slug: str, data: dict[str, Any]) -> Entry:
     )
 
 
-def _entry(row: LibraryShip, viewer: Participant | None, held: bool = False) -> Entry:
+def _entry(
+    row: LibraryShip, viewer: Participant | None, held: bool = False, klass: str | None = None
+) -> Entry:
     return Entry(
         slug=row.slug,
         name=row.name,
-        klass=str(row.definition.get("klass", "")),
+        klass=str(row.definition.get("klass", "")) if klass is None else klass,
         system=row.system,
         sample=False,
         source=row.source,
@@ -215,39 +218,29 @@ def _with_hold(query: Any) -> Any:
     return query.add_columns(Battle.status).outerjoin(Battle, Battle.id == LibraryShip.held_for)
 
 
-async def _visible_rows(session: AsyncSession, viewer: Participant | None) -> list[tuple[LibraryShip, bool]]:
-    """Saved ships this viewer may see, oldest first, each with whether it is still held."""
-    query = _with_hold(select(LibraryShip)).order_by(LibraryShip.created_at, LibraryShip.slug)
-    out = []
-    for row, status in (await session.execute(query)).all():
-        seen, held = _shown(row, status, viewer)
-        if seen:
-            out.append((row, held))
-    return out
+def _klass() -> Any:
+    """A saved ship's class, read inside the query: a list needs it, not the whole definition."""
+    return LibraryShip.definition["klass"].as_string()
 
 
 async def library_entries(
     session: AsyncSession, rules: Rules, system: GameSystem | None = None, viewer: Participant | None = None
 ) -> list[Entry]:
     """Samples then saved ships (oldest first), of the families a `system` battle takes (all of them
-    without one), as `viewer` may see them."""
+    without one), as `viewer` may see them. No definition is read (names, classes and marks only),
+    so a list costs little however large the definitions are; SHIPLIB_MAX_TOTAL bounds its length."""
     wanted = set(families(rules, system))
     out = [_sample_entry(slug, d) for slug, d in samples().items() if d.get("system") in wanted]
-    out += [_entry(r, viewer, held) for r, held in await _visible_rows(session, viewer) if r.system in wanted]
-    return out
-
-
-async def library_choices(
-    session: AsyncSession, system: GameSystem, viewer: Participant | None = None
-) -> dict[str, dict[str, Any]]:
-    """slug → definition, as `ship.add` takes it, of every ship a battle of `system` takes: the
-    samples (`"sample": true`), then the saved ships this viewer may see (`"sample": false`). A
-    drop-in for `library.ships_for` where a page offers ships to pick (the home page's create form
-    or its wizard); a chosen slug's definition is also `library_definition(session, slug)`."""
-    out = {slug: dict(d) for slug, d in samples().items() if d.get("system") in system.fleets}
-    for row, _ in await _visible_rows(session, viewer):
-        if row.system in system.fleets:
-            out[row.slug] = {**row.definition, "sample": False}
+    query = (
+        _with_hold(select(LibraryShip).options(defer(LibraryShip.definition)))
+        .add_columns(_klass())
+        .where(LibraryShip.system.in_(sorted(wanted)))
+        .order_by(LibraryShip.created_at, LibraryShip.slug)
+    )
+    for row, status, klass in (await session.execute(query)).all():
+        seen, held = _shown(row, status, viewer)
+        if seen:
+            out.append(_entry(row, viewer, held, klass or ""))
     return out
 
 
@@ -265,9 +258,8 @@ async def library_picks(
     """For the home page's create form: system key → slug → {name, klass} of the samples, then
     of the `newest` saved ships anyone may see (oldest of them first). Names and classes only —
     no definition is read — so the page costs the same with 40 saved ships or 5,000."""
-    klass = LibraryShip.definition["klass"].as_string()
     query = (
-        select(LibraryShip.slug, LibraryShip.name, LibraryShip.system, klass)
+        select(LibraryShip.slug, LibraryShip.name, LibraryShip.system, _klass())
         .outerjoin(Battle, Battle.id == LibraryShip.held_for)
         .where(_anyone_sees())
         .order_by(LibraryShip.created_at.desc(), LibraryShip.slug.desc())
