@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from app.web.numbers import whole_number
-from tests.helpers import set_table, simple_ship
+from tests.helpers import act, set_table, simple_ship
 from tests.table.test_chat import page_as
 from tests.web.test_pages import csrf
 
@@ -51,3 +51,20 @@ async def test_table_options_superscript_deadline_is_422(client: httpx.AsyncClie
     assert r.status_code == 422 and "whole number of minutes" in r.text
     after = (await client.get(f"/api/v1/battles/{table.battle_id}/table", headers=table.auth("ann"))).json()
     assert after["options"] == before["options"]
+
+
+@pytest.mark.parametrize("index", ["٠", "０", "¹"])
+async def test_an_override_path_takes_ascii_list_indexes_only(client: httpx.AsyncClient, index: str) -> None:
+    """`int('٠')` is 0: an override path's list index in other digits reached the first section."""
+    table = await set_table(client, ships={"hawk": (simple_ship("Hawk"), "ann")})
+    path = f"ships.hawk.parts.sheet.sections.{index}.systems.0.boxes"
+    r = await act(client, table, "ref", "override.set", {"path": path, "value": 8, "reason": "fix the sheet"})
+    assert r.status_code == 422 and r.json()["detail"]["field"] == "path", r.text
+    r = await act(
+        client,
+        table,
+        "ref",
+        "override.set",
+        {"path": path.replace(index, "0"), "value": 8, "reason": "the same"},
+    )
+    assert r.status_code == 200, r.text
