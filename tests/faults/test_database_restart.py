@@ -14,7 +14,9 @@ import pytest
 
 from tests.conftest import Server, migrate
 from tests.faults.own_postgres import OwnPostgres
+from tests.faults.watcher import Watcher, all_reach
 from tests.helpers import Table, act, eventually, set_table, simple_ship
+from tests.web.wsclient import cookie_for
 
 pytestmark = [pytest.mark.fault, pytest.mark.postgres]
 
@@ -81,6 +83,11 @@ async def test_postgres_restart_under_load_answers_no_plain_500(own_postgres: Ow
         opened = asyncio.Event()
         feed = asyncio.create_task(_feed_end(srv.url, table, opened))
         await asyncio.wait_for(opened.wait(), 10)
+        watchers = [
+            Watcher(srv.url, table.battle_id, await cookie_for(srv.url, table.tokens[who]), 0, who).start()
+            for who in ("bob", "watcher")
+        ]
+        await all_reach(watchers, 2, 10)
         stop, seen, bad = asyncio.Event(), Counter[str](), []
         load = [asyncio.create_task(_load(srv.url, table, stop, seen, bad)) for _ in range(WORKERS)]
         await eventually(lambda: seen["200"] >= 40, 30, what="the load running")
@@ -90,7 +97,15 @@ async def test_postgres_restart_under_load_answers_no_plain_500(own_postgres: Ow
         stop.set()
         await asyncio.gather(*load)
         lines = await asyncio.wait_for(feed, 10)
-        print(f"restart took {away:.2f} s; answers: {dict(seen)}")
+        async with httpx.AsyncClient(base_url=srv.url) as c:
+            seq = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()["seq"]
+        await all_reach(watchers, seq, 15)  # every viewer caught up, each entry once
+        for w in watchers:
+            await w.stop()
+            assert not w.duplicates, (w.name, w.duplicates)
+            assert set(w.closes) <= {1013}, (w.name, w.closes)  # "try again later", never 1011
+        closes = [w.closes for w in watchers]
+        print(f"restart took {away:.2f} s; answers: {dict(seen)}; socket closes: {closes}")
         assert not bad, bad[:5]
         assert seen["503"] > 0, "the restart was never felt: the test proves nothing"
         assert any(line.startswith("retry: ") for line in lines), lines[-5:]
