@@ -174,6 +174,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.drain()
             await table_live.drain()
             await platform.db.dispose()
+            if platform.webhooks is not None:
+                platform.webhooks.close()
 
     app = StarboardApp(
         title="Starboard",

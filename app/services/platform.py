@@ -40,3 +40,6 @@ class Platform:
     # The state each battle's last commit here left, by version: the next action checks against it
     # without the snapshot being sent and parsed again (services/store/action_store.py).
     states: KeptStates = field(default_factory=KeptStates)
+    # Outbound webhook calls on their own bounded threads (services/table/webhooks.py), made at
+    # first use so nothing a seat starts shares capacity with the game's own work.
+    webhooks: Any = None
