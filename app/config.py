@@ -119,6 +119,10 @@ class Settings(BaseSettings):
     ws_hello_timeout: float = 10.0  # a socket that has not said hello by then is closed (1008)
     ws_max_sockets_per_seat: int = 20  # open sockets per participant per process (then 1008)
     ws_max_frames_per_second: float = 20.0  # client frames per second, bursts of twice that (then 1008)
+    feed_max_per_seat: int = Field(default=4, ge=1, description="open SSE feeds one seat may hold (then 429)")
+    feed_max_per_process: int = Field(
+        default=256, ge=1, description="open SSE feeds a process holds (then 503 with Retry-After)"
+    )
     ws_send_timeout: float = 10.0  # a frame the client does not take within this closes it (1011)
     # Move the heap built at startup (modules, mappers, templates) out of the collector's sight
     # (gc.freeze): a full collection no longer walks it, so it stalls the loop a third as long.
