@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+import pytest
 
 from app.services.table import webhooks
 from tests.helpers import act, eventually, set_table, simple_ship
@@ -187,3 +188,33 @@ async def test_notifications_the_server_starts_are_dropped_over_the_bounds(db_ur
             finally:
                 sender.in_flight = 0
             assert [b["content"] for b in rx.bodies] == ["one"]
+
+
+async def test_saving_a_webhook_while_the_seats_first_visit_makes_its_row(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saving a URL for a seat with no status row yet, while its first visit makes that row: the
+    save goes again and keeps the URL (it answered 500 on the row's unique key)."""
+    from app.services.store.seats import mark_seen
+    from app.services.table import notify
+    from tests.table.conftest import Receiver
+
+    async with app_client(db_url) as c:
+        table = await set_table(c)
+        platform = c.app.state.platform  # type: ignore[attr-defined]
+        real = notify.status_of
+        raced: list[bool] = []
+
+        async def status_of_then_a_visit(session, participant):  # type: ignore[no-untyped-def]
+            row = await real(session, participant)
+            if not raced:  # the first look found no row; the visit makes one before this commits
+                raced.append(True)
+                await mark_seen(platform, participant.id, 0)
+            return row
+
+        monkeypatch.setattr(notify, "status_of", status_of_then_a_visit)
+        async with Receiver() as rx:
+            url = f"/api/v1/battles/{table.battle_id}/notifications"
+            r = await c.put(url, json={"webhook_url": rx.url}, headers=table.auth("ann"))
+            assert r.status_code == 200, r.text
+            assert raced and (await c.get(url, headers=table.auth("ann"))).json() == {"webhook_url": rx.url}

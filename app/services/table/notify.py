@@ -29,9 +29,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from app.models import ActionLog, Battle, Participant, SeatStatus, TableSettings
-from app.services.errors import Busy, Forbidden, Invalid
+from app.services.errors import Busy, Forbidden, Invalid, ServiceError
 from app.services.platform import Platform
 from app.services.store.battles import load_state, participants
 from app.services.store.seats import (
@@ -143,15 +144,20 @@ async def set_webhook(platform: Platform, participant: Participant, url: str | N
             kept = await sender.check(url, check)
         except TimeoutError:
             raise Invalid("the webhook's host took too long to resolve", "webhook_url") from None
-    async with platform.db.transaction() as session:
-        row = await status_of(session, participant)
-        row.webhook_url = kept
-        # A wait already under way when they opt in is not "starting" at the next action.
-        state, _ = await load_state(session, participant.battle_id, platform.rules)
-        row.awaited = not state.finished and state.game.waits_on(
-            state, participant.id, participant.role == "referee"
-        )
-    return kept
+    for _attempt in range(3):
+        try:
+            async with platform.db.transaction() as session:
+                row = await status_of(session, participant)
+                row.webhook_url = kept
+                # A wait already under way when they opt in is not "starting" at the next action.
+                state, _ = await load_state(session, participant.battle_id, platform.rules)
+                row.awaited = not state.finished and state.game.waits_on(
+                    state, participant.id, participant.role == "referee"
+                )
+            return kept
+        except IntegrityError:  # the seat's first visit made its status row meanwhile: go again
+            continue
+    raise ServiceError("the seat is busy; try again")
 
 
 async def webhook_of(platform: Platform, participant: Participant) -> str | None:
