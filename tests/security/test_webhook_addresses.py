@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
 import socket
+import ssl
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -134,10 +138,87 @@ async def test_the_pinned_connection_keeps_the_hosts_name(monkeypatch: pytest.Mo
         server.close()
         await server.wait_closed()
     assert status == 204
-    assert heads[0].startswith(b"POST /x?k=1 HTTP/1.1\r\n") and f"Host: hooks.example:{port}".encode() in heads[0]
+    assert (
+        heads[0].startswith(b"POST /x?k=1 HTTP/1.1\r\n")
+        and f"Host: hooks.example:{port}".encode() in heads[0]
+    )
 
 
 def test_check_url_refuses_the_translated_forms_without_webhook_allow_private() -> None:
     for host in ("[::127.0.0.1]", "[64:ff9b::7f00:1]", "[2002:7f00:1::]"):
         with pytest.raises(Invalid):
             notify.check_url(f"https://{host}/hook", allow_private=False)
+
+
+async def test_https_to_the_pinned_address_checks_the_certificate_for_the_urls_host(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Over TLS the pinned connection sends the URL's host as the server name (SNI) and checks the
+    certificate against it: a certificate for hooks.example is accepted for https://hooks.example,
+    and refused for another name that resolves to the same address."""
+    if shutil.which("openssl") is None:
+        pytest.fail("openssl is needed to make the test's certificate", pytrace=False)
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=hooks.example",
+            "-addext",
+            "subjectAltName=DNS:hooks.example",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    names: list[str | None] = []
+    server_ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server_ctx.load_cert_chain(cert, key)
+    server_ctx.sni_callback = lambda sock, name, ctx: names.append(name)  # type: ignore[assignment,func-returns-value]
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = re.search(rb"content-length:\s*(\d+)", head, re.I)
+            await reader.readexactly(int(length.group(1)) if length else 0)
+            writer.write(b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+            await writer.drain()
+        except (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=server_ctx)
+    port = server.sockets[0].getsockname()[1]
+    real = socket.getaddrinfo
+    monkeypatch.setattr(
+        socket,
+        "getaddrinfo",
+        lambda host, *a, **k: (
+            real("127.0.0.1", *a, **k) if host.endswith(".example") else real(host, *a, **k)
+        ),
+    )
+    trusting = ssl.create_default_context(cafile=cert)  # the test's certificate as the only authority
+    monkeypatch.setattr(webhooks.ssl, "create_default_context", lambda: trusting)
+    try:
+        status = await asyncio.to_thread(
+            webhooks.post_once, f"https://hooks.example:{port}/x", b"{}", 5.0, True, webhooks.Attempt()
+        )
+        assert status == 204 and names[0] == "hooks.example"
+        with pytest.raises(ssl.SSLCertVerificationError):
+            await asyncio.to_thread(
+                webhooks.post_once, f"https://other.example:{port}/x", b"{}", 5.0, True, webhooks.Attempt()
+            )
+    finally:
+        server.close()
+        await server.wait_closed()
