@@ -158,9 +158,12 @@ class Webhooks:
         must make the thread return)."""
         if self.in_flight >= self.cap:
             raise self.busy()
-        self.in_flight += 1
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self.pool, fn, *args)
+        try:
+            future = loop.run_in_executor(self.pool, fn, *args)
+        except RuntimeError:  # the threads were shut down (the server is stopping)
+            raise self.busy() from None
+        self.in_flight += 1
         future.add_done_callback(self._release)
         try:
             return await asyncio.wait_for(asyncio.shield(future), deadline)
