@@ -22,6 +22,7 @@ from app.config import Settings
 from app.db import Database
 from app.main import create_app
 from app.realtime.broker import Broker
+from app.services.bootstrap import build_platform
 from app.services.platform import Platform
 from app.web.middleware.serving import WS_PROTOCOL
 
@@ -138,7 +139,7 @@ def settings_for(db: str, broadcast: str = "memory://") -> Settings:
 async def platform(db_url: str) -> AsyncIterator[Platform]:
     settings = settings_for(db_url)
     db = Database(db_url)
-    yield Platform(settings=settings, db=db, broker=Broker())
+    yield build_platform(settings=settings, db=db, broker=Broker())
     await db.dispose()
 
 

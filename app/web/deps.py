@@ -80,7 +80,7 @@ async def seat_by_bearer(
     if creds is None:
         raise Unauthorized("send Authorization: Bearer <your token>")
     async with platform.db.reader() as session:
-        found = await seat_and_waits(session, hash_token(creds.credentials))
+        found = await seat_and_waits(platform.store, session, hash_token(creds.credentials))
     if found is None or not found[0].active:
         raise Forbidden("that link or token is not valid")
     if found[0].battle_id != battle_id:

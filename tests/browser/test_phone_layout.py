@@ -98,9 +98,9 @@ async def demos(server: Server, sqlite_url: str) -> list[dict[str, Any]]:
     from app.db import Database
     from app.demo import create_demos
     from app.realtime.broker import Broker
-    from app.services.platform import Platform
+    from app.services.bootstrap import build_platform
 
-    platform = Platform(settings=settings_for(sqlite_url), db=Database(sqlite_url), broker=Broker())
+    platform = build_platform(settings=settings_for(sqlite_url), db=Database(sqlite_url), broker=Broker())
     try:
         return await create_demos(platform, server.url)
     finally:

@@ -1,4 +1,4 @@
-"""Hidden history holds through every door (issue 13, items 1 and 2): the referee's cloak signature
+"""Hidden history holds through every door: the referee's cloak signature
 never reaches a detector, and repeated tries cannot narrow it; a ship's owner-only past belongs to
 whoever commanded it then — reassigning the ship hands the new commander none of it, and the old
 commander keeps it. Checked in REST events, the REST state and the page, on SQLite and PostgreSQL."""

@@ -75,7 +75,7 @@ async def test_pool_exhausted_is_503_with_retry_after(tight: httpx.AsyncClient) 
 
 
 async def test_a_started_server_has_frozen_its_startup_heap(sqlite_url: str) -> None:
-    """issue 12: a full collection with 1,000 sockets open held the loop 150-210 ms while it walked
+    """A full collection with 1,000 sockets open held the loop 150-210 ms while it walked
     the startup heap; the server freezes it once started (FREEZE_STARTUP_HEAP, on by default)."""
     import gc
 

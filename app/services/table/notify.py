@@ -1,7 +1,7 @@
 """Notifications for slow games: a webhook a participant opts into (a Discord-compatible
 JSON body `{"content": "…"}`), sent once each time the battle *starts* waiting on them.
 
-After each committed action (Platform.after_commit) the notifier compares who the step waits on
+After each committed action (a handler on the platform's bus) the notifier compares who the step waits on
 (`Game.awaited`) with what it saw at the previous action (`SeatStatus.awaited`); each seat newly
 waited on (or waited on by a step that began in this action), not seen on the page in the last `notify_idle_seconds`, gets one message — in a
 background task with retries and backoff, never blocking or failing the action. Finished battles
@@ -23,7 +23,7 @@ import asyncio
 import http.client
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,6 +32,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.models import ActionLog, Battle, Participant, SeatStatus, TableSettings
+from app.services.bus import ActionCommitted
 from app.services.errors import Busy, Forbidden, Invalid, ServiceError
 from app.services.platform import Platform
 from app.services.store.battles import load_state, participants
@@ -39,7 +40,6 @@ from app.services.store.seats import (
     aware,
     mark_seen,
     recently_seen,
-    seen_and_hooked,
     seen_at,
     status_of,
     statuses,
@@ -183,17 +183,16 @@ def _link(platform: Platform, battle_id: str) -> str:
     return f" {base.rstrip('/')}/battles/{battle_id}" if base else ""
 
 
-async def in_commit(
-    platform: Platform, session: Any, battle_id: str, seq: int, actor_id: str | None
-) -> Callable[[], Awaitable[None]] | None:
-    """Inside the action's own transaction (Platform.in_commit): the actor was just active, and
-    whether any seat of the battle opted into a webhook. Most battles have none: then nothing more
-    runs for this action; otherwise `after_commit` follows, after the commit."""
-    seen, hooked = await seen_and_hooked(session, battle_id, actor_id, seq)
-    if seen and not hooked:
+def on_committed(platform: Platform, event: ActionCommitted) -> Awaitable[None] | None:
+    """After each committed action (a handler on the platform's bus): the action's own write
+    recorded that the actor was just active, and whether any seat of the battle opted into a
+    webhook. Most battles have none: then nothing more runs for this action; otherwise
+    `after_commit` follows, in the background."""
+    battle_id, seq = event.commit.battle_id, event.commit.seq
+    if event.seen and not event.hooked:
         _compared[battle_id] = max(_compared.get(battle_id, seq), seq)
         return None
-    return partial(after_commit, platform, battle_id, seq, actor_id)
+    return after_commit(platform, battle_id, seq, event.actor_id)
 
 
 async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: str | None) -> None:

@@ -19,9 +19,10 @@ from sqlalchemy import select
 from starlette.types import Receive, Scope, Send
 
 from app.models import Battle, Participant
+from app.realtime.broker import Topic
 from app.services.errors import Busy, Invalid, RateLimited
 from app.services.reading.views import LogEntry, viewer_of, visible_log
-from app.services.store.battles import SEATS_WAKE, get_battle, load_state
+from app.services.store.battles import get_battle, load_state
 from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, participant_by_bearer
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -83,13 +84,13 @@ class Feeds:
             if not events:
                 del self.waiting[battle_id]
 
-    async def wake(self, key: str, seq: int) -> None:
-        """A broker listener: an action was committed in battle `key`, or (`seats:<id>`) its seats
-        changed, so a feed whose token was rotated or whose seat was removed closes at once.
-        Other keys have no feeds."""
-        if key.startswith(SEATS_WAKE):
-            key = key[len(SEATS_WAKE) :]
-        for event in self.waiting.get(key, ()):
+    async def wake(self, battle_id: str, seq: int, topic: Topic = Topic.LOG) -> None:
+        """A broker listener: an action was committed in the battle, or its seats changed (a feed
+        whose token was rotated or whose seat was removed closes at once). Table talk is not in a
+        feed."""
+        if topic is Topic.TABLE:
+            return
+        for event in self.waiting.get(battle_id, ()):
             event.set()
 
     async def wake_all(self) -> None:

@@ -192,14 +192,15 @@ async def replay_page(
 ) -> Response:
     """The battle as it stood after action `seq` (or `back` actions before the latest, which is what
     the log's replay link asks for, so the link follows the battle), read-only, as this participant
-    may see it."""
+    may see it. Its log shows the latest page of entries up to `seq`; the link above them pages
+    back, so a long battle's replay costs what a short one's does."""
     try:
         async with platform.db.reader() as session:
             battle = await get_battle(session, battle_id)
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
             at = max(0, min(battle.seq - back if seq is None else seq, battle.seq))
             context = await page_context(
-                session, battle, me, csrf_token(request), log_limit=None, at_seq=at, rules=platform.rules
+                session, battle, me, csrf_token(request), at_seq=at, rules=platform.rules
             )
     except ServiceError as exc:
         _flash(request, exc.message, "error")
