@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,32 +164,54 @@ class Stacks:
     redoable: list[int]
 
 
+class StackWalk:
+    """`stacks` one row at a time (an import checks each history row against the log before it)."""
+
+    def __init__(self) -> None:
+        self.after: dict[int, _Node | None] = {0: None}
+        self.top: _Node | None = None
+        self.redo: list[int] = []
+
+    def add(self, seq: int, action_type: str, payload: dict[str, Any]) -> None:
+        if action_type in HISTORY_ACTIONS:
+            target = _rewind_target_of(action_type, payload)
+            self.top = self.after.get(target)
+            undone = payload.get("_undoes")
+            if action_type == UNDO and isinstance(undone, int):
+                self.redo = [*self.redo, undone]
+            elif action_type == REDO and self.redo:
+                self.redo = self.redo[:-1]
+            else:  # a rewind, or an undo logged before undo was honest: nothing to redo
+                self.redo = []
+        else:
+            self.top = _Node(seq, self.top)
+            self.redo = []
+        self.after[seq] = self.top
+
+    def tops(self) -> Tops:
+        """What undo and redo would take now (`history_tops` of the rows walked so far)."""
+        return Tops(
+            undo=self.top.seq if self.top is not None else None,
+            redo=self.redo[-1] if self.redo else None,
+            last=max(self.after),
+        )
+
+    def now(self) -> Stacks:
+        in_effect: list[int] = []
+        top = self.top
+        while top is not None:
+            in_effect.append(top.seq)
+            top = top.below
+        return Stacks(in_effect[::-1], list(self.redo))
+
+
 def stacks(rows: Sequence[Any]) -> Stacks:
     """Walk the log: a real action goes on top of what is in effect and clears what may be redone;
     a history row returns to the stack that was in effect after the row it returns to."""
-    after: dict[int, _Node | None] = {0: None}
-    top: _Node | None = None
-    redo: list[int] = []
+    walk = StackWalk()
     for row in rows:
-        if row.action_type in HISTORY_ACTIONS:
-            target = _rewind_target(row)
-            top = after.get(target)
-            undone = row.payload.get("_undoes")
-            if row.action_type == UNDO and isinstance(undone, int):
-                redo = [*redo, undone]
-            elif row.action_type == REDO and redo:
-                redo = redo[:-1]
-            else:  # a rewind, or an undo logged before undo was honest: nothing to redo
-                redo = []
-        else:
-            top = _Node(row.seq, top)
-            redo = []
-        after[row.seq] = top
-    in_effect: list[int] = []
-    while top is not None:
-        in_effect.append(top.seq)
-        top = top.below
-    return Stacks(in_effect[::-1], redo)
+        walk.add(row.seq, row.action_type, row.payload)
+    return walk.now()
 
 
 @dataclass(frozen=True)
@@ -462,43 +484,74 @@ async def preview(session: AsyncSession, battle_id: str) -> dict[str, Any]:
 REWIND_POINTS = 100  # the latest points a rewind form offers by name (any seq may still be typed)
 
 
+@dataclass(frozen=True)
+class HistoryEntry:
+    """What an undo, redo or rewind does, worked out from the log alone: the seq whose state it
+    returns to, the payload the log keeps, and its event (without the clock, which needs that state)."""
+
+    target: int
+    stored: dict[str, Any]
+    text: str
+    data: dict[str, Any]
+
+    def event(self, state: BattleState) -> Event:
+        clock = state.game.system.short(state.clock)  # where the battle's clock went back to
+        return Event(kind="rewind", text=self.text, data={**self.data, "clock": clock})
+
+
+def history_needs(now: Tops, payload: BaseModel) -> int | None:
+    """The one earlier row `history_entry` reads (the action undone, redone or returned to)."""
+    if isinstance(payload, UndoPayload):
+        return now.undo
+    if isinstance(payload, RedoPayload):
+        return now.redo
+    assert isinstance(payload, RewindPayload)
+    return payload.to_seq or None
+
+
+def history_entry(payload: BaseModel, now: Tops, seq: int, row_at: Callable[[int], Any]) -> HistoryEntry:
+    """An undo, redo or rewind as row `seq` of a log whose tops are `now`: the same pure work for
+    a live action and for a battle file's row, so an imported row is rebuilt, never trusted.
+    `row_at(seq)` gives an earlier row (seq, action_type, events)."""
+    if isinstance(payload, UndoPayload):
+        if now.undo is None:
+            raise Invalid("there is nothing to undo", "battle")
+        undone = now.undo
+        last = row_at(undone)
+        text = f"⚠ UNDO (Referee): action {undone} ({last.action_type}) is undone — “{payload.reason}”"
+        stored: dict[str, Any] = {"reason": payload.reason, "_to_seq": undone - 1, "_undoes": undone}
+        return HistoryEntry(
+            undone - 1, stored, text, {"to_seq": undone - 1, "undoes": undone, "line": line_of(last)}
+        )
+    if isinstance(payload, RedoPayload):
+        if now.redo is None:
+            raise Invalid("there is nothing to redo: no undo since the last action", "battle")
+        target = now.redo  # the state that action made
+        row = row_at(target)
+        why = f" — “{payload.reason}”" if payload.reason else ""
+        text = f"⚠ REDO (Referee): action {target} ({row.action_type}) is restored{why}"
+        stored = {"reason": payload.reason, "_to_seq": target}
+        return HistoryEntry(target, stored, text, {"to_seq": target, "redoes": target, "line": line_of(row)})
+    assert isinstance(payload, RewindPayload)
+    if payload.to_seq >= seq:
+        raise Invalid(f"rewind to an earlier action than the current {seq}", "to_seq")
+    target = payload.to_seq
+    point = line_of(row_at(target)) if target else line_of(None)
+    text = f"⚠ REWIND (Referee): back to action {target} (after {point}) — “{payload.reason}”"
+    stored = {"to_seq": target, "reason": payload.reason}
+    return HistoryEntry(target, stored, text, {"to_seq": target, "line": point})
+
+
 async def resolve(
     session: AsyncSession, rules: Rules, battle: Battle, action_type: str, payload: BaseModel, seq: int
 ) -> tuple[BattleState, list[Event], dict[str, Any]]:
     """An undo, redo or rewind: the state it returns to, its event, and the payload the log keeps."""
     tops = await history_tops(session, battle.id)
-    if isinstance(payload, UndoPayload):
-        if tops.undo is None:
-            raise Invalid("there is nothing to undo", "battle")
-        undone = tops.undo
-        target = undone - 1  # the state just before that action
-        last = (await _rows_at(session, battle.id, {undone}))[undone]
-        text = f"⚠ UNDO (Referee): action {undone} ({last.action_type}) is undone — “{payload.reason}”"
-        stored: dict[str, Any] = {"reason": payload.reason, "_to_seq": target, "_undoes": undone}
-        data: dict[str, Any] = {"to_seq": target, "undoes": undone, "line": line_of(last)}
-    elif isinstance(payload, RedoPayload):
-        if tops.redo is None:
-            raise Invalid("there is nothing to redo: no undo since the last action", "battle")
-        target = tops.redo  # the state that action made
-        row = (await _rows_at(session, battle.id, {target}))[target]
-        why = f" — “{payload.reason}”" if payload.reason else ""
-        text = f"⚠ REDO (Referee): action {target} ({row.action_type}) is restored{why}"
-        stored = {"reason": payload.reason, "_to_seq": target}
-        data = {"to_seq": target, "redoes": target, "line": line_of(row)}
-    else:
-        assert isinstance(payload, RewindPayload)
-        if payload.to_seq >= seq:
-            raise Invalid(f"rewind to an earlier action than the current {seq}", "to_seq")
-        target = payload.to_seq
-        point = (
-            line_of((await _rows_at(session, battle.id, {target})).get(target)) if target else line_of(None)
-        )
-        text = f"⚠ REWIND (Referee): back to action {target} (after {point}) — “{payload.reason}”"
-        stored = {"to_seq": target, "reason": payload.reason}
-        data = {"to_seq": target, "line": point}
+    needed = history_needs(tops, payload)
+    rows = await _rows_at(session, battle.id, {needed}) if needed else {}
+    entry = history_entry(payload, tops, seq, rows.get)
     try:
-        state = await state_at(session, battle, target, rules)
+        state = await state_at(session, battle, entry.target, rules)
     except RuleError as exc:  # the log no longer replays under these rules
-        raise Invalid(f"the log does not replay to action {target}: {exc.message}", "battle") from None
-    data["clock"] = state.game.system.short(state.clock)  # where the battle's clock went back to
-    return state, [Event(kind="rewind", text=text, data=data)], stored
+        raise Invalid(f"the log does not replay to action {entry.target}: {exc.message}", "battle") from None
+    return state, [entry.event(state)], entry.stored

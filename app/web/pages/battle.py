@@ -3,7 +3,6 @@ and answer with a message fragment while the websocket brings the new state."""
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Annotated, Any
 
@@ -36,6 +35,7 @@ from app.web.middleware.security import (
     strict_loads,
     take_seat,
 )
+from app.web.numbers import whole_number
 from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash
 from app.web.pages.forms import dice_from_form, payload_from_form
 from app.web.pages.table import page_extras as table_extras
@@ -300,17 +300,15 @@ async def _library_ship(
             raise Invalid(exc.message, "library") from None
 
 
-_WHOLE = re.compile(r"[0-9]{1,10}")
-
-
 def _seen_seq(raw: object) -> int | None:
     """The form's seen_seq: empty for none, else ASCII digits within a seq's range (not '²' or '٣')."""
     text = str(raw or "").strip()
     if not text:
         return None
-    if not _WHOLE.fullmatch(text) or int(text) > SEQ_MAX:
+    seq = whole_number(text, high=SEQ_MAX)
+    if seq is None:
         raise Invalid(f"seen_seq must be a whole number (ASCII digits, at most {SEQ_MAX})", "seen_seq")
-    return int(text)
+    return seq
 
 
 @router.post("/battles/{battle_id}/participants/{participant_id}/remove")

@@ -26,6 +26,7 @@ from app.services.write import requests
 from app.web.deps import PlatformDep
 from app.web.drawing.render import regions_of, render
 from app.web.middleware.security import seat_in
+from app.web.numbers import whole_number
 from app.web.pages.answers import _answer, _form, _is_htmx
 
 router = APIRouter(include_in_schema=False)
@@ -175,7 +176,8 @@ async def table_settings(battle_id: str, request: Request, platform: PlatformDep
         async with platform.db.reader() as session:
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
         deadline = str(form.get("step_deadline_minutes", "")).strip()
-        if deadline and not deadline.isdigit():
+        minutes = whole_number(deadline) if deadline else None
+        if deadline and minutes is None:  # ASCII digits only: '²' passes str.isdigit() but not int()
             raise Invalid("a step deadline is a whole number of minutes", "step_deadline_minutes")
         await seats.set_table_options(
             platform,
@@ -184,7 +186,7 @@ async def table_settings(battle_id: str, request: Request, platform: PlatformDep
             {
                 "spectators_chat": form.get("spectators_chat") == "on",
                 "damage_needs_approval": form.get("damage_needs_approval") == "on",
-                "step_deadline_minutes": int(deadline) if deadline else None,
+                "step_deadline_minutes": minutes,
             },
         )
     except ServiceError as exc:
