@@ -164,6 +164,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await platform.broker.stop()
             await hub.drain()
             await platform.db.dispose()
+            if platform.webhooks is not None:
+                platform.webhooks.close()
 
     app = StarboardApp(
         title="Starboard",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.config import Settings
 from app.db import Database
@@ -27,6 +28,9 @@ class Platform:
     # The state each battle's last commit here left, by version: the next action checks against it
     # without the snapshot being sent and parsed again (services/store/postgres.py).
     states: KeptStates = field(default_factory=KeptStates)
+    # Outbound webhook calls on their own bounded threads (services/table/webhooks.py), made at
+    # first use so nothing a seat starts shares capacity with the game's own work.
+    webhooks: Any = None
     # Everything that follows a commit (kept state, wake-ups, checkpoints, this process's live log,
     # notifications): handlers by event type, run once the unit of work has committed.
     bus: Bus = field(default_factory=Bus)

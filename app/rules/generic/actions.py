@@ -262,8 +262,16 @@ def check_fleet(state: BattleState, definition: ShipDefinition) -> None:
         )
 
 
+# Ships a battle may hold: every action loads, checks and stores them all, so a battle the size of
+# a flood would slow every process that serves it (docs/security.md, "Bounds").
+MAX_SHIPS_PER_BATTLE = 100
+
+
 def build_ship(state: BattleState, definition: ShipDefinition, owner: str | None) -> Ship:
-    """A ship for this battle, of a fleet its system takes, its parts checked against their schemas."""
+    """A ship for this battle, of a fleet its system takes, its parts checked against their schemas;
+    refused once the battle holds MAX_SHIPS_PER_BATTLE."""
+    if len(state.ships) >= MAX_SHIPS_PER_BATTLE:
+        raise RuleError(f"a battle holds at most {MAX_SHIPS_PER_BATTLE} ships", "definition")
     check_fleet(state, definition)
     base = slug(definition.name)
     ship_id, n = base, 2

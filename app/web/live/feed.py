@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from sqlalchemy import select
+from starlette.types import Receive, Scope, Send
 
 from app.models import Battle, Participant
 from app.realtime.broker import Topic
-from app.services.errors import Invalid
+from app.services.errors import Busy, Invalid, RateLimited
 from app.services.reading.views import LogEntry, viewer_of, visible_log
 from app.services.store.battles import get_battle, load_state
 from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, participant_by_bearer
@@ -33,10 +34,45 @@ BATCH = 200  # log entries read per query while catching up
 
 
 class Feeds:
-    """Open feeds by battle: each connection's Event, set by a broker wake-up for its battle."""
+    """Open feeds by battle: each connection's Event, set by a broker wake-up for its battle; and
+    how many are held open, per seat and in this process (each open feed costs a query per
+    wake-up, so they are bounded: FEED_MAX_PER_SEAT, FEED_MAX_PER_PROCESS)."""
 
     def __init__(self) -> None:
         self.waiting: dict[str, set[asyncio.Event]] = {}
+        self.held: dict[str, int] = {}  # open feeds by participant
+        self.total = 0
+
+    def hold(self, seat_id: str, per_seat: int, per_process: int, retry_after: int) -> Callable[[], None]:
+        """Count one more open feed for this seat, or refuse it: 429 past the seat's own bound, 503
+        with Retry-After when the process holds its most. Check and count happen with no await
+        between them, so concurrent requests cannot both take the last place. Answers the release
+        (safe to call twice)."""
+        if self.held.get(seat_id, 0) >= per_seat:
+            raise RateLimited(
+                f"at most {per_seat} open feeds for one seat; close one first", None, retry_after=retry_after
+            )
+        if self.total >= per_process:
+            raise Busy(
+                "this server holds as many feeds as it may; try again shortly", None, retry_after=retry_after
+            )
+        self.held[seat_id] = self.held.get(seat_id, 0) + 1
+        self.total += 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if released:
+                return
+            released = True
+            self.total -= 1
+            left = self.held.get(seat_id, 1) - 1
+            if left > 0:
+                self.held[seat_id] = left
+            else:
+                self.held.pop(seat_id, None)
+
+        return release
 
     def add(self, battle_id: str) -> asyncio.Event:
         event = asyncio.Event()
@@ -112,6 +148,21 @@ async def _read(
     return out, until, finished and until == seq
 
 
+class HeldFeed(StreamingResponse):
+    """A feed's response that gives its place back however the stream ends (the client left, the
+    stream ended, the server stopped): the release runs when the response is done being sent."""
+
+    def __init__(self, content: AsyncIterator[bytes], release: Callable[[], None], **kw: Any) -> None:
+        super().__init__(content, **kw)
+        self.release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
+
+
 def _frame(item: dict[str, Any]) -> bytes:
     return f"id: {item['seq']}\ndata: {json.dumps(item, separators=(',', ':'))}\n\n".encode()
 
@@ -128,7 +179,7 @@ def _frame(item: dict[str, Any]) -> bytes:
                 '"waiting_on_you", "finished", "hidden"?}`; a `: keep-alive` comment every 15 s.'
             ),
         },
-        **errors(401, 403, 404, 422),
+        **errors(401, 403, 404, 422, 429, 503),
     },
 )
 async def feed(
@@ -158,6 +209,8 @@ async def feed(
     async with platform.db.reader() as session:
         await get_battle(session, battle_id)
     feeds: Feeds = request.app.state.feeds
+    s = platform.settings
+    release = feeds.hold(participant.id, s.feed_max_per_seat, s.feed_max_per_process, s.retry_after_seconds)
 
     async def stream(position: int) -> AsyncIterator[bytes]:
         woken = feeds.add(battle_id)
@@ -189,8 +242,9 @@ async def feed(
         finally:
             feeds.remove(battle_id, woken)
 
-    return StreamingResponse(
+    return HeldFeed(
         stream(position),
+        release,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -27,7 +27,7 @@ def service_headers(exc: ServiceError) -> dict[str, str]:
     headers = {}
     if exc.status == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="starboard"'
-    if exc.status == 429 and "retry_after" in exc.extra:
+    if "retry_after" in exc.extra:  # 429 (a rate) and 503 (Busy: a bound of this process)
         headers["Retry-After"] = str(exc.extra["retry_after"])
     return headers
 
