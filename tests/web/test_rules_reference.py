@@ -15,7 +15,7 @@ from tests.web.test_pages import join
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_LIKE = re.compile(r"\b[A-Z]{2,3}-[0-9]+[a-z]?\b")
-NOT_RULES = {"SHA-256", "UTF-8"}  # names that look like rule IDs and are not
+NOT_RULES = {"SHA-256", "UTF-8", "UTF-16"}  # names that look like rule IDs and are not
 
 
 def named_in(*folders: str) -> dict[str, set[str]]:
