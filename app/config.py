@@ -115,6 +115,9 @@ class Settings(BaseSettings):
     # (gc.freeze): a full collection no longer walks it, so it stalls the loop a third as long.
     freeze_startup_heap: bool = True
 
+    # Operations (docs/operations.md): /metrics is served only when enabled (nginx keeps it internal).
+    metrics_enabled: bool = False
+
     # History: a copy of the state every N actions, so the state at any seq replays < N actions.
     checkpoint_every: int = 50
 

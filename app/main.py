@@ -16,6 +16,8 @@ from starlette.types import Receive, Scope, Send
 
 from app.config import Settings, get_settings
 from app.db import Database
+from app.operations import metrics
+from app.operations.observe import observe
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
 from app.services.platform import Platform
@@ -70,6 +72,9 @@ class StarboardApp(FastAPI):
     action_door: ActionDoor | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await observe(scope, receive, send, self._dispatch)
+
+    async def _dispatch(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.action_door is not None and (acted_on := ActionDoor.battle_of(scope)) is not None:
             await self.action_door.serve(self, acted_on, scope, receive, send)
             return
@@ -208,6 +213,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_docs(request: Request) -> HTMLResponse:
         """Swagger UI from static/vendor (scripts from this origin only, as the CSP demands)."""
         return templates.TemplateResponse(request, "docs.html", {"openapi_url": app.openapi_url})
+
+    if settings.metrics_enabled:  # off unless configured: docs/operations.md, "Metrics"
+        metrics.install(app)
+        app.add_api_route("/metrics", metrics.metrics, methods=["GET"], include_in_schema=False)
 
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     install_error_handlers(app)

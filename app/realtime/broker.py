@@ -22,8 +22,11 @@ import contextlib
 import json
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
+
+from app.operations import metrics
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +46,7 @@ class Broker:
         self.publish_timeout = publish_timeout
         self.retry_max = retry_max
         self.pending: dict[str, int] = {}  # battle → latest seq not yet sent to the other processes
+        self.announced: dict[str, float] = {}  # battle → when its oldest pending wake-up was announced
         self._kick = asyncio.Event()
         self._sending = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -86,7 +90,10 @@ class Broker:
         if self.remote:
             if seq > self.pending.get(battle_id, -1):
                 self.pending[battle_id] = seq
+                self.announced.setdefault(battle_id, time.time())
             self._kick.set()
+        else:
+            metrics.WAKEUPS_PUBLISHED.inc()
 
     async def publish(self, battle_id: str, seq: int) -> None:
         """Send one wake-up and wait for it (tests and tools); `announce` is the app's way."""
@@ -135,12 +142,15 @@ class Broker:
                     continue
                 failures = 0
                 self.published += 1
+                metrics.WAKEUPS_PUBLISHED.inc()
                 if self.pending.get(battle_id) == seq:
                     del self.pending[battle_id]
+                    self.announced.pop(battle_id, None)
 
     # -- receiving --------------------------------------------------------------------------
 
     async def _deliver(self, battle_id: str, seq: int) -> None:
+        metrics.WAKEUPS_RECEIVED.inc()
         for listener in list(self.listeners):
             try:
                 await listener(battle_id, seq)
@@ -154,6 +164,9 @@ class Broker:
         except (ValueError, KeyError, TypeError):
             log.warning("ignoring malformed broker message %r", raw)
             return
+        sent_at = msg.get("t")  # when it was announced (absent from an older process's messages)
+        if isinstance(sent_at, int | float):
+            metrics.BROKER_LAG.observe(max(0.0, time.time() - sent_at))
         self._spawn(self._deliver(battle_id, seq))
 
     async def _subscription_back(self) -> None:
@@ -167,8 +180,9 @@ class Broker:
                 log.exception("resubscribe callback failed")
 
 
-def _encode(battle_id: str, seq: int) -> str:
-    return json.dumps({"b": battle_id, "s": seq})
+    def _message(self, battle_id: str, seq: int) -> str:
+        """The wake-up on the wire, with the time it was announced (the receivers' lag metric)."""
+        return json.dumps({"b": battle_id, "s": seq, "t": self.announced.get(battle_id, time.time())})
 
 
 def _backoff(attempt: int, cap: float) -> float:
@@ -281,7 +295,7 @@ class PostgresBroker(Broker):
 
         if self.notify_conn is None or self.notify_conn.is_closed():
             self.notify_conn = await asyncpg.connect(self.url, timeout=self.connect_timeout)
-        await self.notify_conn.execute("SELECT pg_notify($1, $2)", CHANNEL, _encode(battle_id, seq))
+        await self.notify_conn.execute("SELECT pg_notify($1, $2)", CHANNEL, self._message(battle_id, seq))
 
     async def _reset_sender(self) -> None:
         conn, self.notify_conn = self.notify_conn, None
@@ -377,7 +391,7 @@ class RedisBroker(Broker):
                 socket_timeout=self.publish_timeout,
                 retry=None,
             )
-        await self.client.publish(CHANNEL, _encode(battle_id, seq))
+        await self.client.publish(CHANNEL, self._message(battle_id, seq))
 
     async def _reset_sender(self) -> None:
         client, self.client = self.client, None

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from app.operations.metrics import SOCKET_BYTES, SOCKET_FRAMES
 from app.realtime.memory import Trimmer
 
 log = logging.getLogger(__name__)
@@ -503,6 +504,8 @@ class Hub:
             viewer.last_seq, viewer.framed_at = seq, now
             self.stats["frames"] += 1
             self.stats["bytes"] += len(frame)
+            SOCKET_FRAMES.inc()
+            SOCKET_BYTES.inc(len(frame))
             self.queue(viewer, frame)
 
     # -- heartbeat --------------------------------------------------------------------------
@@ -561,6 +564,8 @@ class Hub:
                     and not viewer.pending
                     and viewer.framed_at < fresh
                 ):
+                    SOCKET_FRAMES.inc()
+                    SOCKET_BYTES.inc(len(beat))
                     self.queue(viewer, beat)
 
     # -- shutdown ---------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from fastapi.responses import StreamingResponse
 from sqlalchemy import select
 
 from app.models import Battle, Participant
+from app.operations import metrics
 from app.services.errors import Invalid
 from app.services.reading.views import LogEntry, viewer_of, visible_log
 from app.services.store.battles import SEATS_WAKE, get_battle, load_state
@@ -168,7 +169,10 @@ async def feed(
                 if seq > position:
                     items, position, ended = await _read(platform, battle_id, participant, position)
                     for item in items:
-                        yield _frame(item)
+                        frame = _frame(item)
+                        metrics.FEED_FRAMES.inc()
+                        metrics.FEED_BYTES.inc(len(frame))
+                        yield frame
                     if ended:
                         return
                     continue  # more may have come (or a batch was full)

@@ -30,6 +30,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
+from app.operations import metrics
 from app.realtime.hub import TRY_AGAIN_LATER, Hub, Subscriber
 from app.services.errors import ServiceError
 from app.services.store import seats
@@ -105,6 +106,7 @@ async def battle_socket(websocket: WebSocket) -> None:
     opened = hub.open_socket(battle_id, participant_id)
     try:
         if opened > settings.ws_max_sockets_per_seat:
+            metrics.RATE_LIMITED.labels("socket").inc()
             await _close(websocket, POLICY_VIOLATION, "too many connections")
             return
         await _serve(websocket, hub, platform, settings, battle_id, participant_id, csrf)
@@ -203,6 +205,7 @@ async def _serve(
                 await close(TOO_BIG, "frame too large")
                 return
             if not bucket.take():
+                metrics.RATE_LIMITED.labels("socket").inc()
                 await close(POLICY_VIOLATION, "too many frames")
                 return
             try:
