@@ -117,6 +117,8 @@ class Settings(BaseSettings):
 
     # Operations (docs/operations.md): /metrics is served only when enabled (nginx keeps it internal).
     metrics_enabled: bool = False
+    log_format: Literal["text", "json"] = "text"  # json: one JSON object per line
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     # History: a copy of the state every N actions, so the state at any seq replays < N actions.
     checkpoint_every: int = 50

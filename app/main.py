@@ -16,7 +16,7 @@ from starlette.types import Receive, Scope, Send
 
 from app.config import Settings, get_settings
 from app.db import Database
-from app.operations import metrics
+from app.operations import error_ids, logs, metrics
 from app.operations.observe import observe
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
@@ -194,6 +194,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings.battle_create_limit, settings.battle_create_window_seconds
     )
     install_log_redaction()
+    logs.configure(settings.log_format, settings.log_level)
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,
@@ -220,6 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     install_error_handlers(app)
+    error_ids.install(app)  # after the handlers: each error answer quotes its request id
     app.include_router(health.router)
     app.include_router(battles.router)
     app.include_router(feed.router)

@@ -49,8 +49,8 @@ WITH battle AS (
     UPDATE snapshots SET seq = $2, state = $8 WHERE battle_id = (SELECT id FROM battle)
 ), logged AS (
     INSERT INTO action_log (battle_id, seq, action_id, actor_id, actor_role, action_type, clock,
-                            payload, dice, events, created_at)
-    SELECT id, $2, $9, $10, $11, $12, $13, $14, $15, $16, $6 FROM battle
+                            payload, dice, events, created_at, request_id)
+    SELECT id, $2, $9, $10, $11, $12, $13, $14, $15, $16, $6, $20 FROM battle
     RETURNING id
 ), seen AS (
     UPDATE seat_status SET last_seen_at = $6, seen_seq = GREATEST(COALESCE(seen_seq, $2), $2)
@@ -268,6 +268,7 @@ async def write_action(
         seat.token_hash,
         options is not NOT_READ,
         None if options is NOT_READ or options is None else json.dumps(options),
+        row.request_id,
     )
     if found["id"] is None:
         raise GuardFailed(

@@ -30,6 +30,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.models import ActionLog, Battle, Participant, Snapshot, TableSettings
 from app.operations import metrics
+from app.operations.request_id import request_id
 from app.rules import apply_action
 from app.rules.core import Action, NeedRoll, NotAllowed, Outcome, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
@@ -579,6 +580,7 @@ async def _resolve_action(
         payload=stored_payload,
         dice=rolled,
         events=event_dicts,
+        request_id=request_id(),
     )
     return _Resolved(checked, row, new_state, event_dicts)
 
