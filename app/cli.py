@@ -228,6 +228,9 @@ def main(argv: list[str] | None = None) -> None:
         # Join links name the address served unless PUBLIC_BASE_URL says where players reach it.
         os.environ.setdefault("PUBLIC_BASE_URL", f"http://{args.host}:{args.port}")
         get_settings.cache_clear()
+        refused = get_settings().refusal()
+        if refused is not None:  # before migrating or serving: one line, exit status 1
+            sys.exit(f"starboard: refusing to start in production: {refused}")
         if not args.no_migrate:
             migrate()
         if not args.no_demo:

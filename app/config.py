@@ -24,6 +24,20 @@ def _default_secret() -> str:
     return key
 
 
+# Secrets that ship in this repository's files (compose, .env.example, docs): never a real key.
+EXAMPLE_SECRETS = frozenset(
+    {
+        "change-me-in-production",
+        "change-me",
+        "changeme",
+        "secret",
+        "starboard",
+        "replace-me-with-a-long-random-key",
+    }
+)
+MIN_SECRET_LENGTH = 32
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
@@ -117,11 +131,37 @@ class Settings(BaseSettings):
 
     # Operations (docs/operations.md): /metrics is served only when enabled (nginx keeps it internal).
     metrics_enabled: bool = False
+    # production: refuse to start with the example secret, a short one, or none set (one line says why)
+    environment: Literal["development", "production"] = "development"
     log_format: Literal["text", "json"] = "text"  # json: one JSON object per line
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     # History: a copy of the state every N actions, so the state at any seq replays < N actions.
     checkpoint_every: int = 50
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level_upper(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("environment", mode="before")
+    @classmethod
+    def _environment_lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    def refusal(self) -> str | None:
+        """Why this configuration must not serve in production (None: it may). The session cookies
+        are signed with SECRET_KEY: an example or short key lets anyone forge a seat, and a key
+        generated per machine differs between replicas, so seats would not survive a request."""
+        if self.environment != "production":
+            return None
+        if "secret_key" not in self.model_fields_set:
+            return "SECRET_KEY is not set (ENVIRONMENT=production needs one; see .env.example)"
+        if self.secret_key.strip().lower() in EXAMPLE_SECRETS:
+            return "SECRET_KEY is the example value; make one with: python -c 'import secrets; print(secrets.token_urlsafe(48))'"
+        if len(self.secret_key) < MIN_SECRET_LENGTH:
+            return f"SECRET_KEY is {len(self.secret_key)} characters; production needs at least {MIN_SECRET_LENGTH}"
+        return None
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

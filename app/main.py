@@ -101,6 +101,9 @@ def freeze_heap() -> None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    refused = settings.refusal()
+    if refused is not None:  # one line on stderr, exit status 1, before anything is opened
+        raise SystemExit(f"starboard: refusing to start in production: {refused}")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
