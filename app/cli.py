@@ -252,6 +252,7 @@ def main(argv: list[str] | None = None) -> None:
             timeout_keep_alive=settings.timeout_keep_alive,
             proxy_headers=True,
             forwarded_allow_ips=settings.forwarded_allow_ips,
+            timeout_graceful_shutdown=settings.shutdown_deadline_seconds,  # SIGTERM: docs/operations.md
         )
 
 

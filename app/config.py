@@ -131,6 +131,8 @@ class Settings(BaseSettings):
 
     # Operations (docs/operations.md): /metrics is served only when enabled (nginx keeps it internal).
     metrics_enabled: bool = False
+    # SIGTERM: seconds the requests in flight get to finish before they are cancelled and the process exits
+    shutdown_deadline_seconds: float = Field(default=20.0, gt=0)
     # production: refuse to start with the example secret, a short one, or none set (one line says why)
     environment: Literal["development", "production"] = "development"
     log_format: Literal["text", "json"] = "text"  # json: one JSON object per line

@@ -18,6 +18,7 @@ from app.config import Settings, get_settings
 from app.db import Database
 from app.operations import error_ids, logs, metrics
 from app.operations.observe import observe
+from app.operations.shutdown import Draining
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
 from app.services.platform import Platform
@@ -172,11 +173,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         app.state.table_live = table_live
         app.state.feeds = feeds
+        draining = Draining()  # SIGTERM: feeds told to resume elsewhere, /readyz 503
+        draining.listeners.append(feeds.close_all)
+        draining.install(asyncio.get_running_loop())
+        app.state.draining = draining
         if settings.freeze_startup_heap:
             freeze_heap()
         try:
             yield
         finally:
+            draining.begin()
+            draining.uninstall()
             deadlines.cancel()
             await platform.broker.stop()
             await hub.drain()

@@ -30,11 +30,24 @@ KEEPALIVE_SECONDS = 15.0
 BATCH = 200  # log entries read per query while catching up
 
 
+# The last frame of a feed whose server is shutting down: reconnect in a second (to another
+# replica) with Last-Event-ID; no `id:`, so the last entry's seq stays the one to resume after.
+RESTART = b'retry: 1000\nevent: restart\ndata: {"restart": true}\n\n'
+
+
 class Feeds:
     """Open feeds by battle: each connection's Event, set by a broker wake-up for its battle."""
 
     def __init__(self) -> None:
         self.waiting: dict[str, set[asyncio.Event]] = {}
+        self.closing = False  # the process is shutting down: every feed ends with RESTART
+
+    def close_all(self) -> None:
+        """Shutting down: wake every feed, which ends with a `restart` event (bots resume elsewhere)."""
+        self.closing = True
+        for events in self.waiting.values():
+            for event in events:
+                event.set()
 
     def add(self, battle_id: str) -> asyncio.Event:
         event = asyncio.Event()
@@ -163,6 +176,9 @@ async def feed(
             yield b": feed open\n\n"
             while True:
                 woken.clear()
+                if feeds.closing:
+                    yield RESTART
+                    return
                 if not await _still_seated(platform, participant):
                     return
                 seq, finished = await _position_of(platform, battle_id)
