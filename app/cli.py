@@ -8,6 +8,8 @@
   id and each seat's join link (tokens are shown once)
 - `python -m app.cli backup [FILE]` / `restore FILE [--into URL] [--clean]`: a consistent copy of
   the database and its way back (docs/operations.md, "Backups")
+- `python -m app.cli archive --older-than-days N --to DIR [--remove]`: finished battles untouched
+  for N days written as battle files, and removed from the database with --remove
 - `python -m app.cli verify file.json`: every die of an ended seeded battle's file recomputed from
   its revealed seed; names each that does not match (exit 1), needs no server or database
 
@@ -208,6 +210,23 @@ def restore_database(source: str, into: str | None, clean: bool) -> int:
     return 0
 
 
+async def _archive(platform: Platform, days: float, to: Path, remove: bool) -> list:
+    from datetime import timedelta
+
+    from app.operations.archive import archive_finished
+
+    return await archive_finished(platform, timedelta(days=days), to, remove)
+
+
+def archive_battles(days: float, to: str, remove: bool) -> int:
+    done = asyncio.run(_with_platform(lambda platform: _archive(platform, days, Path(to), remove)))
+    for item in done:
+        gone = "; removed from the database" if item.removed else ""
+        print(f"archived {item.battle_id} ({item.actions} actions) to {item.path}{gone}")
+    print(f"{len(done)} finished battle{'s' if len(done) != 1 else ''} older than {days:g} days archived")
+    return 0
+
+
 def print_links(links: list[dict]) -> None:
     print("\n=== Starboard demo battles ===")
     for battle in links:
@@ -248,6 +267,12 @@ def main(argv: list[str] | None = None) -> None:
     restore_cmd.add_argument("file")
     restore_cmd.add_argument("--into", help="the database URL to restore into (default: DATABASE_URL)")
     restore_cmd.add_argument("--clean", action="store_true", help="replace what the target database holds")
+    archive_cmd = sub.add_parser("archive", help="write finished battles older than N days as battle files")
+    archive_cmd.add_argument("--older-than-days", type=float, required=True)
+    archive_cmd.add_argument("--to", required=True, help="the directory the battle files go to")
+    archive_cmd.add_argument(
+        "--remove", action="store_true", help="delete each from the database once written"
+    )
     args = parser.parse_args(argv)
 
     if args.command == "migrate":
@@ -260,6 +285,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(fork_battle(args.battle, args.seq))
     elif args.command == "verify":
         sys.exit(verify_file(args.file))
+    elif args.command == "archive":
+        sys.exit(archive_battles(args.older_than_days, args.to, args.remove))
     elif args.command == "backup":
         sys.exit(backup_database(args.file))
     elif args.command == "restore":

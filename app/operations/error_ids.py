@@ -1,5 +1,5 @@
 """Every error answer quotes its request id, so a player's report ("it said 503, id 4f2c…") leads
-the operator to the log lines of that very request: JSON errors carry `detail.request_id`, error
+the operator to the log lines of that very request: JSON errors carry `request_id` beside `detail`, error
 pages show it ("quote this id"), and every answer has it in `X-Request-ID`.
 
 The app's exception handlers are wrapped rather than rewritten: they stay the one place that words
@@ -38,9 +38,9 @@ def with_request_id(response: Response) -> Response:
         body: Any = json.loads(bytes(response.body))
     except ValueError:
         return response
-    if not isinstance(body, dict) or not isinstance(body.get("detail"), dict):
+    if not isinstance(body, dict) or "detail" not in body:
         return response
-    body["detail"] = {**body["detail"], "request_id": rid}
+    body["request_id"] = rid  # beside the error, not in it: `detail` stays what each door words
     headers = {
         k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-type")
     }

@@ -16,7 +16,8 @@ from app.operations.request_id import request_id
 TEXT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
 UVICORN = ("uvicorn", "uvicorn.error", "uvicorn.access")
 # Libraries whose INFO lines name the URLs they call: a seat's webhook URL is its secret.
-QUIET = ("httpx", "httpcore")
+# alembic's INFO lines (its plugins, read whenever /readyz looks up the head) say nothing useful.
+QUIET = ("httpx", "httpcore", "alembic")
 
 
 class RequestIdFilter(logging.Filter):

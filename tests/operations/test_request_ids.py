@@ -33,12 +33,12 @@ async def test_the_request_id_is_taken_or_made_and_quoted_by_every_error(client:
     r = await client.get("/api/v1/battles/nope", headers={"X-Request-ID": "club-42.a"})
     assert r.status_code in (401, 404)
     assert r.headers["x-request-id"] == "club-42.a"
-    assert r.json()["detail"]["request_id"] == "club-42.a"
+    assert r.json()["request_id"] == "club-42.a"
     # an id that could break a log line or a page is not taken: one is made instead
     for forged in ("a\u2028b".encode(), b"<script>x</script>", b"x" * 65, b""):
         r = await client.get("/api/v1/battles/nope", headers={"X-Request-ID": forged})
         made = r.headers["x-request-id"]
-        assert HEX32.fullmatch(made) and r.json()["detail"]["request_id"] == made
+        assert HEX32.fullmatch(made) and r.json()["request_id"] == made
     # each request its own id
     first = (await client.get("/healthz")).headers["x-request-id"]
     assert first != (await client.get("/healthz")).headers["x-request-id"]
@@ -48,7 +48,7 @@ async def test_the_request_id_is_taken_or_made_and_quoted_by_every_error(client:
     # a refused action through the REST door's lean path quotes it too
     table = await set_table(client, ships={"hawk": (simple_ship("Hawk"), "ann")})
     r = await act(client, table, "ann", "damage.apply", {"target": "nowhere", "amount": 1})
-    assert r.status_code == 422 and r.json()["detail"]["request_id"] == r.headers["x-request-id"]
+    assert r.status_code == 422 and r.json()["request_id"] == r.headers["x-request-id"]
 
 
 async def test_the_action_log_row_keeps_its_request_id(client: httpx.AsyncClient) -> None:
@@ -98,7 +98,7 @@ async def test_every_line_written_for_a_request_carries_its_id(
         r = await act(client, table, "ann", "damage.apply", {"target": "hawk", "amount": 1})
     finally:
         logging.getLogger().removeHandler(lines)
-    assert r.status_code == 500 and r.json()["detail"]["request_id"] == r.headers["x-request-id"]
+    assert r.status_code == 500 and r.json()["request_id"] == r.headers["x-request-id"]
     failed = [line for line in lines.lines if line["message"] == "action request failed"]
     assert failed and all(line["request_id"] == r.headers["x-request-id"] for line in failed)
     assert "RuntimeError: a bug" in failed[0]["exc"]
