@@ -154,3 +154,19 @@ def test_nginx_keeps_metrics_internal(metered: Server, nginx: str, tmp_path: Pat
         proc.terminate()
         proc.wait(timeout=10)
     assert "starboard_actions_total" in httpx.get(f"{metered.url}/metrics", timeout=10).text
+
+
+def test_the_grafana_dashboard_asks_only_for_metrics_that_exist(metered: Server) -> None:
+    """deploy/grafana-starboard.json: every starboard_* series a panel queries is served."""
+    import re
+
+    def family(name: str) -> str:
+        return re.sub(r"_(total|bucket|count|sum)$", "", name)
+
+    text = httpx.get(f"{metered.url}/metrics", timeout=10).text  # families are declared before any sample
+    served = {family(name) for name in re.findall(r"^# HELP (starboard_[a-z_]+)", text, re.M)}
+    asked = {
+        family(n)
+        for n in re.findall(r"starboard_[a-z_]+", (ROOT / "deploy" / "grafana-starboard.json").read_text())
+    }
+    assert asked and asked <= served, asked - served
