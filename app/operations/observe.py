@@ -23,10 +23,18 @@ async def observe(scope: Scope, receive: Receive, send: Send, inner: Inner) -> N
     rid = request_id.of_headers(scope.get("headers", ()))
     stamp = (request_id.HEADER, rid.encode("ascii"))
 
+    accepted = False
+
     async def answered(message: Message) -> None:
-        if message["type"] in STARTS:
+        nonlocal accepted
+        kind = message["type"]
+        if kind in STARTS:
             metrics.answered(door, message["status"])
             message = {**message, "headers": [*message.get("headers", ()), stamp]}
+        elif kind == "websocket.accept":
+            accepted = True
+        elif kind == "websocket.close" and not accepted:  # refused at the handshake: the server answers 403
+            metrics.answered(door, 403)
         await send(message)
 
     token = request_id.current.set(rid)

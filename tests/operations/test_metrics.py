@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import websockets
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import ROOT, Server, free_port, serving
@@ -66,6 +67,9 @@ async def test_a_scripted_battle_moves_each_metric_by_what_it_did(metered: Serve
         # a socket and a feed open while the next action is committed; each is sent its frame
         seq = first.json()["seq"]
         cookie = await cookie_for(metered.url, table.tokens["bob"])
+        with pytest.raises(websockets.exceptions.InvalidStatus):  # a socket from a foreign page: refused
+            async with WsViewer(metered.url, table.battle_id, cookie, origin="http://evil.example"):
+                pass
         opened = asyncio.Event()
         listening = asyncio.create_task(feed(c, table, "ann", 1, since=seq, opened=opened))
         async with WsViewer(metered.url, table.battle_id, cookie) as viewer:
@@ -91,6 +95,7 @@ async def test_a_scripted_battle_moves_each_metric_by_what_it_did(metered: Serve
     assert moved(before, after, "starboard_http_responses_total", door="action", status="409") == 1
     assert moved(before, after, "starboard_http_responses_total", door="action", status="422") == 1
     assert moved(before, after, "starboard_http_responses_total", door="page", status="404") == 1
+    assert moved(before, after, "starboard_http_responses_total", door="socket", status="403") == 1
     # a wake-up per committed action and per seat added (ann, bob, the watcher); the in-process
     # broker delivers each here
     assert moved(before, after, "starboard_wakeups_published_total") == applied + 3
