@@ -3,6 +3,9 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /srv/starboard
 # Exactly the locked, hash-checked packages (scripts/lock.sh updates requirements.lock).
+# pg_dump/pg_restore for `python -m app.cli backup` / `restore` (Debian 12's client is 15, as the server)
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client \
+    && rm -rf /var/lib/apt/lists/*
 COPY requirements.lock ./
 RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 COPY pyproject.toml README.md alembic.ini ./

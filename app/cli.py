@@ -6,6 +6,10 @@
 - `python -m app.cli export BATTLE > file.json`: the battle as a file (docs/battle-file.md)
 - `python -m app.cli import file.json`: a new battle from a file, replayed and checked; prints its
   id and each seat's join link (tokens are shown once)
+- `python -m app.cli backup [FILE]` / `restore FILE [--into URL] [--clean]`: a consistent copy of
+  the database and its way back (docs/operations.md, "Backups")
+- `python -m app.cli archive --older-than-days N --to DIR [--remove]`: finished battles untouched
+  for N days written as battle files, and removed from the database with --remove
 - `python -m app.cli verify file.json`: every die of an ended seeded battle's file recomputed from
   its revealed seed; names each that does not match (exit 1), needs no server or database
 
@@ -180,6 +184,50 @@ def verify_file(path: str) -> int:
     return 1 if result["mismatches"] else 0
 
 
+def backup_database(out: str | None) -> int:
+    from app.operations.backup import BackupError, backup, default_name
+
+    url = get_settings().database_url
+    try:
+        written = backup(url, Path(out) if out else default_name(url, ROOT / "var" / "backups"))
+    except BackupError as exc:
+        print(f"backup: {exc}", file=sys.stderr)
+        return 1
+    print(written)
+    return 0
+
+
+def restore_database(source: str, into: str | None, clean: bool) -> int:
+    from app.operations.backup import BackupError, restore
+
+    try:
+        restore(Path(source), into or get_settings().database_url, clean=clean)
+    except BackupError as exc:
+        print(f"restore: {exc}", file=sys.stderr)
+        return 1
+    print(
+        "restored; run `python -m app.cli migrate` with this DATABASE_URL if this app is newer than the backup"
+    )
+    return 0
+
+
+async def _archive(platform: Platform, days: float, to: Path, remove: bool) -> list:
+    from datetime import timedelta
+
+    from app.operations.archive import archive_finished
+
+    return await archive_finished(platform, timedelta(days=days), to, remove)
+
+
+def archive_battles(days: float, to: str, remove: bool) -> int:
+    done = asyncio.run(_with_platform(lambda platform: _archive(platform, days, Path(to), remove)))
+    for item in done:
+        gone = "; removed from the database" if item.removed else ""
+        print(f"archived {item.battle_id} ({item.actions} actions) to {item.path}{gone}")
+    print(f"{len(done)} finished battle{'s' if len(done) != 1 else ''} older than {days:g} days archived")
+    return 0
+
+
 def print_links(links: list[dict]) -> None:
     print("\n=== Starboard demo battles ===")
     for battle in links:
@@ -210,6 +258,22 @@ def main(argv: list[str] | None = None) -> None:
     fork_cmd.add_argument("seq", type=int)
     verify_cmd = sub.add_parser("verify", help="recompute every die of a battle file from its revealed seed")
     verify_cmd.add_argument("file")
+    backup_cmd = sub.add_parser(
+        "backup", help="a consistent copy of DATABASE_URL (pg_dump or SQLite's backup API)"
+    )
+    backup_cmd.add_argument(
+        "file", nargs="?", help="where to write it (default: var/backups/starboard-<time>.*)"
+    )
+    restore_cmd = sub.add_parser("restore", help="load a backup into an empty database (stop the app first)")
+    restore_cmd.add_argument("file")
+    restore_cmd.add_argument("--into", help="the database URL to restore into (default: DATABASE_URL)")
+    restore_cmd.add_argument("--clean", action="store_true", help="replace what the target database holds")
+    archive_cmd = sub.add_parser("archive", help="write finished battles older than N days as battle files")
+    archive_cmd.add_argument("--older-than-days", type=float, required=True)
+    archive_cmd.add_argument("--to", required=True, help="the directory the battle files go to")
+    archive_cmd.add_argument(
+        "--remove", action="store_true", help="delete each from the database once written"
+    )
     args = parser.parse_args(argv)
 
     if args.command == "migrate":
@@ -222,6 +286,12 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(fork_battle(args.battle, args.seq))
     elif args.command == "verify":
         sys.exit(verify_file(args.file))
+    elif args.command == "archive":
+        sys.exit(archive_battles(args.older_than_days, args.to, args.remove))
+    elif args.command == "backup":
+        sys.exit(backup_database(args.file))
+    elif args.command == "restore":
+        sys.exit(restore_database(args.file, args.into, args.clean))
     elif args.command == "demo":
         migrate()
         print_links(demo(args.base_url, fresh=True))
@@ -229,6 +299,9 @@ def main(argv: list[str] | None = None) -> None:
         # Join links name the address served unless PUBLIC_BASE_URL says where players reach it.
         os.environ.setdefault("PUBLIC_BASE_URL", f"http://{args.host}:{args.port}")
         get_settings.cache_clear()
+        refused = get_settings().refusal()
+        if refused is not None:  # before migrating or serving: one line, exit status 1
+            sys.exit(f"starboard: refusing to start in production: {refused}")
         if not args.no_migrate:
             migrate()
         if not args.no_demo:
@@ -250,6 +323,7 @@ def main(argv: list[str] | None = None) -> None:
             timeout_keep_alive=settings.timeout_keep_alive,
             proxy_headers=True,
             forwarded_allow_ips=settings.forwarded_allow_ips,
+            timeout_graceful_shutdown=settings.shutdown_deadline_seconds,  # SIGTERM: docs/operations.md
         )
 
 

@@ -24,6 +24,20 @@ def _default_secret() -> str:
     return key
 
 
+# Secrets that ship in this repository's files (compose, .env.example, docs): never a real key.
+EXAMPLE_SECRETS = frozenset(
+    {
+        "change-me-in-production",
+        "change-me",
+        "changeme",
+        "secret",
+        "starboard",
+        "replace-me-with-a-long-random-key",
+    }
+)
+MIN_SECRET_LENGTH = 32
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
@@ -128,6 +142,15 @@ class Settings(BaseSettings):
     # (gc.freeze): a full collection no longer walks it, so it stalls the loop a third as long.
     freeze_startup_heap: bool = True
 
+    # Operations (docs/operations.md): /metrics is served only when enabled (nginx keeps it internal).
+    metrics_enabled: bool = False
+    # SIGTERM: seconds the requests in flight get to finish before they are cancelled and the process exits
+    shutdown_deadline_seconds: float = Field(default=20.0, gt=0)
+    # production: refuse to start with the example secret, a short one, or none set (one line says why)
+    environment: Literal["development", "production"] = "development"
+    log_format: Literal["text", "json"] = "text"  # json: one JSON object per line
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
     # History: a copy of the state every N actions, so the state at any seq replays < N actions.
     checkpoint_every: int = 50
 
@@ -135,6 +158,30 @@ class Settings(BaseSettings):
     # and in all; a save past either is refused (422, field `library`) until one is deleted.
     shiplib_max_per_owner: int = 200
     shiplib_max_total: int = 5000
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level_upper(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("environment", mode="before")
+    @classmethod
+    def _environment_lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    def refusal(self) -> str | None:
+        """Why this configuration must not serve in production (None: it may). The session cookies
+        are signed with SECRET_KEY: an example or short key lets anyone forge a seat, and a key
+        generated per machine differs between replicas, so seats would not survive a request."""
+        if self.environment != "production":
+            return None
+        if "secret_key" not in self.model_fields_set:
+            return "SECRET_KEY is not set (ENVIRONMENT=production needs one; see .env.example)"
+        if self.secret_key.strip().lower() in EXAMPLE_SECRETS:
+            return "SECRET_KEY is the example value; make one with: python -c 'import secrets; print(secrets.token_urlsafe(48))'"
+        if len(self.secret_key) < MIN_SECRET_LENGTH:
+            return f"SECRET_KEY is {len(self.secret_key)} characters; production needs at least {MIN_SECRET_LENGTH}"
+        return None
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

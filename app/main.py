@@ -16,6 +16,9 @@ from starlette.types import Receive, Scope, Send
 
 from app.config import Settings, get_settings
 from app.db import Database
+from app.operations import error_ids, logs, metrics
+from app.operations.observe import observe
+from app.operations.shutdown import Draining
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
 from app.services.bootstrap import build_platform
@@ -70,6 +73,9 @@ class StarboardApp(FastAPI):
     action_door: ActionDoor | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await observe(scope, receive, send, self._dispatch)
+
+    async def _dispatch(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.action_door is not None and (acted_on := ActionDoor.battle_of(scope)) is not None:
             await self.action_door.serve(self, acted_on, scope, receive, send)
             return
@@ -96,6 +102,9 @@ def freeze_heap() -> None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    refused = settings.refusal()
+    if refused is not None:  # one line on stderr, exit status 1, before anything is opened
+        raise SystemExit(f"starboard: refusing to start in production: {refused}")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -155,11 +164,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.platform = platform
         app.state.hub = hub
         app.state.feeds = feeds
+        draining = Draining()  # SIGTERM: feeds told to resume elsewhere, /readyz 503
+        draining.listeners.append(feeds.close_all)
+        draining.install(asyncio.get_running_loop())
+        app.state.draining = draining
         if settings.freeze_startup_heap:
             freeze_heap()
         try:
             yield
         finally:
+            draining.begin()
+            draining.uninstall()
             deadlines.cancel()
             await platform.broker.stop()
             await hub.drain()
@@ -181,6 +196,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings.battle_create_limit, settings.battle_create_window_seconds
     )
     install_log_redaction()
+    logs.configure(settings.log_format, settings.log_level)
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,
@@ -201,8 +217,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Swagger UI from static/vendor (scripts from this origin only, as the CSP demands)."""
         return templates.TemplateResponse(request, "docs.html", {"openapi_url": app.openapi_url})
 
+    if settings.metrics_enabled:  # off unless configured: docs/operations.md, "Metrics"
+        metrics.install(app)
+        app.add_api_route("/metrics", metrics.metrics, methods=["GET"], include_in_schema=False)
+
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     install_error_handlers(app)
+    error_ids.install(app)  # after the handlers: each error answer quotes its request id
     app.include_router(health.router)
     app.include_router(battles.router)
     app.include_router(feed.router)

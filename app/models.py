@@ -78,6 +78,8 @@ class ActionLog(Base):
     dice: Mapped[list[Any]] = mapped_column(ordered_json_type())
     events: Mapped[list[Any]] = mapped_column(ordered_json_type())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # The request that made it (X-Request-ID or made by the server): leads to its log lines.
+    request_id: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
 
 
 class Snapshot(Base):

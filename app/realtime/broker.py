@@ -24,9 +24,12 @@ import contextlib
 import json
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from enum import StrEnum
 from typing import Any
+
+from app.operations import metrics
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +57,9 @@ class Broker:
         self.resubscribed: list[Callback] = []
         self.publish_timeout = publish_timeout
         self.retry_max = retry_max
-        # (battle, topic) → latest seq not yet sent to the other processes
+        # (battle, topic) → latest seq not yet sent to the other processes, and when it was announced
         self.pending: dict[tuple[str, Topic], int] = {}
+        self.announced: dict[tuple[str, Topic], float] = {}
         self._kick = asyncio.Event()
         self._sending = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -99,7 +103,10 @@ class Broker:
         if self.remote:
             if seq > self.pending.get((battle_id, topic), -1):
                 self.pending[(battle_id, topic)] = seq
+                self.announced.setdefault((battle_id, topic), time.time())
             self._kick.set()
+        else:
+            metrics.WAKEUPS_PUBLISHED.inc()
 
     async def publish(self, battle_id: str, seq: int, topic: Topic = Topic.LOG) -> None:
         """Send one wake-up and wait for it (tests and tools); `announce` is the app's way."""
@@ -148,12 +155,15 @@ class Broker:
                     continue
                 failures = 0
                 self.published += 1
+                metrics.WAKEUPS_PUBLISHED.inc()
                 if self.pending.get((battle_id, topic)) == seq:
                     del self.pending[(battle_id, topic)]
+                    self.announced.pop((battle_id, topic), None)
 
     # -- receiving --------------------------------------------------------------------------
 
     async def _deliver(self, battle_id: str, seq: int, topic: Topic) -> None:
+        metrics.WAKEUPS_RECEIVED.inc()
         for listener in list(self.listeners):
             try:
                 await listener(battle_id, seq, topic)
@@ -167,6 +177,9 @@ class Broker:
         except (ValueError, KeyError, TypeError, AttributeError):
             log.warning("ignoring malformed broker message %r", raw)
             return
+        sent_at = msg.get("at")  # when it was announced (absent from an older process's messages)
+        if isinstance(sent_at, int | float):
+            metrics.BROKER_LAG.observe(max(0.0, time.time() - sent_at))
         self._spawn(self._deliver(battle_id, seq, topic))
 
     async def _subscription_back(self) -> None:
@@ -180,12 +193,13 @@ class Broker:
                 log.exception("resubscribe callback failed")
 
 
-def _encode(battle_id: str, seq: int, topic: Topic) -> str:
-    """On the wire: {"b": battle, "s": seq}, and "t": the topic when it is not the log."""
-    body: dict[str, Any] = {"b": battle_id, "s": seq}
-    if topic is not Topic.LOG:
-        body["t"] = str(topic)
-    return json.dumps(body)
+    def _message(self, battle_id: str, seq: int, topic: Topic) -> str:
+        """On the wire: {"b": battle, "s": seq, "at": when it was announced (the receivers' lag
+        metric)}, and "t": the topic when it is not the log."""
+        body: dict[str, Any] = {"b": battle_id, "s": seq, "at": self.announced.get((battle_id, topic), time.time())}
+        if topic is not Topic.LOG:
+            body["t"] = str(topic)
+        return json.dumps(body)
 
 
 def _backoff(attempt: int, cap: float) -> float:
@@ -298,7 +312,7 @@ class PostgresBroker(Broker):
 
         if self.notify_conn is None or self.notify_conn.is_closed():
             self.notify_conn = await asyncpg.connect(self.url, timeout=self.connect_timeout)
-        await self.notify_conn.execute("SELECT pg_notify($1, $2)", CHANNEL, _encode(battle_id, seq, topic))
+        await self.notify_conn.execute("SELECT pg_notify($1, $2)", CHANNEL, self._message(battle_id, seq, topic))
 
     async def _reset_sender(self) -> None:
         conn, self.notify_conn = self.notify_conn, None
@@ -394,7 +408,7 @@ class RedisBroker(Broker):
                 socket_timeout=self.publish_timeout,
                 retry=None,
             )
-        await self.client.publish(CHANNEL, _encode(battle_id, seq, topic))
+        await self.client.publish(CHANNEL, self._message(battle_id, seq, topic))
 
     async def _reset_sender(self) -> None:
         client, self.client = self.client, None

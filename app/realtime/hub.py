@@ -35,6 +35,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from app.operations.metrics import SOCKET_BYTES, SOCKET_FRAMES
 from app.realtime.broker import Topic
 from app.realtime.diff import patch
 from app.realtime.memory import Trimmer
@@ -502,6 +503,8 @@ class Hub:
             viewer.last_seq, viewer.framed_at = seq, now
             self.stats["frames"] += 1
             self.stats["bytes"] += len(frame)
+            SOCKET_FRAMES.inc()
+            SOCKET_BYTES.inc(len(frame))
             self.queue(viewer, frame)
 
     # -- the table's regions (chat, requests) -----------------------------------------------
@@ -641,6 +644,8 @@ class Hub:
                     and not viewer.pending
                     and viewer.framed_at < fresh
                 ):
+                    SOCKET_FRAMES.inc()
+                    SOCKET_BYTES.inc(len(beat))
                     self.queue(viewer, beat)
 
     # -- shutdown ---------------------------------------------------------------------------

@@ -14,12 +14,14 @@ import httpx
 import pytest
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from app.operations.observe import observe
 from app.services.write import actions as action_service
 from app.web.api.action_door import ActionDoor
 from tests.helpers import Table, set_table, simple_ship
 
 HIT = {"target": "crow", "source": "hawk", "amount": 3, "direction": "fore"}
 VARYING = {"date", "content-length"}
+COMPARED = {"X-Request-ID": "compared-1"}  # both ways answer under one request id (error bodies quote it)
 
 
 def full_stack(c: httpx.AsyncClient) -> httpx.AsyncClient:
@@ -27,9 +29,11 @@ def full_stack(c: httpx.AsyncClient) -> httpx.AsyncClient:
     app: Any = c.app  # type: ignore[attr-defined]
 
     async def everything(scope: Any, receive: Any, send: Any) -> None:
-        await app.full_stack(scope, receive, send)
+        await observe(scope, receive, send, app.full_stack)  # the outermost layer, as the app has it
 
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=everything), base_url="http://testserver")
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=everything), base_url="http://testserver", headers=COMPARED
+    )
 
 
 def door(c: httpx.AsyncClient) -> ActionDoor:
@@ -52,7 +56,11 @@ Send = Callable[[httpx.AsyncClient], Awaitable[httpx.Response]]
 async def both_ways(client: httpx.AsyncClient, send: Send) -> tuple[httpx.Response, httpx.Response, int, int]:
     """The request through the door, then through the full stack; and how the door took it."""
     served, handed_on = door(client).served, door(client).handed_on
-    via_door = await send(client)
+    client.headers.update(COMPARED)
+    try:
+        via_door = await send(client)
+    finally:
+        del client.headers["X-Request-ID"]
     took = (door(client).served - served, door(client).handed_on - handed_on)
     async with full_stack(client) as everything:
         via_stack = await send(everything)

@@ -56,7 +56,8 @@ async def test_pool_exhausted_is_503_with_retry_after(tight: httpx.AsyncClient) 
         r = await tight.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))
         assert r.status_code == 503 and r.headers["retry-after"] == "7"
         assert r.json() == {
-            "detail": {"error": "Unavailable", "field": None, "reason": r.json()["detail"]["reason"]}
+            "detail": {"error": "Unavailable", "field": None, "reason": r.json()["detail"]["reason"]},
+            "request_id": r.headers["x-request-id"],  # quoted, so the operator finds its lines
         }
         r = await tight.get(f"/battles/{table.battle_id}", headers={"accept": "text/html"})
         assert r.status_code == 503 and r.headers["retry-after"] == "7"

@@ -62,6 +62,7 @@ class Entry:
     payload: dict[str, Any]
     dice: list[Any]
     events: list[dict[str, Any]]
+    request_id: str | None = None  # the request that made it (its log lines carry the same id)
 
     def columns(self) -> dict[str, Any]:
         """The log row's columns as the entry holds them."""

@@ -85,9 +85,9 @@ WITH battle AS (
     UPDATE snapshots SET seq = :seq, state = :state WHERE battle_id = (SELECT id FROM battle)
 ), logged AS (
     INSERT INTO action_log (battle_id, seq, action_id, actor_id, actor_role, action_type, clock,
-                            payload, dice, events, created_at)
+                            payload, dice, events, created_at, request_id)
     SELECT id, :seq, :action_id, :actor_id, :actor_role, :action_type, :clock, :payload, :dice,
-           :events, :at
+           :events, :at, :request_id
     FROM battle
     RETURNING id
 ), seen AS (
@@ -236,6 +236,7 @@ class PostgresActionStore:
             payload=json.dumps(entry.payload),
             dice=json.dumps(entry.dice),
             events=json.dumps(entry.events),
+            request_id=entry.request_id,
             token_hash=guard.seat.token_hash,
             options_read=guard.options_read,
             options=None if guard.options is None else json.dumps(guard.options),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.models import ActionLog, Battle, Participant, Snapshot
+from app.operations import metrics
+from app.operations.request_id import request_id
 from app.rules import apply_action
 from app.rules.core import Action, NeedRoll, NotAllowed, Outcome, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
@@ -198,7 +201,33 @@ async def _repeat(session: AsyncSession, platform: Platform, row: ActionLog) -> 
 
 
 async def submit(platform: Platform, cmd: Command) -> Submitted:
-    """Apply one action for one participant. Raises a ServiceError subclass when nothing changed."""
+    """Apply one action for one participant. Raises a ServiceError subclass when nothing changed.
+    Each answer is counted by system and outcome, with its time (the operator's metrics)."""
+    started = time.perf_counter()
+    try:
+        result = await _submit(platform, cmd)
+    except MustAsk:  # not an answer: the door asks the referee's question and submits again
+        raise
+    except ServiceError as refused:
+        metrics.action_done(_system_of(platform, cmd.battle_id), type(refused).__name__.lower(), started)
+        raise
+    except BaseException:
+        metrics.action_done(_system_of(platform, cmd.battle_id), "error", started)
+        raise
+    battle = result.commit.battle if result.commit is not None else None
+    system = battle.system if battle is not None else _system_of(platform, cmd.battle_id)
+    metrics.action_done(system, "duplicate" if result.duplicate else "applied", started)
+    return result
+
+
+def _system_of(platform: Platform, battle_id: str) -> str:
+    """The battle's game system as this process last kept it ("unknown" when it keeps nothing)."""
+    kept = platform.states.entry(battle_id)
+    battle = kept.battle if kept is not None else None
+    return battle.system if battle is not None else "unknown"
+
+
+async def _submit(platform: Platform, cmd: Command) -> Submitted:
     if not isinstance(cmd.action_id, str) or not 1 <= len(cmd.action_id) <= 64:
         raise Invalid("every action needs an action_id of 1 to 64 characters", "action_id")
     _check_input(cmd.payload, cmd.seen_seq, cmd.dice)
@@ -450,6 +479,7 @@ async def _resolve_action(
         payload=stored_payload,
         dice=rolled,
         events=event_dicts,
+        request_id=request_id(),
     )
     return _Resolved(checked, entry, new_state, event_dicts)
 

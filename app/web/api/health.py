@@ -46,7 +46,10 @@ async def readyz(request: Request) -> JSONResponse:
     checks["broker"] = "ok" if broker.subscribed else "not subscribed"
     if broker.pending:
         checks["unpublished"] = str(len(broker.pending))
-    ready = checks["database"] == "ok" and checks["broker"] == "ok"
+    draining = getattr(request.app.state, "draining", None)
+    if draining is not None and draining.started:
+        checks["shutdown"] = "shutting down"
+    ready = checks["database"] == "ok" and checks["broker"] == "ok" and "shutdown" not in checks
     headers = {"cache-control": "no-store"}
     if not ready:
         headers["retry-after"] = str(settings.retry_after_seconds)

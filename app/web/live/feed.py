@@ -19,6 +19,7 @@ from sqlalchemy import select
 from starlette.types import Receive, Scope, Send
 
 from app.models import Battle, Participant
+from app.operations import metrics
 from app.realtime.broker import Topic
 from app.services.errors import Busy, Invalid, RateLimited
 from app.services.reading.views import LogEntry, viewer_of, visible_log
@@ -33,6 +34,11 @@ KEEPALIVE_SECONDS = 15.0
 BATCH = 200  # log entries read per query while catching up
 
 
+# The last frame of a feed whose server is shutting down: reconnect in a second (to another
+# replica) with Last-Event-ID; no `id:`, so the last entry's seq stays the one to resume after.
+RESTART = b'retry: 1000\nevent: restart\ndata: {"restart": true}\n\n'
+
+
 class Feeds:
     """Open feeds by battle: each connection's Event, set by a broker wake-up for its battle; and
     how many are held open, per seat and in this process (each open feed costs a query per
@@ -42,6 +48,7 @@ class Feeds:
         self.waiting: dict[str, set[asyncio.Event]] = {}
         self.held: dict[str, int] = {}  # open feeds by participant
         self.total = 0
+        self.closing = False  # the process is shutting down: every feed ends with RESTART
 
     def hold(self, seat_id: str, per_seat: int, per_process: int, retry_after: int) -> Callable[[], None]:
         """Count one more open feed for this seat, or refuse it: 429 past the seat's own bound, 503
@@ -73,6 +80,13 @@ class Feeds:
                 self.held.pop(seat_id, None)
 
         return release
+
+    def close_all(self) -> None:
+        """Shutting down: wake every feed, which ends with a `restart` event (bots resume elsewhere)."""
+        self.closing = True
+        for events in self.waiting.values():
+            for event in events:
+                event.set()
 
     def add(self, battle_id: str) -> asyncio.Event:
         event = asyncio.Event()
@@ -218,13 +232,19 @@ async def feed(
             yield b": feed open\n\n"
             while True:
                 woken.clear()
+                if feeds.closing:
+                    yield RESTART
+                    return
                 if not await _still_seated(platform, participant):
                     return
                 seq, finished = await _position_of(platform, battle_id)
                 if seq > position:
                     items, position, ended = await _read(platform, battle_id, participant, position)
                     for item in items:
-                        yield _frame(item)
+                        frame = _frame(item)
+                        metrics.FEED_FRAMES.inc()
+                        metrics.FEED_BYTES.inc(len(frame))
+                        yield frame
                     if ended:
                         return
                     continue  # more may have come (or a batch was full)

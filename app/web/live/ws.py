@@ -33,6 +33,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
+from app.operations import metrics
 from app.realtime.hub import TRY_AGAIN_LATER, Hub, Subscriber
 from app.services.errors import ServiceError
 from app.services.store import seats
@@ -108,6 +109,7 @@ async def battle_socket(websocket: WebSocket) -> None:
     opened = hub.open_socket(battle_id, participant_id)
     try:
         if opened > settings.ws_max_sockets_per_seat:
+            metrics.RATE_LIMITED.labels("socket").inc()
             await _close(websocket, POLICY_VIOLATION, "too many connections")
             return
         await _serve(websocket, hub, platform, settings, battle_id, participant_id, csrf)
@@ -206,6 +208,7 @@ async def _serve(
                 await close(TOO_BIG, "frame too large")
                 return
             if not bucket.take():
+                metrics.RATE_LIMITED.labels("socket").inc()
                 await close(POLICY_VIOLATION, "too many frames")
                 return
             try:

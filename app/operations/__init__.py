@@ -1,0 +1,1 @@
+"""Running Starboard for real: metrics, request ids and log lines, shutdown, backups."""
