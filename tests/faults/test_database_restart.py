@@ -112,7 +112,8 @@ async def test_postgres_restart_under_load_answers_no_plain_500(own_postgres: Ow
         assert not bad, bad[:5]
         assert seen["503"] > 0, "the restart was never felt: the test proves nothing"
         assert not lines or any(line.startswith("retry: ") for line in lines), lines[-5:]
-        assert "Traceback" not in srv.output(), srv.output()[-3000:]
+        # Nothing escaped to uvicorn (a background checkpoint may log its own failure: not an answer).
+        assert "Exception in ASGI application" not in srv.output(), srv.output()[-3000:]
     finally:
         srv.stop()
 
