@@ -144,3 +144,22 @@ def test_a_real_fault_is_not_called_unavailable() -> None:
     assert not is_unavailable(IntegrityError("INSERT", None, unique))
     assert not is_unavailable(ValueError("a bug"))
     assert not is_unavailable(asyncpg.InternalClientError("unexpected message"))
+
+
+async def test_the_feed_ends_with_a_retry_line_when_the_database_goes(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A push feed whose database goes away mid-stream says when to come back (`retry:`, in ms)
+    and ends, instead of dying without a word."""
+    from app.web.live import feed
+
+    table = await set_table(client, players=("ann",), spectator=False)
+
+    async def starting_up(*_: object) -> tuple[int, bool]:
+        raise _wrapped(_unavailable_errors()[0])  # PostgreSQL "the database system is starting up"
+
+    monkeypatch.setattr(feed, "_position_of", starting_up)
+    r = await client.get(f"/api/v1/battles/{table.battle_id}/feed", headers=table.auth("ann"))
+    assert r.status_code == 200
+    retry = client.app.state.settings.retry_after_seconds * 1000  # type: ignore[attr-defined]
+    assert r.text.startswith(": feed open") and f"retry: {retry}\n" in r.text, r.text
