@@ -74,7 +74,8 @@ async def test_GEN_03_another_change_to_the_target_still_refuses_the_late_entry(
     await t.act("ref", "ship.assign", {"ship": "crow", "owner": t.ids["ann"]})
     with pytest.raises(Stale) as err:
         await actions.submit(
-            platform, _entry(t, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": 3}, seen)
+            platform,
+            _entry(t, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": 3}, seen),
         )
     assert err.value.message == f"Crow changed while you acted (action #{seen + 1}); look again"
 
