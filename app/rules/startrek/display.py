@@ -140,7 +140,7 @@ def warp_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[st
         "full_delay": warp.full_delay(wp),
         "nacelles": nacelles,
         "working": len(working),
-        "may_shut_down": len(working) > 2,
+        "may_shut_down": warp.shutdown_refusal(state, ship) is None,
         "may_declare": warp.declare_refusal(state, ship) is None,
         "declared": wp.declared_turn == state.clock.turn,
     }
