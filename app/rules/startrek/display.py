@@ -165,4 +165,4 @@ def photon_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[
         (launcher.get("capacity", torpedoes.CAPACITY) for launcher in part.get("launchers", [])), default=0
     )
     volleys = [(n, signed(torpedoes.to_hit_modifier(n))) for n in range(1, most + 1)]
-    return {"volleys": volleys}
+    return {"volleys": volleys, "targets": torpedoes.targets(state, ship)}

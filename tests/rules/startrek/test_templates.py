@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from app.rules.views import Viewer, battle_view
 from tests.helpers import Elements, render_part
-from tests.rules.startrek.helpers import KER, act, advance_to, battle, definition, hit, player, set_value
+from tests.rules.startrek.helpers import (
+    KER,
+    RAIDER,
+    act,
+    advance_to,
+    battle,
+    definition,
+    hit,
+    player,
+    set_value,
+)
 
 
 def render(state, ship_id: str, part: str, viewer: Viewer) -> tuple[str, Elements]:
@@ -182,3 +192,18 @@ def test_ST_25_photon_partial_shows_pips_and_volley_penalties():
     assert found.by_id["photon-thomas-paine-advanced-photon-launcher"]["data-loaded"] == "3"
     assert "●●●" in html and "3 (−2 each)" in html
     assert found.actions == ["startrek.fire_torpedoes"]
+
+
+def test_ST_25_a_volley_is_offered_only_at_ships_fighting_against_the_firer():
+    """The target list holds the other side's ships, not the firing commander's own second ship
+    (nor the firing ship, nor a destroyed one)."""
+    wreck = {**RAIDER, "name": "Wreck"}
+    state = battle("new-orleans", "excelsior", RAIDER, wreck)
+    state = set_value(state, "ships.excelsior.owner", "p-thomas-paine")  # one commander, two ships
+    state = set_value(state, "ships.wreck.destroyed", True)
+    state = advance_to(state, "combat")
+    kirk = Viewer("p-thomas-paine", "player", frozenset({"thomas-paine", "excelsior"}))
+    html, _ = render(state, "thomas-paine", "photon_launcher", kirk)
+    options = html.split('name="p.target"')[1].split("</select>")[0]
+    assert '<option value="raider">Raider</option>' in options
+    assert "excelsior" not in options and "thomas-paine" not in options and "wreck" not in options
