@@ -47,7 +47,7 @@ async def test_chat_reaches_open_pages_and_private_lines_only_their_ends(server:
             assert (await say(c, table, "bob", "my shields are down", to="referee")).status_code == 201
             for who in ("bob", "ref"):
                 frame = await table_frame(viewers[who], "my shields are down")
-                assert "🔒" in frame["content"]
+                assert "icon-lock" in frame["content"] and "private" in frame["content"]
             assert (await say(c, table, "ann", "<img src=x onerror=alert(1)> ready")).status_code == 201
             for v in viewers.values():
                 frame = await table_frame(v, "ready")
