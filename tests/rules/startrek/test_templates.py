@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from app.rules.registry import new_battle
 from app.rules.views import Viewer, battle_view
 from tests.helpers import Elements, render_part
 from tests.rules.startrek.helpers import (
     KER,
     RAIDER,
     act,
+    add,
     advance_to,
     battle,
     definition,
@@ -207,3 +209,16 @@ def test_ST_25_a_volley_is_offered_only_at_ships_fighting_against_the_firer():
     options = html.split('name="p.target"')[1].split("</select>")[0]
     assert '<option value="raider">Raider</option>' in options
     assert "excelsior" not in options and "thomas-paine" not in options and "wreck" not in options
+
+
+def test_ST_16_the_first_one_card_says_where_the_trait_acts():
+    """ST-16 acts on deflector shields where the Star Trek rules play: the card names the shielded
+    ships there, says none carry them in a battle without, and says it does nothing in SFB."""
+    state = battle(KER, "excelsior")
+    html, _ = render(state, "ker", "first_one", STRANGER)
+    assert "counts double against deflector shields (ST-16): Excelsior." in " ".join(html.split())
+    html, _ = render(battle(KER), "ker", "first_one", STRANGER)
+    assert "no ship here carries them" in html and "Star Trek shields" not in html
+    sfb = add(new_battle("sfb"), {**KER, "system": "sfb"})
+    html, _ = render(sfb, "ker", "first_one", STRANGER)
+    assert "does nothing in Star Fleet Battles" in " ".join(html.split()) and "(ST-16):" not in html
