@@ -9,7 +9,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.models import Participant
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library.shiplib import library_definition, library_entries
 from app.services.store.battles import (
@@ -163,6 +165,14 @@ async def _seat_or_ask(request: Request, platform: PlatformDep, token: str, conf
     )
 
 
+async def referee_seats(session: AsyncSession, request: Request) -> list[Participant]:
+    """The referee seats this browser still holds, in any battle: a library ship saved in one of
+    them is renamed or deleted from the library section of any other."""
+    seats = request.session.get(SESSION_PARTICIPANTS, {})
+    held = await seats_held(session, seats, request.session.get(SESSION_SEAT_KEYS, {}))
+    return [seat for seat in held if seat.role == "referee"]
+
+
 @router.get("/battles/{battle_id}", response_class=HTMLResponse)
 async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -> Response:
     try:
@@ -172,7 +182,8 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
             context = await page_context(session, battle, me, csrf_token(request), rules=platform.rules)
             if me.role == "referee":  # the samples and the saved ships (app/services/library/shiplib.py)
                 system = platform.rules.game(battle.system).system
-                context["ship_library"] = await library_entries(session, platform.rules, system, me)
+                also = await referee_seats(session, request)
+                context["ship_library"] = await library_entries(session, platform.rules, system, me, also)
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)
