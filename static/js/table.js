@@ -11,6 +11,44 @@
     if (form && status && status < 400) form.reset();
   });
 
+  // Unread table talk: lines others wrote while the chat was out of view (scrolled away, or the
+  // tab hidden) are counted on a badge in its heading, until the chat is in view again. Lines are
+  // told apart by their ordinal (data-chat-seq): the list is drawn again whole on every line.
+  function setUpUnread() {
+    var list = document.getElementById("chat-list");
+    var badge = document.getElementById("chat-unread");
+    if (!list || !badge) return;
+    var newest = 0, unread = 0, inView = true;
+    function seqOf(li) { return parseInt(li.getAttribute("data-chat-seq") || "0", 10) || 0; }
+    list.querySelectorAll(".chat-line").forEach(function (li) { newest = Math.max(newest, seqOf(li)); });
+    function show() {
+      badge.hidden = unread === 0;
+      badge.textContent = unread ? unread + " unread" : "";
+    }
+    function read() {
+      if (inView && !document.hidden && unread) { unread = 0; show(); }
+    }
+    if ("IntersectionObserver" in window) {
+      new IntersectionObserver(function (entries) {
+        inView = entries[entries.length - 1].isIntersecting;
+        read();
+      }).observe(list);
+    }
+    document.addEventListener("visibilitychange", read);
+    new MutationObserver(function () {
+      var fresh = 0;
+      list.querySelectorAll(".chat-line").forEach(function (li) {
+        var seq = seqOf(li);
+        if (seq > newest) {
+          newest = seq;
+          if (!li.classList.contains("mine")) fresh++;
+        }
+      });
+      if (fresh && (!inView || document.hidden)) { unread += fresh; show(); }
+    }).observe(list, { childList: true });
+  }
+  document.addEventListener("DOMContentLoaded", setUpUnread);
+
   // Browser notifications: a button asks for permission; then a hidden tab gets one notification
   // each time "your move" turns on.
   function yourMove() {

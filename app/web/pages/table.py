@@ -35,6 +35,7 @@ from app.web.pages.answers import _answer, _form, _is_htmx
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger(__name__)
 
+
 async def table_context(
     session: AsyncSession, platform: Platform, battle: Battle, me: Participant, viewer: Any = None
 ) -> dict[str, Any]:
@@ -68,6 +69,9 @@ async def page_extras(
 ) -> dict[str, Any]:
     """What the battle page adds: the table's regions, the owner's webhook, and the catch-up since
     the seq this seat last looked at or acted on (which becomes `seq` now)."""
+    async with platform.db.reader() as session:  # when this seat last left the page, before this visit
+        earlier = await seats.read_status(session, me.id)
+    left_at = earlier.last_seen_at if earlier is not None else None
     before = await seats.mark_seen(platform, me.id, seq)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle.id)
@@ -75,6 +79,7 @@ async def page_extras(
         status = await seats.read_status(session, me.id)
         extras["my_webhook"] = status.webhook_url if status is not None else None
         extras["catch_up"] = await catch_up(session, battle, viewer, before, seq)
+        extras["catch_up_talk"] = await chat.since_visit(session, battle.id, me, left_at)
     return extras
 
 
