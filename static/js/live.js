@@ -144,11 +144,16 @@
       seen[el.id] = value;
     }
   }
+  // The tab's title: "(2 requests) " while players' requests wait on the referee (table.js counts
+  // them), then "● Your move – " while the step waits on you, then the page's own title.
   function yourMoveTitle() {
     var bar = document.getElementById("turnbar");
-    var base = document.title.replace(/^● Your move – /, "");
-    document.title = bar && bar.dataset.yourMove === "yes" ? "● Your move – " + base : base;
+    var base = document.title.replace(/^\(\d+ requests?\) /, "").replace(/^● Your move – /, "");
+    var waiting = parseInt(document.documentElement.dataset.requests || "0", 10) || 0;
+    document.title = (waiting ? "(" + waiting + " request" + (waiting === 1 ? "" : "s") + ") " : "")
+      + (bar && bar.dataset.yourMove === "yes" ? "● Your move – " : "") + base;
   }
+  window.starboardTitle = yourMoveTitle;
   document.addEventListener("htmx:ws:after:message:incoming", function () {
     snapshot(true);
     yourMoveTitle();

@@ -49,6 +49,25 @@
   }
   document.addEventListener("DOMContentLoaded", setUpUnread);
 
+  // The referee: players' requests still waiting are counted in the bar at the top (a link to the
+  // queue) and in the tab's title, as they arrive live and as they are decided.
+  function setUpRequestCue() {
+    var list = document.getElementById("requests-list");
+    var cue = document.getElementById("requests-waiting");
+    if (!list || !cue) return;
+    function count() {
+      var waiting = list.querySelectorAll(".request-pending").length;
+      cue.hidden = waiting === 0;
+      var link = cue.querySelector("a");
+      if (link) link.textContent = waiting + " request" + (waiting === 1 ? "" : "s") + " from players waiting";
+      document.documentElement.dataset.requests = String(waiting);
+      if (window.starboardTitle) window.starboardTitle();
+    }
+    new MutationObserver(count).observe(list, { childList: true });
+    count();
+  }
+  document.addEventListener("DOMContentLoaded", setUpRequestCue);
+
   // Browser notifications: a button asks for permission; then a hidden tab gets one notification
   // each time "your move" turns on.
   function yourMove() {
