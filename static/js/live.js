@@ -28,6 +28,22 @@
     }
   });
 
+  // A form that could not reach the server (offline, or the connection dropped as it was sent) says
+  // so in the page's message region, as the server's own refusals are shown: nothing was taken, and
+  // what was typed stays in the form to send again.
+  document.addEventListener("htmx:error", function (evt) {
+    var ctx = evt.detail && evt.detail.ctx;
+    if (!ctx || !ctx.request) return;  // not a request (a script error inside htmx): not ours to word
+    var region = document.getElementById("flash");
+    if (!region) return;
+    var message = document.createElement("p");
+    message.className = "flash flash-error send-failed";
+    message.setAttribute("role", "alert");
+    message.textContent = (navigator.onLine === false ? "You are offline: " : "The server could not be reached: ")
+      + "that was not sent and nothing changed. Your entry is still in the form; send it again once you are back.";
+    region.replaceChildren(message);
+  });
+
   // Committing no orders asks first (TR-26): the form's ticked and chosen orders are what commits.
   document.addEventListener("submit", function (evt) {
     var button = evt.submitter;
