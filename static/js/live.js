@@ -313,8 +313,40 @@
     new MutationObserver(decorate).observe(region, { childList: true });
   }
 
+  // The message floats at the foot of the screen, where the log's newest lines are when the log is
+  // read there: while it would cover the newest entry shown, it moves up under the sticky bar.
+  function setUpToastPlace() {
+    var region = document.getElementById("flash");
+    var list = document.getElementById("log-list");
+    if (!region || !list) return;
+    var pending = false;
+    function overlaps(a, b) { return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }
+    function place() {
+      pending = false;
+      region.classList.remove("flash-top");
+      region.style.top = "";
+      var msg = region.querySelector(".flash");
+      var newest = list.lastElementChild;
+      if (!msg || !newest) return;
+      var box = list.getBoundingClientRect(), line = newest.getBoundingClientRect();
+      var shown = line.bottom > box.top && line.top < box.bottom;  // not scrolled out of the list
+      if (!shown || !overlaps(line, msg.getBoundingClientRect())) return;
+      var bar = document.querySelector(".topbar");
+      region.classList.add("flash-top");
+      region.style.top = Math.max(8, (bar ? bar.getBoundingClientRect().bottom : 0) + 8) + "px";
+    }
+    function later() { if (!pending) { pending = true; requestAnimationFrame(place); } }
+    new MutationObserver(later).observe(region, { childList: true, subtree: true });
+    new MutationObserver(later).observe(list, { childList: true });
+    window.addEventListener("scroll", later, { passive: true });
+    list.addEventListener("scroll", later, { passive: true });
+    window.addEventListener("resize", later);
+    place();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     setUpFlash();
+    setUpToastPlace();
     snapshot(false);
     yourMoveTitle();
     setUpLog();
