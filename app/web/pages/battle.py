@@ -55,7 +55,7 @@ CONFIRMED_ACTIONS = {
     ),
     "battle.end": (
         "End the battle?",
-        "Nobody can act after the end, undo included, and the dice seed is revealed.",
+        "Nobody can act after the end, undo included{seed}.",
         "Yes, end the battle",
     ),
 }
@@ -232,9 +232,12 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
             async with platform.db.reader() as session:
                 asker = await get_participant(session, battle_id, me)
                 state, _ = await load_state(session, battle_id, platform.rules)
+                rolled = (await get_battle(session, battle_id)).dice_mode
             if asker.role == "referee" and not state.finished:  # others are refused as they are
                 name = state.ships[ship].name if ship in state.ships else (ship or "the ship")
-                question, consequence, yes = (t.format(ship=name) for t in CONFIRMED_ACTIONS[kind])
+                # Only where the server rolled is there a seed to reveal (physical dice have none).
+                seed = ", and the dice seed is revealed" if rolled == "seeded" else ""
+                question, consequence, yes = (t.format(ship=name, seed=seed) for t in CONFIRMED_ACTIONS[kind])
                 to = f"/battles/{battle_id}/actions"
                 return _confirm_page(request, form, to, back, question, consequence, yes)
         command = Command(
