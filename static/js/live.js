@@ -28,6 +28,22 @@
     }
   });
 
+  // A form that could not reach the server (offline, or the connection dropped as it was sent) says
+  // so in the page's message region, as the server's own refusals are shown: nothing was taken, and
+  // what was typed stays in the form to send again.
+  document.addEventListener("htmx:error", function (evt) {
+    var ctx = evt.detail && evt.detail.ctx;
+    if (!ctx || !ctx.request) return;  // not a request (a script error inside htmx): not ours to word
+    var region = document.getElementById("flash");
+    if (!region) return;
+    var message = document.createElement("p");
+    message.className = "flash flash-error send-failed";
+    message.setAttribute("role", "alert");
+    message.textContent = (navigator.onLine === false ? "You are offline: " : "The server could not be reached: ")
+      + "that was not sent and nothing changed. Your entry is still in the form; send it again once you are back.";
+    region.replaceChildren(message);
+  });
+
   // Committing no orders asks first (TR-26): the form's ticked and chosen orders are what commits.
   document.addEventListener("submit", function (evt) {
     var button = evt.submitter;
@@ -199,11 +215,16 @@
       seen[el.id] = value;
     }
   }
+  // The tab's title: "(2 requests) " while players' requests wait on the referee (table.js counts
+  // them), then "● Your move – " while the step waits on you, then the page's own title.
   function yourMoveTitle() {
     var bar = document.getElementById("turnbar");
-    var base = document.title.replace(/^● Your move – /, "");
-    document.title = bar && bar.dataset.yourMove === "yes" ? "● Your move – " + base : base;
+    var base = document.title.replace(/^\(\d+ requests?\) /, "").replace(/^● Your move – /, "");
+    var waiting = parseInt(document.documentElement.dataset.requests || "0", 10) || 0;
+    document.title = (waiting ? "(" + waiting + " request" + (waiting === 1 ? "" : "s") + ") " : "")
+      + (bar && bar.dataset.yourMove === "yes" ? "● Your move – " : "") + base;
   }
+  window.starboardTitle = yourMoveTitle;
   document.addEventListener("htmx:ws:after:message:incoming", function () {
     snapshot(true);
     yourMoveTitle();
@@ -347,8 +368,40 @@
     new MutationObserver(decorate).observe(region, { childList: true });
   }
 
+  // The message floats at the foot of the screen, where the log's newest lines are when the log is
+  // read there: while it would cover the newest entry shown, it moves up under the sticky bar.
+  function setUpToastPlace() {
+    var region = document.getElementById("flash");
+    var list = document.getElementById("log-list");
+    if (!region || !list) return;
+    var pending = false;
+    function overlaps(a, b) { return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }
+    function place() {
+      pending = false;
+      region.classList.remove("flash-top");
+      region.style.top = "";
+      var msg = region.querySelector(".flash");
+      var newest = list.lastElementChild;
+      if (!msg || !newest) return;
+      var box = list.getBoundingClientRect(), line = newest.getBoundingClientRect();
+      var shown = line.bottom > box.top && line.top < box.bottom;  // not scrolled out of the list
+      if (!shown || !overlaps(line, msg.getBoundingClientRect())) return;
+      var bar = document.querySelector(".topbar");
+      region.classList.add("flash-top");
+      region.style.top = Math.max(8, (bar ? bar.getBoundingClientRect().bottom : 0) + 8) + "px";
+    }
+    function later() { if (!pending) { pending = true; requestAnimationFrame(place); } }
+    new MutationObserver(later).observe(region, { childList: true, subtree: true });
+    new MutationObserver(later).observe(list, { childList: true });
+    window.addEventListener("scroll", later, { passive: true });
+    list.addEventListener("scroll", later, { passive: true });
+    window.addEventListener("resize", later);
+    place();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     setUpFlash();
+    setUpToastPlace();
     snapshot(false);
     yourMoveTitle();
     setUpLog();

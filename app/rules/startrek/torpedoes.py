@@ -89,6 +89,17 @@ def load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Ev
     ]
 
 
+def targets(state: BattleState, ship: Ship) -> list[tuple[str, str]]:
+    """The ships the card offers as a volley's target (id, name): those fighting against this one
+    and still in the battle, less a cloaked ship not detected (ST-22, ST-23) — never the firing
+    commander's own ships or side."""
+    return [
+        (other.id, other.name)
+        for other in state.ships.values()
+        if ship.opposes(other) and state.game.gone(other) is None and may_be_targeted(other) is None
+    ]
+
+
 class Fire(BaseModel):
     ship: str
     launcher: str

@@ -36,7 +36,11 @@ def _may_enter(state: BattleState, p: EnteredHit, actor: Actor) -> None:
 
 # The scoring ship (when named) is the acting ship: its commander or the referee enters the hit, and a
 # ship destroyed or gone scores none (GEN-04); without one, only the referee enters it.
-@action("traveller.entered_hit", EnteredHit, "Enter a hit", ship="source", authorise=_may_enter)
+# A hit is damage like any other entry; the High Guard ship part reads the order of hits (TR-14's
+# third drive hit), so two on one ship never commute there.
+@action(
+    "traveller.entered_hit", EnteredHit, "Enter a hit", ship="source", authorise=_may_enter, commutes="damage"
+)
 def entered_hit(state: BattleState, p: EnteredHit, actor: Actor, dice: DiceSource) -> list[Event]:
     target = state.ship(p.target, "target")
     if "hg_ship" not in target.parts:

@@ -356,6 +356,9 @@ def _crew_lost(event: dict[str, Any]) -> bool:
         Settable("fuel_percent", "Fuel (%)"),
         Settable("disabled", "Disabled"),
     ),
+    # TR-14/TR-17: hits land in sequence — which is the third drive or power hit, and whether a
+    # section was already at 0 Structure, depend on the hits before.
+    ordered=("damage",),
 )
 class HgShip(Combatant):
     kind: Literal["capital", "spacecraft", "small_craft"] = "capital"

@@ -415,12 +415,31 @@ def imported_dice(info: dict[str, Any], n: int) -> list[dict[str, Any]]:
     return out
 
 
+IMPORTED = " (imported)"
+NAME_MAX = 120
+
+
+def imported_name(name: str) -> str:
+    """An imported battle's name: the file's with "(imported)" after it, so a table that still has
+    the original open tells the two apart in its list (once: a copy of a copy is not marked twice)."""
+    if name.endswith(IMPORTED):
+        return name
+    return name[: NAME_MAX - len(IMPORTED)] + IMPORTED
+
+
 async def import_battle(
-    session: AsyncSession, data: Any, rules: Rules, *, every: int, max_seats: int | None = None
+    session: AsyncSession,
+    data: Any,
+    rules: Rules,
+    *,
+    every: int,
+    max_seats: int | None = None,
+    name: str | None = None,
 ) -> tuple[Battle, list[dict[str, Any]]]:
-    """A new battle from a file: its own id, seed and tokens; the file's seats (the first referee
-    seat becomes the creator's), options and log replayed and checked. Returns the battle and the
-    new seats, each with its token (shown once) and the file's id for it."""
+    """A new battle from a file: its own id, seed and tokens, its name the file's marked as imported
+    (`name`: a fork's own); the file's seats (the first referee seat becomes the creator's), options
+    and log replayed and checked. Returns the battle and the new seats, each with its token (shown
+    once) and the file's id for it."""
     _shape(data)
     info = data["battle"]
     seats = data["seats"]
@@ -430,7 +449,7 @@ async def import_battle(
     earlier = imported_dice(info, len(data["log"]))
     battle, ref_seat = await create_battle(
         session,
-        str(info.get("name", "")),
+        name if name is not None else imported_name(str(info.get("name", ""))),
         str(info.get("system", "")),
         dice_mode=str(info.get("dice_mode", "seeded")),
         options=info.get("options") or {},
@@ -557,15 +576,11 @@ async def fork_battle(
         raise Invalid(f"seq: a fork starts from a seq of 1 to {battle.seq}", "seq")
     data = await export_battle(session, battle)
     suffix = f" (what-if from seq {seq})"
-    data["battle"] = {
-        **data["battle"],
-        "name": battle.name[: 120 - len(suffix)] + suffix,
-        "seed": None,
-        "status": "running",
-    }
+    name = battle.name[: NAME_MAX - len(suffix)] + suffix
+    data["battle"] = {**data["battle"], "name": name, "seed": None, "status": "running"}
     data["log"] = [row for row in data["log"] if row["seq"] <= seq]
     data["ships"] = [ship for ship in data["ships"] if ship["seq"] <= seq]
-    return await import_battle(session, data, rules, every=every, max_seats=max_seats)
+    return await import_battle(session, data, rules, every=every, max_seats=max_seats, name=name)
 
 
 async def import_into(platform: Platform, data: Any) -> tuple[Battle, list[dict[str, Any]]]:

@@ -468,16 +468,19 @@ async def _rows_at(session: AsyncSession, battle_id: str, seqs: set[int]) -> dic
 
 async def preview(session: AsyncSession, battle_id: str) -> dict[str, Any]:
     """For the referee's page: what Undo would take back and what Redo would put back (the log
-    line of each), and the latest points a rewind may return to."""
+    line of each), the latest points a rewind may return to, and those a what-if may start from
+    (the last entry first: a fork of the battle as it stands)."""
     tops = await history_tops(session, battle_id)
     undo, redo, last = tops.undo, tops.redo, tops.last
     points = list(range(max(1, last - REWIND_POINTS), last))[::-1]
-    by_seq = await _rows_at(session, battle_id, {*points, *(s for s in (undo, redo) if s)})
+    forks = [last, *points] if last else []
+    by_seq = await _rows_at(session, battle_id, {*forks, *(s for s in (undo, redo) if s)})
     return {
         "undo": {"seq": undo, "line": line_of(by_seq[undo], True)} if undo else None,
         "redo": {"seq": redo, "line": line_of(by_seq[redo], True)} if redo else None,
         "rewind_points": [{"seq": 0, "line": line_of(None)}]
         + [{"seq": s, "line": line_of(by_seq[s], True)} for s in points if s in by_seq],
+        "fork_points": [{"seq": s, "line": line_of(by_seq[s], True)} for s in forks if s in by_seq],
     }
 
 

@@ -9,6 +9,8 @@ was saved in delete it; everyone reads, except an entry held back while its batt
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -182,7 +184,11 @@ def _sample_entry(slug: str, data: dict[str, Any]) -> Entry:
 
 
 def _entry(
-    row: LibraryShip, viewer: Participant | None, held: bool = False, klass: str | None = None
+    row: LibraryShip,
+    viewer: Participant | None,
+    held: bool = False,
+    klass: str | None = None,
+    also: Sequence[Participant] = (),
 ) -> Entry:
     return Entry(
         slug=row.slug,
@@ -195,14 +201,17 @@ def _entry(
         saved_at=aware(row.created_at),
         from_ship=row.from_ship,
         held=held,
-        may_delete=may_delete(row, viewer),
+        may_delete=may_delete(row, viewer, also),
     )
 
 
-def may_delete(row: LibraryShip, viewer: Participant | None) -> bool:
-    """A saved ship is deleted by a referee of the battle it was saved in, nobody else."""
-    return (
-        viewer is not None and viewer.active and viewer.role == "referee" and viewer.battle_id == row.saved_in
+def may_delete(row: LibraryShip, viewer: Participant | None, also: Sequence[Participant] = ()) -> bool:
+    """A saved ship is renamed or deleted by a referee of the battle it was saved in, nobody else:
+    the seat asking, or another seat the same browser holds (`also`: a referee who saved it in one
+    battle keeps it from the library of the next)."""
+    return any(
+        seat is not None and seat.active and seat.role == "referee" and seat.battle_id == row.saved_in
+        for seat in (viewer, *also)
     )
 
 
@@ -224,11 +233,16 @@ def _klass() -> Any:
 
 
 async def library_entries(
-    session: AsyncSession, rules: Rules, system: GameSystem | None = None, viewer: Participant | None = None
+    session: AsyncSession,
+    rules: Rules,
+    system: GameSystem | None = None,
+    viewer: Participant | None = None,
+    also: Sequence[Participant] = (),
 ) -> list[Entry]:
     """Samples then saved ships (oldest first), of the families a `system` battle takes (all of them
-    without one), as `viewer` may see them. No definition is read (names, classes and marks only),
-    so a list costs little however large the definitions are; SHIPLIB_MAX_TOTAL bounds its length."""
+    without one), as `viewer` may see them; which it may rename or delete counts `also` (the other
+    seats its browser holds). No definition is read (names, classes and marks only), so a list costs
+    little however large the definitions are; SHIPLIB_MAX_TOTAL bounds its length."""
     wanted = set(families(rules, system))
     out = [_sample_entry(slug, d) for slug, d in samples().items() if d.get("system") in wanted]
     query = (
@@ -240,7 +254,7 @@ async def library_entries(
     for row, status, klass in (await session.execute(query)).all():
         seen, held = _shown(row, status, viewer)
         if seen:
-            out.append(_entry(row, viewer, held, klass or ""))
+            out.append(_entry(row, viewer, held, klass or "", also))
     return out
 
 
@@ -332,7 +346,7 @@ async def library_definition(
 
 def _referee(saver: Participant) -> None:
     if saver.role != "referee" or not saver.active:
-        raise Forbidden("only a battle's referee may save ships into the library or delete them")
+        raise Forbidden("only a battle's referee may save, rename or delete ships in the library")
 
 
 async def _free_slug(session: AsyncSession, name: str) -> str:
@@ -473,24 +487,55 @@ async def save_from_battle(
     return await save(platform, saver, definition, state, ship_id, held, field="definition")
 
 
-async def delete(platform: Platform, viewer: Participant, slug: str) -> Entry:
-    """Delete a saved ship (a referee of the battle it was saved in); samples are read-only."""
+async def _kept_row(
+    session: AsyncSession, viewer: Participant, slug: str, also: Sequence[Participant], doing: str
+) -> tuple[LibraryShip, bool]:
+    """The saved ship `viewer` (or a seat in `also`) may rename or delete; samples are read-only."""
     _referee(viewer)
     if slug in samples():
         raise Forbidden(f"slug: {slug!r} is a sample ship; the samples are read-only", "slug")
+    found = await _row(session, slug, viewer)
+    if found is None:
+        raise NotFound(f"slug: no ship {slug!r} in the library", "slug")
+    row, held = found
+    if not may_delete(row, viewer, also):
+        raise Forbidden(
+            f"slug: {row.name} was saved by the referee of another battle; only that battle's "
+            f"referees may {doing} it",
+            "slug",
+        )
+    return row, held
+
+
+async def delete(
+    platform: Platform, viewer: Participant, slug: str, also: Sequence[Participant] = ()
+) -> Entry:
+    """Delete a saved ship (a referee of the battle it was saved in); samples are read-only."""
     async with platform.db.transaction() as session:
-        found = await _row(session, slug, viewer)
-        if found is None:
-            raise NotFound(f"slug: no ship {slug!r} in the library", "slug")
-        row, held = found
-        if not may_delete(row, viewer):
-            raise Forbidden(
-                f"slug: {row.name} was saved by the referee of another battle; only that battle's "
-                "referees may delete it",
-                "slug",
-            )
-        entry = _entry(row, viewer, held)
+        row, held = await _kept_row(session, viewer, slug, also, "delete")
+        entry = _entry(row, viewer, held, also)
         await session.delete(row)
+    return entry
+
+
+NAME_MAX = 80
+
+
+async def rename(
+    platform: Platform, viewer: Participant, slug: str, name: str, also: Sequence[Participant] = ()
+) -> Entry:
+    """Give a saved ship a new name — in the list and in its definition, so a battle it is added to
+    next names it so; its slug (its address) stays. Battles it was added to keep their copy."""
+    name = " ".join(str(name).split())
+    if not 1 <= len(name) <= NAME_MAX:
+        raise Invalid(f"name: a ship's name has 1 to {NAME_MAX} characters (you sent {len(name)})", "name")
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        raise Invalid("name: a ship's name may not hold control characters", "name")
+    async with platform.db.transaction() as session:
+        row, held = await _kept_row(session, viewer, slug, also, "rename")
+        row.name = name
+        row.definition = {**row.definition, "name": name}
+        entry = _entry(row, viewer, held, also)
     return entry
 
 

@@ -80,6 +80,36 @@ async def visible_count(session: AsyncSession, battle_id: str, reader: Participa
     )
 
 
+CATCH_UP_LINES = 3  # lines of table talk shown in "since your last visit"
+
+
+async def since_visit(
+    session: AsyncSession, battle_id: str, reader: Participant, after: datetime | None
+) -> dict[str, Any] | None:
+    """Table talk others wrote that this reader may see after `after` (when they last left the
+    page): how many lines and the first few, for "since your last visit"; None when there is none."""
+    if after is None:
+        return None
+    new = (
+        ChatMessage.battle_id == battle_id,
+        _visible_to(reader),
+        ChatMessage.sender_id != reader.id,
+        ChatMessage.created_at > after,
+    )
+    count = await session.scalar(select(func.count()).select_from(ChatMessage).where(*new)) or 0
+    if not count:
+        return None
+    rows = list(
+        await session.scalars(select(ChatMessage).where(*new).order_by(ChatMessage.seq).limit(CATCH_UP_LINES))
+    )
+    names = {p.id: p.name for p in await participants(session, battle_id)}
+    lines = [
+        f"{names.get(m.sender_id or '', 'someone')}{' (private)' if m.recipient_id else ''}: {m.body}"
+        for m in rows
+    ]
+    return {"count": count, "lines": lines, "more": max(0, count - len(lines))}
+
+
 async def lines_for(
     session: AsyncSession, battle_id: str, reader: Participant, *, since: int = 0, limit: int | None = SHOWN
 ) -> list[Line]:

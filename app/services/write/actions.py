@@ -283,8 +283,9 @@ def _ships_named(value: Any, ships: dict[str, Any]) -> set[str]:
 
 async def _still_current(session: AsyncSession, state: BattleState, cmd: Command, seq: int) -> None:
     """Concurrent entries: an action made at an earlier seq still applies when what it depends on has
-    not changed since — the same step, and none of the ships it names touched in between. Otherwise
-    it is refused in the page's words, naming what moved on."""
+    not changed since — the same step, and none of the ships it names touched in between except by
+    a change the rules say commutes with it (two damage entries on one target: `Game.commute`).
+    Otherwise it is refused in the page's words, naming what moved on."""
     if cmd.seen_seq is None or cmd.seen_seq > seq:
         raise Stale("that page is from a battle state the server never had; reload", "seen_seq", seq=seq)
     since = await session.scalars(
@@ -303,7 +304,7 @@ async def _still_current(session: AsyncSession, state: BattleState, cmd: Command
                 )
                 raise Stale(f"the battle moved on: {what}; look again", "seen_seq", seq=seq)
         touched = named & ({e.get("ship") for e in row.events} | _ships_named(row.payload, state.ships))
-        if touched:
+        if touched and not state.game.commute(state, cmd.action_type, row.action_type, touched):
             names = ", ".join(sorted(state.ships[s].name for s in touched))
             raise Stale(
                 f"{names} changed while you acted (action #{row.seq}); look again", "seen_seq", seq=seq

@@ -44,6 +44,7 @@ from app.services.store.drafts import rows as draft_rows
 from app.web.drawing.cards import CardMemo
 from app.web.drawing.region_memo import MAP_REGIONS, RegionMemo
 from app.web.drawing.rulebook import prose, rule_links
+from app.web.drawing.tile_names import tile_lines
 
 _DICT_NAMES = frozenset(dir(dict))
 
@@ -92,6 +93,7 @@ env.globals["part_template"] = _part_template
 env.filters["pct"] = _pct
 env.filters["rule_links"] = rule_links  # "(SH-14)" → a link to its entry on /rules
 env.filters["prose"] = prose
+env.filters["tile_lines"] = tile_lines  # a system's name on its sheet tile, whole words
 
 
 LOG_PAGE = 200  # log entries a page shows; older ones are a link away (the replay before them)

@@ -8,7 +8,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.models import Participant
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library.shiplib import library_definition, library_entries
 from app.services.store.battles import (
@@ -53,7 +55,7 @@ CONFIRMED_ACTIONS = {
     ),
     "battle.end": (
         "End the battle?",
-        "Nobody can act after the end, undo included, and the dice seed is revealed.",
+        "Nobody can act after the end, undo included{seed}.",
         "Yes, end the battle",
     ),
 }
@@ -163,6 +165,14 @@ async def _seat_or_ask(request: Request, platform: PlatformDep, token: str, conf
     )
 
 
+async def referee_seats(session: AsyncSession, request: Request) -> list[Participant]:
+    """The referee seats this browser still holds, in any battle: a library ship saved in one of
+    them is renamed or deleted from the library section of any other."""
+    seats = request.session.get(SESSION_PARTICIPANTS, {})
+    held = await seats_held(session, seats, request.session.get(SESSION_SEAT_KEYS, {}))
+    return [seat for seat in held if seat.role == "referee"]
+
+
 @router.get("/battles/{battle_id}", response_class=HTMLResponse)
 async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -> Response:
     try:
@@ -172,7 +182,8 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
             context = await page_context(session, battle, me, csrf_token(request), rules=platform.rules)
             if me.role == "referee":  # the samples and the saved ships (app/services/library/shiplib.py)
                 system = platform.rules.game(battle.system).system
-                context["ship_library"] = await library_entries(session, platform.rules, system, me)
+                also = await referee_seats(session, request)
+                context["ship_library"] = await library_entries(session, platform.rules, system, me, also)
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)
@@ -222,9 +233,12 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
             async with platform.db.reader() as session:
                 asker = await get_participant(session, battle_id, me)
                 state, _ = await load_state(session, battle_id, platform.rules)
+                rolled = (await get_battle(session, battle_id)).dice_mode
             if asker.role == "referee" and not state.finished:  # others are refused as they are
                 name = state.ships[ship].name if ship in state.ships else (ship or "the ship")
-                question, consequence, yes = (t.format(ship=name) for t in CONFIRMED_ACTIONS[kind])
+                # Only where the server rolled is there a seed to reveal (physical dice have none).
+                seed = ", and the dice seed is revealed" if rolled == "seeded" else ""
+                question, consequence, yes = (t.format(ship=name, seed=seed) for t in CONFIRMED_ACTIONS[kind])
                 to = f"/battles/{battle_id}/actions"
                 return _confirm_page(request, form, to, back, question, consequence, yes)
         command = Command(

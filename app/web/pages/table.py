@@ -66,6 +66,9 @@ async def page_extras(
 ) -> dict[str, Any]:
     """What the battle page adds: the table's regions, the owner's webhook, and the catch-up since
     the seq this seat last looked at or acted on (which becomes `seq` now)."""
+    async with platform.db.reader() as session:  # when this seat last left the page, before this visit
+        earlier = await seats.read_status(session, me.id)
+    left_at = earlier.last_seen_at if earlier is not None else None
     before = await seats.mark_seen(platform, me.id, seq)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle.id)
@@ -73,6 +76,7 @@ async def page_extras(
         status = await seats.read_status(session, me.id)
         extras["my_webhook"] = status.webhook_url if status is not None else None
         extras["catch_up"] = await catch_up(session, battle, viewer, before, seq)
+        extras["catch_up_talk"] = await chat.since_visit(session, battle.id, me, left_at)
     return extras
 
 

@@ -21,9 +21,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.rules.system import GameSystem
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library.shiplib import library_chosen, library_picks
+from app.services.reading.home_cards import home_cards
 from app.services.store.battles import (
     add_participant,
-    battles_held,
     get_battle,
     get_participant,
     participants,
@@ -110,7 +110,7 @@ async def _home(
     seats = request.session.get(SESSION_PARTICIPANTS, {})
     rules = platform.rules
     async with platform.db.reader() as session:
-        battles = await battles_held(session, seats, request.session.get(SESSION_SEAT_KEYS, {}))
+        battles = await home_cards(session, rules, seats, request.session.get(SESSION_SEAT_KEYS, {}))
         library = await library_picks(session, rules)  # names and classes of the newest only
     field = (error.field or "") if error else ""
     flash = {"message": error.message, "level": "error", "field": field} if error else _pop_flash(request)
