@@ -93,6 +93,12 @@ def revive_frozen_watch(
     state: BattleState, p: ReviveFrozenWatch, actor: Actor, dice: DiceSource
 ) -> list[Event]:
     """TR-24: any time; the thawed crew count from the start of the round six rounds on."""
+    return _revive_frozen_watch(state, p, actor, dice)
+
+
+def _revive_frozen_watch(
+    state: BattleState, p: ReviveFrozenWatch, actor: Actor, dice: DiceSource
+) -> list[Event]:
     ship = state.ship(p.ship)
     if "hg_ship" not in ship.parts:
         raise RuleError(f"{ship.name} is not a High Guard ship", "ship")
@@ -117,6 +123,10 @@ def revive_frozen_watch(
 
 @hook("enter", "turn")
 def frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
+    return _frozen_watch_wakes(state, dice)
+
+
+def _frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_by_id(state):
         if "hg_ship" not in ship.parts or ship.destroyed:

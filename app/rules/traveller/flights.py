@@ -112,6 +112,10 @@ def craft_attack(state: BattleState, p: CraftAttack, actor: Actor, dice: DiceSou
     """TR-25a: single craft inside a flight may be attacked on their own by the normal rules; the −4
     and the craft-loss rule belong to barrages against the flight, so none of them applies here —
     the players enter what the core rules gave (GEN-03) and the flight loses those craft."""
+    return _craft_attack(state, p, actor, dice)
+
+
+def _craft_attack(state: BattleState, p: CraftAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     target = state.ship(p.flight, "flight")
     if "flight" not in target.parts:
         raise RuleError(f"{target.name} is not a flight", "flight")

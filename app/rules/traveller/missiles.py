@@ -54,6 +54,10 @@ def _fires_single_missiles(state: BattleState, ship: Ship) -> str | None:
     "traveller.missile", MissileAttack, "Fire individual missiles", ship="ship", fits=_fires_single_missiles
 )
 def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _missile_attack(state, p, actor, dice)
+
+
+def _missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id or target_ship.destroyed:

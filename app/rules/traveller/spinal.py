@@ -77,6 +77,10 @@ def _has_spinal(state: BattleState, ship: Ship) -> str | None:
 @when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
 @action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship", fits=_has_spinal)
 def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _fire_spinal(state, p, actor, dice)
+
+
+def _fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id or target_ship.destroyed:
