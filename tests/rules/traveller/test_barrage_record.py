@@ -1,0 +1,231 @@
+"""Barrage clauses the mutation run found unpinned: small craft annihilated only when the total is
+greater (TR-09), what a flight's barrage records (TR-25), which ships a Fighter Screen covers and
+which of its mounts serve as point defence (TR-27), shockwave missiles at a flight (TR-07 rows).
+Expected figures are the seed's and tables.md's, worked out in the comments."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from app.rules.core import Actor
+from app.rules.state import BattleState
+from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, capital
+
+LIBRARY = Path(__file__).resolve().parents[3] / "app" / "shipdata" / "library"
+BLUE_ACTOR = Actor("p-blue", "player", frozenset({"blue-flight"}))
+
+
+def on_side(definition: dict[str, Any], side: str) -> dict[str, Any]:
+    definition["side"] = side
+    return definition
+
+
+def flight(name: str, side: str) -> dict[str, Any]:
+    """The sample Rampart flight: 12 craft of 2 Hull + 2 Structure, one pulse laser each."""
+    data = json.loads((LIBRARY / "tr-red-flight.json").read_text())
+    data["name"], data["side"] = name, side
+    return data
+
+
+def give(state: BattleState, ship: str, *orders: str | tuple[str, str]) -> BattleState:
+    """This round's orders as revealed (giving them is tested in test_orders.py)."""
+    part = state.ships[ship].parts["flight" if "flight" in state.ships[ship].parts else "hg_ship"]
+    choices = [{"order": o} if isinstance(o, str) else {"order": o[0], "target": o[1]} for o in orders]
+    part["round"] = {**copy.deepcopy(part.get("round") or {}), "turn": state.clock.turn}
+    part["round"].update({"orders": choices, "committed": True, "revealed": True})
+    return state
+
+
+def gig(hull: int, structure: int) -> dict[str, Any]:
+    return {
+        "name": "Gig",
+        "system": "traveller",
+        "parts": {
+            "hg_ship": {
+                "kind": "small_craft",
+                "displacement": 20,
+                "sections": [{"name": "Hull", "hull_max": hull, "structure_max": structure}],
+            }
+        },
+    }
+
+
+TEN_BEAMS_AT_GIG = {"ship": "kestrel", "battery": "beam", "mounts": 10, "target": "gig", "range": "short"}
+
+
+def test_TR_09_a_total_equal_to_hull_and_structure_left_is_not_annihilation() -> None:
+    # 2D 1+1 = 2 + range 0 + FC +2 + Gunner +2 + (1 − armour 0) = 7 → 100% of 10 dice = 10 damage;
+    # 4 Hull + 6 Structure = 10 left: 10 is not greater, so 10 × 3 = 30 goes to the core rules.
+    state = advance_to(battle(capital("Kestrel"), gig(4, 6), owners=("p-kestrel",), orders=False), "combat")
+    done = act(state.state, "traveller.barrage", TEN_BEAMS_AT_GIG, KESTREL_ACTOR, [1, 1])
+    assert done.texts == [
+        "barrage 10–Beam Laser–Short–1 at Gig: 2D 2 + range 0 + FC +2 + Gunner +2 + (1 − armour 0) = 7"
+        " → 100% → 10 damage × 3 = 30 damage to resolve as hits by the core rules (GEN-03)"
+    ]
+    event = done.events[0]
+    assert (event.kind, event.ship, event.data["core_damage"]) == ("barrage", "gig", 30)
+    assert [(r.purpose, r.total) for r in event.rolls] == [("barrage attack", 7)]
+    assert done.state.ships["gig"].destroyed is False
+    assert done.state.ships["gig"].parts["hg_ship"]["sections"][0]["hull"] == 4
+
+
+def test_TR_09_an_annihilated_craft_loses_every_point_of_every_section() -> None:
+    # 2D 1+2 = 3 → 8 → 125% of 10 = 12 damage > 4 + 6 = 10 left: annihilated.
+    state = advance_to(battle(capital("Kestrel"), gig(4, 6), owners=("p-kestrel",), orders=False), "combat")
+    done = act(state.state, "traveller.barrage", TEN_BEAMS_AT_GIG, KESTREL_ACTOR, [1, 2])
+    assert done.texts == [
+        "barrage 10–Beam Laser–Short–1 at Gig: 2D 3 + range 0 + FC +2 + Gunner +2 + (1 − armour 0) = 8"
+        " → 125% → 12 damage > 10 Hull+Structure left → Gig is annihilated (TR-09)"
+    ]
+    event = done.events[0]
+    assert (event.kind, event.ship, event.data["annihilated"]) == ("barrage", "gig", True)
+    [hull] = done.state.ships["gig"].parts["hg_ship"]["sections"]
+    assert (hull["hull"], hull["structure"], hull["destroyed"]) == (0, 0, True)
+    assert done.state.ships["gig"].destroyed is True
+
+
+def test_TR_25_craft_lost_add_to_those_lost_before_and_the_event_records_them() -> None:
+    red = flight("Red Flight", "B")
+    red["parts"]["flight"]["lost"] = 2
+    state = battle(on_side(capital("Kestrel"), "A"), red, owners=("p-kestrel",), orders=False)
+    state.ships["kestrel"].parts["hg_ship"]["batteries"][0]["gunners"] = 3
+    state = advance_to(state, "combat").state
+    body = {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "red-flight", "range": "short"}
+    # 2D 6+6 = 12 + FC +2 + Gunner +2 − 4 + (1 − 0) = 13 → 250% of 20 = 50; 50 // 4 = 12 craft, capped at
+    # 3 gunners: 3 lost (2 + 3 = 5 of 12), 50 − 12 = 38 excess.
+    done = act(state, "traveller.barrage", body, KESTREL_ACTOR, [6, 6])
+    assert done.texts[0].endswith(
+        "→ Red Flight loses 3 craft (4 Hull+Structure each, at most 3); 7 of 12 left;"
+        " 38 excess damage to resolve as normal hits (GEN-03)"
+    )
+    assert done.state.ships["red-flight"].parts["flight"]["lost"] == 5
+    event = done.events[0]
+    assert (event.kind, event.ship) == ("barrage", "red-flight")
+    assert (event.data["craft_lost"], event.data["excess"]) == (3, 38)
+    assert [(r.purpose, r.total) for r in event.rolls] == [("barrage attack", 13)]
+
+
+def screened_battle(**red_changes: Any) -> BattleState:
+    """Kestrel and Blue Flight (side A) against Tigress, Guard and Red Flight (side B)."""
+    red = flight("Red Flight", "B")
+    red["parts"]["flight"].update(red_changes)
+    kestrel = on_side(capital("Kestrel"), "A")
+    kestrel["parts"]["hg_ship"]["batteries"] = [
+        {"id": "missiles", "weapon": "missile_turret", "mounts": 25, "tons": 25, "sections": ["Main"]}
+    ]
+    state = battle(
+        kestrel,
+        on_side(capital("Tigress"), "B"),
+        on_side(capital("Guard"), "B"),
+        red,
+        flight("Blue Flight", "A"),
+        owners=("p-kestrel", "p-tigress", "p-guard", "p-red", "p-blue"),
+        enforce_loop=False,
+    )
+    return advance_to(state, "combat").state
+
+
+def strafe(state: BattleState, target: str, dice: list[int]):  # type: ignore[no-untyped-def]
+    body = {
+        "ship": "blue-flight",
+        "battery": "pulse-lasers",
+        "mounts": 12,
+        "target": target,
+        "range": "close",
+    }
+    if target != "red-flight":
+        body["adjacent"] = "fore"
+    return act(state, "traveller.barrage", body, BLUE_ACTOR, dice)
+
+
+def test_TR_27_a_fighter_screen_covers_the_ship_it_names_not_another_friendly_ship() -> None:
+    state = screened_battle()
+    state = give(state, "red-flight", ("fighter_screen", "tigress"))
+    state = give(state, "blue-flight", "fast_strafing_run")
+    # Guard is on Tigress's side but not screened: Blue Flight's strafing run keeps its +2.
+    done = strafe(state, "guard", [1, 1, 1])
+    assert "+ Fast Strafing Run +2" in done.texts[0]
+
+
+def test_TR_27_a_flight_without_the_screen_order_does_not_screen_itself() -> None:
+    state = screened_battle()
+    state = give(state, "blue-flight", "fast_strafing_run")
+    done = strafe(state, "red-flight", [1, 1])
+    assert "+ Fast Strafing Run +2" in done.texts[0]
+
+
+MISSILES_AT_TIGRESS = {
+    "ship": "kestrel",
+    "battery": "missiles",
+    "mounts": 20,
+    "target": "tigress",
+    "range": "medium",
+    "adjacent": "fore",
+}
+
+
+def test_TR_27_only_a_screening_flights_working_lasers_serve_as_point_defence() -> None:
+    # Red Flight also carries a missile rack per craft: it is no laser and lends nothing. Its 12 pulse
+    # lasers against 20 missiles are ≤ 90% → −1 (tables.md point-defence lasers): 1d6 5 − 1 = 4.
+    rack = {"id": "rack", "weapon": "missile_turret", "mounts": 1, "tons": 1}
+    pulse = {"id": "pulse-lasers", "weapon": "pulse_laser", "mounts": 1, "tons": 1, "gunners": 1}
+    state = give(screened_battle(batteries=[pulse, rack]), "red-flight", ("fighter_screen", "tigress"))
+    done = act(state, "traveller.barrage", MISSILES_AT_TIGRESS, KESTREL_ACTOR, [5, 6, 6, 1])
+    assert "(1 − armour 6 − point defence (with Red Flight) 4) = 7" in done.texts[0]
+
+
+def test_TR_27_a_screening_flights_disabled_lasers_give_no_point_defence() -> None:
+    # Three hits disable the pulse lasers (TR-19): no point-defence die is rolled for Tigress.
+    pulse = {"id": "pulse-lasers", "weapon": "pulse_laser", "mounts": 1, "tons": 1, "gunners": 1, "hits": 3}
+    state = give(screened_battle(batteries=[pulse]), "red-flight", ("fighter_screen", "tigress"))
+    done = act(state, "traveller.barrage", MISSILES_AT_TIGRESS, KESTREL_ACTOR, [1, 1, 1])
+    assert "2D 2 + range 0 + FC +2 + Gunner +2 + (1 − armour 6) = 1 → 0%" in done.texts[0]
+
+
+def test_TR_07_shockwave_missiles_at_a_flight_find_no_sand_to_clear() -> None:
+    kestrel = on_side(capital("Kestrel"), "A")
+    kestrel["parts"]["hg_ship"]["batteries"] = [
+        {
+            "id": "shockwave",
+            "weapon": "missile_turret",
+            "ammo": "shockwave",
+            "mounts": 20,
+            "sections": ["Main"],
+        }
+    ]
+    state = battle(kestrel, flight("Red Flight", "B"), owners=("p-kestrel",), orders=False)
+    state = advance_to(state, "combat").state
+    body = {
+        "ship": "kestrel",
+        "battery": "shockwave",
+        "mounts": 16,
+        "target": "red-flight",
+        "range": "medium",
+    }
+    done = act(state, "traveller.barrage", body, KESTREL_ACTOR, [5, 5])
+    assert done.texts[0].endswith("→ no sand to clear")
+    assert done.events[0].data["sand_cleared"] is False
+
+
+def test_TR_07_shockwave_under_5_percent_leaves_the_sand_and_says_so_in_its_data() -> None:
+    kestrel = on_side(capital("Kestrel"), "A")
+    kestrel["parts"]["hg_ship"]["batteries"] = [
+        {
+            "id": "shockwave",
+            "weapon": "missile_turret",
+            "ammo": "shockwave",
+            "mounts": 20,
+            "sections": ["Main"],
+        }
+    ]
+    state = battle(kestrel, on_side(capital("Tigress"), "B"), owners=("p-kestrel",), orders=False)
+    state = advance_to(state, "combat").state
+    body = {"ship": "kestrel", "battery": "shockwave", "mounts": 16, "target": "tigress", "range": "medium"}
+    body["adjacent"] = "fore"
+    # No sandcasters: 2D 2 + 4 + (1 − armour 6) = 1 → 0% < 5%.
+    done = act(state, "traveller.barrage", body, KESTREL_ACTOR, [1, 1])
+    assert done.texts[0].endswith("= 1 → 0% < 5% → the sand holds")
+    assert done.events[0].data["sand_cleared"] is False
