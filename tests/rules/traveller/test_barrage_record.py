@@ -10,7 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.rules.core import Actor
+import pytest
+
+from app.rules.core import Actor, RuleError
 from app.rules.state import BattleState
 from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, capital
 
@@ -229,3 +231,59 @@ def test_TR_07_shockwave_under_5_percent_leaves_the_sand_and_says_so_in_its_data
     done = act(state, "traveller.barrage", body, KESTREL_ACTOR, [1, 1])
     assert done.texts[0].endswith("= 1 → 0% < 5% → the sand holds")
     assert done.events[0].data["sand_cleared"] is False
+
+
+def duel() -> BattleState:
+    state = battle(capital("Kestrel"), capital("Tigress"), owners=("p-kestrel", "p-tigress"), orders=False)
+    return advance_to(state, "combat").state
+
+
+def beams(state: BattleState, dice: list[int], **changes: Any):  # type: ignore[no-untyped-def]
+    body = {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "tigress", "range": "medium"}
+    return act(state, "traveller.barrage", {**body, **changes}, KESTREL_ACTOR, dice)
+
+
+def destroy(state: BattleState, name: str) -> None:
+    section = next(s for s in state.ships["tigress"].parts["hg_ship"]["sections"] if s["name"] == name)
+    section.update({"hull": 0, "structure": 0, "destroyed": True})
+
+
+def test_TR_17_TR_16_the_half_for_a_destroyed_section_hit_is_lost_and_the_adjacent_half_still_lands() -> None:
+    # 2D 3+4 = 7 + FC +2 + Gunner +2 + (1 − armour 6) = 6 → 75% of 20 = 15; location 4 Main takes 8
+    # (the odd point), Forward 7.
+    state = duel()
+    destroy(state, "Main")
+    done = beams(state, [3, 4, 4], adjacent="Forward")
+    assert done.texts[0].endswith(
+        "→ location 1d6 4: Main; 8 lost: Main is destroyed already (TR-17); 7 to Forward Hull 66→59"
+    )
+    assert (done.events[0].data["lost"], done.events[0].data["struck"]) == (8, ["Forward"])
+
+
+def test_TR_17_both_halves_lost_add_up() -> None:
+    state = duel()
+    destroy(state, "Main")
+    destroy(state, "Forward")
+    done = beams(state, [3, 4, 4], adjacent="Forward")
+    assert done.events[0].data["lost"] == 15
+    assert done.events[0].data["struck"] == []
+
+
+def test_TR_16_one_point_of_damage_asks_for_no_adjacent_section() -> None:
+    # 10 mounts: 2D 2+2 = 4 + 4 − 5 = 3 → 10% of 10 = 1 point; half of 1 is 0, so no choice is asked
+    # and Main takes it all; the split's side is recorded as toward fore (Forward).
+    state = duel()
+    done = beams(state, [2, 2, 4], mounts=10)
+    assert done.texts[0].endswith("= 3 → 10% → 1 damage → location 1d6 4: Main; 1 to Main Hull 66→65")
+    assert done.events[0].data["adjacent"] == "Forward"
+
+
+def test_TR_16_two_points_of_damage_ask_the_attacker_for_the_adjacent_section() -> None:
+    # 2D 2+3 = 5 → 4 → 25% of 10 = 2 (rounded down): 1 and 1, and Main has two neighbours.
+    state = duel()
+    with pytest.raises(RuleError) as asked:
+        beams(state, [2, 3, 4], mounts=10)
+    assert str(asked.value).startswith(
+        "the barrage hit Main: choose the adjacent section for the other half, Engineering or Forward (TR-16)"
+    )
+    assert asked.value.field == "adjacent"
