@@ -287,3 +287,51 @@ def test_TR_16_two_points_of_damage_ask_the_attacker_for_the_adjacent_section() 
         "the barrage hit Main: choose the adjacent section for the other half, Engineering or Forward (TR-16)"
     )
     assert asked.value.field == "adjacent"
+
+
+def test_TR_19_a_turrets_first_hit_takes_1d6_off_each_barrage_without_the_extra_1() -> None:
+    # First hit: −1d6 (seed: "a turret hit gives a –1d6DM"), here 1d6 3 → −3 (the second hit's −(1d6+1)
+    # is tested in test_barrage.py). 2D 8 + 4 − 3 − 5 = 4 → 25% of 20 = 5.
+    state = duel()
+    state.ships["kestrel"].parts["hg_ship"]["batteries"][0]["hits"] = 1
+    done = beams(state, [3, 4, 4, 2], adjacent="fore")
+    assert done.texts[0].startswith(
+        "barrage 20–Beam Laser–Medium–1 at Tigress: 2D 8 + range 0 + FC +2 + Gunner +2 + turret hits −3"
+        " + (1 − armour 6) = 4 → 25% → 5 damage"
+    )
+    penalty = done.events[0].rolls[0]
+    assert (penalty.dice, penalty.outcome) == ([3], "−3")
+    assert penalty.purpose.endswith("damage DM")
+
+
+def test_TR_19_a_second_computer_hit_rolls_its_1d6_as_the_computer_damage_dm() -> None:
+    state = duel()
+    state.ships["kestrel"].parts["hg_ship"]["systems"]["computer"] = 2
+    done = beams(state, [2, 3, 4, 4], adjacent="fore")
+    computer = done.events[0].rolls[0]
+    assert (computer.purpose, computer.dice, computer.outcome) == ("computer damage DM", [2], "−2")
+
+
+def strafed_battle(screen_kestrel: bool) -> BattleState:
+    """Red Flight (side B) makes a Fast Strafing Run; Kestrel (side A) fires back at Close, screened
+    by Blue Flight or not."""
+    state = battle(
+        on_side(capital("Kestrel"), "A"),
+        flight("Red Flight", "B"),
+        flight("Blue Flight", "A"),
+        owners=("p-kestrel", "p-red", "p-blue"),
+        enforce_loop=False,
+    )
+    state = advance_to(state, "combat").state
+    state = give(state, "red-flight", "fast_strafing_run")
+    if screen_kestrel:
+        state = give(state, "blue-flight", ("fighter_screen", "kestrel"))
+    return state
+
+
+def test_TR_27_a_strafing_runs_minus_2_to_attacks_on_the_flight_is_lost_against_a_screened_shooter() -> None:
+    body = {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "red-flight", "range": "close"}
+    open_fire = act(strafed_battle(False), "traveller.barrage", body, KESTREL_ACTOR, [1, 1])
+    assert "+ target Fast Strafing Run −2" in open_fire.texts[0]
+    screened = act(strafed_battle(True), "traveller.barrage", body, KESTREL_ACTOR, [1, 1])
+    assert "Fast Strafing Run" not in screened.texts[0]
