@@ -335,3 +335,58 @@ def test_TR_27_a_strafing_runs_minus_2_to_attacks_on_the_flight_is_lost_against_
     assert "+ target Fast Strafing Run −2" in open_fire.texts[0]
     screened = act(strafed_battle(True), "traveller.barrage", body, KESTREL_ACTOR, [1, 1])
     assert "Fast Strafing Run" not in screened.texts[0]
+
+
+def torpedo_duel(crew_skill: int = 2, sandcasters: int = 33, armour: int = 16) -> BattleState:
+    """Kestrel fires 10 of its 13 torpedo bays (50 t: 3 torpedoes each, 30 in all; 80% may fire) with bomb-pumped torpedoes
+    against Tigress's 33 sandcasters, 30 point-defence lasers and armour 16 unless changed."""
+    bays = [
+        {"id": "torps", "weapon": "torpedo_bay_50", "ammo": "bomb_pumped", "mounts": 13, "sections": ["Main"]}
+    ]
+    state = battle(
+        capital("Kestrel", batteries=bays),
+        capital("Tigress", armour=armour, sandcasters=sandcasters, point_defence=30, crew_skill=crew_skill),
+        owners=("p-kestrel", "p-tigress"),
+        orders=False,
+    )
+    return advance_to(state, "combat").state
+
+
+TORPEDOES = {
+    "ship": "kestrel",
+    "battery": "torps",
+    "mounts": 10,
+    "target": "tigress",
+    "range": "medium",
+    "adjacent": "fore",
+}
+
+
+def test_TR_07_bomb_pumped_torpedoes_take_2_off_both_the_sand_and_the_point_defence_roll() -> None:
+    # tables.md: sand 1d6 5 + 2 (33 ≥ 110% of 30) − 2 (bomb-pumped) = 5; point defence 1d6 4 + 0
+    # (30 within 10% of 30) − 2 (bomb-pumped) = 2. Torpedo at Medium: +0. Bomb-pumped: 6 dice a
+    # torpedo, 3 a bay: 18. 2D 2 + 4 + (18 − 16 − 5 − 2) = 1.
+    done = act(torpedo_duel(), "traveller.barrage", TORPEDOES, KESTREL_ACTOR, [5, 4, 1, 1, 1])
+    assert "(18 − armour 16 − sand 5 − point defence 2) = 1 → 0%" in done.texts[0]
+    sand, point_defence = done.events[0].rolls[:2]
+    assert (sand.purpose, sand.dice, sand.outcome) == ("sand", [5], "sand 5")
+    assert (point_defence.purpose, point_defence.dice, point_defence.outcome) == (
+        "point defence",
+        [4],
+        "point defence 2",
+    )
+
+
+def test_TR_07_a_sand_or_point_defence_roll_below_0_protects_0() -> None:
+    # 20 sandcasters are ≤ 90% of 30 torpedoes: sand 1d6 1 − 2 − 2 = −3 → 0; point defence
+    # 1d6 1 + 0 − 2 = −1 → 0 (a result of 0 or less: none). 2D 2 + 4 + (18 − 18) = 6.
+    state = torpedo_duel(sandcasters=20, armour=18)
+    done = act(state, "traveller.barrage", TORPEDOES, KESTREL_ACTOR, [1, 1, 1, 1, 1])
+    assert "(18 − armour 18 − sand 0 − point defence 0) = 6 → 75%" in done.texts[0]
+    assert [r.outcome for r in done.events[0].rolls[:2]] == ["sand 0", "point defence 0"]
+
+
+def test_TR_07_crew_gunner_3_adds_1_to_sand_and_point_defence() -> None:
+    # Tigress's Crew Skill 3: sand 1d6 1 + 2 − 2 + 1 = 2; point defence 1d6 2 + 0 − 2 + 1 = 1.
+    done = act(torpedo_duel(crew_skill=3), "traveller.barrage", TORPEDOES, KESTREL_ACTOR, [1, 2, 1, 1, 1])
+    assert "(18 − armour 16 − sand 2 − point defence 1) = 5 → 50%" in done.texts[0]
