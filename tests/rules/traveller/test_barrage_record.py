@@ -390,3 +390,57 @@ def test_TR_07_crew_gunner_3_adds_1_to_sand_and_point_defence() -> None:
     # Tigress's Crew Skill 3: sand 1d6 1 + 2 − 2 + 1 = 2; point defence 1d6 2 + 0 − 2 + 1 = 1.
     done = act(torpedo_duel(crew_skill=3), "traveller.barrage", TORPEDOES, KESTREL_ACTOR, [1, 2, 1, 1, 1])
     assert "(18 − armour 16 − sand 2 − point defence 1) = 5 → 50%" in done.texts[0]
+
+
+def _dead_crew(state: BattleState) -> None:
+    state.ships["kestrel"].parts["hg_ship"]["crew_strength"] = "dead"
+
+
+def _disabled(state: BattleState) -> None:
+    state.ships["kestrel"].parts["hg_ship"]["disabled"] = True
+
+
+def _silent(state: BattleState) -> None:
+    give(state, "kestrel", "run_silent")
+
+
+def _third_hit(state: BattleState) -> None:
+    state.ships["kestrel"].parts["hg_ship"]["batteries"][0]["hits"] = 3
+
+
+def _offline(state: BattleState) -> None:
+    for section in state.ships["kestrel"].parts["hg_ship"]["sections"]:
+        section["offline_round"] = state.clock.turn
+
+
+def _computer_out(state: BattleState) -> None:
+    state.ships["kestrel"].parts["hg_ship"]["systems"]["computer"] = 3
+
+
+@pytest.mark.parametrize(
+    ("spoil", "field", "words"),
+    [
+        (_dead_crew, "ship", "Kestrel's crew is dead and cannot act (TR-23)"),
+        (_disabled, "ship", "Kestrel is disabled (power plant out)"),
+        (_silent, "ship", "Kestrel runs silent this round and may not fire"),
+        (_third_hit, "battery", "can no longer fire (third hit)"),
+        (_offline, "battery", "sits in offline sections this round (power failure)"),
+        (_computer_out, "range", "the computer is disabled: no fire beyond Close"),
+    ],
+)
+def test_TR_19_TR_23_TR_27_a_shooter_that_may_not_fire_is_refused_on_its_field(spoil, field, words) -> None:  # type: ignore[no-untyped-def]
+    state = duel()
+    spoil(state)
+    with pytest.raises(RuleError) as refused:
+        beams(state, [], adjacent="fore")
+    assert words in str(refused.value)
+    assert refused.value.field == field
+
+
+def test_TR_19_a_disabled_computer_still_fires_at_close() -> None:
+    # Computer's third hit: "no fire beyond Close" — Close itself is allowed. Beam lasers at Close: −1
+    # (Medium row of tables.md). 2D 2 + (−1) + 2 + 2 + (1 − 6) = 0 → 0%.
+    state = duel()
+    _computer_out(state)
+    done = beams(state, [1, 1, 1], adjacent="fore", range="close")
+    assert done.texts[0].startswith("barrage 20–Beam Laser–Close–1 at Tigress: 2D 2 + range −1")
