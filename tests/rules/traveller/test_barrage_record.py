@@ -444,3 +444,65 @@ def test_TR_19_a_disabled_computer_still_fires_at_close() -> None:
     _computer_out(state)
     done = beams(state, [1, 1, 1], adjacent="fore", range="close")
     assert done.texts[0].startswith("barrage 20–Beam Laser–Close–1 at Tigress: 2D 2 + range −1")
+
+
+def trio() -> BattleState:
+    state = battle(
+        capital("Kestrel"),
+        capital("Tigress"),
+        capital("Guard"),
+        owners=("p-kestrel", "p-tigress", "p-guard"),
+        orders=False,
+    )
+    return advance_to(state, "combat").state
+
+
+def refusal(state: BattleState, mounts: int, target: str = "tigress") -> str:
+    with pytest.raises(RuleError) as refused:
+        beams(state, [], adjacent="fore", mounts=mounts, target=target)
+    assert refused.value.field == "mounts"
+    return str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("orders", "percent", "most"),
+    [
+        # tables.md orders: Angle for Maximum Effect +10%, Defensive Posture −20%; a standard hull
+        # brings 80% of a type to bear (TR-05): 25 turrets × 90% = 22, × 60% = 15, × 70% = 17.
+        (("angle_max_effect",), 90, 22),
+        (("defensive_posture",), 60, 15),
+        (("angle_max_effect", "defensive_posture"), 70, 17),
+    ],
+)
+def test_TR_05_TR_27_orders_change_the_share_of_a_weapon_type_in_one_barrage(orders, percent, most) -> None:  # type: ignore[no-untyped-def]
+    state = give(duel(), "kestrel", *orders)
+    assert refusal(state, most + 1) == (
+        f"only {most} of 25 Turret: Beam Laser mounts may fire at this target (configuration {percent}%)"
+    )
+    beams(state, [1, 1, 1], adjacent="fore", mounts=most)
+
+
+def test_TR_27_maximum_speed_counts_the_turrets_already_fired_this_round() -> None:
+    # Maximum Speed: half of 25 turrets (round down) = 12 a round; 10 fired at Tigress leave 2.
+    state = give(trio(), "kestrel", "maximum_speed")
+    state = beams(state, [1, 1, 1], adjacent="fore", mounts=10).state
+    assert refusal(state, 3, "guard") == (
+        "only 2 of 25 Turret: Beam Laser mounts may fire at this target (Maximum Speed: half the turrets and bays)"
+    )
+
+
+def test_TR_23_a_half_crew_counts_this_rounds_fire_and_last_rounds() -> None:
+    # Half crew: each weapon once per 2 rounds (tables.md). 10 of 25 fired in round 1 leave 15 for
+    # round 1 and round 2; round 3 is a new window (the configuration's 20 again).
+    state = trio()
+    state.ships["kestrel"].parts["hg_ship"]["crew_strength"] = "half"
+    state = beams(state, [1, 1, 1], adjacent="fore", mounts=10).state
+    why = "(crew Half: once per 2 rounds)"
+    assert (
+        refusal(state, 16, "guard")
+        == f"only 15 of 25 Turret: Beam Laser mounts may fire at this target {why}"
+    )
+    state = advance_to(state, "combat", turn=2).state
+    assert refusal(state, 16, "guard").startswith("only 15 of 25")
+    state = advance_to(state, "combat", turn=3).state
+    assert refusal(state, 21, "guard").endswith("(configuration 80%)")
