@@ -506,3 +506,56 @@ def test_TR_23_a_half_crew_counts_this_rounds_fire_and_last_rounds() -> None:
     assert refusal(state, 16, "guard").startswith("only 15 of 25")
     state = advance_to(state, "combat", turn=3).state
     assert refusal(state, 21, "guard").endswith("(configuration 80%)")
+
+
+def _destroyed_target(state: BattleState) -> None:
+    state.ships["tigress"].destroyed = True
+
+
+def _jumped_target(state: BattleState) -> None:
+    state.ships["tigress"].parts["hg_ship"]["jumped"] = 1
+
+
+def _nothing(state: BattleState) -> None:
+    pass
+
+
+@pytest.mark.parametrize(
+    ("spoil", "changes", "field", "words"),
+    [
+        (_nothing, {"target": "kestrel"}, "target", "a ship cannot fire on itself"),
+        (_nothing, {"target": "nobody"}, "target", "nobody"),
+        (_destroyed_target, {}, "target", "Tigress is already destroyed"),
+        (_jumped_target, {}, "target", "Tigress has jumped out of the battle"),
+        (_nothing, {"battery": "spinal"}, "battery", "Kestrel has no battery 'spinal'"),
+        (_nothing, {"target_section": "Bridge"}, "target_section", "Tigress has no section 'Bridge'"),
+        (
+            _nothing,
+            {"target_section": "Main"},
+            "target_section",
+            "aiming at one section needs a Target That Section order this round",
+        ),
+    ],
+)
+def test_TR_05_TR_27_barrage_refusals_name_their_field(spoil, changes, field, words) -> None:  # type: ignore[no-untyped-def]
+    state = duel()
+    spoil(state)
+    with pytest.raises(RuleError) as refused:
+        beams(state, [], adjacent="fore", **changes)
+    assert words in str(refused.value)
+    assert refused.value.field == field
+
+
+def test_TR_02_a_weapon_out_of_range_is_refused_on_range() -> None:
+    # tables.md weapon ranges: a Medium-optimum weapon (beam laser) is OoR at Distant.
+    with pytest.raises(RuleError) as refused:
+        beams(duel(), [], adjacent="fore", range="distant")
+    assert str(refused.value) == "Beam Laser cannot engage at Distant range (TR-02)"
+    assert refused.value.field == "range"
+
+
+def test_TR_05_a_type_fires_once_at_a_target_a_round_refused_on_target() -> None:
+    state = beams(duel(), [1, 1, 1], adjacent="fore", mounts=10).state
+    with pytest.raises(RuleError) as refused:
+        beams(state, [], adjacent="fore", mounts=10)
+    assert refused.value.field == "target"
