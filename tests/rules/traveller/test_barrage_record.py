@@ -559,3 +559,32 @@ def test_TR_05_a_type_fires_once_at_a_target_a_round_refused_on_target() -> None
     with pytest.raises(RuleError) as refused:
         beams(state, [], adjacent="fore", mounts=10)
     assert refused.value.field == "target"
+
+
+def test_TR_04_TR_05_two_barrages_of_a_type_in_a_round_are_both_recorded() -> None:
+    # 10 beam lasers at Tigress, 10 at Guard: 20 fired in round 1, two targets, two actions (each
+    # barrage an action: no All Hands to the Guns! order).
+    state = beams(trio(), [1, 1, 1], adjacent="fore", mounts=10).state
+    state = beams(state, [1, 1, 1], adjacent="fore", mounts=10, target="guard").state
+    kestrel = state.ships["kestrel"].parts["hg_ship"]
+    assert kestrel["batteries"][0]["fired"] == {"1": 20}
+    assert kestrel["round"]["targets"] == ["tigress", "guard"]
+    assert kestrel["round"]["barrages"] == {"beam": ["tigress", "guard"]}
+    assert kestrel["round"]["actions"] == 2
+
+
+def test_TR_25_a_flight_that_loses_its_last_craft_is_wiped_out() -> None:
+    red = flight("Red Flight", "B")
+    red["parts"]["flight"]["lost"] = 10
+    state = battle(on_side(capital("Kestrel"), "A"), red, owners=("p-kestrel",), orders=False)
+    state = advance_to(state, "combat").state
+    body = {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "red-flight", "range": "short"}
+    # 2D 6+6 = 12 + 4 − 4 + 1 = 13 → 250% of 20 = 50; 12 craft by points, capped at 20 mounts, 2 left.
+    done = act(state, "traveller.barrage", body, KESTREL_ACTOR, [6, 6])
+    wiped = done.events[-1]
+    assert (wiped.kind, wiped.ship, wiped.text) == (
+        "ship_destroyed",
+        "red-flight",
+        "Flight Red Flight is wiped out.",
+    )
+    assert done.state.ships["red-flight"].destroyed is True
