@@ -208,8 +208,17 @@ def test_TR_07_shockwave_missiles_at_a_flight_find_no_sand_to_clear() -> None:
         "range": "medium",
     }
     done = act(state, "traveller.barrage", body, KESTREL_ACTOR, [5, 5])
-    assert done.texts[0].endswith("→ no sand to clear")
-    assert done.events[0].data["sand_cleared"] is False
+    # 2D 10 + 4 − 4 (flight) + (1 − 0) = 11 → 200%, yet shockwave missiles do no damage.
+    assert done.texts[0].endswith("= 11 → 200% → no sand to clear")
+    assert done.events[0].data == {
+        "mounts": 16,
+        "battery": "shockwave",
+        "net": 11,
+        "percent": 200,
+        "damage": 0,
+        "range": "medium",
+        "sand_cleared": False,
+    }
 
 
 def test_TR_07_shockwave_under_5_percent_leaves_the_sand_and_says_so_in_its_data() -> None:
@@ -588,3 +597,28 @@ def test_TR_25_a_flight_that_loses_its_last_craft_is_wiped_out() -> None:
         "Flight Red Flight is wiped out.",
     )
     assert done.state.ships["red-flight"].destroyed is True
+
+
+def sandcasters(mounts: int) -> BattleState:
+    batteries = [{"id": "sand", "weapon": "sandcaster", "mounts": mounts, "sections": ["Main"]}]
+    state = battle(
+        capital("Kestrel", batteries=batteries),
+        capital("Tigress"),
+        owners=("p-kestrel", "p-tigress"),
+        orders=False,
+    )
+    return advance_to(state, "combat").state
+
+
+def test_TR_05_four_sandcasters_make_one_die_and_fewer_make_none() -> None:
+    # Sand: 1 die per 4 mounts (tables.md). 5 sandcasters, 80% = 4 may fire: one die.
+    shot = {"ship": "kestrel", "battery": "sand", "target": "tigress", "range": "close", "adjacent": "fore"}
+    done = act(sandcasters(5), "traveller.barrage", {**shot, "mounts": 4}, KESTREL_ACTOR, [1, 1, 1])
+    assert done.texts[0].startswith("barrage 1–Sandcaster–Close–1 (4 mounts, 1 die per 4) at Tigress")
+    # 3 sandcasters, 80% = 2 may fire (all of them the minimum): no whole die.
+    with pytest.raises(RuleError) as refused:
+        act(sandcasters(3), "traveller.barrage", {**shot, "mounts": 2}, KESTREL_ACTOR)
+    assert (str(refused.value), refused.value.field) == (
+        "Sandcaster: 4 mounts make one die of a barrage",
+        "mounts",
+    )
