@@ -622,3 +622,58 @@ def test_TR_05_four_sandcasters_make_one_die_and_fewer_make_none() -> None:
         "Sandcaster: 4 mounts make one die of a barrage",
         "mounts",
     )
+
+
+def test_TR_27_focused_fire_with_no_named_ship_holds_to_the_first_ship_fired_on() -> None:
+    state = give(trio(), "kestrel", "focused_fire")
+    state = beams(state, [1, 1, 1], adjacent="fore", mounts=10).state
+    with pytest.raises(RuleError) as refused:
+        beams(state, [], adjacent="fore", mounts=10, target="guard")
+    assert (str(refused.value), refused.value.field) == (
+        "Focused Fire: Kestrel may fire only at Tigress this round",
+        "target",
+    )
+
+
+def test_TR_27_each_target_that_section_order_aims_one_barrage() -> None:
+    # Two orders aim two barrages (10 turrets each at Tigress and Guard); the third, the last 5 of 25
+    # turrets at Warden, is refused.
+    state = battle(
+        capital("Kestrel"),
+        capital("Tigress"),
+        capital("Guard"),
+        capital("Warden"),
+        owners=("p-kestrel", "p-tigress", "p-guard", "p-warden"),
+        orders=False,
+    )
+    state = give(advance_to(state, "combat").state, "kestrel", "target_section", "target_section")
+    for target in ("tigress", "guard"):
+        state = beams(
+            state, [1, 1], adjacent="Forward", mounts=10, target=target, target_section="Main"
+        ).state
+    with pytest.raises(RuleError) as refused:
+        beams(state, [], adjacent="Forward", mounts=5, target="warden", target_section="Main")
+    assert (str(refused.value), refused.value.field) == (
+        "aiming at one section needs a Target That Section order this round",
+        "target_section",
+    )
+
+
+def test_GEN_03_a_target_that_dodged_refuses_an_entered_dodge_dm() -> None:
+    state = duel()
+    state.ships["tigress"].parts["hg_ship"]["round"] = {"turn": 1, "dodge": -2}
+    with pytest.raises(RuleError) as refused:
+        beams(state, [], adjacent="fore", dodge_dm=-2)
+    assert (str(refused.value), refused.value.field) == (
+        "Tigress has dodged: its own Pilot check sets the dodge DM",
+        "dodge_dm",
+    )
+
+
+def test_TR_05_a_barrage_of_fewer_than_ten_mounts_is_refused_on_mounts() -> None:
+    with pytest.raises(RuleError) as refused:
+        beams(duel(), [], adjacent="fore", mounts=9)
+    assert (str(refused.value), refused.value.field) == (
+        "a barrage needs at least 10 mounts: ten, or all of the type if fewer (TR-05)",
+        "mounts",
+    )
