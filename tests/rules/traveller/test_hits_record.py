@@ -95,3 +95,66 @@ def test_TR_17_a_destroyed_section_is_logged_against_the_ship_and_section() -> N
     done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [3, 4, 3])
     [destroyed] = [e for e in done.events if e.kind == "section_destroyed"]
     assert (destroyed.ship, destroyed.data) == ("tigress", {"section": "Main"})
+
+
+def entered(state: Any, system: str, dice: list[int] = ()) -> Any:
+    body = {"target": "tigress", "section": "Engineering", "system": system, "core_rules": False}
+    return act(state, "traveller.entered_hit", body, dice=dice)
+
+
+@pytest.mark.parametrize(
+    ("system", "before", "text", "after"),
+    [
+        # TR-19 computer: −1 DM; then −1d6 rerolled each time; then disabled (no jump, no fire beyond Close).
+        (
+            "computer",
+            {"computer": 1},
+            "computer hit 2: −1d6 DM to all rolls, rerolled each time",
+            {"computer": 2},
+        ),
+        ("computer", {"computer": 2}, "computer disabled: no jump, no fire beyond Close", {"computer": 3}),
+        # TR-19 power plant: Power −1, then −2 more (Tigress's Power 10).
+        ("power_plant", {}, "power plant hit 1: Power −1 → 9", {"power_plant": 1}),
+        ("power_plant", {"power_plant": 1}, "power plant hit 2: Power −2 → 8", {"power_plant": 2}),
+    ],
+)
+def test_TR_19_computer_and_power_plant_hits_step_by_step(
+    system: str, before: dict[str, int], text: str, after: dict[str, int]
+) -> None:
+    state = duel()
+    state.ships["tigress"].parts["hg_ship"]["systems"].update(before)
+    done = entered(state, system)
+    assert done.texts == [f"An attacker hits Tigress (Engineering): {text}."]
+    systems = hg(done.state, "tigress")["systems"]
+    assert {k: systems[k] for k in after} == after
+
+
+@pytest.mark.parametrize(
+    ("system", "die", "text", "roll", "field"),
+    [
+        # TR-19: J-Drive −1d6 DM to jumps; sensors −1d6 DM rolled once. 1d6 3 and 2.
+        ("j_drive", 3, "J-Drive hit 1: −3 DM to jumps", ("J-Drive hit DM", "jump DM −3"), "jump_dm"),
+        (
+            "sensors",
+            2,
+            "sensors hit 1: −2 DM to Sensors checks",
+            ("sensor hit DM", "sensors DM −2"),
+            "sensors_dm",
+        ),
+    ],
+)
+def test_TR_19_a_drive_or_sensor_hit_rolls_its_1d6_dm_and_keeps_it(
+    system: str, die: int, text: str, roll: tuple[str, str], field: str
+) -> None:
+    done = entered(duel(), system, [die])
+    assert done.texts[0] == f"An attacker hits Tigress (Engineering): {text}."
+    assert record(done) == [("roll", "tigress", {}, [(roll[0], "tigress", [die], roll[1], None)])]
+    assert hg(done.state, "tigress")["systems"][field] == -die
+
+
+def test_TR_19_an_m_drive_hit_at_thrust_0_leaves_thrust_0() -> None:
+    state = duel()
+    state.ships["tigress"].parts["hg_ship"]["thrust"] = 0
+    done = entered(state, "m_drive")
+    assert done.texts == ["An attacker hits Tigress (Engineering): M-Drive hit 1: Thrust 0."]
+    assert hg(done.state, "tigress")["thrust"] == 0
