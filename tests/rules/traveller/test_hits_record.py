@@ -42,7 +42,21 @@ def test_TR_19_a_fuel_hit_logs_its_1d6_as_the_share_lost() -> None:
     # Main Internal 2D 5: Fuel; 1d6 4 × 5% = 20% lost.
     state, _ = main_struck([])
     done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [5, 4, 4, 2, 3, 4, 1, 1])
-    assert record(done) == [("roll", "tigress", {}, [("fuel lost ×5%", "tigress", [4], "20% lost", None)])]
+    assert record(done, ("roll", "system_hit")) == [
+        ("roll", "tigress", {}, [("fuel lost ×5%", "tigress", [4], "20% lost", None)]),
+        (
+            "system_hit",
+            "tigress",
+            {"section": "Main", "slot": "fuel"},
+            [("system damage: Main (Internal)", "tigress", [2, 3], "Fuel", None)],
+        ),
+        (
+            "system_hit",
+            "tigress",
+            {"section": "Forward", "slot": "hull"},
+            [("system damage: Forward (External)", "tigress", [1, 1], "Hull", None)],
+        ),
+    ]
 
 
 def test_TR_27_a_braced_crew_logs_its_4_plus_roll_and_ignores_the_hit() -> None:
@@ -158,3 +172,20 @@ def test_TR_19_an_m_drive_hit_at_thrust_0_leaves_thrust_0() -> None:
     done = entered(state, "m_drive")
     assert done.texts == ["An attacker hits Tigress (Engineering): M-Drive hit 1: Thrust 0."]
     assert hg(done.state, "tigress")["thrust"] == 0
+
+
+def test_TR_19_an_armour_hit_on_a_section_with_none_left_takes_nothing() -> None:
+    # TR-19 armour: −1 armour in that section, never below 0. Forward External 2D 7: Armour.
+    state = duel()
+    state.ships["tigress"].parts["hg_ship"]["sections"][2]["armour"] = 0
+    done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [5, 4, 5, 3, 4, 6, 6])
+    assert done.texts[1] == "Tigress Forward section hit (External, 2D 7): Armour — Forward armour 0→0."
+    assert hg(done.state, "tigress")["sections"][2]["armour"] == 0
+
+
+def test_TR_19_a_disabled_spinal_mount_hit_again_stays_at_two_hits() -> None:
+    # TR-19 spinal: −2 DM, then disabled. Main Internal 2D 4 (1+3) is its B slot.
+    state, _ = main_struck([], spinal={"type": "particle", "damage": 250, "tons": 2000})
+    state.ships["tigress"].parts["hg_ship"]["spinal"]["hits"] = 2
+    done = fire_at_main(state, [1, 3])
+    assert hg(done.state, "tigress")["spinal"]["hits"] == 2
