@@ -65,12 +65,8 @@ def _missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: Di
     band = attack_band(state, ship, target_ship, p.range)
     shooter = load_unit(state, ship)
     target = load_unit(state, target_ship, "target")
-    if isinstance(shooter, HgShip) and shooter.is_capital:
-        raise RuleError(
-            "a capital ship fires its missiles as a barrage: the accuracy check serves individual"
-            " missile attacks only (TR-01a)",
-            "ship",
-        )
+    # The gate (`_fires_single_missiles`) refuses a capital ship (TR-01a).
+    assert not (isinstance(shooter, HgShip) and shooter.is_capital)
     battery = shooter.battery(p.battery)
     if battery is None:
         raise RuleError(f"{ship.name} has no battery {p.battery!r}", "battery")

@@ -264,12 +264,10 @@ def _launch(state: BattleState, p: Launch, actor: Actor, dice: DiceSource) -> li
     ship = state.ship(p.flight, "flight")
     carrier = state.ship(p.carrier, "carrier")
     unit = load_unit(state, ship, "flight")
-    if not isinstance(unit, Flight):
-        raise RuleError(f"{ship.name} is not a flight", "flight")
+    # The gate (`_may_launch`) refuses a unit that is no flight or has launched already.
+    assert isinstance(unit, Flight) and unit.launched_round is None
     if carrier.id == ship.id or carrier.destroyed or carrier.side != ship.side:
         raise RuleError("a flight launches from a friendly ship still in the fight", "carrier")
-    if unit.launched_round is not None:
-        raise RuleError(f"{ship.name} has launched already (round {unit.launched_round})", "flight")
     unit.carrier, unit.launched_round = carrier.id, state.clock.turn
     save_unit(ship, unit)
     placed = launch_ranges(state, ship, carrier)

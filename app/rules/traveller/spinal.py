@@ -45,8 +45,7 @@ class SpinalShot(BaseModel):
 
 def _refuse(state: BattleState, ship_name: str, model: HgShip, band: str) -> None:
     spinal = model.spinal
-    if spinal is None:
-        raise RuleError(f"{ship_name} has no spinal mount", "ship")
+    assert spinal is not None  # the gate (`_has_spinal`) refuses a ship without one
     forced = spinal.one_more_shot == state.clock.turn
     if spinal.hits >= 2 and not forced:
         raise RuleError("the spinal mount is disabled", "ship")
@@ -86,8 +85,7 @@ def _fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSour
     if target_ship.id == ship.id or target_ship.destroyed:
         raise RuleError("choose another ship still in the fight", "target")
     model = load_unit(state, ship)
-    if not isinstance(model, HgShip):
-        raise RuleError("only a High Guard ship carries a spinal mount", "ship")
+    assert isinstance(model, HgShip)  # the gate (`_has_spinal`) refuses any other unit
     target = load_unit(state, target_ship, "target")
     if not isinstance(target, HgShip):
         raise RuleError("spinal mounts fire at ships, not at flights", "target")

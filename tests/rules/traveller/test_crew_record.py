@@ -1,5 +1,5 @@
-"""Crew checks (GEN-05, TR-23) and the frozen watch (TR-24), each clause checked with the figures
-of tables.md written out here."""
+"""Crew checks (GEN-05, TR-23), the frozen watch (TR-24) and emergency orders in a battle without
+orders (TR-26a), each clause checked with the figures of tables.md written out here."""
 
 from __future__ import annotations
 
@@ -78,3 +78,14 @@ def test_TR_24_refusals_of_reviving_the_frozen_watch(ship: str, tigress: dict, w
         act(state, "traveller.revive_frozen_watch", {"ship": ship})
     assert str(refused.value).startswith(words)
     assert refused.value.field == "ship"
+
+
+def test_TR_26a_an_emergency_order_is_refused_when_the_battle_uses_no_orders() -> None:
+    state = advance_to(battle(capital("Kestrel"), capital("Tigress"), orders=False), "combat").state
+    body = {"ship": "kestrel", "order": {"order": "prepare_impact"}}
+    with pytest.raises(RuleError) as refused:
+        act(state, "traveller.emergency_order", body)
+    assert (str(refused.value), refused.value.field) == (
+        "orders are not used in this battle (TR-26a)",
+        "order",
+    )
