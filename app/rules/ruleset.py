@@ -164,6 +164,9 @@ class Ruleset:
 
 
 # --- marking what a module defines -----------------------------------------------------------
+# A marked handler is a thin wrapper: its body is one call to a plain function of the same name with
+# a leading underscore, where the rule lives. mutmut does not mutate decorated functions, so a rule
+# written in the decorated body would sit outside every mutation score.
 
 _SPEC = "__starboard_action__"
 _HOOKS = "__starboard_hooks__"

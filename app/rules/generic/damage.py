@@ -226,4 +226,8 @@ def _may_enter_damage(state: BattleState, entry: DamageEntry, actor: Actor) -> N
     commutes="damage",
 )
 def apply_damage(state: BattleState, entry: DamageEntry, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _apply_damage(state, entry, actor, dice)
+
+
+def _apply_damage(state: BattleState, entry: DamageEntry, actor: Actor, dice: DiceSource) -> list[Event]:
     return resolve_damage(state, entry, dice, actor)

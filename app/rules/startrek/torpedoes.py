@@ -66,6 +66,10 @@ class Load(BaseModel):
 
 @action("startrek.load_torpedoes", Load, "Load photon torpedoes", ship="ship", fits=LAUNCHER)
 def load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _load(state, p, actor, dice)
+
+
+def _load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     launchers = _parts(ship)
     launcher = launchers.launcher(p.launcher)
@@ -111,6 +115,10 @@ class Fire(BaseModel):
 @action("startrek.fire_torpedoes", Fire, "Fire photon torpedoes", ship="ship", fits=LAUNCHER)
 def fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-25: a volley of N; the to-hit penalty is recorded for the entered rolls."""
+    return _fire(state, p, actor, dice)
+
+
+def _fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     blocked = fire_blocked(state, ship)
     if blocked:

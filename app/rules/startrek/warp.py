@@ -149,6 +149,10 @@ def declare_refusal(state: BattleState, ship: Ship) -> str | None:
 def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-17/18/19: declare at the start of the turn (the gate has asked `declare_refusal`); check
     every working nacelle."""
+    return _declare(state, p, actor, dice)
+
+
+def _declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     warp = need_part(ship, PART, Warp, "warp drive")
     active = working_nacelles(ship, warp)
@@ -220,6 +224,10 @@ def shutdown_refusal(state: BattleState, ship: Ship) -> str | None:
 def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-20: with more than two working nacelles, shut one down per turn (the gate has asked
     `shutdown_refusal`); the delay grows by 1."""
+    return _shut_down(state, p, actor, dice)
+
+
+def _shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     warp = need_part(ship, PART, Warp, "warp drive")
     names = {n.lower(): n for n in nacelle_names(ship, warp)}
@@ -245,6 +253,10 @@ def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSo
 @hook("leave", ADJUST)
 def leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-17: a ship that went to warp this turn leaves the battle at its end."""
+    return _leave_for_warp(state, dice)
+
+
+def _leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         warp = read_part(ship, PART, Warp)
@@ -262,6 +274,10 @@ def leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
 def count_down(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-17: one turn of the delay passes at each turn's end (not the turn of a reset); nacelles
     destroyed by a referee's override are counted here too (ST-19)."""
+    return _count_down(state, dice)
+
+
+def _count_down(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         events.extend(count_destroyed_nacelles(ship))

@@ -326,6 +326,10 @@ def _defence_text(dice_per_mount: int, found: list[DM]) -> str:
 @when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
 @action("traveller.barrage", BarrageOrder, "Fire a barrage", ship="ship")
 def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _barrage(state, p, actor, dice)
+
+
+def _barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id:

@@ -300,18 +300,6 @@ class Combatant(BaseModel):
     def mounts_of(self, battery: Battery) -> int:
         return battery.mounts
 
-    @property
-    def is_flight(self) -> bool:
-        return False
-
-    @property
-    def is_capital(self) -> bool:
-        return False
-
-    @property
-    def tons(self) -> float:
-        return 0
-
     def current_initiative(self) -> int | None:
         return self.round.initiative if self.round.initiative is not None else self.initiative_base
 
