@@ -37,6 +37,7 @@ from app.db import Database  # noqa: E402
 from app.demo import create_demos  # noqa: E402
 from app.main import create_app  # noqa: E402
 from app.realtime.broker import Broker  # noqa: E402
+from app.services.bootstrap import build_platform  # noqa: E402
 from app.services.errors import ServiceError  # noqa: E402
 from app.services.history import replay  # noqa: E402
 from app.services.platform import Platform  # noqa: E402
@@ -61,7 +62,7 @@ def database(kind: str) -> tuple[str, Callable[[], None]]:
 async def fill(url: str, n: int) -> tuple[str, dict[str, str]]:
     """The demo battle played for n actions; its id and each seat's token."""
     db = Database(url)
-    platform = Platform(settings=settings_for(url), db=db, broker=Broker())
+    platform = build_platform(settings=settings_for(url), db=db, broker=Broker())
     demo = (await create_demos(platform, "http://bench"))[0]
     async with db.reader() as session:
         seats = {p.name: p for p in await participants(session, demo["id"])}
