@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, TypeVar
 from app.config import ROOT, get_settings
 
 if TYPE_CHECKING:  # the platform is imported only by the commands that open one
-    from app.services.bootstrap import build_platform
     from app.services.platform import Platform
 
 Done = TypeVar("Done")
@@ -44,6 +43,7 @@ async def _demo(base_url: str) -> list[dict]:
     from app.db import Database
     from app.demo import create_demos
     from app.realtime.broker import Broker
+    from app.services.bootstrap import build_platform
 
     settings = get_settings()
     platform = build_platform(settings=settings, db=Database(settings.database_url), broker=Broker())
@@ -66,6 +66,7 @@ def demo(base_url: str, *, fresh: bool) -> list[dict]:
 async def _with_platform(work: Callable[[Platform], Awaitable[Done]]) -> Done:
     from app.db import Database
     from app.realtime.broker import Broker
+    from app.services.bootstrap import build_platform
 
     settings = get_settings()
     platform = build_platform(settings=settings, db=Database(settings.database_url), broker=Broker())
