@@ -113,9 +113,10 @@ def export_file(battle_id: str) -> int:
 
 def import_file(path: str) -> int:
     from app.services.errors import ServiceError
+    from app.web.battle_file_reader import read_battle_file
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_battle_file(Path(path).read_bytes())  # as strict as the doors' imports
         battle_id, seats = asyncio.run(_with_platform(lambda platform: _import(platform, data)))
     except (OSError, ValueError) as exc:
         print(f"import: {path}: {exc}", file=sys.stderr)

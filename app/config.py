@@ -118,6 +118,11 @@ class Settings(BaseSettings):
     # History: a copy of the state every N actions, so the state at any seq replays < N actions.
     checkpoint_every: int = 50
 
+    # The ship library's bounds (docs/security.md, "Bounds"): saved ships one referee seat may keep,
+    # and in all; a save past either is refused (422, field `library`) until one is deleted.
+    shiplib_max_per_owner: int = 200
+    shiplib_max_total: int = 5000
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:

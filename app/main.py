@@ -21,8 +21,7 @@ from app.realtime.hub import Hub, HubSettings
 from app.services.bootstrap import build_platform
 from app.services.bus import ActionCommitted
 from app.services.reading.live_log import LiveLogs
-from app.services.store.battles import SEATS_WAKE
-from app.services.table import chat, notify
+from app.services.table import notify
 from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
 from app.web.api import table as api_table
@@ -142,20 +141,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 read_timeout=settings.db_connect_timeout + settings.db_statement_timeout,
                 send_timeout=settings.ws_send_timeout,
             ),
+            table=partial(table.table_regions, platform),  # the table talk: its own topic, the same path
         )
-        # At the table: chat/requests wake-ups, notifications after commit, step deadlines
-        table_live = table.TableLive(platform, hub)
-
-        async def route(key: str, seq: int) -> None:
-            """Action wake-ups (battle ids) are the hub's; table wake-ups the table's."""
-            if key.startswith(chat.TABLE_WAKE):
-                await table_live.wake(key, seq)
-            elif key.startswith(SEATS_WAKE):
-                await hub.resync_battle(key[len(SEATS_WAKE) :])
-            else:
-                await hub.wake(key, seq)
-
-        broker.subscribe(route)
+        broker.subscribe(hub.wake)  # every topic: the log, the seats, the table talk
         broker.on_resubscribed(hub.resync_all)
         feeds = feed.Feeds()  # the bots' SSE feeds wake on the same wake-ups
         broker.subscribe(feeds.wake)
@@ -166,7 +154,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.start()
         app.state.platform = platform
         app.state.hub = hub
-        app.state.table_live = table_live
         app.state.feeds = feeds
         if settings.freeze_startup_heap:
             freeze_heap()
@@ -176,7 +163,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             deadlines.cancel()
             await platform.broker.stop()
             await hub.drain()
-            await table_live.drain()
             await platform.db.dispose()
 
     app = StarboardApp(

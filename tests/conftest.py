@@ -41,11 +41,11 @@ hypothesis_settings.load_profile("starboard")
 # that server or tool. Fixtures parametrised over backends name what each parameter needs, since
 # they get the backend's fixture at run time (request.getfixturevalue), outside the static closure.
 NEEDS: dict[str, set[str]] = {
-    "postgres": {"postgres_url", "pg_server", "notify_pair", "redis_pair"},
+    "postgres": {"postgres_url", "pg_server", "notify_pair", "redis_pair", "own_postgres"},
     "redis": {"redis_url", "redis_pair", "own_redis"},
     "browser": {"browser"},
     "nginx": {"nginx"},
-    "fault": {"proxies", "own_redis"},
+    "fault": {"proxies", "own_redis", "own_postgres"},
 }
 NEEDS_BY_PARAM: dict[tuple[str, str], set[str]] = {
     ("db_url", "postgres"): {"postgres"},

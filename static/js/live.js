@@ -45,10 +45,12 @@
   }, true);
 
   // On (re)connect, say which seq we have: the server sends what we missed.
-  var live = { socket: null, lastHeard: 0, every: 5, asked: 0 };
-  function hello(socket) {
+  var live = { socket: null, lastHeard: 0, every: 5, asked: 0, regions: {} };
+  function hello(socket, whole) {
     if (socket && socket.readyState === WebSocket.OPEN) {
       var message = { type: "hello", seq: currentSeq() };
+      if (whole) message.whole = true;  // our copy of a region was not what the server patched
+      live.regions = {};  // after a hello the server sends every region whole again
       var chat = document.getElementById("chat-list");  // also resync the table talk
       if (chat) message.chat_seq = parseInt(chat.dataset.chatSeq || "0", 10);
       socket.send(JSON.stringify(message));
@@ -97,12 +99,65 @@
     if (typeof data !== "string" || data.charAt(0) !== "{") return null;
     try { return JSON.parse(data); } catch (e) { return null; }
   }
+  // Send what changed: the server sends a region this page holds an older copy of as hunks
+  // [start, end, text] against that copy (UTF-16 offsets, app/realtime/diff.py), so the page keeps
+  // each region's HTML as the server last sent it — from every frame, applied or not, as the
+  // server counts it sent — and rebuilds the region from it. A copy of another length than the
+  // server's means the page missed something: it asks for every region again.
+  function partsOf(content) {
+    var parts = [], at = content.indexOf("<hx-partial ");
+    while (at !== -1) {
+      var next = content.indexOf("<hx-partial ", at + 1);
+      parts.push(next === -1 ? content.slice(at) : content.slice(at, next));
+      at = next;
+    }
+    return parts;
+  }
+  function keep(content) {
+    var parts = partsOf(content);
+    for (var i = 0; i < parts.length; i++) {
+      var opening = parts[i].slice(0, parts[i].indexOf(">") + 1);
+      var target = /^<hx-partial hx-target="([^"]+)"/.exec(opening);
+      if (target && opening.indexOf("beforeend") === -1 && opening.indexOf(" data-once") === -1) {
+        live.regions[target[1]] = parts[i];
+      }
+    }
+  }
+  function rebuilt(frame) {
+    var out = [];
+    for (var i = 0; i < frame.patch.length; i++) {
+      var target = frame.patch[i][0], length = frame.patch[i][1], ops = frame.patch[i][2];
+      var old = live.regions[target];
+      if (typeof old !== "string" || old.length !== length) return null;
+      var text = "", at = 0;
+      for (var j = 0; j < ops.length; j++) {
+        text += old.slice(at, ops[j][0]) + ops[j][2];
+        at = ops[j][1];
+      }
+      out.push(live.regions[target] = text + old.slice(at));
+    }
+    return out.join("");
+  }
   // Never apply a frame we already have: after a resync the server may send a seq twice, and the
   // log is appended, so a repeat would show its entries twice.
   document.addEventListener("htmx:ws:before:message:incoming", function (evt) {
     live.lastHeard = Date.now();
     var frame = frameOf(evt.detail);
     if (!frame) return;
+    if (frame.content !== undefined && !frame.type) {
+      if (frame.patch) {
+        var whole = rebuilt(frame);
+        if (whole === null) {
+          evt.detail.cancelled = true;
+          hello(evt.detail.connection && evt.detail.connection.socket, true);
+          return;
+        }
+        frame.content = whole + frame.content;
+        delete frame.patch;
+        evt.detail.message.data = JSON.stringify(frame);
+      }
+      keep(frame.content);
+    }
     if (frame.content !== undefined && typeof frame.seq === "number" && !frame.type && !frame.refresh && frame.seq <= currentSeq()) {
       evt.detail.cancelled = true;
       return;

@@ -1,4 +1,4 @@
-"""Orders that cannot be lost (issue 11 §5, TR-26): a saved draft comes back into the form on another
+"""Orders that cannot be lost (TR-26): a saved draft comes back into the form on another
 device, Commit commits exactly what the form shows, and committing no orders asks first."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The battle report page in chromium (issue 16): each demo battle, played some turns, opened as a
+"""The battle report page in chromium: each demo battle, played some turns, opened as a
 player at desktop (1280×900) and phone (375×800) width — screenshots in var/report-*.png, no
 horizontal scroll on the phone, every chart an SVG with its title and desc — and scanned with axe
 (light and dark: 0 critical or serious). While the battle runs the page looks again by itself and

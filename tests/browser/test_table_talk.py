@@ -1,4 +1,4 @@
-"""Table talk in a real browser (issue 11): Ann writes at the table, Bob's open page shows it without
+"""Table talk in a real browser: Ann writes at the table, Bob's open page shows it without
 a reload and Ann's box is cleared; a private line to the referee reaches the referee's page and not
 Bob's; no script errors."""
 

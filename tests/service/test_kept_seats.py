@@ -1,4 +1,4 @@
-"""A kept seat's next action reads nothing (issue 12): the battle row, the state and the seat this
+"""A kept seat's next action reads nothing: the battle row, the state and the seat this
 process's last commit kept are checked against, and the one write is guarded on the battle's
 version, the seat still holding its token, role and place, and the table's options as read. When
 any of them moved, nothing is written and the action is read whole — so it gets exactly the answer

@@ -1,4 +1,4 @@
-"""The state kept from this process's last commit (`KeptStates`, issue 12): an action on
+"""The state kept from this process's last commit (`KeptStates`): an action on
 PostgreSQL whose battle is still at that version is checked against it, the snapshot neither sent
 nor parsed again — and the outcome is exactly what a whole read gives: another process's write in
 between means a whole read, and the snapshot is always what the log rebuilds."""

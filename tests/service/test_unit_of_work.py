@@ -52,7 +52,7 @@ async def test_a_unit_the_orm_never_touched_opens_no_transaction(db: Database) -
 
 @pytest.mark.postgres
 async def test_bare_statements_autocommit_alone_and_join_the_orm_once_it_began(postgres_url: str) -> None:
-    """A plain action (issue 12) writes with one bare statement, atomic by itself; once the ORM
+    """A plain action writes with one bare statement, atomic by itself; once the ORM
     took part (a draft cleared), the bare write joins its transaction and fails with it."""
     db = Database(postgres_url)
     try:

@@ -1,4 +1,4 @@
-"""At the table (issue 11): an in-process app whose webhooks may reach a receiver on this machine,
+"""At the table: an in-process app whose webhooks may reach a receiver on this machine,
 a tiny HTTP receiver on a free port, and a way to wait for the after-commit work."""
 
 from __future__ import annotations

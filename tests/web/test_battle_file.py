@@ -1,4 +1,4 @@
-"""A battle as a file (issue 16): export from one database, import into the other (SQLite →
+"""A battle as a file: export from one database, import into the other (SQLite →
 PostgreSQL and back), the imported battle's log rebuilds its own snapshot and its state is the
 original's (seat ids renamed); a tampered file — one die, one event — is refused naming its seq;
 the file never holds a token, and the seed only once revealed."""

@@ -1,4 +1,4 @@
-"""The battle file and the what-if from the pages (issue 16): the referee's console saves the file
+"""The battle file and the what-if from the pages: the referee's console saves the file
 and starts a what-if at a seq; the home page imports a file; both seat this browser as the new
 battle's referee and show the new links until dismissed. Bad input is refused in words naming the field."""
 

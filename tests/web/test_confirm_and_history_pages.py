@@ -1,4 +1,4 @@
-"""Issue 14 on the referee's page, without a browser: destructive steps are confirmed first (the
+"""On the referee's page, without a browser: destructive steps are confirmed first (the
 server refuses them without confirm=yes and asks on a page of its own), and the undo, redo and
 rewind forms say what they would do."""
 

@@ -1,4 +1,4 @@
-"""Ship cards in live frames (issue 12): a card is drawn again only when something it shows
+"""Ship cards in live frames: a card is drawn again only when something it shows
 changed, and a kept card is exactly the card the frame would draw — for every seat of the three demo
 battles (every part template: sheets, pain tracks, shields, cloaks, torpedoes, High Guard), as one
 ship after another changes; a damage entry draws the damaged ship's card alone."""

@@ -1,5 +1,5 @@
 """The live path keeps each watched battle's log readings (the map's rows, the ⚑ markers, when the
-step began) and extends them with the new rows only (issue 12). What a round reads that way must
+step began) and extends them with the new rows only. What a round reads that way must
 be what a read of the whole log gives, after every kind of action — moves, damage, an override, an
 undo, a clock move — and a viewer further behind than the kept rows still gets every entry."""
 

@@ -1,4 +1,4 @@
-"""Issue 14: a rules reference in the repository (docs/rules.md, served at /rules): every rule ID the
+"""A rules reference in the repository (docs/rules.md, served at /rules): every rule ID the
 code or the templates name has an entry; rule IDs in log lines and refusals link to their entry;
 no page or doc points outside the repository."""
 

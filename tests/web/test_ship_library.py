@@ -1,4 +1,4 @@
-"""The ship library people can grow (issue 16, docs/ship-library.md), on SQLite and PostgreSQL: the
+"""The ship library people can grow (docs/ship-library.md), on SQLite and PostgreSQL: the
 ship JSON Schema is what ship.add validates; a referee saves a definition from JSON or a ship from
 the battle (as it is now, damage kept, or as built), lists, exports, saves an export again and gets
 the same definition, deletes; saved ships are offered where ships are added. Bad input is 422 naming

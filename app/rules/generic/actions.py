@@ -335,11 +335,18 @@ class Override(BaseModel):
     )
 
 
+def _index(key: str) -> int:
+    """A list index in an override path: ASCII digits only (`int` also takes '٣' and '１')."""
+    if not (key.isascii() and key.isdigit()):
+        raise ValueError(key)
+    return int(key)
+
+
 def _walk(tree: Any, keys: list[str]) -> tuple[Any, str | int]:
     node = tree
     for key in keys[:-1]:
-        node = node[int(key)] if isinstance(node, list) else node[key]
-    last: str | int = int(keys[-1]) if isinstance(node, list) else keys[-1]
+        node = node[_index(key)] if isinstance(node, list) else node[key]
+    last: str | int = _index(keys[-1]) if isinstance(node, list) else keys[-1]
     if isinstance(node, dict) and last not in node:
         raise KeyError(last)
     return node, last
@@ -415,7 +422,7 @@ ABSENT = object()
 def value_at(tree: Any, keys: list[str]) -> Any:
     """The value at a dotted override path's keys (list indexes as digits), or ABSENT."""
     for key in keys:
-        if isinstance(tree, list) and key.isdigit() and int(key) < len(tree):
+        if isinstance(tree, list) and key.isascii() and key.isdigit() and int(key) < len(tree):
             tree = tree[int(key)]
         elif isinstance(tree, dict) and key in tree:
             tree = tree[key]

@@ -159,6 +159,8 @@ async def bare_connection(session: AsyncSession) -> Any:
 
 def connection_lost(exc: BaseException) -> bool:
     """Whether a bare-driver error means the connection is gone (then SQLAlchemy must drop it)."""
+    if isinstance(exc, asyncpg.InternalClientError):  # left mid-operation by a lost server
+        return True
     return isinstance(exc, asyncpg.PostgresConnectionError | asyncpg.InterfaceError | OSError)
 
 

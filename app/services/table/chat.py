@@ -3,9 +3,9 @@ seq, so a message never changes the state or the seq actions are made against.
 
 A public message is read by everyone seated at the battle; a private one exists only between its
 two ends — a player (or bot) and the referee — and every read here filters by the reader. Posting is
-length- and rate-limited per seat. After a message is stored, a wake-up `("table:<battle>", chat
-seq)` goes through the broker; each process's table listener renders the chat for each of its
-viewers (`TableLive` in app/web/pages/table.py)."""
+length- and rate-limited per seat. After a message is stored, a wake-up on the table's topic
+(`Topic.TABLE`, the chat seq) goes through the broker; each process's hub draws the chat for each
+seat watching there and sends what changed (app/realtime/hub.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, ChatMessage, Participant
+from app.realtime.broker import Topic
 from app.services.errors import Forbidden, Invalid, RateLimited, ServiceError
 from app.services.platform import Platform
 from app.services.store.battles import get_battle, get_participant, participants
@@ -27,7 +28,6 @@ from app.services.store.seats import aware, table_options, utcnow
 
 log = logging.getLogger(__name__)
 
-TABLE_WAKE = "table:"  # broker wake-ups for the table's regions: ("table:<battle id>", chat seq)
 REFEREE = "referee"  # the `to` a player writes to reach the referee privately
 SHOWN = 60  # messages a page shows
 
@@ -227,6 +227,6 @@ async def post(
 async def wake_table(platform: Platform, battle_id: str, seq: int) -> None:
     """Tell every process that the table's regions (chat, requests) of this battle changed."""
     try:
-        await platform.broker.publish(TABLE_WAKE + battle_id, seq)
+        await platform.broker.publish(battle_id, seq, Topic.TABLE)
     except Exception:  # stored; viewers see it on their next page load or hello
         log.exception("table wake-up failed for battle %s", battle_id)

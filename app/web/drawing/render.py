@@ -94,12 +94,15 @@ env.filters["rule_links"] = rule_links  # "(SH-14)" → a link to its entry on /
 env.filters["prose"] = prose
 
 
+LOG_PAGE = 200  # log entries a page shows; older ones are a link away (the replay before them)
+
+
 async def page_context(
     session: AsyncSession,
     battle: Battle,
     participant: Participant,
     csrf: str,
-    log_limit: int | None = 200,
+    log_limit: int | None = LOG_PAGE,
     log_since: int = 0,
     at_seq: int | None = None,
     rules: Rules = STANDARD,
@@ -383,7 +386,6 @@ async def battle_seqs(db: Database, battle_ids: list[str]) -> dict[str, int]:
 
 _OPEN = "<hx-partial "
 _TARGET = re.compile(r'^<hx-partial hx-target="([^"]+)"')
-_INSIDE = re.compile(r' data-in="([^"]+)"')
 
 
 class LiveViews:
@@ -392,7 +394,8 @@ class LiveViews:
     token (per browser session) is a placeholder the hub fills in per socket."""
 
     def __init__(self) -> None:
-        self.placeholder = f"__csrf_{secrets.token_hex(8)}__"
+        # as long as a token (secrets.token_urlsafe(32)), so hunks made against it fit the page's text
+        self.placeholder = f"__csrf_{secrets.token_hex(17)}__"
         self.cards = CardMemo(env, PART_TEMPLATES)  # a card is drawn again only when it changed
         self.regions = RegionMemo(env, MAP_REGIONS)  # so is the map's board
 
@@ -415,9 +418,7 @@ class LiveViews:
 def regions_of(html: str) -> list[tuple[str, str]]:
     """The rendered <hx-partial> elements as (target, html) pairs, in order; "+" before a target
     marks the log's part, which is appended and only ever carries new entries (and a log entry's
-    mark, `data-once`, sent only with the rows that changed it), and a region drawn
-    inside another one (`data-in`: a ship card in #ships) is named "parent/target" (the hub sends
-    it alone when the rest of its parent is unchanged)."""
+    mark, `data-once`, sent only with the rows that changed it)."""
     regions = []
     start = html.find(_OPEN)
     while start != -1:
@@ -426,9 +427,6 @@ def regions_of(html: str) -> list[tuple[str, str]]:
         opening = part[: part.find(">") + 1]
         target = _TARGET.match(opening)
         name = target.group(1) if target else ""
-        parent = _INSIDE.search(opening)
-        if parent:
-            name = f"{parent.group(1)}/{name}"
         once = "beforeend" in opening or " data-once" in opening
         regions.append(("+" + name if once else name, part))
         start = end

@@ -18,10 +18,13 @@ from fastapi.responses import StreamingResponse
 from sqlalchemy import select
 
 from app.models import Battle, Participant
+from app.realtime.broker import Topic
 from app.services.errors import Invalid
 from app.services.reading.views import LogEntry, viewer_of, visible_log
-from app.services.store.battles import SEATS_WAKE, get_battle, load_state
+from app.services.store.battles import get_battle, load_state
 from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, participant_by_bearer
+from app.web.middleware.errors import is_unavailable
+from app.web.numbers import whole_number
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -47,13 +50,13 @@ class Feeds:
             if not events:
                 del self.waiting[battle_id]
 
-    async def wake(self, key: str, seq: int) -> None:
-        """A broker listener: an action was committed in battle `key`, or (`seats:<id>`) its seats
-        changed, so a feed whose token was rotated or whose seat was removed closes at once.
-        Other keys have no feeds."""
-        if key.startswith(SEATS_WAKE):
-            key = key[len(SEATS_WAKE) :]
-        for event in self.waiting.get(key, ()):
+    async def wake(self, battle_id: str, seq: int, topic: Topic = Topic.LOG) -> None:
+        """A broker listener: an action was committed in the battle, or its seats changed (a feed
+        whose token was rotated or whose seat was removed closes at once). Table talk is not in a
+        feed."""
+        if topic is Topic.TABLE:
+            return
+        for event in self.waiting.get(battle_id, ()):
             event.set()
 
     async def wake_all(self) -> None:
@@ -148,9 +151,9 @@ async def feed(
     participant = await participant_by_bearer(platform, battle_id, creds)
     position = since
     if position is None and last_event_id is not None:
-        if not last_event_id.isdigit() or int(last_event_id) > SEQ_MAX:
+        position = whole_number(last_event_id.strip(), high=SEQ_MAX)
+        if position is None:  # ASCII digits only: '²' passes str.isdigit() but not int()
             raise Invalid("Last-Event-ID: must be a seq (a whole number)", "Last-Event-ID")
-        position = int(last_event_id)
     position = position or 0
     async with platform.db.reader() as session:
         await get_battle(session, battle_id)
@@ -178,6 +181,11 @@ async def feed(
                     await asyncio.wait_for(woken.wait(), KEEPALIVE_SECONDS)
                 except TimeoutError:
                     yield b": keep-alive\n\n"
+        except Exception as exc:  # the database went away mid-stream: say when to come back
+            if not is_unavailable(exc):
+                raise
+            retry_ms = platform.settings.retry_after_seconds * 1000
+            yield f"retry: {retry_ms}\n: the battle database is unavailable; reconnect\n\n".encode()
         finally:
             feeds.remove(battle_id, woken)
 

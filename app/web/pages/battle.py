@@ -3,7 +3,6 @@ and answer with a message fragment while the websocket brings the new state."""
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Annotated, Any
 
@@ -36,6 +35,7 @@ from app.web.middleware.security import (
     strict_loads,
     take_seat,
 )
+from app.web.numbers import whole_number
 from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash
 from app.web.pages.forms import dice_from_form, payload_from_form
 from app.web.pages.table import page_extras as table_extras
@@ -192,14 +192,15 @@ async def replay_page(
 ) -> Response:
     """The battle as it stood after action `seq` (or `back` actions before the latest, which is what
     the log's replay link asks for, so the link follows the battle), read-only, as this participant
-    may see it."""
+    may see it. Its log shows the latest page of entries up to `seq`; the link above them pages
+    back, so a long battle's replay costs what a short one's does."""
     try:
         async with platform.db.reader() as session:
             battle = await get_battle(session, battle_id)
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
             at = max(0, min(battle.seq - back if seq is None else seq, battle.seq))
             context = await page_context(
-                session, battle, me, csrf_token(request), log_limit=None, at_seq=at, rules=platform.rules
+                session, battle, me, csrf_token(request), at_seq=at, rules=platform.rules
             )
     except ServiceError as exc:
         _flash(request, exc.message, "error")
@@ -299,17 +300,15 @@ async def _library_ship(
             raise Invalid(exc.message, "library") from None
 
 
-_WHOLE = re.compile(r"[0-9]{1,10}")
-
-
 def _seen_seq(raw: object) -> int | None:
     """The form's seen_seq: empty for none, else ASCII digits within a seq's range (not '²' or '٣')."""
     text = str(raw or "").strip()
     if not text:
         return None
-    if not _WHOLE.fullmatch(text) or int(text) > SEQ_MAX:
+    seq = whole_number(text, high=SEQ_MAX)
+    if seq is None:
         raise Invalid(f"seen_seq must be a whole number (ASCII digits, at most {SEQ_MAX})", "seen_seq")
-    return int(text)
+    return seq
 
 
 @router.post("/battles/{battle_id}/participants/{participant_id}/remove")

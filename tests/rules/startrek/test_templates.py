@@ -24,7 +24,7 @@ def test_ST_05_shields_partial_draws_each_projection_with_id_and_current():
     html, found = render(state, "excelsior", "shields", commander("excelsior"))
     fore = found.by_id["shield-excelsior-fore"]
     assert (fore["data-current"], fore["data-rating"]) == ("32", "40")
-    # The ring's <svg role="img"> names the whole (issue 17); each arc keeps a tooltip, no ARIA of its own.
+    # The ring's <svg role="img"> names the whole; each arc keeps a tooltip, no ARIA of its own.
     assert "aria-label" not in fore and "<title>Fore shield, 32 of 40</title>" in html
     assert [found.by_id[f"shield-excelsior-{n}"]["data-current"] for n in ("starboard", "aft", "port")] == [
         "30",
