@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -29,7 +30,19 @@ CARD = "partials/ship.html"
 
 # What a card's templates may read from the frame's context, and how the key takes each one.
 INPUTS = frozenset(
-    {"ship", "names", "display", "flags", "offers", "viewer", "state", "battle", "csrf_token", "seq"}
+    {
+        "ship",
+        "names",
+        "display",
+        "flags",
+        "offers",
+        "viewer",
+        "state",
+        "battle",
+        "csrf_token",
+        "seq",
+        "pushed",
+    }
 )
 # The one template that draws the seq (an action form's seen_seq), always with this marker: a card
 # drawn without it is the same at every seq (a spectator's), one drawn with it is kept per seq.
@@ -85,6 +98,13 @@ def parsed(env: jinja2.Environment, name: str) -> tuple[frozenset[str], tuple[st
     return found
 
 
+def _source(env: jinja2.Environment, name: str) -> str:
+    loader = env.loader
+    if loader is None:
+        raise TypeError("a template environment without a loader has no sources to read")
+    return loader.get_source(env, name)[0]
+
+
 def card_templates(env: jinja2.Environment, parts: Iterable[str]) -> list[str]:
     """The card's template, every part's, and all they include or import, at any depth."""
     found: list[str] = []
@@ -97,6 +117,33 @@ def card_templates(env: jinja2.Environment, parts: Iterable[str]) -> list[str]:
         # None: an include chosen while drawing — the parts' (`part_template`), all listed above
         todo.extend(t for t in parsed(env, name)[1] if t is not None)
     return found
+
+
+# What a target list reads of the other ships: a card that lists them is drawn again when one of
+# these changes, not on every hit to any ship. `list_fields` checks the templates read no more.
+LIST_FIELDS = ("name", "position_hidden", "destroyed")
+_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)  # a template's expressions and statements
+
+
+def list_fields(source: str) -> bool:
+    """Whether a template reads nothing of the ship list but LIST_FIELDS of each ship: the list is
+    bound whole (`{% set known = state.ships %}`) or looped over (`for sid, other in
+    known.items()`), and every use of those names is `known[…].field`, `other.field`,
+    `sid in known` or the loop itself. Anything else: False (the memo keys on the whole list)."""
+    code = " ".join(_CODE.findall(source))
+    fields = "|".join(LIST_FIELDS)
+    lists = {"state.ships", *re.findall(r"\bset\s+(\w+)\s*=\s*state\.ships\s*-?%\}", code)}
+    rows: set[str] = set()
+    for name in sorted(lists, key=len, reverse=True):
+        n = re.escape(name)
+        rows |= set(re.findall(rf"for\s+\w+\s*,\s*(\w+)\s+in\s+{n}\.items\(\)", code))
+        code = re.sub(rf"for\s+\w+\s*,\s*\w+\s+in\s+{n}\.items\(\)", "for", code)
+        code = re.sub(rf"\bset\s+\w+\s*=\s*{n}\s*-?%\}}", "", code)
+        code = re.sub(rf"\b{n}\[[^\]]+\]\.(?:{fields})\b", "", code)
+        code = re.sub(rf"\bin\s+{n}\b(?![.\[])", "", code)
+    for name in rows:
+        code = re.sub(rf"\b{re.escape(name)}\.(?:{fields})\b", "", code)
+    return not any(re.search(rf"\b{re.escape(name)}\b", code) for name in lists | rows)
 
 
 def read_by(env: jinja2.Environment, name: str) -> set[str]:
@@ -114,6 +161,10 @@ class CardMemo:
         self.unknown = set().union(*read.values()) - INPUTS - LOCALS
         # the parts whose templates read the whole ship list (their cards change with any ship)
         self.list_readers = {name for name in self.parts if "state" in read[f"parts/{name}.html"]}
+        # whether those read only LIST_FIELDS of each ship (else the whole list is in the key)
+        self.list_narrow = all(
+            list_fields(_source(env, f"parts/{name}.html")) for name in self.list_readers
+        ) and all("state" not in names for name, names in read.items() if not name.startswith("parts/"))
         self.enabled = not self.unknown and not env.auto_reload
         # whether only FIELDS draws the seq (else every card is kept per seq)
         self.seq_marked = {name for name, names in read.items() if "seq" in names} <= {FIELDS}
@@ -132,10 +183,17 @@ class CardMemo:
             list(context["offers"]),
             [viewer.participant_id, viewer.role, sorted(viewer.ships)],
             context["battle"],
-            context["state"]["ships"] if reads_list else None,
+            self._ship_list(context) if reads_list else None,
             context["csrf_token"],
+            bool(context.get("pushed")),
         ]
         return digest(inputs)
+
+    def _ship_list(self, context: dict[str, Any]) -> Any:
+        ships = context["state"]["ships"]
+        if not self.list_narrow:
+            return ships
+        return [[sid, *(other.get(f) for f in LIST_FIELDS)] for sid, other in ships.items()]
 
     def draw(self, context: dict[str, Any], ship: dict[str, Any]) -> Markup:
         """The card of `ship` as the frame's template would draw it with this context."""

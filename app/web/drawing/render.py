@@ -467,6 +467,7 @@ def live_html(
     # the entries this viewer holds that the end opened: drawn again as the battle's end shows them
     held = [r for r in read.revealed if r.seq <= since] if read.end is not None and since < read.end else []
     context["reopened"] = log_entries(held, read.battle, viewer, read.names, read.taken) if held else []
+    context["pushed"] = True  # forms without the seq: the page fills it in (partials/action_fields.html)
     context["cards"] = (cards or _EVERY_CARD).cards(context)
     drawn = regions or _EVERY_REGION
     context["regions"] = {name: drawn.draw(name, context) for name in MAP_REGIONS} if context["map"] else {}
