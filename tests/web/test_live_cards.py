@@ -5,6 +5,8 @@ ship after another changes; a damage entry draws the damaged ship's card alone."
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import jinja2
 import pytest
@@ -120,7 +122,7 @@ def test_a_target_list_is_keyed_on_what_it_reads_of_the_other_ships() -> None:
 async def test_a_hit_draws_the_hit_ships_card_alone_in_every_view_with_forms_and_target_lists(
     client: httpx.AsyncClient,
 ) -> None:
-    """A pushed card's forms carry no seq (the page fills in the seq it shows as a form is sent),
+    """Each card is drawn once per visibility: a pushed card's forms carry no seq (the page fills in the seq it shows as a form is sent),
     and a target list is kept until a listed ship's name, hidden position or destruction changes:
     a one-point hit redraws the hit ship's card once per view and keeps every other card — on the
     mixed table of the benchmark (four Star Trek and Shadow ships, photon launchers, a cloak)."""
@@ -138,6 +140,7 @@ async def test_a_hit_draws_the_hit_ships_card_alone_in_every_view_with_forms_and
     for seat in seats:
         live_html(read, seat, 0, "csrf", memo)
     drawn = memo.draws
+    assert drawn < len(seats) * len(ships) / 2  # each card drawn once per way it is seen, not per view
     r = await act(
         client,
         table,
@@ -147,8 +150,13 @@ async def test_a_hit_draws_the_hit_ships_card_alone_in_every_view_with_forms_and
     )
     assert r.status_code == 200, r.text
     read = await read_live(db, table.battle_id, 0)
+    hit: set[str] = set()
     for seat in seats:
         frame = live_html(read, seat, 0, "csrf", memo)
         assert frame == live_html(read, seat, 0, "csrf"), seat.role
         assert "data-seen-seq" not in frame and f'name="seen_seq" value="{read.seq}"' not in frame
-    assert memo.draws - drawn == len(seats)  # one card (the Shadow's) per seat's view, nothing else
+        card = re.search(r'<article id="ship-shadow-cruiser".*?</article>', frame, re.S)
+        assert card is not None
+        hit.add(card.group(0))
+    # the Shadow's card once for each way it is seen (the public's, its commander's), nothing else
+    assert memo.draws - drawn == len(hit) and 2 <= len(hit) <= 3 < len(seats)

@@ -2,10 +2,17 @@
 
 A live frame draws every ship card for its view, and most actions change one ship: the other cards
 come out the same. `CardMemo` keeps each card by a digest of exactly what its templates read — the
-ship as this viewer sees it, its display values and ⚑ flags, the viewer and what the rules offer
-them, the seat names, the battle (its clock), the CSRF placeholder, and the whole ship list only
-for the parts whose templates read it (target lists) — so a card is reused only when every one of
-those is the same. A card with an action form also draws the seq (the form's seen_seq): it is kept
+ship as this viewer sees it, its display values and ⚑ flags, the seat names, the battle (its
+clock), the CSRF placeholder, and what the target lists read of the other ships — so a card is
+reused only when every one of those is the same.
+
+A card is drawn once per visibility, not once per view: what it shows of the ship is in that key
+(a commander's and the referee's view of their ship differ from the public one there), and what
+it asks of the viewer and their offers (`viewer.is_referee`, `ship.id in viewer.ships`,
+`offers.allows("…", ship.id)`, …) is asked through `Asked`, which keeps each question with its
+answer. A card drawn for one viewer is another viewer's when the key is the same and every one of
+those questions has the same answer for them: a spectator, a player who does not command the
+ship and one who does see the public card, drawn once. A card with an action form also draws the seq (the form's seen_seq): it is kept
 per seq. Which variables the card's templates (and all they include) read is found by parsing them
 (`jinja2.meta`): a template that starts reading anything else turns the memo off (every card is
 drawn, as before) until `INPUTS` names it, and a test says so. Anything in those inputs that is not
@@ -151,6 +158,104 @@ def read_by(env: jinja2.Environment, name: str) -> set[str]:
     return set(parsed(env, name)[0]) - set(env.globals)
 
 
+class AskedShips:
+    """The viewer's ships, as a card asks about them (see `Asked`)."""
+
+    __slots__ = ("_ships", "_asked")
+
+    def __init__(self, ships: Any, asked: list[tuple[str, tuple[Any, ...], Any]]) -> None:
+        self._ships, self._asked = ships, asked
+
+    def __contains__(self, item: object) -> bool:
+        answer = item in self._ships
+        self._asked.append(("in ships", (item,), answer))
+        return answer
+
+    def __iter__(self) -> Any:
+        self._asked.append(("viewer", ("ships",), list(self._ships)))
+        return iter(self._ships)
+
+    def __len__(self) -> int:
+        self._asked.append(("viewer", ("ships",), list(self._ships)))
+        return len(self._ships)
+
+
+class Asked:
+    """The viewer and their offers as a card's drawing sees them: every question it asks (which
+    attribute, which action for which ship, whether a ship is theirs) is kept with its answer, so
+    the card can be given to another viewer for whom every answer is the same (`same`)."""
+
+    def __init__(self, offers: Any, viewer: Any) -> None:
+        self.questions: list[tuple[str, tuple[Any, ...], Any]] = []
+        self.offers, self.viewer = AskedOffers(offers, self.questions), AskedViewer(viewer, self.questions)
+
+    @staticmethod
+    def same(questions: list[tuple[str, tuple[Any, ...], Any]], offers: Any, viewer: Any) -> bool:
+        """Whether every question a drawing asked has the same answer for this viewer and offers."""
+        for kind, args, answer in questions:
+            if kind == "allows":
+                now: Any = offers.allows(*args)
+            elif kind == "ships":
+                now = list(offers.ships(*args))
+            elif kind == "offers":
+                now = list(offers)
+            elif kind == "in ships":
+                now = args[0] in viewer.ships
+            else:  # "viewer": an attribute read whole
+                value = getattr(viewer, args[0])
+                now = list(value) if args[0] == "ships" else value
+            if now != answer:
+                return False
+        return True
+
+
+class AskedOffers:
+    """What the rules offer the viewer, as a card asks it (see `Asked`)."""
+
+    __slots__ = ("_offers", "_asked")
+
+    def __init__(self, offers: Any, asked: list[tuple[str, tuple[Any, ...], Any]]) -> None:
+        self._offers, self._asked = offers, asked
+
+    def allows(self, action: str, ship: str | None = None) -> bool:
+        answer: bool = self._offers.allows(action, ship)
+        self._asked.append(("allows", (action, ship), answer))
+        return answer
+
+    def ships(self, action: str) -> list[str]:
+        answer: list[str] = self._offers.ships(action)
+        self._asked.append(("ships", (action,), list(answer)))
+        return answer
+
+    def __iter__(self) -> Any:
+        every = list(self._offers)
+        self._asked.append(("offers", (), every))
+        return iter(every)
+
+    def __bool__(self) -> bool:
+        self._asked.append(("offers", (), list(self._offers)))
+        return bool(self._offers)
+
+
+class AskedViewer:
+    """The viewer, as a card asks about them (see `Asked`)."""
+
+    __slots__ = ("_viewer", "_asked")
+
+    def __init__(self, viewer: Any, asked: list[tuple[str, tuple[Any, ...], Any]]) -> None:
+        self._viewer, self._asked = viewer, asked
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._viewer, name)
+        if name == "ships":
+            return AskedShips(value, self._asked)
+        self._asked.append(("viewer", (name,), value))
+        return value
+
+
+VARIANTS = 8  # cards kept under one key, for viewers who answer a card's questions differently
+
+
 class CardMemo:
     """Drawn ship cards by what they show (see the module's docstring); at most `size` kept."""
 
@@ -168,20 +273,18 @@ class CardMemo:
         self.enabled = not self.unknown and not env.auto_reload
         # whether only FIELDS draws the seq (else every card is kept per seq)
         self.seq_marked = {name for name, names in read.items() if "seq" in names} <= {FIELDS}
-        self._cards: OrderedDict[bytes, Markup] = OrderedDict()
+        # key → the cards drawn under it, each with the questions it asked and their answers
+        self._cards: OrderedDict[bytes, Any] = OrderedDict()
         self.hits = self.draws = 0
 
     def _key(self, context: dict[str, Any], ship: dict[str, Any]) -> bytes | None:
         sid = ship.get("id")
         reads_list = any(name in self.list_readers for name in ship.get("parts") or {})
-        viewer = context["viewer"]
-        inputs = [
+        inputs = [  # the viewer and their offers are asked through `Asked`, not keyed
             ship,
             context["display"].get(sid),
             context["flags"].get(sid),
             context["names"],
-            list(context["offers"]),
-            [viewer.participant_id, viewer.role, sorted(viewer.ships)],
             context["battle"],
             self._ship_list(context) if reads_list else None,
             context["csrf_token"],
@@ -206,23 +309,27 @@ class CardMemo:
         key = by_seq if kept is _BY_SEQ or not self.seq_marked else base
         if key is by_seq:
             kept = self._cards.get(by_seq)
-        if kept is not None:
-            self._cards.move_to_end(key)
-            self.hits += 1
-            return kept
-        card = self._drawn(context, ship)
+        offers, viewer = context["offers"], context["viewer"]
+        for questions, card in kept if isinstance(kept, list) else ():
+            if Asked.same(questions, offers, viewer):
+                self._cards.move_to_end(key)
+                self.hits += 1
+                return card
+        asked = Asked(offers, viewer)
+        card = self._drawn({**context, "offers": asked.offers, "viewer": asked.viewer}, ship)
         self.draws += 1
         if key is base and SEEN_SEQ in card:  # it draws a form: the same inputs differ by seq
             self._keep(base, _BY_SEQ)
-            key = by_seq
-        self._keep(key, card)
+            key, kept = by_seq, self._cards.get(by_seq)
+        variants = [*(kept if isinstance(kept, list) else ()), (asked.questions, card)][-VARIANTS:]
+        self._keep(key, variants)
         return card
 
     def _drawn(self, context: dict[str, Any], ship: dict[str, Any]) -> Markup:
         return Markup(self.env.get_template(CARD).render({**context, "ship": ship}))
 
-    def _keep(self, key: bytes, card: Markup) -> None:
-        self._cards[key] = card
+    def _keep(self, key: bytes, kept: Any) -> None:
+        self._cards[key] = kept
         self._cards.move_to_end(key)
         while len(self._cards) > self.size:
             self._cards.popitem(last=False)
