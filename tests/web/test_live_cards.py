@@ -16,7 +16,6 @@ from app.services.platform import Platform
 from app.services.write import actions
 from app.services.write.actions import Command
 from app.web.drawing.cards import CardMemo, list_fields, parsed
-from app.web.drawing.region_memo import MAP_REGIONS, RegionMemo
 from app.web.drawing.render import PART_TEMPLATES, LiveViews, env, live_html, read_live
 from tests.helpers import act, set_table, ship_def, simple_ship
 
@@ -26,7 +25,6 @@ async def test_kept_cards_are_the_cards_drawn_and_only_changed_ones_are_drawn(pl
     made = await create_demos(platform, "http://demo.test")
     for n, demo in enumerate(made):
         memo = CardMemo(env, PART_TEMPLATES)
-        regions = RegionMemo(env, MAP_REGIONS)  # the map's regions too (tests/web/test_live_regions.py)
         assert memo.enabled
         read = await read_live(platform.db, demo["id"], 0, platform.rules)
         referee = next(p for p in read.people if p.role == "referee")
@@ -35,7 +33,7 @@ async def test_kept_cards_are_the_cards_drawn_and_only_changed_ones_are_drawn(pl
             read = await read_live(platform.db, demo["id"], 0, platform.rules)
             seats = [p for p in read.people if p.active]
             for seat in seats:
-                assert live_html(read, seat, 0, "csrf", memo, regions) == live_html(read, seat, 0, "csrf"), (
+                assert live_html(read, seat, 0, "csrf", memo) == live_html(read, seat, 0, "csrf"), (
                     n,
                     seat.role,
                 )
