@@ -339,10 +339,10 @@ class Hub:
 
     async def wake(self, battle_id: str, seq: int, topic: Topic = Topic.LOG) -> None:
         """The broker's listener: return at once; the round for the battle runs in the background."""
-        if battle_id not in self.viewers:  # nobody watches it here (a hello reads it anyway)
-            return
-        if topic is Topic.SEATS:
+        if topic is Topic.SEATS:  # counted even with nobody watching: the kept seats are by that count
             await self.resync_battle(battle_id)
+            return
+        if battle_id not in self.viewers:  # nobody watches it here (a hello reads it anyway)
             return
         if topic is Topic.TABLE:
             self._start_table(battle_id)

@@ -403,3 +403,12 @@ async def test_the_table_talk_is_read_once_a_seat_retried_when_it_fails_and_neve
     await hub.wake("b", 0, Topic.TABLE)
     await eventually(lambda: all(s.closed for s in socks), what="both tabs closed")
     assert all(s.closed == [(1013, "the table could not be read; reconnecting")] for s in socks)
+
+
+async def test_a_seats_wake_up_is_counted_even_with_nobody_watching() -> None:
+    """The seats a process keeps for a battle's frames are kept by the hub's count of seat
+    changes (`refreshes`): a change heard while nobody watched must still move it, or a viewer
+    arriving within the seats' 30 s would be drawn from seats as they were."""
+    hub = Hub(load=lambda b, s: _read(s), views=Views(), settings=HubSettings(heartbeat_seconds=0))
+    await hub.wake("b", 0, Topic.SEATS)
+    assert hub.refreshes == {"b": 1} and "b" not in hub.viewers
