@@ -353,11 +353,14 @@ class Hub:
 
     async def resync_all(self) -> None:
         """After the broker's subscription came back: wake-ups may have been missed, so every
-        battle watched here is read again and every viewer caught up from its seq."""
+        battle watched here is read again and every viewer caught up from its seq, its table
+        talk too (each sent only what changed for it)."""
         for battle_id in list(self.viewers):
             for viewer in self.viewers.get(battle_id, ()):
                 viewer.resync = True
             self._start(battle_id)
+            if self.table is not None:
+                self._start_table(battle_id)
 
     async def resync_battle(self, battle_id: str) -> None:
         """Something outside the log changed what this battle's pages show (a seat added, removed
