@@ -340,10 +340,10 @@ class Hub:
 
     async def wake(self, battle_id: str, seq: int, topic: Topic = Topic.LOG) -> None:
         """The broker's listener: return at once; the round for the battle runs in the background."""
-        if battle_id not in self.viewers:  # nobody watches it here (a hello reads it anyway)
-            return
-        if topic is Topic.SEATS:
+        if topic is Topic.SEATS:  # counted even with nobody watching: the kept seats are by that count
             await self.resync_battle(battle_id)
+            return
+        if battle_id not in self.viewers:  # nobody watches it here (a hello reads it anyway)
             return
         if topic is Topic.TABLE:
             self._start_table(battle_id)
@@ -354,11 +354,14 @@ class Hub:
 
     async def resync_all(self) -> None:
         """After the broker's subscription came back: wake-ups may have been missed, so every
-        battle watched here is read again and every viewer caught up from its seq."""
+        battle watched here is read again and every viewer caught up from its seq, its table
+        talk too (each sent only what changed for it)."""
         for battle_id in list(self.viewers):
             for viewer in self.viewers.get(battle_id, ()):
                 viewer.resync = True
             self._start(battle_id)
+            if self.table is not None:
+                self._start_table(battle_id)
 
     async def resync_battle(self, battle_id: str) -> None:
         """Something outside the log changed what this battle's pages show (a seat added, removed

@@ -54,10 +54,12 @@
     if (!any && !window.confirm(button.dataset.confirmEmpty)) { evt.preventDefault(); evt.stopImmediatePropagation(); }
   }, true);
 
-  // Plain (non-htmx) submissions get an id too.
+  // Plain (non-htmx) submissions get an id too, and the seq the page shows (a pushed form carries none).
   document.addEventListener("submit", function (evt) {
     var field = evt.target.querySelector && evt.target.querySelector("[data-action-id]");
     if (field && !field.value) field.value = newId();
+    var seen = evt.target.querySelector && evt.target.querySelector("input[name='seen_seq']");
+    if (seen) seen.value = String(currentSeq());
   }, true);
 
   // On (re)connect, say which seq we have: the server sends what we missed.

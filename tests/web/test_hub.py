@@ -403,3 +403,34 @@ async def test_the_table_talk_is_read_once_a_seat_retried_when_it_fails_and_neve
     await hub.wake("b", 0, Topic.TABLE)
     await eventually(lambda: all(s.closed for s in socks), what="both tabs closed")
     assert all(s.closed == [(1013, "the table could not be read; reconnecting")] for s in socks)
+
+
+async def test_a_seats_wake_up_is_counted_even_with_nobody_watching() -> None:
+    """The seats a process keeps for a battle's frames are kept by the hub's count of seat
+    changes (`refreshes`): a change heard while nobody watched must still move it, or a viewer
+    arriving within the seats' 30 s would be drawn from seats as they were."""
+    hub = Hub(load=lambda b, s: _read(s), views=Views(), settings=HubSettings(heartbeat_seconds=0))
+    await hub.wake("b", 0, Topic.SEATS)
+    assert hub.refreshes == {"b": 1} and "b" not in hub.viewers
+
+
+async def test_after_the_broker_comes_back_the_table_talk_is_caught_up_too() -> None:
+    """Table wake-ups lost while the broker was away are made up when it resubscribes: each
+    watching seat's table is read again and sent what changed (here: a line it lacks)."""
+    talk = {"line": "one"}
+
+    async def table(battle_id: str, seat: str) -> list[tuple[str, str]]:
+        return [("#chat-list", f'<hx-partial hx-target="#chat-list">{talk["line"]}</hx-partial>')]
+
+    hub = Hub(
+        load=lambda b, s: _read(s), views=Views(), settings=HubSettings(heartbeat_seconds=0), table=table
+    )
+    sock = Socket()
+    v = viewer(sock)
+    hub.join(v)
+    await hub.send_table([v])
+    await settle(hub)
+    talk["line"] = "two"  # posted while this process was deaf to the broker
+    await hub.resync_all()
+    await settle(hub)
+    await eventually(lambda: any("two" in s for s in sock.sent), what="the missed line")

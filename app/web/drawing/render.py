@@ -42,7 +42,6 @@ from app.services.store.battles import participants
 from app.services.store.drafts import drafts_possible
 from app.services.store.drafts import rows as draft_rows
 from app.web.drawing.cards import CardMemo
-from app.web.drawing.region_memo import MAP_REGIONS, RegionMemo
 from app.web.drawing.rulebook import prose, rule_links
 from app.web.drawing.tile_names import tile_lines
 
@@ -399,7 +398,6 @@ class LiveViews:
         # as long as a token (secrets.token_urlsafe(32)), so hunks made against it fit the page's text
         self.placeholder = f"__csrf_{secrets.token_hex(17)}__"
         self.cards = CardMemo(env, PART_TEMPLATES)  # a card is drawn again only when it changed
-        self.regions = RegionMemo(env, MAP_REGIONS)  # so is the map's board
 
     def _me(self, read: LiveRead, viewer: Subscriber) -> Participant:
         me = read.by_id.get(viewer.participant_id)
@@ -413,7 +411,7 @@ class LiveViews:
 
     def html(self, read: LiveRead, viewer: Subscriber) -> list[tuple[str, str]]:
         since = viewer.last_seq or 0
-        html = live_html(read, self._me(read, viewer), since, self.placeholder, self.cards, self.regions)
+        html = live_html(read, self._me(read, viewer), since, self.placeholder, self.cards)
         return regions_of(html)
 
 
@@ -441,11 +439,9 @@ def live_html(
     since: int,
     csrf: str,
     cards: CardMemo | None = None,
-    regions: RegionMemo | None = None,
 ) -> str:
     """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer
-    (`cards`: ship cards kept from earlier frames, `regions`: the map's regions likewise; None
-    draws every one)."""
+    (`cards`: ship cards kept from earlier frames; None draws every one)."""
     viewer = viewer_of(me, read.state)
     state = with_drafts(read.state, read.drafts, viewer)
     data = view_data(read.battle, state, read.seq, me, viewer, read.people, step_since=read.step_since)
@@ -472,13 +468,10 @@ def live_html(
     # the entries this viewer holds that the end opened: drawn again as the battle's end shows them
     held = [r for r in read.revealed if r.seq <= since] if read.end is not None and since < read.end else []
     context["reopened"] = log_entries(held, read.battle, viewer, read.names, read.taken) if held else []
+    context["pushed"] = True  # forms without the seq: the page fills it in (partials/action_fields.html)
     context["cards"] = (cards or _EVERY_CARD).cards(context)
-    drawn = regions or _EVERY_REGION
-    context["regions"] = {name: drawn.draw(name, context) for name in MAP_REGIONS} if context["map"] else {}
     return render("partials/live_update.html", context)
 
 
 _EVERY_CARD = CardMemo(env, PART_TEMPLATES, size=0)
 _EVERY_CARD.enabled = False
-_EVERY_REGION = RegionMemo(env, MAP_REGIONS, size=0)
-_EVERY_REGION.enabled = False

@@ -48,13 +48,6 @@ CACHES: tuple[Cache, ...] = (
         "one entry per template source, per template environment (weakly held)",
     ),
     Cache(
-        "app/web/drawing/region_memo.py",
-        "RegionMemo",
-        "the map's board and status line as drawn for a frame, by a digest of what they read",
-        "any change in what the region reads is a new digest (a miss)",
-        "256 regions, least recently used first out (one per LiveViews)",
-    ),
-    Cache(
         "app/services/reading/live_log.py",
         "LiveLogs",
         "per watched battle: what frames derive from its log (map rows, ⚑ marks, the step's start), "
