@@ -513,7 +513,7 @@ async def delete(
     """Delete a saved ship (a referee of the battle it was saved in); samples are read-only."""
     async with platform.db.transaction() as session:
         row, held = await _kept_row(session, viewer, slug, also, "delete")
-        entry = _entry(row, viewer, held, also)
+        entry = _entry(row, viewer, held, also=also)
         await session.delete(row)
     return entry
 
@@ -535,7 +535,7 @@ async def rename(
         row, held = await _kept_row(session, viewer, slug, also, "rename")
         row.name = name
         row.definition = {**row.definition, "name": name}
-        entry = _entry(row, viewer, held, also)
+        entry = _entry(row, viewer, held, also=also)
     return entry
 
 
