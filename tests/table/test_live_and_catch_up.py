@@ -132,6 +132,7 @@ async def test_since_your_last_visit(client: httpx.AsyncClient) -> None:
         "damage.apply",
         {"target": "hawk", "source": "crow", "amount": 2, "direction": "fore"},
     )
+    await say(client, table, "bob", "closing in")
     r = await client.get(f"/api/v1/battles/{table.battle_id}/catch-up", headers=table.auth("watcher"))
     summary = r.json()["summary"]
     assert (
@@ -139,6 +140,9 @@ async def test_since_your_last_visit(client: httpx.AsyncClient) -> None:
         and summary["actions"] == 1
         and summary["lines"][0].startswith("Crow hits Hawk for 2")
     )
+    assert r.json()["talk"] == {"count": 1, "lines": ["bob: closing in"], "more": 0}  # since it last read
+    r = await client.get(f"/api/v1/battles/{table.battle_id}/catch-up", headers=table.auth("watcher"))
+    assert r.json()["talk"] is None and r.json()["summary"] is None
 
 
 async def test_a_socket_hello_counts_as_seen(server: Server) -> None:

@@ -81,17 +81,21 @@ async def test_notification(battle_id: str, platform: PlatformDep, creds: Creds)
 
 @router.get("/battles/{battle_id}/catch-up", responses=errors(401, 403, 404))
 async def read_catch_up(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
-    """What happened (as you may see it) since the seq you last looked at or acted on; reading it
-    here marks the battle's current seq as seen."""
+    """What happened (as you may see it) since the seq you last looked at or acted on, and the
+    table talk others wrote since you last read (`talk`: count, first lines; null when none);
+    reading it here marks the battle's current seq as seen."""
     me = await participant_by_bearer(platform, battle_id, creds)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle_id)
         state, seq = await load_state(session, battle_id, platform.rules)
         viewer = viewer_of(me, state)
+        earlier = await seats.read_status(session, me.id)
+    left_at = earlier.last_seen_at if earlier is not None else None
     before = await seats.mark_seen(platform, me.id, seq)
     async with platform.db.reader() as session:
         summary = await catch_up(session, battle, viewer, before, seq)
-    return {"seq": seq, "since": before, "summary": summary}
+        talk = await chat.since_visit(session, battle_id, me, left_at)
+    return {"seq": seq, "since": before, "summary": summary, "talk": talk}
 
 
 class AskIn(BaseModel):
