@@ -47,10 +47,10 @@ async def _demo(base_url: str) -> list[dict]:
     from app.db import Database
     from app.demo import create_demos
     from app.realtime.broker import Broker
-    from app.services.platform import Platform
+    from app.services.bootstrap import build_platform
 
     settings = get_settings()
-    platform = Platform(settings=settings, db=Database(settings.database_url), broker=Broker())
+    platform = build_platform(settings=settings, db=Database(settings.database_url), broker=Broker())
     try:
         return await create_demos(platform, base_url)
     finally:
@@ -70,10 +70,10 @@ def demo(base_url: str, *, fresh: bool) -> list[dict]:
 async def _with_platform(work: Callable[[Platform], Awaitable[Done]]) -> Done:
     from app.db import Database
     from app.realtime.broker import Broker
-    from app.services.platform import Platform
+    from app.services.bootstrap import build_platform
 
     settings = get_settings()
-    platform = Platform(settings=settings, db=Database(settings.database_url), broker=Broker())
+    platform = build_platform(settings=settings, db=Database(settings.database_url), broker=Broker())
     try:
         return await work(platform)
     finally:
@@ -117,9 +117,10 @@ def export_file(battle_id: str) -> int:
 
 def import_file(path: str) -> int:
     from app.services.errors import ServiceError
+    from app.web.battle_file_reader import read_battle_file
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_battle_file(Path(path).read_bytes())  # as strict as the doors' imports
         battle_id, seats = asyncio.run(_with_platform(lambda platform: _import(platform, data)))
     except (OSError, ValueError) as exc:
         print(f"import: {path}: {exc}", file=sys.stderr)

@@ -76,7 +76,16 @@ class Settings(BaseSettings):
     chat_rate_seconds: float = 10.0  # … in this many seconds
     public_url: str = ""  # e.g. https://starboard.example; notifications then link to the battle
     webhook_allow_private: bool = False  # allow webhooks to loopback / private-network hosts (SSRF guard)
-    webhook_timeout_seconds: float = 5.0
+    webhook_timeout_seconds: float = Field(
+        default=5.0, gt=0, description="deadline of one webhook attempt: resolve, connect, send, answer"
+    )
+    webhook_max_concurrent: int = Field(
+        default=8, ge=1, description="webhook calls under way at once in a process (their own threads)"
+    )
+    webhook_seat_limit: int = Field(
+        default=5, ge=0, description="webhook calls one seat's webhook gets per window (0: no limit)"
+    )
+    webhook_seat_window_seconds: float = Field(default=60.0, gt=0)
     webhook_retries: int = 3  # attempts after the first
     webhook_backoff_seconds: float = 1.0  # doubled after each failed attempt
     notify_idle_seconds: float = 180.0  # nobody seen on the page this recently is notified
@@ -124,6 +133,10 @@ class Settings(BaseSettings):
     ws_hello_timeout: float = 10.0  # a socket that has not said hello by then is closed (1008)
     ws_max_sockets_per_seat: int = 20  # open sockets per participant per process (then 1008)
     ws_max_frames_per_second: float = 20.0  # client frames per second, bursts of twice that (then 1008)
+    feed_max_per_seat: int = Field(default=4, ge=1, description="open SSE feeds one seat may hold (then 429)")
+    feed_max_per_process: int = Field(
+        default=256, ge=1, description="open SSE feeds a process holds (then 503 with Retry-After)"
+    )
     ws_send_timeout: float = 10.0  # a frame the client does not take within this closes it (1011)
     # Move the heap built at startup (modules, mappers, templates) out of the collector's sight
     # (gc.freeze): a full collection no longer walks it, so it stalls the loop a third as long.
@@ -140,6 +153,11 @@ class Settings(BaseSettings):
 
     # History: a copy of the state every N actions, so the state at any seq replays < N actions.
     checkpoint_every: int = 50
+
+    # The ship library's bounds (docs/security.md, "Bounds"): saved ships one referee seat may keep,
+    # and in all; a save past either is refused (422, field `library`) until one is deleted.
+    shiplib_max_per_owner: int = 200
+    shiplib_max_total: int = 5000
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -113,7 +113,7 @@ class Database:
         """An action's unit of work (the action path's cost): like `transaction`, one
         session on one pooled connection, committed at the end, rolled back on an error — but the
         session only takes part once something is done through it. On PostgreSQL the connection's
-        bare asyncpg driver is in `info["driver"]` (`action_store.driver_of`) from the start, and a
+        bare asyncpg driver is in `info["driver"]` (`store/postgres.bare_connection`) from the start, and a
         plain action's two statements run there in autocommit; the ORM session begins a
         transaction on the connection the first time it is used (a draft, a history action), the
         bare statements after it join that transaction, and the end commits both. An action the

@@ -21,10 +21,10 @@ from app.operations.observe import observe
 from app.operations.shutdown import Draining
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
-from app.services.platform import Platform
+from app.services.bootstrap import build_platform
+from app.services.bus import ActionCommitted
 from app.services.reading.live_log import LiveLogs
-from app.services.store.battles import SEATS_WAKE
-from app.services.table import chat, notify
+from app.services.table import notify
 from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
 from app.web.api import table as api_table
@@ -123,12 +123,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             retry_max=settings.broker_retry_max,
             connect_timeout=settings.db_connect_timeout,
         )
-        platform = Platform(settings=settings, db=db, broker=broker)
+        platform = build_platform(settings=settings, db=db, broker=broker)
         live_logs = LiveLogs()  # each watched battle's log as the frames need it, read once
         # a commit is kept only for battles watched here (it holds the whole state)
-        platform.committed.append(
-            lambda commit: hub.viewers.get(commit.battle_id) and live_logs.committed(commit)
-        )
+
+        def keep_for_viewers(event: ActionCommitted) -> None:
+            if hub.viewers.get(event.commit.battle_id):
+                live_logs.committed(event.commit)
+
+        platform.bus.on(ActionCommitted, keep_for_viewers)
         hub = Hub(
             load=lambda battle_id, since: read_live(
                 db,
@@ -147,31 +150,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 read_timeout=settings.db_connect_timeout + settings.db_statement_timeout,
                 send_timeout=settings.ws_send_timeout,
             ),
+            table=partial(table.table_regions, platform),  # the table talk: its own topic, the same path
         )
-        # At the table: chat/requests wake-ups, notifications after commit, step deadlines
-        table_live = table.TableLive(platform, hub)
-
-        async def route(key: str, seq: int) -> None:
-            """Action wake-ups (battle ids) are the hub's; table wake-ups the table's."""
-            if key.startswith(chat.TABLE_WAKE):
-                await table_live.wake(key, seq)
-            elif key.startswith(SEATS_WAKE):
-                await hub.resync_battle(key[len(SEATS_WAKE) :])
-            else:
-                await hub.wake(key, seq)
-
-        broker.subscribe(route)
+        broker.subscribe(hub.wake)  # every topic: the log, the seats, the table talk
         broker.on_resubscribed(hub.resync_all)
         feeds = feed.Feeds()  # the bots' SSE feeds wake on the same wake-ups
         broker.subscribe(feeds.wake)
         broker.on_resubscribed(feeds.wake_all)
-        platform.in_commit.append(partial(notify.in_commit, platform))  # last seen, maybe a webhook
+        platform.bus.on(ActionCommitted, partial(notify.on_committed, platform))  # maybe a webhook
         deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
         await broker.start()
         await hub.start()
         app.state.platform = platform
         app.state.hub = hub
-        app.state.table_live = table_live
         app.state.feeds = feeds
         draining = Draining()  # SIGTERM: feeds told to resume elsewhere, /readyz 503
         draining.listeners.append(feeds.close_all)
@@ -187,8 +178,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             deadlines.cancel()
             await platform.broker.stop()
             await hub.drain()
-            await table_live.drain()
             await platform.db.dispose()
+            if platform.webhooks is not None:
+                platform.webhooks.close()
 
     app = StarboardApp(
         title="Starboard",

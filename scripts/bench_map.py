@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from app.db import Database  # noqa: E402
 from app.realtime.broker import Broker  # noqa: E402
 from app.rules.geometry import Hex, printed  # noqa: E402
+from app.services.bootstrap import build_platform  # noqa: E402
 from app.services.library.samples import definition  # noqa: E402
 from app.services.platform import Platform  # noqa: E402
 from app.services.reading.maps import map_for, map_rows  # noqa: E402
@@ -80,7 +81,7 @@ async def main() -> None:
     url = f"sqlite+aiosqlite:///{path}"
     migrate(url)
     db = Database(url)
-    platform = Platform(settings=settings_for(url), db=db, broker=Broker())
+    platform = build_platform(settings=settings_for(url), db=db, broker=Broker())
     try:
         battle_id, player, _ = await battle(platform)
         reads, frames, maps, queries = [], [], [], []

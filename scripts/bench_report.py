@@ -21,8 +21,8 @@ sys.path.insert(0, str(ROOT))
 from app.db import Database  # noqa: E402
 from app.demo import create_demos  # noqa: E402
 from app.realtime.broker import Broker  # noqa: E402
+from app.services.bootstrap import build_platform  # noqa: E402
 from app.services.errors import ServiceError  # noqa: E402
-from app.services.platform import Platform  # noqa: E402
 from app.services.reading.report import battle_report  # noqa: E402
 from app.services.store.battles import get_battle, participants  # noqa: E402
 from app.services.write import actions  # noqa: E402
@@ -34,7 +34,7 @@ async def main(n: int) -> None:
     url = f"sqlite:///{tempfile.mkdtemp()}/bench.db"
     migrate(url)
     db = Database(url)
-    platform = Platform(settings=settings_for(url), db=db, broker=Broker())
+    platform = build_platform(settings=settings_for(url), db=db, broker=Broker())
     demo = (await create_demos(platform, "http://bench"))[0]
     async with db.reader() as session:
         seats = {p.name: p for p in await participants(session, demo["id"])}

@@ -22,6 +22,7 @@ from app.config import Settings
 from app.db import Database
 from app.main import create_app
 from app.realtime.broker import Broker
+from app.services.bootstrap import build_platform
 from app.services.platform import Platform
 from app.web.middleware.serving import WS_PROTOCOL
 
@@ -40,11 +41,11 @@ hypothesis_settings.load_profile("starboard")
 # that server or tool. Fixtures parametrised over backends name what each parameter needs, since
 # they get the backend's fixture at run time (request.getfixturevalue), outside the static closure.
 NEEDS: dict[str, set[str]] = {
-    "postgres": {"postgres_url", "pg_server", "notify_pair", "redis_pair"},
+    "postgres": {"postgres_url", "pg_server", "notify_pair", "redis_pair", "own_postgres"},
     "redis": {"redis_url", "redis_pair", "own_redis"},
     "browser": {"browser"},
     "nginx": {"nginx"},
-    "fault": {"proxies", "own_redis"},
+    "fault": {"proxies", "own_redis", "own_postgres"},
 }
 NEEDS_BY_PARAM: dict[tuple[str, str], set[str]] = {
     ("db_url", "postgres"): {"postgres"},
@@ -138,7 +139,7 @@ def settings_for(db: str, broadcast: str = "memory://") -> Settings:
 async def platform(db_url: str) -> AsyncIterator[Platform]:
     settings = settings_for(db_url)
     db = Database(db_url)
-    yield Platform(settings=settings, db=db, broker=Broker())
+    yield build_platform(settings=settings, db=db, broker=Broker())
     await db.dispose()
 
 

@@ -1,7 +1,9 @@
 """Wake-up fan-out between server processes.
 
-Messages are only `(battle_id, seq)`: the database stays the truth, so a lost message costs a
+Messages are only `(battle_id, seq, topic)`: the database stays the truth, so a lost message costs a
 refresh, never a wrong state, and payloads stay far under PostgreSQL's 8000-byte NOTIFY limit.
+The topic says what changed — the log (a commit), the seats, or the table talk — so each listener
+reads only what it shows (the hub, app/realtime/hub.py, is the one live path for all three).
 Backends: in-process (default), PostgreSQL LISTEN/NOTIFY (asyncpg), Redis pub/sub.
 
 How it copes with faults (docs/architecture.md, "The live path under faults"):
@@ -24,13 +26,23 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Coroutine
+from enum import StrEnum
 from typing import Any
 
 from app.operations import metrics
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[str, int], Awaitable[None]]
+
+class Topic(StrEnum):
+    """What changed in a battle, as a wake-up says it."""
+
+    LOG = "log"  # an action was committed: the seq is its own
+    SEATS = "seats"  # a seat was added, removed or given a new link (no seq moves)
+    TABLE = "table"  # table talk or a request to the referee (the seq: the chat's, or 0)
+
+
+Listener = Callable[[str, int, Topic], Awaitable[None]]
 Callback = Callable[[], Awaitable[None]]
 CHANNEL = "starboard_battles"
 
@@ -45,8 +57,9 @@ class Broker:
         self.resubscribed: list[Callback] = []
         self.publish_timeout = publish_timeout
         self.retry_max = retry_max
-        self.pending: dict[str, int] = {}  # battle → latest seq not yet sent to the other processes
-        self.announced: dict[str, float] = {}  # battle → when its oldest pending wake-up was announced
+        # (battle, topic) → latest seq not yet sent to the other processes, and when it was announced
+        self.pending: dict[tuple[str, Topic], int] = {}
+        self.announced: dict[tuple[str, Topic], float] = {}
         self._kick = asyncio.Event()
         self._sending = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -83,30 +96,30 @@ class Broker:
 
     # -- publishing -------------------------------------------------------------------------
 
-    def announce(self, battle_id: str, seq: int) -> None:
+    def announce(self, battle_id: str, seq: int, topic: Topic = Topic.LOG) -> None:
         """After a commit: wake local viewers now, and the other processes in the background.
         Returns at once; nothing here can delay or fail the action that was committed."""
-        self._spawn(self._deliver(battle_id, seq))
+        self._spawn(self._deliver(battle_id, seq, topic))
         if self.remote:
-            if seq > self.pending.get(battle_id, -1):
-                self.pending[battle_id] = seq
-                self.announced.setdefault(battle_id, time.time())
+            if seq > self.pending.get((battle_id, topic), -1):
+                self.pending[(battle_id, topic)] = seq
+                self.announced.setdefault((battle_id, topic), time.time())
             self._kick.set()
         else:
             metrics.WAKEUPS_PUBLISHED.inc()
 
-    async def publish(self, battle_id: str, seq: int) -> None:
+    async def publish(self, battle_id: str, seq: int, topic: Topic = Topic.LOG) -> None:
         """Send one wake-up and wait for it (tests and tools); `announce` is the app's way."""
         if self.remote:
             async with self._sending:
-                await asyncio.wait_for(self._send(battle_id, seq), self.publish_timeout)
+                await asyncio.wait_for(self._send(battle_id, seq, topic), self.publish_timeout)
         else:
-            await self._deliver(battle_id, seq)
+            await self._deliver(battle_id, seq, topic)
 
-    async def _send(self, battle_id: str, seq: int) -> None:
+    async def _send(self, battle_id: str, seq: int, topic: Topic) -> None:
         """Put one wake-up on the wire. In one process the wire is this process: deliver it here;
         the PostgreSQL and Redis brokers send it to every process instead."""
-        await self._deliver(battle_id, seq)
+        await self._deliver(battle_id, seq, topic)
 
     async def _reset_sender(self) -> None:
         """Drop the publishing connection after a failure or timeout (it may be half-used)."""
@@ -118,10 +131,10 @@ class Broker:
             await self._kick.wait()
             self._kick.clear()
             while self.pending:
-                battle_id, seq = next(iter(self.pending.items()))
+                (battle_id, topic), seq = next(iter(self.pending.items()))
                 try:
                     async with self._sending:  # one command at a time on the publishing connection
-                        await asyncio.wait_for(self._send(battle_id, seq), self.publish_timeout)
+                        await asyncio.wait_for(self._send(battle_id, seq, topic), self.publish_timeout)
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
@@ -143,31 +156,31 @@ class Broker:
                 failures = 0
                 self.published += 1
                 metrics.WAKEUPS_PUBLISHED.inc()
-                if self.pending.get(battle_id) == seq:
-                    del self.pending[battle_id]
-                    self.announced.pop(battle_id, None)
+                if self.pending.get((battle_id, topic)) == seq:
+                    del self.pending[(battle_id, topic)]
+                    self.announced.pop((battle_id, topic), None)
 
     # -- receiving --------------------------------------------------------------------------
 
-    async def _deliver(self, battle_id: str, seq: int) -> None:
+    async def _deliver(self, battle_id: str, seq: int, topic: Topic) -> None:
         metrics.WAKEUPS_RECEIVED.inc()
         for listener in list(self.listeners):
             try:
-                await listener(battle_id, seq)
+                await listener(battle_id, seq, topic)
             except Exception:  # one bad listener must not stop the others
                 log.exception("broker listener failed")
 
     def _on_raw(self, raw: str | bytes) -> None:
         try:
             msg = json.loads(raw)
-            battle_id, seq = str(msg["b"]), int(msg["s"])
-        except (ValueError, KeyError, TypeError):
+            battle_id, seq, topic = str(msg["b"]), int(msg["s"]), Topic(msg.get("t", Topic.LOG))
+        except (ValueError, KeyError, TypeError, AttributeError):
             log.warning("ignoring malformed broker message %r", raw)
             return
-        sent_at = msg.get("t")  # when it was announced (absent from an older process's messages)
+        sent_at = msg.get("at")  # when it was announced (absent from an older process's messages)
         if isinstance(sent_at, int | float):
             metrics.BROKER_LAG.observe(max(0.0, time.time() - sent_at))
-        self._spawn(self._deliver(battle_id, seq))
+        self._spawn(self._deliver(battle_id, seq, topic))
 
     async def _subscription_back(self) -> None:
         """The subscription is (re-)established: catch up, and send what is pending."""
@@ -180,9 +193,13 @@ class Broker:
                 log.exception("resubscribe callback failed")
 
 
-    def _message(self, battle_id: str, seq: int) -> str:
-        """The wake-up on the wire, with the time it was announced (the receivers' lag metric)."""
-        return json.dumps({"b": battle_id, "s": seq, "t": self.announced.get(battle_id, time.time())})
+    def _message(self, battle_id: str, seq: int, topic: Topic) -> str:
+        """On the wire: {"b": battle, "s": seq, "at": when it was announced (the receivers' lag
+        metric)}, and "t": the topic when it is not the log."""
+        body: dict[str, Any] = {"b": battle_id, "s": seq, "at": self.announced.get((battle_id, topic), time.time())}
+        if topic is not Topic.LOG:
+            body["t"] = str(topic)
+        return json.dumps(body)
 
 
 def _backoff(attempt: int, cap: float) -> float:
@@ -290,12 +307,12 @@ class PostgresBroker(Broker):
                     await asyncio.wait_for(conn.close(), 1)
         self.listen_conn = self.notify_conn = None
 
-    async def _send(self, battle_id: str, seq: int) -> None:
+    async def _send(self, battle_id: str, seq: int, topic: Topic) -> None:
         import asyncpg
 
         if self.notify_conn is None or self.notify_conn.is_closed():
             self.notify_conn = await asyncpg.connect(self.url, timeout=self.connect_timeout)
-        await self.notify_conn.execute("SELECT pg_notify($1, $2)", CHANNEL, self._message(battle_id, seq))
+        await self.notify_conn.execute("SELECT pg_notify($1, $2)", CHANNEL, self._message(battle_id, seq, topic))
 
     async def _reset_sender(self) -> None:
         conn, self.notify_conn = self.notify_conn, None
@@ -381,7 +398,7 @@ class RedisBroker(Broker):
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(client.aclose(), 1)
 
-    async def _send(self, battle_id: str, seq: int) -> None:
+    async def _send(self, battle_id: str, seq: int, topic: Topic) -> None:
         import redis.asyncio as redis
 
         if self.client is None:
@@ -391,7 +408,7 @@ class RedisBroker(Broker):
                 socket_timeout=self.publish_timeout,
                 retry=None,
             )
-        await self.client.publish(CHANNEL, self._message(battle_id, seq))
+        await self.client.publish(CHANNEL, self._message(battle_id, seq, topic))
 
     async def _reset_sender(self) -> None:
         client, self.client = self.client, None

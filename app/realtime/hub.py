@@ -1,4 +1,5 @@
-"""Per-process registry of websocket viewers, and the only place that pushes battle frames.
+"""Per-process registry of websocket viewers, and the one live path: everything a battle page shows
+live — the log's regions, the seats, the table talk — reaches its sockets from here.
 
 A wake-up (battle, seq) starts one *round* for that battle: one database read shared by every
 viewer of the battle in this process, one rendering per distinct view (viewers who see the same
@@ -11,6 +12,14 @@ viewer is never silently forgotten while its socket stays open. A heartbeat ever
 reads the seq of every watched battle (one query), catches up any viewer behind it (so a wake-up
 lost by the broker costs at most one heartbeat), and tells each up-to-date viewer not sent a frame
 since the last beat the battle's seq, so the client can resync if it holds less.
+
+Table talk (chat, requests to the referee) is not in the log: its wake-up (`Topic.TABLE`) reads
+each watching seat's table regions once for that seat's sockets and sends each only what changed
+for it — someone else's private line sends a viewer nothing at all, not even its timing.
+
+Send what changed: a frame carries only the regions a viewer's page does not already hold as they
+are now, and a region the page holds an older version of goes as the hunks that differ
+(app/realtime/diff.py) when those are smaller — the page rebuilds it from its own copy.
 """
 
 from __future__ import annotations
@@ -22,15 +31,16 @@ import logging
 import random
 import types
 from collections import deque
-from collections.abc import Awaitable, Callable, Generator, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.operations.metrics import SOCKET_BYTES, SOCKET_FRAMES
+from app.realtime.broker import Topic
+from app.realtime.diff import patch
 from app.realtime.memory import Trimmer
 
 log = logging.getLogger(__name__)
-NOTHING_SENT: Mapping[str, str] = types.MappingProxyType({})  # a new viewer's record (read-only)
 
 TRY_AGAIN_LATER = 1013  # the database is unreachable: reconnect and catch up in a moment
 INTERNAL_ERROR = 1011
@@ -42,6 +52,22 @@ class SeatGone(Exception):
 
 
 OUTBOX_LIMIT = 64  # frames waiting for one socket; more and it is closed 1013 (it catches up by seq)
+
+
+class Sent:
+    """What a viewer's page holds, region by region: each region's HTML as last sent to it.
+
+    Viewers sent the same frames share one record, so a round works out what a rendering adds for
+    them once (the record is the key: compared by identity, and held by the round while it runs).
+    A record is replaced, never changed."""
+
+    __slots__ = ("regions",)
+
+    def __init__(self, regions: Mapping[str, str] | None = None) -> None:
+        self.regions: Mapping[str, str] = types.MappingProxyType(dict(regions or {}))
+
+
+NOTHING_SENT = Sent()  # a new viewer's record: its page's regions are as of its hello's seq
 
 
 @dataclass(eq=False, slots=True, weakref_slot=True)
@@ -62,15 +88,16 @@ class Subscriber:
     closed: bool = False
     pending: deque[str] | None = None  # frames not yet written, oldest first
     writer: asyncio.Task[None] | None = None  # runs while `pending` has frames
-    sent: dict[str, str] = field(
-        default_factory=dict
-    )  # region → its HTML as last sent (shared: replace, never change)
+    sent: Sent = NOTHING_SENT  # what its page holds (shared by viewers sent the same frames)
     sent_frames: int = 0
     sent_bytes: int = 0
     framed_at: float = 0.0  # when it was last queued a frame with a seq (the loop's clock)
-    # writes a frame at once if the socket can take it as it is (shared bytes; see
-    # app.web.live.ws_protocol), False if not: then `send_text` sends it
+    # writes a frame at once if the socket can take it as it is (see app.web.live.ws_protocol),
+    # False if not: then its writer sends it with `send_text`
     write_now: Callable[[str], bool] | None = None
+    # whether hunks may be sent: they are made against the rendering's CSRF placeholder, so a token
+    # of another length would shift them (the hub then sends such a viewer whole regions)
+    patches: bool = True
 
 
 @dataclass
@@ -104,15 +131,15 @@ class Views(Protocol):
 
 
 SeqReader = Callable[[list[str]], Awaitable[dict[str, int]]]
+# (battle, seat) → that seat's table regions (chat, requests) as (target, html), None: not seated
+TableReader = Callable[[str, str], Awaitable[list[tuple[str, str]] | None]]
 
 
 @dataclass(slots=True)
 class Drawn:
     """One rendering, as the round compares it with what each viewer was sent: its regions in
-    order, and per region what the viewer must hold for it to be left out — its HTML, or for a
-    parent of inner regions its *layout*: its HTML with each inner region's part marked by name,
-    so a change inside one ship card sends that card alone and a card added, removed or moved
-    sends the parent whole."""
+    order, and the HTML of each region a page keeps ("+" marks one appended, the log's new rows,
+    always new and never kept)."""
 
     regions: list[tuple[str, str]]
     held: dict[str, str]
@@ -120,51 +147,40 @@ class Drawn:
     @classmethod
     def of(cls, html: str | list[tuple[str, str]]) -> Drawn:
         regions = [("", html)] if isinstance(html, str) else html
-        held = {target: part for target, part in regions if not target.startswith("+")}
-        for target, part in regions:
-            parent, _, name = target.rpartition("/")
-            if parent in held:
-                inner = part[part.find(">") + 1 : part.rfind("</hx-partial>")]
-                held[parent] = held[parent].replace(inner, f"\x00{name}\x00", 1)
-        return cls(regions, held)
+        return cls(regions, {target: part for target, part in regions if not target.startswith("+")})
 
     def fresh(self, sent: Mapping[str, str]) -> tuple[str, ...]:
-        """The regions a viewer who was last sent `sent` lacks: appended ones always; an inner
-        region only when its parent is not sent whole."""
-        out: list[str] = []
-        for target, _ in self.regions:
-            if target.startswith("+"):
-                out.append(target)
+        """The regions a viewer whose page holds `sent` lacks: appended ones always."""
+        return tuple(t for t, _ in self.regions if t.startswith("+") or sent.get(t) != self.held[t])
+
+    def frame(
+        self, sent: Sent, tail: dict[str, Any], patches: bool, same_seq: bool = False, table: bool = False
+    ) -> str | None:
+        """The frame for a page holding `sent`, as JSON text ending in `tail` (its seq, …): the
+        regions it lacks, each whole or (`patches`) as hunks against the version it holds when
+        those are smaller. None when there is nothing to send: a refresh at the page's own seq
+        (`same_seq`) or the table's regions (`table`) that find nothing new."""
+        fresh = self.fresh(sent.regions)
+        if same_seq:
+            fresh = tuple(t for t in fresh if not t.startswith("+"))  # the same seq: the log has nothing new
+        if (same_seq or table) and not fresh:
+            return None
+        whole: list[str] = []
+        hunks: list[list[Any]] = []
+        for target, html in self.regions:
+            if target not in fresh:
                 continue
-            parent = target.rpartition("/")[0]
-            if parent and parent in out:
-                continue
-            if sent.get(target) != self.held[target]:
-                out.append(target)
-        return tuple(out)
-
-
-@types.coroutine
-def _resumed(coroutine: Any, waiting_on: Any) -> Generator[Any, Any, Any]:
-    """An awaitable that finishes a coroutine already started by hand, which suspended on
-    `waiting_on` (what an eager task does on Python 3.12; this project runs on 3.11 too)."""
-    while True:
-        try:
-            answer = yield waiting_on
-        except BaseException as exc:  # cancelled or timed out: the coroutine hears it too
-            try:
-                waiting_on = coroutine.throw(exc)
-            except StopIteration as done:
-                return done.value
-        else:
-            try:
-                waiting_on = coroutine.send(answer)
-            except StopIteration as done:
-                return done.value
-
-
-async def _finish(coroutine: Any, waiting_on: Any) -> Any:
-    return await _resumed(coroutine, waiting_on)
+            old = sent.regions.get(target) if patches else None
+            if old is not None:
+                length, ops = patch(old, html)
+                if sum(len(op[2]) + 16 for op in ops) < len(html):  # ~16: an op's offsets and brackets
+                    hunks.append([target, length, ops])
+                    continue
+            whole.append(html)
+        body: dict[str, Any] = {"content": "".join(whole)}
+        if hunks:
+            body["patch"] = hunks
+        return json.dumps(body | tail)
 
 
 def _delay(attempt: int, settings: HubSettings) -> float:
@@ -179,15 +195,18 @@ class Hub:
         views: Views | None = None,
         seqs: SeqReader | None = None,
         settings: HubSettings | None = None,
+        table: TableReader | None = None,
     ) -> None:
         self.viewers: dict[str, set[Subscriber]] = {}
         self.sockets: dict[tuple[str, str], int] = {}  # open sockets per seat (battle, participant)
-        self.load, self.views, self.seqs = load, views, seqs
+        self.load, self.views, self.seqs, self.table = load, views, seqs, table
         self.settings = settings or HubSettings()
         self.wanted: dict[str, int] = {}  # the highest seq heard of, per battle
         self.refreshes: dict[str, int] = {}  # refreshes asked, per battle (seats changed)
         self._rounds: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
+        self._tables: dict[str, asyncio.Task[None]] = {}  # the table round under way, per battle
+        self._tables_again: set[str] = set()
         self._heart: asyncio.Task[None] | None = None
         self.stats = {"reads": 0, "renders": 0, "frames": 0, "bytes": 0, "read_failures": 0}
         self.trimmer = Trimmer()  # after a burst of hellos, the freed memory goes back to the OS
@@ -227,11 +246,14 @@ class Hub:
             viewer.writer.cancel()
         viewer.writer, viewer.pending = None, None
 
-    def hello(self, viewer: Subscriber, seq: int) -> None:
-        """The client holds `seq`: send it everything after that."""
+    def hello(self, viewer: Subscriber, seq: int, whole: bool = False) -> None:
+        """The client holds `seq`: send it everything after that (`whole`: and every region now,
+        even at that seq — its copy of a region was not the one a frame's hunks were made against)."""
         viewer.last_seq = seq
         viewer.resync = True
         viewer.sent = NOTHING_SENT  # what the page shows is as of its seq: send every region again
+        if whole:
+            self.refreshes[viewer.battle_id] = viewer.refresh = self.refreshes.get(viewer.battle_id, 0) + 1
         self.join(viewer)
         self._start(viewer.battle_id)
         self.trimmer.soon()
@@ -263,11 +285,9 @@ class Hub:
             viewer.writer = asyncio.get_running_loop().create_task(self._write(viewer))
 
     def _write_now(self, viewer: Subscriber, frame: str) -> None:
-        """Nothing waits for this socket: write the frame in place. A send that can go out now
-        never suspends (the transport takes it), so it costs no task and no timer (a
-        task and a timeout per frame were a tenth of the CPU at 50 viewers a battle). One that
-        suspends — the socket is paused on a slow reader — is finished by the viewer's writer,
-        under the send timeout, before the frames queued behind it."""
+        """Nothing waits for this socket: write the frame in place when the socket can take it
+        as it is (no task, no timer: a task and a timeout per frame were a tenth of the CPU at 50
+        viewers a battle); otherwise the viewer's writer sends it, under the send timeout."""
         if viewer.write_now is not None:
             try:
                 written = viewer.write_now(frame)
@@ -280,22 +300,9 @@ class Hub:
                 viewer.sent_frames += 1
                 viewer.sent_bytes += len(frame)
                 return
-        sending = viewer.send_text(frame)
-        try:
-            waiting_on = sending.send(None)
-        except StopIteration:
-            viewer.pending = None
-            viewer.sent_frames += 1
-            viewer.sent_bytes += len(frame)
-            return
-        except Exception as exc:
-            viewer.pending = None
-            self._failed(viewer, exc)
-            return
         assert viewer.pending is not None
-        viewer.writer = asyncio.get_running_loop().create_task(
-            self._write(viewer, _finish(sending, waiting_on), len(frame))
-        )
+        viewer.pending.append(frame)
+        viewer.writer = asyncio.get_running_loop().create_task(self._write(viewer))
 
     def _failed(self, viewer: Subscriber, exc: BaseException) -> None:
         log.info("closing a viewer of %s after a failed send: %r", viewer.battle_id, exc)
@@ -311,34 +318,35 @@ class Hub:
     def _spawn_shut(self, viewer: Subscriber, code: int, reason: str) -> None:
         asyncio.get_running_loop().create_task(self.shut(viewer, code, reason))
 
-    async def _write(self, viewer: Subscriber, started: Awaitable[None] | None = None, size: int = 0) -> None:
+    async def _write(self, viewer: Subscriber) -> None:
         """The viewer's own writer while it has frames waiting: they go out in order; a failed or
-        stuck send closes it. It ends when none is left (the next frame starts another).
-        `started`: a send begun in place that had to wait (`_write_now`), of `size` characters."""
+        stuck send closes it. It ends when none is left (the next frame starts another)."""
         pending = viewer.pending
-        while started is not None or pending:
-            if started is None:
-                assert pending is not None  # no send begun: the loop runs on only while frames wait
-                frame = pending.popleft()
-                started, size = viewer.send_text(frame), len(frame)
+        while pending:
+            frame = pending.popleft()
             try:
-                await asyncio.wait_for(started, self.settings.send_timeout)
+                await asyncio.wait_for(viewer.send_text(frame), self.settings.send_timeout)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 self._failed(viewer, exc)
                 return
-            started = None
             viewer.sent_frames += 1
-            viewer.sent_bytes += size
+            viewer.sent_bytes += len(frame)
         if viewer.pending is pending:
             viewer.pending = None  # idle again: nothing kept for it
 
     # -- wake-ups and rounds ----------------------------------------------------------------
 
-    async def wake(self, battle_id: str, seq: int) -> None:
-        """A broker listener: return at once; the round for the battle runs in the background."""
+    async def wake(self, battle_id: str, seq: int, topic: Topic = Topic.LOG) -> None:
+        """The broker's listener: return at once; the round for the battle runs in the background."""
         if battle_id not in self.viewers:  # nobody watches it here (a hello reads it anyway)
+            return
+        if topic is Topic.SEATS:
+            await self.resync_battle(battle_id)
+            return
+        if topic is Topic.TABLE:
+            self._start_table(battle_id)
             return
         if seq > self.wanted.get(battle_id, -1):
             self.wanted[battle_id] = seq
@@ -438,11 +446,12 @@ class Hub:
         seq = read.seq
         self.wanted[battle_id] = max(self.wanted.get(battle_id, -1), seq)
         now = asyncio.get_running_loop().time()
-        rendered: dict[Any, Drawn] = {}  # (view, since) → its regions, drawn once for all
-        frames: dict[Any, str] = {}  # (view, since, regions sent) → the frame, encoded once
         views: dict[str, Any] = {}  # seat → what it sees: every socket of a seat sees the same
-        signed: dict[tuple[int, str], str] = {}  # (frame, CSRF token) → the frame as sent
-        after: dict[tuple[Any, int], tuple[Mapping[str, str], tuple[str, ...], Mapping[str, str]]] = {}
+        rendered: dict[Any, Drawn] = {}  # (view, since) → its regions, drawn once for all
+        # (rendering, what the page holds, refresh, hunks) → the frame and what the page then holds:
+        # viewers sent the same frames share both, so each is worked out once per round
+        frames: dict[tuple[Any, Sent, bool, bool, bool], tuple[str | None, Sent]] = {}
+        signed: dict[tuple[str, str], str] = {}  # (frame, CSRF token) → the frame as sent
         placeholder = getattr(self.views, "placeholder", None)
         for viewer in behind:
             if viewer.closed or viewer.last_seq is None:
@@ -472,41 +481,112 @@ class Hub:
                 log.exception("rendering a frame of %s failed", battle_id)
                 self._spawn_shut(viewer, INTERNAL_ERROR, "the frame could not be rendered; reconnecting")
                 continue
-            # A region the viewer was last sent exactly so is left out (the page keeps it); the
-            # log is appended, so its part is always new.
-            # Viewers sent the same frames hold the very same dict (below), so what a rendering
-            # adds for them is worked out once per rendering and dict, not once per socket.
-            known = after.get((key, id(viewer.sent)))
-            if known is None:
-                known = after[(key, id(viewer.sent))] = (
-                    viewer.sent,  # kept here, so no other dict takes its id during this round
-                    drawn.fresh(viewer.sent),
-                    {**viewer.sent, **drawn.held},  # "+" (the log) is appended, never the same twice
+            same_seq = refresh and seq <= viewer.last_seq
+            patches = viewer.patches and self._fits(viewer)
+            made = frames.get((key, viewer.sent, refresh, same_seq, patches))
+            if made is None:
+                # a refresh: the same seq, new regions — the page must not skip it as one it has
+                tail = {"seq": seq, "refresh": True} if refresh else {"seq": seq}
+                made = frames[(key, viewer.sent, refresh, same_seq, patches)] = (
+                    drawn.frame(viewer.sent, tail, patches, same_seq),
+                    Sent({**viewer.sent.regions, **drawn.held}),
                 )
-            fresh = known[1]
-            if refresh and seq <= viewer.last_seq:
-                fresh = tuple(t for t in fresh if not t.startswith("+"))  # the log has nothing new
-                if not fresh:
-                    continue
-            frame = frames.get((key, fresh, refresh))
+            frame, holds = made
             if frame is None:
-                content = "".join(html for target, html in drawn.regions if target in fresh)
-                body: dict[str, Any] = {"content": content, "seq": seq}
-                if refresh:
-                    body["refresh"] = True  # the same seq, new regions: the page must not skip it
-                frame = frames[(key, fresh, refresh)] = json.dumps(body)
-            viewer.sent = known[2]  # shared, never changed in place (a resync gives a new one)
+                continue
+            viewer.sent = holds
             if placeholder:  # the one per-browser part of a shared rendering: its CSRF token
                 shared = frame
-                frame = signed.get((id(shared), viewer.csrf))  # a browser's tabs share it
+                frame = signed.get((shared, viewer.csrf))  # a browser's tabs share it
                 if frame is None:
-                    frame = signed[(id(shared), viewer.csrf)] = shared.replace(placeholder, viewer.csrf)
+                    frame = signed[(shared, viewer.csrf)] = shared.replace(placeholder, viewer.csrf)
             viewer.last_seq, viewer.framed_at = seq, now
             self.stats["frames"] += 1
             self.stats["bytes"] += len(frame)
             SOCKET_FRAMES.inc()
             SOCKET_BYTES.inc(len(frame))
             self.queue(viewer, frame)
+
+    # -- the table's regions (chat, requests) -----------------------------------------------
+
+    def _start_table(self, battle_id: str) -> None:
+        task = self._tables.get(battle_id)
+        if task is not None and not task.done():
+            self._tables_again.add(battle_id)  # read again once this round is done
+            return
+        self._tables[battle_id] = asyncio.get_running_loop().create_task(self._table_round(battle_id))
+
+    async def _table_round(self, battle_id: str) -> None:
+        try:
+            while True:
+                self._tables_again.discard(battle_id)
+                await self.send_table(list(self.viewers.get(battle_id, ())))
+                if battle_id not in self._tables_again:
+                    return
+        finally:
+            if self._tables.get(battle_id) is asyncio.current_task():
+                del self._tables[battle_id]
+
+    async def send_table(self, viewers: list[Subscriber]) -> None:
+        """Each seat's table regions, read once for its sockets here, and each socket sent what
+        changed for it (after a hello: all of them). A read that fails is tried again with the
+        rounds' backoff; a seat whose table still cannot be read has its sockets closed 1013 —
+        they reconnect and their hello reads it again — rather than left showing old talk."""
+        seats: dict[str, list[Subscriber]] = {}
+        for viewer in viewers:
+            if not viewer.closed:
+                seats.setdefault(viewer.participant_id, []).append(viewer)
+        for participant_id, group in seats.items():
+            battle_id = group[0].battle_id
+            for attempt in range(1, self.settings.read_retries + 2):
+                try:
+                    if self.table is None:
+                        raise TypeError("this hub has no table reader")
+                    regions = await asyncio.wait_for(
+                        self.table(battle_id, participant_id), self.settings.read_timeout
+                    )
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    self.stats["read_failures"] += 1
+                    if attempt > self.settings.read_retries:
+                        log.warning(
+                            "the table of %s unreadable for a seat (%r): closing 1013", battle_id, exc
+                        )
+                        for viewer in group:
+                            self._spawn_shut(
+                                viewer, TRY_AGAIN_LATER, "the table could not be read; reconnecting"
+                            )
+                        regions = None
+                        break
+                    await asyncio.sleep(_delay(attempt, self.settings))
+            if regions is not None:
+                self._push_table(group, Drawn.of(regions))
+
+    def _push_table(self, group: list[Subscriber], drawn: Drawn) -> None:
+        made: dict[tuple[Sent, bool], tuple[str | None, Sent]] = {}
+        for viewer in group:
+            if viewer.closed:
+                continue
+            patches = viewer.patches and self._fits(viewer)
+            key = (viewer.sent, patches)  # viewers sent the same share the frame and the record
+            if key not in made:
+                made[key] = (
+                    drawn.frame(viewer.sent, {"table": True}, patches, table=True),
+                    Sent({**viewer.sent.regions, **drawn.held}),
+                )
+            frame, holds = made[key]
+            if frame is None:
+                continue
+            viewer.sent = holds
+            # Through the viewer's own outbox, so table frames and battle frames go out in order.
+            self.queue(viewer, frame)
+
+    def _fits(self, viewer: Subscriber) -> bool:
+        """Whether hunks made against the CSRF placeholder fit this viewer's page (same length)."""
+        placeholder = getattr(self.views, "placeholder", None)
+        return not placeholder or len(viewer.csrf) == len(placeholder)
 
     # -- heartbeat --------------------------------------------------------------------------
 
@@ -574,7 +654,7 @@ class Hub:
         """Stop the heartbeat, let the rounds under way finish and the writers empty (shutdown)."""
         if self._heart is not None:
             self._heart.cancel()
-        rounds = list(self._rounds.values())
+        rounds = [*self._rounds.values(), *self._tables.values()]
         if rounds:
             await asyncio.wait(rounds, timeout=5)
         writers = [  # each ends once its viewer's waiting frames are written

@@ -158,9 +158,12 @@ class ReplayDice(DiceSource):
 
     may_lack = True
 
-    def __init__(self, recorded: list[dict[str, Any]]) -> None:
+    def __init__(self, recorded: list[dict[str, Any]], may_lack: bool = True) -> None:
+        """`may_lack=False`: the caller knows the recorded dice are all the action asks for (its
+        row did not wait), so a step's end need not try on a copy first."""
         super().__init__()
         self.recorded = list(recorded)
+        self.may_lack = may_lack
 
     def _next(self, sides: int, purpose: str, ship: str | None) -> int:
         if not self.recorded:

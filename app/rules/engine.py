@@ -8,8 +8,12 @@ from app.rules.dice import DiceSource
 from app.rules.state import BattleState
 
 
-def apply_action(state: BattleState, action: Action, dice: DiceSource) -> Outcome:
-    """Returns the new state and events, or raises RuleError/NotAllowed/NeedRoll (nothing changed)."""
+def apply_action(state: BattleState, action: Action, dice: DiceSource, *, owned: bool = False) -> Outcome:
+    """Returns the new state and events, or raises RuleError/NotAllowed/NeedRoll (nothing changed).
+
+    `owned`: the caller hands `state` over and will not read it again (a replay that keeps no
+    earlier state), so the handler changes it in place instead of a copy. A refusal after the
+    gate may then leave it half changed, which a replay gives up on anyway."""
     game = state.game
     spec = game.spec(action.type)
     game.admit(state, spec, action.actor)
@@ -19,9 +23,10 @@ def apply_action(state: BattleState, action: Action, dice: DiceSource) -> Outcom
     if spec.authorise:
         spec.authorise(state, payload, action.actor)
     ordered = game.acting(state) is not None and bool(game.awaited(state))
-    new_state = state.copy_deep()
+    clock = state.clock.model_copy() if owned else state.clock
+    new_state = state if owned else state.copy_deep()
     events = spec.handler(new_state, payload, action.actor, dice)
-    if ordered and new_state.clock == state.clock and not game.awaited(new_state):
+    if ordered and new_state.clock == clock and not game.awaited(new_state):
         # In a step a ruleset orders (secret orders, TR-04's loop), the last one it waited on is
         # done by this action itself (orders committed, the loop's last ship passed): the step ends
         # by itself, as on "Done".

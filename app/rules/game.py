@@ -205,6 +205,24 @@ class Game:
             raise RuleError(f"unknown action {action_type!r}", "type")
         return spec
 
+    def commute(self, state: BattleState, mine: str, theirs: str, ships: Iterable[str]) -> bool:
+        """Whether action `mine`, made before action `theirs` was applied, still means the same
+        after it although both name `ships`: both declare the same kind of commuting change and
+        no part of those ships reads that kind's order (finding the conflict is the write path's;
+        which changes commute is the rules')."""
+        a, b = self.actions.get(mine), self.actions.get(theirs)
+        if a is None or b is None or a.commutes is None or a.commutes != b.commutes:
+            return False
+        for sid in ships:
+            ship = state.ships.get(sid)
+            if ship is None:
+                return False
+            for name in ship.parts:
+                part = self.parts.get(name)
+                if part is not None and a.commutes in part.ordered:
+                    return False
+        return True
+
     def gone(self, ship: Ship) -> str | None:
         """Why a ship can no longer act (GEN-04 destroyed, or departed by a ruleset's rule)."""
         if ship.destroyed:

@@ -67,6 +67,12 @@ class ActionSpec:
     # outside the log, for their author and the referee only, and folds them in at the author's
     # next action.
     draft: Callable[[Any], bool] | None = None
+    # The kind of change this action makes to the ships it names when two such changes give the
+    # same battle in either order ("damage": an entry on a ship's sheet; simultaneous fire on one
+    # target is the common case at a table). The write path lets the second of two made at once
+    # apply after the first instead of refusing it as stale, unless a part of a ship both name
+    # reads their order (`PartSpec.ordered`). None: the action never commutes.
+    commutes: str | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,10 @@ class PartSpec:
     turning: tuple[figures.Turning, ...] = ()
     counter: counters.Draw | None = None
     counter_events: tuple[counters.CounterEvent, ...] = ()
+    # Kinds of commuting change (`ActionSpec.commutes`) whose order this part reads, so two of them
+    # on a ship carrying it do not commute (the Shadow's per-impulse pain total and its first
+    # largest source, High Guard's section sequence).
+    ordered: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -154,6 +164,9 @@ class Ruleset:
 
 
 # --- marking what a module defines -----------------------------------------------------------
+# A marked handler is a thin wrapper: its body is one call to a plain function of the same name with
+# a leading underscore, where the rule lives. mutmut does not mutate decorated functions, so a rule
+# written in the decorated body would sit outside every mutation score.
 
 _SPEC = "__starboard_action__"
 _HOOKS = "__starboard_hooks__"

@@ -33,6 +33,15 @@ class Ship(BaseModel):
     def part(self, name: str) -> dict[str, Any] | None:
         return self.parts.get(name)
 
+    def opposes(self, other: Ship) -> bool:
+        """Whether `other` fights against this ship: by side where both have one, else by
+        commander (as SH-12 counts enemies); a ship never opposes itself."""
+        if other.id == self.id:
+            return False
+        if self.side and other.side:
+            return other.side != self.side
+        return other.owner != self.owner
+
 
 class PendingRoll(BaseModel):
     """A step's end that waits for a die of a ship whose commander did not end it (GEN-02, physical

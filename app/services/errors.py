@@ -64,3 +64,10 @@ class RateLimited(ServiceError):
     """Too many requests of one kind from one client; `retry_after` says when to try again."""
 
     status = 429
+
+
+class Busy(ServiceError):
+    """A bounded resource of this process (outbound sends, open feeds) is full for now: nothing
+    changed; `retry_after` says when to try again (503 with Retry-After)."""
+
+    status = 503

@@ -1,8 +1,10 @@
-"""What the services need from the outside world, built once per process."""
+"""What the services need from the outside world, built once per process (`services/bootstrap.py`
+builds it with the write path's after-commit handlers on its bus)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,14 +12,11 @@ from app.config import Settings
 from app.db import Database
 from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
+from app.services.bus import Bus, Unit
 from app.services.kept import KeptStates
-
-AfterCommit = Callable[[str, int, "str | None"], Awaitable[None]]
-Committed = Callable[[Any], None]
-# (the action's session, battle id, new seq, acting participant id) → a follow-up to run after the
-# commit, or None: work that belongs in the action's own transaction (one transaction per
-# action, not one more for last-seen).
-InCommit = Callable[[Any, str, int, "str | None"], Awaitable["Callable[[], Awaitable[None]] | None"]]
+from app.services.store.action_store import ActionStore
+from app.services.store.postgres import PostgresActionStore
+from app.services.store.sqlite import SqliteActionStore
 
 
 @dataclass
@@ -26,17 +25,26 @@ class Platform:
     db: Database
     broker: Broker
     rules: Rules = field(default=STANDARD)  # the systems and rulesets this server plays
-    # After-commit work (notifications, last seen): each callback gets (battle id, new seq,
-    # acting participant id) once an action is committed and published. submit() starts them as
-    # background tasks, so they never block or fail the action.
-    after_commit: list[AfterCommit] = field(default_factory=list)
-    # Work inside each action's transaction, before its commit (last seen; whether a notification
-    # may be due); a follow-up it returns is started like the after-commit callbacks.
-    in_commit: list[InCommit] = field(default_factory=list)
-    # What a commit produced (services.kept.Commit: the battle row, the new state, the log row),
-    # handed in-process before the wake-up, so this process's live frames need not read them back
-    # again. Called synchronously; a hook must not fail or wait.
-    committed: list[Committed] = field(default_factory=list)
     # The state each battle's last commit here left, by version: the next action checks against it
-    # without the snapshot being sent and parsed again (services/store/action_store.py).
+    # without the snapshot being sent and parsed again (services/store/postgres.py).
     states: KeptStates = field(default_factory=KeptStates)
+    # Outbound webhook calls on their own bounded threads (services/table/webhooks.py), made at
+    # first use so nothing a seat starts shares capacity with the game's own work.
+    webhooks: Any = None
+    # Everything that follows a commit (kept state, wake-ups, checkpoints, this process's live log,
+    # notifications): handlers by event type, run once the unit of work has committed.
+    bus: Bus = field(default_factory=Bus)
+    # The database behind the write path, chosen once for the database this process runs on.
+    store: ActionStore = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.store = SqliteActionStore() if self.db.is_sqlite else PostgresActionStore()
+
+    @asynccontextmanager
+    async def unit(self) -> AsyncIterator[Unit]:
+        """An action's unit of work (`Database.unit`); the events it emitted are handed to the bus
+        once it has committed, and dropped if it fails."""
+        async with self.db.unit() as session:
+            work = Unit(session)
+            yield work
+        self.bus.publish(work.events)

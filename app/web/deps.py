@@ -54,7 +54,8 @@ _ERROR_TEXT = {
     409: "stale seq or an action id reused by someone else",
     413: "the request body is over the size limit",
     422: "invalid input (the field named: body, path, query or header), refused by the rules, or a roll is needed (`needed`)",
-    429: "too many requests from this address; see the Retry-After header",
+    429: "too many requests from this address or seat; see the Retry-After header",
+    503: "busy or unavailable for a moment (the database, or a bound of this server); see Retry-After",
 }
 
 
@@ -67,7 +68,7 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
         out[code] = {"model": ErrorResponse, "description": _ERROR_TEXT[code]}
         if code == 401:
             out[code]["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
-        if code == 429:
+        if code in (429, 503):
             out[code]["headers"] = {"Retry-After": {"schema": {"type": "integer"}}}
     return out
 
@@ -79,7 +80,7 @@ async def seat_by_bearer(
     if creds is None:
         raise Unauthorized("send Authorization: Bearer <your token>")
     async with platform.db.reader() as session:
-        found = await seat_and_waits(session, hash_token(creds.credentials))
+        found = await seat_and_waits(platform.store, session, hash_token(creds.credentials))
     if found is None or not found[0].active:
         raise Forbidden("that link or token is not valid")
     if found[0].battle_id != battle_id:

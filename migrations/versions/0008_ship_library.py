@@ -1,4 +1,4 @@
-"""ship_library: ship definitions referees save into the server's library (issue 16)
+"""ship_library: ship definitions referees save into the server's library
 
 Revision ID: 0008_ship_library
 Revises: 0007_drafts

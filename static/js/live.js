@@ -28,6 +28,22 @@
     }
   });
 
+  // A form that could not reach the server (offline, or the connection dropped as it was sent) says
+  // so in the page's message region, as the server's own refusals are shown: nothing was taken, and
+  // what was typed stays in the form to send again.
+  document.addEventListener("htmx:error", function (evt) {
+    var ctx = evt.detail && evt.detail.ctx;
+    if (!ctx || !ctx.request) return;  // not a request (a script error inside htmx): not ours to word
+    var region = document.getElementById("flash");
+    if (!region) return;
+    var message = document.createElement("p");
+    message.className = "flash flash-error send-failed";
+    message.setAttribute("role", "alert");
+    message.textContent = (navigator.onLine === false ? "You are offline: " : "The server could not be reached: ")
+      + "that was not sent and nothing changed. Your entry is still in the form; send it again once you are back.";
+    region.replaceChildren(message);
+  });
+
   // Committing no orders asks first (TR-26): the form's ticked and chosen orders are what commits.
   document.addEventListener("submit", function (evt) {
     var button = evt.submitter;
@@ -45,10 +61,12 @@
   }, true);
 
   // On (re)connect, say which seq we have: the server sends what we missed.
-  var live = { socket: null, lastHeard: 0, every: 5, asked: 0 };
-  function hello(socket) {
+  var live = { socket: null, lastHeard: 0, every: 5, asked: 0, regions: {} };
+  function hello(socket, whole) {
     if (socket && socket.readyState === WebSocket.OPEN) {
       var message = { type: "hello", seq: currentSeq() };
+      if (whole) message.whole = true;  // our copy of a region was not what the server patched
+      live.regions = {};  // after a hello the server sends every region whole again
       var chat = document.getElementById("chat-list");  // also resync the table talk
       if (chat) message.chat_seq = parseInt(chat.dataset.chatSeq || "0", 10);
       socket.send(JSON.stringify(message));
@@ -97,12 +115,65 @@
     if (typeof data !== "string" || data.charAt(0) !== "{") return null;
     try { return JSON.parse(data); } catch (e) { return null; }
   }
+  // Send what changed: the server sends a region this page holds an older copy of as hunks
+  // [start, end, text] against that copy (UTF-16 offsets, app/realtime/diff.py), so the page keeps
+  // each region's HTML as the server last sent it — from every frame, applied or not, as the
+  // server counts it sent — and rebuilds the region from it. A copy of another length than the
+  // server's means the page missed something: it asks for every region again.
+  function partsOf(content) {
+    var parts = [], at = content.indexOf("<hx-partial ");
+    while (at !== -1) {
+      var next = content.indexOf("<hx-partial ", at + 1);
+      parts.push(next === -1 ? content.slice(at) : content.slice(at, next));
+      at = next;
+    }
+    return parts;
+  }
+  function keep(content) {
+    var parts = partsOf(content);
+    for (var i = 0; i < parts.length; i++) {
+      var opening = parts[i].slice(0, parts[i].indexOf(">") + 1);
+      var target = /^<hx-partial hx-target="([^"]+)"/.exec(opening);
+      if (target && opening.indexOf("beforeend") === -1 && opening.indexOf(" data-once") === -1) {
+        live.regions[target[1]] = parts[i];
+      }
+    }
+  }
+  function rebuilt(frame) {
+    var out = [];
+    for (var i = 0; i < frame.patch.length; i++) {
+      var target = frame.patch[i][0], length = frame.patch[i][1], ops = frame.patch[i][2];
+      var old = live.regions[target];
+      if (typeof old !== "string" || old.length !== length) return null;
+      var text = "", at = 0;
+      for (var j = 0; j < ops.length; j++) {
+        text += old.slice(at, ops[j][0]) + ops[j][2];
+        at = ops[j][1];
+      }
+      out.push(live.regions[target] = text + old.slice(at));
+    }
+    return out.join("");
+  }
   // Never apply a frame we already have: after a resync the server may send a seq twice, and the
   // log is appended, so a repeat would show its entries twice.
   document.addEventListener("htmx:ws:before:message:incoming", function (evt) {
     live.lastHeard = Date.now();
     var frame = frameOf(evt.detail);
     if (!frame) return;
+    if (frame.content !== undefined && !frame.type) {
+      if (frame.patch) {
+        var whole = rebuilt(frame);
+        if (whole === null) {
+          evt.detail.cancelled = true;
+          hello(evt.detail.connection && evt.detail.connection.socket, true);
+          return;
+        }
+        frame.content = whole + frame.content;
+        delete frame.patch;
+        evt.detail.message.data = JSON.stringify(frame);
+      }
+      keep(frame.content);
+    }
     if (frame.content !== undefined && typeof frame.seq === "number" && !frame.type && !frame.refresh && frame.seq <= currentSeq()) {
       evt.detail.cancelled = true;
       return;
@@ -144,11 +215,16 @@
       seen[el.id] = value;
     }
   }
+  // The tab's title: "(2 requests) " while players' requests wait on the referee (table.js counts
+  // them), then "● Your move – " while the step waits on you, then the page's own title.
   function yourMoveTitle() {
     var bar = document.getElementById("turnbar");
-    var base = document.title.replace(/^● Your move – /, "");
-    document.title = bar && bar.dataset.yourMove === "yes" ? "● Your move – " + base : base;
+    var base = document.title.replace(/^\(\d+ requests?\) /, "").replace(/^● Your move – /, "");
+    var waiting = parseInt(document.documentElement.dataset.requests || "0", 10) || 0;
+    document.title = (waiting ? "(" + waiting + " request" + (waiting === 1 ? "" : "s") + ") " : "")
+      + (bar && bar.dataset.yourMove === "yes" ? "● Your move – " : "") + base;
   }
+  window.starboardTitle = yourMoveTitle;
   document.addEventListener("htmx:ws:after:message:incoming", function () {
     snapshot(true);
     yourMoveTitle();
@@ -292,8 +368,40 @@
     new MutationObserver(decorate).observe(region, { childList: true });
   }
 
+  // The message floats at the foot of the screen, where the log's newest lines are when the log is
+  // read there: while it would cover the newest entry shown, it moves up under the sticky bar.
+  function setUpToastPlace() {
+    var region = document.getElementById("flash");
+    var list = document.getElementById("log-list");
+    if (!region || !list) return;
+    var pending = false;
+    function overlaps(a, b) { return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }
+    function place() {
+      pending = false;
+      region.classList.remove("flash-top");
+      region.style.top = "";
+      var msg = region.querySelector(".flash");
+      var newest = list.lastElementChild;
+      if (!msg || !newest) return;
+      var box = list.getBoundingClientRect(), line = newest.getBoundingClientRect();
+      var shown = line.bottom > box.top && line.top < box.bottom;  // not scrolled out of the list
+      if (!shown || !overlaps(line, msg.getBoundingClientRect())) return;
+      var bar = document.querySelector(".topbar");
+      region.classList.add("flash-top");
+      region.style.top = Math.max(8, (bar ? bar.getBoundingClientRect().bottom : 0) + 8) + "px";
+    }
+    function later() { if (!pending) { pending = true; requestAnimationFrame(place); } }
+    new MutationObserver(later).observe(region, { childList: true, subtree: true });
+    new MutationObserver(later).observe(list, { childList: true });
+    window.addEventListener("scroll", later, { passive: true });
+    list.addEventListener("scroll", later, { passive: true });
+    window.addEventListener("resize", later);
+    place();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     setUpFlash();
+    setUpToastPlace();
     snapshot(false);
     yourMoveTitle();
     setUpLog();

@@ -11,6 +11,63 @@
     if (form && status && status < 400) form.reset();
   });
 
+  // Unread table talk: lines others wrote while the chat was out of view (scrolled away, or the
+  // tab hidden) are counted on a badge in its heading, until the chat is in view again. Lines are
+  // told apart by their ordinal (data-chat-seq): the list is drawn again whole on every line.
+  function setUpUnread() {
+    var list = document.getElementById("chat-list");
+    var badge = document.getElementById("chat-unread");
+    if (!list || !badge) return;
+    var newest = 0, unread = 0, inView = true;
+    function seqOf(li) { return parseInt(li.getAttribute("data-chat-seq") || "0", 10) || 0; }
+    list.querySelectorAll(".chat-line").forEach(function (li) { newest = Math.max(newest, seqOf(li)); });
+    function show() {
+      badge.hidden = unread === 0;
+      badge.textContent = unread ? unread + " unread" : "";
+    }
+    function read() {
+      if (inView && !document.hidden && unread) { unread = 0; show(); }
+    }
+    if ("IntersectionObserver" in window) {
+      new IntersectionObserver(function (entries) {
+        inView = entries[entries.length - 1].isIntersecting;
+        read();
+      }).observe(list);
+    }
+    document.addEventListener("visibilitychange", read);
+    new MutationObserver(function () {
+      var fresh = 0;
+      list.querySelectorAll(".chat-line").forEach(function (li) {
+        var seq = seqOf(li);
+        if (seq > newest) {
+          newest = seq;
+          if (!li.classList.contains("mine")) fresh++;
+        }
+      });
+      if (fresh && (!inView || document.hidden)) { unread += fresh; show(); }
+    }).observe(list, { childList: true });
+  }
+  document.addEventListener("DOMContentLoaded", setUpUnread);
+
+  // The referee: players' requests still waiting are counted in the bar at the top (a link to the
+  // queue) and in the tab's title, as they arrive live and as they are decided.
+  function setUpRequestCue() {
+    var list = document.getElementById("requests-list");
+    var cue = document.getElementById("requests-waiting");
+    if (!list || !cue) return;
+    function count() {
+      var waiting = list.querySelectorAll(".request-pending").length;
+      cue.hidden = waiting === 0;
+      var link = cue.querySelector("a");
+      if (link) link.textContent = waiting + " request" + (waiting === 1 ? "" : "s") + " from players waiting";
+      document.documentElement.dataset.requests = String(waiting);
+      if (window.starboardTitle) window.starboardTitle();
+    }
+    new MutationObserver(count).observe(list, { childList: true });
+    count();
+  }
+  document.addEventListener("DOMContentLoaded", setUpRequestCue);
+
   // Browser notifications: a button asks for permission; then a hidden tab gets one notification
   // each time "your move" turns on.
   function yourMove() {

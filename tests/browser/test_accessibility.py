@@ -1,4 +1,4 @@
-"""Issue 17: every page passes an axe-core audit (WCAG 2.0/2.1 A and AA and best practice) in a real
+"""Every page passes an axe-core audit (WCAG 2.0/2.1 A and AA and best practice) in a real
 browser, at desktop (1366×900) and phone (390×844) sizes, in the light and the dark theme, with every
 folded part (<details>) opened first. A critical or serious violation fails the test; moderate and
 minor ones are printed. axe-core is vendored under static/vendor (README) and loaded from this

@@ -1,4 +1,4 @@
-"""A page that has lost its live connection says so (issue 11 item 7): a banner while it is lost,
+"""A page that has lost its live connection says so: a banner while it is lost,
 its forms paused, and a note once it is back and has caught up by seq — tested with the browser's
 connection to the server cut and restored through a local proxy."""
 

@@ -1,4 +1,4 @@
-"""Dice anyone can verify, in the browser (issue 16): after the end, the dice page recomputes every
+"""Dice anyone can verify, in the browser: after the end, the dice page recomputes every
 die from the revealed seed with chromium's own WebCrypto and says that all match (and that the seed
 matches the hash shown since the start); a record with one changed die is caught and the die named.
 Before the end the page holds no seed at all."""

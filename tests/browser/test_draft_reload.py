@@ -1,4 +1,4 @@
-"""Orders that cannot be lost (issue 11 §5, TR-26): a saved draft comes back into the form on another
+"""Orders that cannot be lost (TR-26): a saved draft comes back into the form on another
 device, Commit commits exactly what the form shows, and committing no orders asks first."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ async def test_TR_26_a_saved_draft_survives_a_reload_and_is_what_gets_committed(
             form = orders_form(ann, "arbellatra")
             await form.locator(SCREENS).check()
             await form.locator(ANGLE).check()
-            await form.get_by_role("button", name="💾 Save draft").click()
+            await form.get_by_role("button", name="Save draft").click()
             await expect(ann.locator("#flash")).to_contain_text("draft")
             drafted = (await round_of(c, table, "ann", "arbellatra"))["drafts"]
             assert sorted(d["order"] for d in drafted) == ["angle_max_effect", "screens_full"]

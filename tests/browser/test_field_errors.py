@@ -1,4 +1,4 @@
-"""Issue 14 in a real browser: a value the server refuses marks its field — the damage box gets
+"""In a real browser: a value the server refuses marks its field — the damage box gets
 aria-invalid="true", the message in the user's words next to it (its label's name, aria-describedby)
 and the focus; submitting again clears it."""
 

@@ -1,4 +1,4 @@
-"""The dice check of an imported battle, in chromium (issue 16): the dice up to the import are
+"""The dice check of an imported battle, in chromium: the dice up to the import are
 recomputed from the seed of the battle the file came from, those after it from the battle's own.
 While the original has not ended its dice are marked "not yet checkable" and the page says why
 (never "do not match"); once it has ended on this server they check too; a die changed in the

@@ -1,4 +1,4 @@
-"""Issue 17: a turn of each ruleset played with the keyboard alone — Tab to a control, Enter or Space
+"""A turn of each ruleset played with the keyboard alone — Tab to a control, Enter or Space
 to use it (and digits typed into the damage amount). Every stop on the way shows a visible focus
 ring; the whole page can be tabbed through and back to its start (no trap); focus survives the live
 update that the reader's own action causes; the damage form clears after a success."""

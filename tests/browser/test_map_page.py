@@ -1,4 +1,4 @@
-"""Issue 15's "done when", played on the map in chromium (B5 Wars): each captain places their ship on
+"""Played on the map in chromium (B5 Wars): each captain places their ship on
 the map by tapping a hex and using the keys; the Haakona, placed off the Excelsior's port quarter,
 fires and the damage form, with no direction typed, lands in the Port projection (ST-05, ST-06); the
 Excelsior's hit on the Shadow makes it flinch (SH-08), and Kosh moves it to the hex the map marks,

@@ -1,5 +1,5 @@
 """The battle page on a 390 × 844 phone (touch, mobile viewport): every seat ends its steps with a
-tap, in each ruleset — the three demo battles (Shadow vs Federation in SFB impulses with ⏩ Skip,
+tap, in each ruleset — the three demo battles (Shadow vs Federation in SFB impulses with Skip,
 Star Trek vs Shadows in B5 Wars, the Traveller High Guard fleet action with its initiative loop) and
 a battle with physical dice, whose Done carries a dice box.
 
@@ -98,9 +98,9 @@ async def demos(server: Server, sqlite_url: str) -> list[dict[str, Any]]:
     from app.db import Database
     from app.demo import create_demos
     from app.realtime.broker import Broker
-    from app.services.platform import Platform
+    from app.services.bootstrap import build_platform
 
-    platform = Platform(settings=settings_for(sqlite_url), db=Database(sqlite_url), broker=Broker())
+    platform = build_platform(settings=settings_for(sqlite_url), db=Database(sqlite_url), broker=Broker())
     try:
         return await create_demos(platform, server.url)
     finally:
@@ -221,7 +221,7 @@ async def test_sfb_demo_impulses_and_skip_by_tap(
         kosh = pages["Kosh"]
         bars = await check_layout(kosh, "Kosh at an impulse")
         print(f"\n[phone] SFB impulse: sticky top {bars['top']:.0f} px, foot {bars['foot']:.0f} px")
-        # ⏩ Skip: each commander is done until the end of the impulses.
+        # Skip: each commander is done until the end of the impulses.
         clock = await play_step(c, demo["id"], pages, tokens, button="#skip-button")
         assert clock[1] != "impulse", clock
         while clock[0] == 1:
@@ -282,7 +282,7 @@ async def test_physical_dice_battle_turn_by_tap(
 async def test_phone_pages_with_the_bar_at_the_foot_pass_axe(
     browser: Browser, server: Server, phones: list[BrowserContext]
 ) -> None:
-    """The bar at the foot in its fullest forms — SFB impulses (⏩ Skip beside Done) and physical
+    """The bar at the foot in its fullest forms — SFB impulses (Skip beside Done) and physical
     dice (a dice box in each form) — passes axe-core at 390 × 844 in the light and dark themes."""
     async with httpx.AsyncClient(base_url=server.url) as c:
         table = await set_table(
@@ -309,7 +309,7 @@ async def test_phone_pages_with_the_bar_at_the_foot_pass_axe(
 
 
 async def test_desktop_turn_bar_keeps_its_controls_in_the_bar(browser: Browser, server: Server) -> None:
-    """At 1366 × 900 Done and ⏩ Skip stay in the turn bar at the top, which shows all it holds."""
+    """At 1366 × 900 Done and Skip stay in the turn bar at the top, which shows all it holds."""
     async with httpx.AsyncClient(base_url=server.url) as c:
         ships = {"ker": (ship_def("shadow-cruiser"), "bob"), "hawk": (simple_ship("Hawk", "sfb"), "ann")}
         table = await set_table(c, system="sfb", ships=ships, options={})

@@ -1,4 +1,4 @@
-"""The replay stepper (issue 11 §13): key presses made while a step is loading are counted, not
+"""The replay stepper: key presses made while a step is loading are counted, not
 dropped, and the log's replay link follows the battle instead of the seq the page was drawn at."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The battle report page in chromium (issue 16): each demo battle, played some turns, opened as a
+"""The battle report page in chromium: each demo battle, played some turns, opened as a
 player at desktop (1280×900) and phone (375×800) width — screenshots in var/report-*.png, no
 horizontal scroll on the phone, every chart an SVG with its title and desc — and scanned with axe
 (light and dark: 0 critical or serious). While the battle runs the page looks again by itself and
@@ -14,6 +14,7 @@ from playwright.async_api import Browser
 from app.config import ROOT
 from app.db import Database
 from app.realtime.broker import Broker
+from app.services.bootstrap import build_platform
 from app.services.platform import Platform
 from app.web.pages.report import POLL_SECONDS
 from tests.browser.test_accessibility import DARK_RULES, FAILING, in_lanes, report, scan, seated
@@ -29,7 +30,7 @@ VIEWERS = {SHADOW: ("shadow", "Kosh"), STARTREK: ("startrek", "Kirk"), TRAVELLER
 @pytest.fixture(scope="module")
 async def played(server: Server) -> tuple[Platform, list[Demo]]:
     """The three demo battles, made and played on the server's own database."""
-    platform = Platform(settings=settings_for(server.db), db=Database(server.db), broker=Broker())
+    platform = build_platform(settings=settings_for(server.db), db=Database(server.db), broker=Broker())
     made = await demos(platform)
     for index, play in PLAYS.items():
         await play(platform, made[index])

@@ -13,7 +13,7 @@ from playwright.async_api import Browser
 from app.config import ROOT
 from app.db import Database
 from app.realtime.broker import Broker
-from app.services.platform import Platform
+from app.services.bootstrap import build_platform
 from app.services.reading.report_share import make_share
 from app.services.store.battles import get_battle, participants
 from tests.browser.test_accessibility import DARK_RULES, FAILING, report, scan
@@ -28,7 +28,7 @@ SIZES = {"desktop": (1280, 900), "phone": (375, 800)}
 async def test_the_shared_report_reads_without_a_seat_at_desktop_and_phone_and_passes_axe(
     browser: Browser, server: Server
 ) -> None:
-    platform = Platform(settings=settings_for(server.db), db=Database(server.db), broker=Broker())
+    platform = build_platform(settings=settings_for(server.db), db=Database(server.db), broker=Broker())
     d = (await demos(platform))[STARTREK]
     await play_startrek(platform, d)
     await do(

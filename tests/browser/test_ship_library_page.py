@@ -1,4 +1,4 @@
-"""The ship library on the referee dashboard (issue 16) in a real browser, on a phone-sized page and
+"""The ship library on the referee dashboard in a real browser, on a phone-sized page and
 by keyboard: the referee saves a damaged ship of the battle as it is now, sees it in the library's
 list and in the Add a ship list without a reload, then deletes it through the confirmation page.
 Every page passes axe (no critical or serious violation); screenshots go to var/."""

@@ -1,4 +1,4 @@
-"""Table talk in a real browser (issue 11): Ann writes at the table, Bob's open page shows it without
+"""Table talk in a real browser: Ann writes at the table, Bob's open page shows it without
 a reload and Ann's box is cleared; a private line to the referee reaches the referee's page and not
 Bob's; no script errors."""
 
@@ -85,5 +85,50 @@ async def test_a_hidden_tab_gets_a_browser_notification_when_it_becomes_your_mov
             )
             await page.wait_for_timeout(300)
             assert len(await page.evaluate("window.__notes")) == 1
+        finally:
+            await context.close()
+
+
+HIDDEN = """
+Object.defineProperty(document, "hidden", { configurable: true, get: () => window.__hidden === true });
+"""
+
+
+async def test_table_talk_missed_in_a_hidden_tab_is_counted_unread_on_the_chat(
+    browser: Browser, server: Server
+) -> None:
+    """At phone size (390 × 844): lines Bob writes while Ann's tab is hidden are counted on the chat's
+    heading ("2 unread"), her own line is not, and the count goes once she looks at the chat."""
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        table = await set_table(c, ships={"hawk": (simple_ship("Hawk"), "ann")})
+        context = await browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+        page = await context.new_page()
+        await page.add_init_script(HIDDEN)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            await page.goto(f"{server.url}/join/{table.tokens['ann']}")
+            await wait_until(page, "document.documentElement.dataset.live === 'connected'")
+            await page.locator("#chat-list").scroll_into_view_if_needed()
+            badge = page.locator("#chat-unread")
+            await expect(badge).to_be_hidden()
+            await page.evaluate("window.__hidden = true")
+            for line in ("torpedoes away", "second volley"):
+                r = await c.post(
+                    f"/api/v1/battles/{table.battle_id}/chat", json={"text": line}, headers=table.auth("bob")
+                )
+                assert r.status_code == 201, r.text
+                await expect(page.locator("#chat-list")).to_contain_text(line, timeout=5000)
+            r = await c.post(
+                f"/api/v1/battles/{table.battle_id}/chat", json={"text": "mine"}, headers=table.auth("ann")
+            )
+            await expect(page.locator("#chat-list")).to_contain_text("mine", timeout=5000)
+            await expect(badge).to_have_text("2 unread")
+            await expect(page.locator("#chat-title")).to_have_accessible_name("Table talk 2 unread")
+            await page.evaluate(
+                "window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))"
+            )
+            await expect(badge).to_be_hidden()
+            assert errors == []
         finally:
             await context.close()

@@ -1,4 +1,4 @@
-"""Issue 14 in chromium: a referee creates a battle through the wizard (3 players, a bot seat and a
+"""In chromium: a referee creates a battle through the wizard (3 players, a bot seat and a
 spectator, each ship given its commander on the way), copies a player's link with the keyboard,
 opens that player's page with it, corrects a shield by picking it (⚑ on the player's page, without
 a reload: var/override-flag.png), then undoes twice and watches two real actions go back (the override, then the last ship added). Every

@@ -1,6 +1,6 @@
 """Every walkthrough's REST script, run as written on the demo battle a newcomer gets: each command
 answers as the doc shows (200, or the refusal it prints), the battle is in the step the doc names,
-and each sentence the doc promises is in the answer (issue 14 §9; issue 11: "each walkthrough's
+and each sentence the doc promises is in the answer ("each walkthrough's
 promised outcome is what a newcomer actually sees with the demo's dice"). Where an outcome hangs
 on a roll the doc either promises only what every roll gives, or names the entered dice."""
 

@@ -1,5 +1,5 @@
 """Runs a walkthrough's REST block as written: the doc is the script, so a walkthrough that stops
-coming true fails the suite (issue 14 §9, issue 11).
+coming true fails the suite.
 
 A block is a ```sh fence holding `act $WHO type 'payload'` or `api $WHO 'body'` commands (a quoted
 JSON argument may run over several lines). What the doc promises is read from its comments:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
+from tests.faults.own_postgres import OwnPostgres
 from tests.faults.proxy import Proxy, free_port
 
 
@@ -65,3 +66,11 @@ def proxies() -> Iterator[list[Proxy]]:
     yield made
     for p in made:
         p.close()
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[OwnPostgres]:
+    """A PostgreSQL server of our own, to be restarted by the test (the shared one never is)."""
+    pg = OwnPostgres()
+    yield pg
+    pg.stop()

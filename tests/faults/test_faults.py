@@ -1,4 +1,4 @@
-"""The live path under faults, one test per fault (issue 12), each ending with every watcher —
+"""The live path under faults, one test per fault, each ending with every watcher —
 on both processes — at the database's seq after the fault's end, no log entry twice. Each step waits
 for the signal that the fault was felt (a viewer closed, a server's log line), not for a guessed time.
 

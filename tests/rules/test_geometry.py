@@ -1,4 +1,4 @@
-"""Map geometry (issue 15): printed hex numbers, facings, distance, bearings, arcs and lines, by
+"""Map geometry: printed hex numbers, facings, distance, bearings, arcs and lines, by
 known values and by properties (hypothesis). ST-05: the sample ships' shield projections tile 360°,
 so every bearing falls in exactly one."""
 

@@ -1,4 +1,4 @@
-"""The map feeds the rules (issue 15): where ships stand on hexes with facings, damage takes its
+"""The map feeds the rules: where ships stand on hexes with facings, damage takes its
 direction from the map (GEN-03, ST-05, ST-06, ST-10), a panicked Shadow's range to the nearest enemy
 is measured (SH-12) and so is a detection's range to the cloaked ship's last known position (ST-23).
 Without positions every rule works as entered."""

@@ -1,5 +1,5 @@
 """The REST action door finds the acting seat by its bearer token in the action's own read
-(issue 12: one read fewer per action). The answers are the door's as before — an unknown, removed
+(one read fewer per action). The answers are the door's as before — an unknown, removed
 or replaced token is refused before anything else is told, a token of another battle is told so —
 and nothing changes; the seat found acts, is recorded as the actor and is told its repeats.
 SQLite and PostgreSQL (the bare-driver statement and the ORM's)."""

@@ -1,4 +1,4 @@
-"""Drafts stay private (issue 13 item 4, TR-26): saving a Traveller draft writes no log row, so the
+"""Drafts stay private (TR-26): saving a Traveller draft writes no log row, so the
 other captain's REST state, ETag, event list and page see nothing new — not even that something
 happened; its author (and the referee) read it; "done" commits exactly the draft, and the log still
 rebuilds the snapshot. SQLite and PostgreSQL."""

@@ -1,4 +1,4 @@
-"""Hidden history holds through every door (issue 13, items 1 and 2): the referee's cloak signature
+"""Hidden history holds through every door: the referee's cloak signature
 never reaches a detector, and repeated tries cannot narrow it; a ship's owner-only past belongs to
 whoever commanded it then — reassigning the ship hands the new commander none of it, and the old
 commander keeps it. Checked in REST events, the REST state and the page, on SQLite and PostgreSQL."""
@@ -162,3 +162,50 @@ async def test_ST_22_ST_23_websocket_frames_carry_neither_the_old_path_nor_the_s
             for v in viewers.values():
                 await v.__aexit__(None, None, None)
         assert seq >= 1
+
+
+async def test_ST_23_a_ship_saved_as_it_is_now_keeps_the_signature_out_of_the_library(
+    client: httpx.AsyncClient,
+) -> None:
+    """A cloaked warbird saved "as it is now" is what the saving referee's table shows the public
+    after the end: once its battle ends, the anonymous GET /api/v1/ships/{slug} has no `signature`
+    and no detection attempts with their suggestions (it had `"signature": 67` and the attempts)."""
+    table = await cloaked(client)
+    await ok(await act(client, table, "ref", "startrek.set_signature", {"ship": "kor-vaq", "signature": 67}))
+    detect = {"detector": "excelsior", "target": "kor-vaq", "ew": 3, "range": 2}
+    await ok(await act(client, table, "bob", "startrek.detect_cloak", detect))
+    r = await client.post(
+        f"/api/v1/battles/{table.battle_id}/ships/kor-vaq/save",
+        json={"state": "now", "name": "Kor'vaq after the battle"},
+        headers=table.auth("ref"),
+    )
+    assert r.status_code == 201, r.text
+    slug = r.json()["slug"]
+    await ok(await act(client, table, "ref", "battle.end", {}))
+    r = await client.get(f"/api/v1/ships/{slug}")  # anonymous: the hold ended with the battle
+    assert r.status_code == 200, r.text
+    cloak = r.json()["parts"]["cloak"]
+    assert cloak.get("signature") is None and not cloak.get("attempts"), cloak  # back to the defaults
+    assert not re.search(r"signature\D{0,3}67", r.text) and "suggested" not in r.text
+    assert cloak["cloaked"] is True  # what the public saw of it stays
+
+
+async def test_ST_23_a_ship_saved_as_built_keeps_a_signature_set_in_its_definition_out(
+    client: httpx.AsyncClient,
+) -> None:
+    """A definition may set what only the referee reads (a cloak's signature): saved as built, it
+    goes through the same public redaction, so the library never publishes it."""
+    bird = ship_def("klingon-bird-of-prey")
+    bird["parts"]["cloak"] = {**bird["parts"]["cloak"], "signature": 55}
+    table = await set_table(
+        client, ships={"bird": (bird, "ann"), "excelsior": (ship_def("excelsior"), "bob")}
+    )
+    r = await client.post(
+        f"/api/v1/battles/{table.battle_id}/ships/kor-vaq/save",
+        json={"state": "built", "name": "Kor'vaq as built"},
+        headers=table.auth("ref"),
+    )
+    assert r.status_code == 201, r.text
+    await ok(await act(client, table, "ref", "battle.end", {}))
+    r = await client.get(f"/api/v1/ships/{r.json()['slug']}")
+    assert r.status_code == 200 and r.json()["parts"]["cloak"].get("signature") is None, r.text

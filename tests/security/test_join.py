@@ -291,7 +291,7 @@ async def test_the_referee_rotates_a_seats_token(client: httpx.AsyncClient) -> N
     # The referee dashboard's "New link" button does the same.
     async with browser(client, table.tokens["ref"]) as ref:
         page = await ref.get(f"/battles/{table.battle_id}")
-        # It opens the join-links page, where the new link stays until dismissed (issue 14).
+        # It opens the join-links page, where the new link stays until dismissed.
         button = f'action="/battles/{table.battle_id}/links/{table.ids["ann"]}"'
         assert button in page.text
         r = await ref.post(

@@ -1,4 +1,4 @@
-"""Fog on the map (issue 15, ST-21…ST-24): while the Haakona is cloaked, no other seat's map carries
+"""Fog on the map (ST-21…ST-24): while the Haakona is cloaked, no other seat's map carries
 where it is — not the battle page, the map page, a selection asked for by name, the REST state, the
 replay at any seq, nor a websocket frame — as its hex or as the pixel point of that hex. Those seats
 get a ghost at its last public hex labelled with the turn it was seen, and nothing else; its

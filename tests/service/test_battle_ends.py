@@ -1,4 +1,4 @@
-"""How a battle ends by itself (issue 16), through the service on SQLite and PostgreSQL: only when
+"""How a battle ends by itself, through the service on SQLite and PostgreSQL: only when
 the referee chose so at its start — as a step ends with one side left fighting (GEN-04), or when the
 turn limit's last turn ends (GEN-01). Without either option the battle goes on until the referee
 ends it, as before."""

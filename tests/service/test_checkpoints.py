@@ -4,12 +4,12 @@ replay runs in a worker thread, never on the event loop. SQLite and PostgreSQL."
 
 from __future__ import annotations
 
-import asyncio
 import threading
 
 from sqlalchemy import select
 
 from app.models import Checkpoint
+from app.services import bus
 from app.services.history import replay as history
 from app.services.platform import Platform
 from app.services.store.battles import get_battle
@@ -21,8 +21,7 @@ EVERY = 5
 
 
 async def _settle() -> None:
-    while actions._background:  # the checkpoint writes run after the answer
-        await asyncio.gather(*list(actions._background), return_exceptions=True)
+    await bus.settle()  # the checkpoint writes run after the answer
 
 
 async def test_state_at_every_seq_replays_at_most_k_actions_in_a_thread(

@@ -1,4 +1,4 @@
-"""A kept seat's next action reads nothing (issue 12): the battle row, the state and the seat this
+"""A kept seat's next action reads nothing: the battle row, the state and the seat this
 process's last commit kept are checked against, and the one write is guarded on the battle's
 version, the seat still holding its token, role and place, and the table's options as read. When
 any of them moved, nothing is written and the action is read whole — so it gets exactly the answer
@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 from app.services.errors import Forbidden, Invalid
 from app.services.history import replay as history
-from app.services.store import action_store, seats
+from app.services.store import postgres, seats
 from app.services.store.battles import get_participant, load_state, remove_participant, rotate_token
 from app.services.store.tokens import hash_token
 from app.services.write import actions
@@ -38,19 +38,15 @@ def _hit(battle_id: str, who: str | None, amount: int = 1, token: str | None = N
 
 async def _statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The name of each statement actions run on the bare driver: context, token context or write."""
-    names = {
-        action_store.CONTEXT_PG: "context",
-        action_store.CONTEXT_BY_TOKEN_PG: "token context",
-        action_store.WRITE_PG: "write",
-    }
+    names = {postgres.READ_BY_ID: "context", postgres.READ_BY_TOKEN: "token context", postgres.WRITE: "write"}
     ran: list[str] = []
-    real = action_store.run_on_driver
+    real = postgres.fetch
 
-    async def spy(session: Any, sql: str, *args: Any) -> Any:
-        ran.append(names.get(sql, "other"))
-        return await real(session, sql, *args)
+    async def spy(session: Any, statement: postgres.Statement, **values: Any) -> Any:
+        ran.append(names.get(statement, "other"))
+        return await real(session, statement, **values)
 
-    monkeypatch.setattr(action_store, "run_on_driver", spy)
+    monkeypatch.setattr(postgres, "fetch", spy)
     return ran
 
 

@@ -1,4 +1,4 @@
-"""The state kept from this process's last commit (`KeptStates`, issue 12): an action on
+"""The state kept from this process's last commit (`KeptStates`): an action on
 PostgreSQL whose battle is still at that version is checked against it, the snapshot neither sent
 nor parsed again — and the outcome is exactly what a whole read gives: another process's write in
 between means a whole read, and the snapshot is always what the log rebuilds."""
@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from app.models import Battle
 from app.services.history import replay as history
-from app.services.store import action_store
+from app.services.store import postgres
 from app.services.store.battles import load_state
 from app.services.write import actions
 from app.services.write.actions import Command
@@ -30,15 +30,15 @@ def _hit(battle_id: str, who: str, target: str, source: str, amount: int = 1) ->
 async def _sent_states(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Whether each action's context statement sent the snapshot's state."""
     sent: list[bool] = []
-    real = action_store.run_on_driver
+    real = postgres.fetch
 
-    async def spy(session: Any, sql: str, *args: Any) -> Any:
-        row = await real(session, sql, *args)
-        if sql in (action_store.CONTEXT_PG, action_store.CONTEXT_BY_TOKEN_PG):
+    async def spy(session: Any, statement: postgres.Statement, **values: Any) -> Any:
+        row = await real(session, statement, **values)
+        if statement in (postgres.READ_BY_ID, postgres.READ_BY_TOKEN):
             sent.append(row["s_state"] is not None)
         return row
 
-    monkeypatch.setattr(action_store, "run_on_driver", spy)
+    monkeypatch.setattr(postgres, "fetch", spy)
     return sent
 
 

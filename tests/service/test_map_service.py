@@ -1,4 +1,4 @@
-"""The map feeds the rules through the service (`actions.submit`, issue 15): ships moved onto hexes
+"""The map feeds the rules through the service (`actions.submit`): ships moved onto hexes
 with facings, a hit entered without a direction takes it from the map (GEN-03, ST-05, ST-06), a
 spline is refused with nothing changed (ST-10), and the log alone rebuilds the snapshot."""
 

@@ -173,7 +173,8 @@ async def test_TR_04_TR_26_orders_and_the_combat_loop_wait_on_the_right_captain(
 
 async def test_GEN_03_two_independent_entries_made_at_once_both_apply(platform: Platform) -> None:
     """Concurrent entries: both seen at the same seq; the second applies because nothing it names
-    changed; one naming a ship the other touched, or made before the step ended, is refused in words."""
+    changed; one naming a ship another change touched, or made before the step ended, is refused in
+    words (two entries on one ship commute: tests/service/test_simultaneous_fire.py)."""
     ships = {
         "hawk": (simple_ship("Hawk"), "ann"),
         "crow": (simple_ship("Crow"), "bob"),
@@ -195,9 +196,11 @@ async def test_GEN_03_two_independent_entries_made_at_once_both_apply(platform: 
     assert (first.seq, second.seq) == (seq + 1, seq + 2)
     from app.services.errors import Stale
 
+    await t.act("ref", "ship.assign", {"ship": "crow", "owner": t.ids["ann"]})
     with pytest.raises(Stale) as err:
-        await actions.submit(platform, hit("bob", "hawk", "crow"))  # Crow was hit meanwhile
-    assert err.value.message == f"Crow, Hawk changed while you acted (action #{seq + 1}); look again"
+        await actions.submit(platform, hit("bob", "hawk", "crow"))  # Crow was handed over meanwhile
+    assert err.value.message == f"Crow changed while you acted (action #{seq + 3}); look again"
+    await t.act("ref", "ship.assign", {"ship": "crow", "owner": t.ids["bob"]})
     await t.act("ann", "step.ready")
     await t.act("bob", "step.ready")
     with pytest.raises(Stale) as err:  # made before Ship Power ended, on ships nobody touched since

@@ -1,5 +1,5 @@
 """An exception raised inside a rule or a step hook is an error answer to that one request, logged
-with its traceback; nothing is stored and the battle plays on (issue 10, item 5)."""
+with its traceback; nothing is stored and the battle plays on."""
 
 from __future__ import annotations
 

@@ -935,7 +935,7 @@ async def test_ST_19_ST_20_ST_21a_nacelles_and_a_cloak_that_keeps_fighting(platf
         "startrek.shutdown_nacelle",
         {"ship": "excelsior", "nacelle": "Port Nacelle"},
         Invalid,
-        "nacelle",
+        "ship",
         "Excelsior needs more than two working nacelles to shut one down (ST-20)",
     )
     await game.refused(

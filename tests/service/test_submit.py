@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 
 from app.models import ActionLog, Battle
 from app.rules.dice import derive_roll
+from app.services.bootstrap import build_platform
 from app.services.errors import Conflict, Forbidden, Invalid, RollNeeded, Stale
 from app.services.history import replay as history
 from app.services.platform import Platform
@@ -70,7 +71,7 @@ async def own_platform(postgres_url: str, **engine_options: Any) -> AsyncIterato
     from app.realtime.broker import Broker
     from tests.conftest import settings_for
 
-    platform = Platform(
+    platform = build_platform(
         settings=settings_for(postgres_url), db=Database(postgres_url, **engine_options), broker=Broker()
     )
     try:
@@ -471,12 +472,12 @@ async def test_a_writer_elsewhere_first_makes_the_action_go_again_on_the_new_sta
     it writes nothing, and submit resolves the action again on the new state — both apply, once
     each, in order, and the snapshot is what the log rebuilds."""
     battle_id, ids = await setup(platform)
-    real = actions.write_action
+    real = platform.store.write
     raced: list[int] = []
 
-    async def elsewhere_first(session, battle, snap, row, new_state, *guards):  # type: ignore[no-untyped-def]
+    async def elsewhere_first(session, battle, snap, entry, new_state, guard):  # type: ignore[no-untyped-def]
         if not raced:  # "another process": its own transaction, past this process's battle lock
-            raced.append(row.seq)
+            raced.append(entry.seq)
             other = Command(
                 battle_id,
                 ids["bob"],
@@ -485,9 +486,9 @@ async def test_a_writer_elsewhere_first_makes_the_action_go_again_on_the_new_sta
                 aid(),
             )
             await actions._submit_once(platform, other)
-        await real(session, battle, snap, row, new_state, *guards)
+        return await real(session, battle, snap, entry, new_state, guard)
 
-    monkeypatch.setattr(actions, "write_action", elsewhere_first)
+    monkeypatch.setattr(platform.store, "write", elsewhere_first)
     mine = await actions.submit(
         platform,
         Command(
@@ -519,27 +520,27 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
     exactly once."""
     import asyncpg
 
-    from app.services.store import action_store
+    from app.services.store.postgres import bare_connection
     from tests.conftest import PG_ADMIN
 
-    real = actions.write_action
     killed: list[int] = []
 
-    async def drop_first(session, battle, snap, row, new_state, *guards):  # type: ignore[no-untyped-def]
+    async def drop_first(session, battle, snap, entry, new_state, guard):  # type: ignore[no-untyped-def]
         if not killed:
-            pid = (await action_store.driver_of(session)).get_server_pid()
+            pid = (await bare_connection(session)).get_server_pid()
             admin = await asyncpg.connect(PG_ADMIN)
             try:
                 assert await admin.fetchval("SELECT pg_terminate_backend($1, 10000)", pid)
             finally:
                 await admin.close()
             killed.append(pid)
-        await real(session, battle, snap, row, new_state, *guards)
+        return await real(session, battle, snap, entry, new_state, guard)
 
     async with own_platform(postgres_url) as platform:
         battle_id, ids = await setup(platform)
         before = await log_count(platform, battle_id)
-        monkeypatch.setattr(actions, "write_action", drop_first)
+        real = platform.store.write
+        monkeypatch.setattr(platform.store, "write", drop_first)
         result = await actions.submit(
             platform,
             Command(

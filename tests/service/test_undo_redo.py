@@ -1,4 +1,4 @@
-"""Honest undo and redo (issue 14): undo always steps back over one more real action — never over an
+"""Honest undo and redo: undo always steps back over one more real action — never over an
 undo, redo or rewind — and redo puts back what was undone, only while nothing else happened since.
 Every step is a logged action, so the log rebuilds the snapshot exactly (SQLite and PostgreSQL)."""
 
@@ -117,3 +117,16 @@ async def test_rewind_names_its_point_clears_redo_and_undo_then_steps_back_from_
     async with platform.db.reader() as session:
         state, _ = await load_state(session, battle_id)
     assert state.ships == {}
+
+
+async def test_a_rebuild_that_returns_twice_to_one_point_finds_it_as_it_was(platform: Platform) -> None:
+    """The log's replay changes a state in place only when no later row returns to it: two rewinds
+    to the same action, each followed by a hit, rebuild to the snapshot (40 − 5 − 2 = 33)."""
+    battle_id, ids = await setup(platform)  # seq 1, 2: the two ships
+    assert await hit(platform, battle_id, ids, 5) == 3
+    await hit(platform, battle_id, ids, 7)  # seq 4
+    await ref(platform, battle_id, ids, "battle.rewind", {"to_seq": 3, "reason": "wrong arc"})  # seq 5
+    await hit(platform, battle_id, ids, 1)  # seq 6
+    await ref(platform, battle_id, ids, "battle.rewind", {"to_seq": 3, "reason": "wrong again"})  # seq 7
+    assert await hit(platform, battle_id, ids, 2) == 8
+    assert await structure(platform, battle_id) == 33  # `structure` checks rebuild == snapshot

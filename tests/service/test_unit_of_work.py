@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from app.db import Database
-from app.services.store.action_store import driver_of
+from app.services.store.postgres import bare_connection
 
 PROBE = "CREATE TABLE IF NOT EXISTS unit_probe (id VARCHAR(40) PRIMARY KEY)"
 
@@ -47,13 +47,12 @@ async def test_what_the_orm_did_commits_at_the_end_and_nothing_of_a_failed_unit_
 
 async def test_a_unit_the_orm_never_touched_opens_no_transaction(db: Database) -> None:
     async with db.unit() as session:
-        await driver_of(session)
         assert not session.in_transaction()
 
 
 @pytest.mark.postgres
 async def test_bare_statements_autocommit_alone_and_join_the_orm_once_it_began(postgres_url: str) -> None:
-    """A plain action (issue 12) writes with one bare statement, atomic by itself; once the ORM
+    """A plain action writes with one bare statement, atomic by itself; once the ORM
     took part (a draft cleared), the bare write joins its transaction and fails with it."""
     db = Database(postgres_url)
     try:
@@ -62,14 +61,14 @@ async def test_bare_statements_autocommit_alone_and_join_the_orm_once_it_began(p
         alone, orm, joined = (uuid.uuid4().hex for _ in range(3))
         with pytest.raises(Boom):
             async with db.unit() as session:
-                driver = await driver_of(session)
+                driver = await bare_connection(session)
                 assert driver is not None
                 await driver.execute("INSERT INTO unit_probe (id) VALUES ($1)", alone)
                 raise Boom
         with pytest.raises(Boom):
             async with db.unit() as session:
                 await session.execute(text("INSERT INTO unit_probe (id) VALUES (:i)"), {"i": orm})
-                driver = await driver_of(session)
+                driver = await bare_connection(session)
                 await driver.execute("INSERT INTO unit_probe (id) VALUES ($1)", joined)
                 raise Boom
         ids = await _ids(db)

@@ -1,4 +1,4 @@
-"""At the table (issue 11): an in-process app whose webhooks may reach a receiver on this machine,
+"""At the table: an in-process app whose webhooks may reach a receiver on this machine,
 a tiny HTTP receiver on a free port, and a way to wait for the after-commit work."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from app.main import create_app
+from app.services import bus
 from app.services.table import notify
-from app.services.write import actions
 from tests.conftest import settings_for
 
 
@@ -55,8 +55,9 @@ async def settle(rounds: int = 3) -> None:
     """Wait for the after-commit tasks and the notifications they started."""
     for _ in range(rounds):
         await asyncio.sleep(0.05)
-        while actions._background or notify._tasks:
-            await asyncio.gather(*list(actions._background), *list(notify._tasks), return_exceptions=True)
+        while bus._running or notify._tasks:
+            await bus.settle()
+            await asyncio.gather(*list(notify._tasks), return_exceptions=True)
 
 
 def table_app_client(db_url: str, **settings: Any):  # type: ignore[no-untyped-def]

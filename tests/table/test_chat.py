@@ -1,4 +1,4 @@
-"""Table talk (issue 11) through every door: page HTML, REST and the websocket. A `<script>` message
+"""Table talk through every door: page HTML, REST and the websocket. A `<script>` message
 renders inert; a private line reaches only its two ends; length and rate limits; spectators read
 public chat and write only where the battle lets them; chat never moves the actions' seq."""
 

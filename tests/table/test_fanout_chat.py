@@ -1,4 +1,4 @@
-"""Table talk across processes (issue 11): a message posted through one server process reaches a
+"""Table talk across processes: a message posted through one server process reaches a
 websocket viewer on another, through PostgreSQL LISTEN/NOTIFY — the same wake-up path as actions,
 keyed "table:<battle>"."""
 

@@ -47,7 +47,7 @@ async def test_chat_reaches_open_pages_and_private_lines_only_their_ends(server:
             assert (await say(c, table, "bob", "my shields are down", to="referee")).status_code == 201
             for who in ("bob", "ref"):
                 frame = await table_frame(viewers[who], "my shields are down")
-                assert "🔒" in frame["content"]
+                assert "icon-lock" in frame["content"] and "private" in frame["content"]
             assert (await say(c, table, "ann", "<img src=x onerror=alert(1)> ready")).status_code == 201
             for v in viewers.values():
                 frame = await table_frame(v, "ready")
@@ -91,9 +91,15 @@ async def test_since_your_last_visit(client: httpx.AsyncClient) -> None:
             {"target": "hawk", "source": "crow", "amount": amount, "direction": "fore"},
         )
         assert r.status_code == 200, r.text
-    await say(client, table, "bob", "that's two")  # chat is not in the catch-up of actions
+    await say(client, table, "bob", "that's two")  # table talk since she left counts too
+    await say(client, table, "bob", "only for the referee", to="referee")  # not hers to read
+    await say(client, table, "ann", "my own line")  # nor her own
     html = await page_as(client, table.tokens["ann"], table.battle_id)
     assert "Since your last visit" in html and "2 actions, 2 events after #2." in html
+    talk = html.split('id="catch-up-talk"')[1].split("</ul>")[0]
+    assert "1 new line of table talk." in talk and "bob: that&#39;s two" in talk
+    assert "only for the referee" not in html.split('id="catch-up"')[1].split("</section>")[0]
+    assert "my own line" not in talk
     assert "Crow hits Hawk for 3 (fore)" in html and "Crow hits Hawk for 4 (fore)" in html
     assert f'href="/battles/{table.battle_id}/replay?seq=3"' in html
     assert 'id="catch-up"' not in await page_as(client, table.tokens["ann"], table.battle_id)  # seen now

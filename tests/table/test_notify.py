@@ -1,4 +1,4 @@
-"""Notifications for slow games (issue 11), against a local HTTP receiver on a free port: one message
+"""Notifications for slow games, against a local HTTP receiver on a free port: one message
 each time the battle starts waiting on a seat (none while it keeps waiting), none to a seat active on
 the page, a retry after a failing receiver, none after the end; webhook URLs are validated (SSRF) and
 read back by their owner only; the step deadline tells the referee once."""
@@ -207,7 +207,7 @@ async def test_a_message_never_pings_everyone(local_client: httpx.AsyncClient) -
 async def test_last_seen_is_kept_in_the_actions_own_transaction_and_nothing_follows_without_webhooks(
     local_client: httpx.AsyncClient, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    """Issue 12: an action costs one transaction. Its last-seen update is made inside it; the
+    """An action costs one transaction. Its last-seen update is made inside it; the
     notifier's after-commit pass runs only when a seat has a webhook (or has no status row yet)."""
     from app.models import SeatStatus
 

@@ -1,4 +1,4 @@
-"""Players' requests to the referee (issue 11): undo my own last action (only while it is the battle's
+"""Players' requests to the referee: undo my own last action (only while it is the battle's
 last), approved through `battle.undo` or refused with a reason the player is told privately; with
 `damage_needs_approval`, a player's damage on an enemy ship waits in the queue until approved. Seen
 by the referee and the asking player only."""

@@ -1,4 +1,4 @@
-"""The REST action's lean door (app/web/api/action_door.py, issue 12): a well-formed action skips the
+"""The REST action's lean door (app/web/api/action_door.py): a well-formed action skips the
 framework's layers, and every answer — served or handed on — is the one the full stack gives,
 status, body and headers (on SQLite and PostgreSQL)."""
 

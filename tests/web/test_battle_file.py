@@ -1,4 +1,4 @@
-"""A battle as a file (issue 16): export from one database, import into the other (SQLite →
+"""A battle as a file: export from one database, import into the other (SQLite →
 PostgreSQL and back), the imported battle's log rebuilds its own snapshot and its state is the
 original's (seat ids renamed); a tampered file — one die, one event — is refused naming its seq;
 the file never holds a token, and the seed only once revealed."""
@@ -132,6 +132,19 @@ async def test_export_import_across_databases_rebuilds_the_same_battle(
     )
     audit = await ok(await target.get(f"/api/v1/battles/{copy.battle_id}/audit", headers=copy.auth("ref")))
     assert audit == {"seq": made["seq"], "snapshot_matches_log": True}
+    # Named apart from the original it was exported from; a copy of the copy is not marked twice.
+    read = await ok(await target.get(f"/api/v1/battles/{copy.battle_id}", headers=copy.auth("ref")))
+    assert read["name"] == file["battle"]["name"] + " (imported)"
+    r = await target.post(
+        "/api/v1/battles/import", json={**file, "battle": {**file["battle"], "name": read["name"]}}
+    )
+    assert r.status_code == 201, r.text
+    again = r.json()
+    ref = next(s["token"] for s in again["seats"] if s["role"] == "referee")
+    twice = await ok(
+        await target.get(f"/api/v1/battles/{again['battle_id']}", headers={"Authorization": f"Bearer {ref}"})
+    )
+    assert twice["name"] == read["name"]
     for who in ("ref", "ann", "watcher"):
         there = await ok(await target.get(f"/api/v1/battles/{copy.battle_id}", headers=copy.auth(who)))
         here = await ok(await source.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth(who)))

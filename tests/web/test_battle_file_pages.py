@@ -1,4 +1,4 @@
-"""The battle file and the what-if from the pages (issue 16): the referee's console saves the file
+"""The battle file and the what-if from the pages: the referee's console saves the file
 and starts a what-if at a seq; the home page imports a file; both seat this browser as the new
 battle's referee and show the new links until dismissed. Bad input is refused in words naming the field."""
 
@@ -30,6 +30,13 @@ async def test_the_referee_saves_forks_and_imports_from_the_pages(client: httpx.
     assert file["format"] == "starboard.battle/1" and all(t not in saved.text for t in table.tokens.values())
     last = file["battle"]["seq"]
 
+    # The what-if is picked by its log line, as a rewind is: the latest entry first.
+    form = page.text.split('action="/battles/' + table.battle_id + '/fork"')[1].split("</form>")[0]
+    options = re.findall(r'<option value="(\d+)">([^<]*)</option>', form)
+    assert [int(v) for v, _ in options] == list(range(last, 0, -1))
+    before = file["log"][last - 3]  # the entry before the two clock moves
+    assert before["seq"] == last - 2
+    assert dict(options)[str(last - 2)].startswith(f"#{last - 2} {before['events'][0]['text']}")
     # A what-if from the seq before the two clock moves: a new battle, this browser its referee.
     r = await client.post(
         f"/battles/{table.battle_id}/fork",

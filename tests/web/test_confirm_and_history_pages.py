@@ -1,4 +1,4 @@
-"""Issue 14 on the referee's page, without a browser: destructive steps are confirmed first (the
+"""On the referee's page, without a browser: destructive steps are confirmed first (the
 server refuses them without confirm=yes and asks on a page of its own), and the undo, redo and
 rewind forms say what they would do."""
 
@@ -35,6 +35,7 @@ async def test_removing_a_ship_ending_and_removing_a_seat_ask_first(client: http
     end = {"csrf_token": token, "action_type": "battle.end", "action_id": "end1"}
     r = await client.post(actions, data=end)
     assert r.status_code == 200 and "End the battle?" in r.text and await seq_of(client, table) == 2
+    assert "undo included, and the dice seed is revealed." in r.text  # the server rolled: a seed
     seat = f"/battles/{table.battle_id}/participants/{table.ids['bob']}/remove"
     r = await client.post(seat, data={"csrf_token": token})
     assert r.status_code == 200 and "Remove bob from the battle?" in r.text and "Yes, remove bob" in r.text
@@ -78,3 +79,16 @@ async def test_referee_sees_what_undo_and_redo_would_do_and_where_rewind_returns
     assert r.status_code == 303
     page = html.unescape((await client.get(f"/battles/{table.battle_id}")).text)
     assert "⚠ REDO (Referee): action 3 (damage.apply) is restored" in page and "Undo #3" in page
+
+
+async def test_ending_a_physical_dice_battle_promises_no_seed(client: httpx.AsyncClient) -> None:
+    """The players rolled the dice: the end's confirmation does not say a seed will be revealed."""
+    table = await set_table(client, dice_mode="physical")
+    page = await join(client, table.tokens["ref"])
+    end = {"csrf_token": csrf(page.text), "action_type": "battle.end", "action_id": "end1"}
+    r = await client.post(f"/battles/{table.battle_id}/actions", data=end)
+    assert r.status_code == 200 and "End the battle?" in r.text
+    assert (
+        "Nobody can act after the end, undo included." in r.text
+        and "seed" not in r.text.split("End the battle?")[1]
+    )

@@ -1,4 +1,4 @@
-"""Issue 16's "done when" for the battle file: each demo battle, played a while, is exported,
+"""What "done" means for the battle file: each demo battle, played a while, is exported,
 imported on a fresh database of the other kind, passes the audit there, and gives the identical
 state at every seq (seat ids renamed) — the import's own replay is checked against the original's."""
 

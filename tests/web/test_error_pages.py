@@ -1,4 +1,4 @@
-"""Issue 17: a browser opening a page that fails gets an HTML page (a title, one h1, a way home) in
+"""A browser opening a page that fails gets an HTML page (a title, one h1, a way home) in
 the same words as the JSON error; the API, scripts and htmx requests keep the JSON shape."""
 
 from __future__ import annotations

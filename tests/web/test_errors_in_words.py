@@ -1,4 +1,4 @@
-"""Issue 14: input errors read in the user's words and name the field, at every door — the rules'
+"""Input errors read in the user's words and name the field, at every door — the rules'
 parse (REST actions, page forms), FastAPI's own request checks (REST bodies and queries)."""
 
 from __future__ import annotations

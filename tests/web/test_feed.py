@@ -1,4 +1,4 @@
-"""The bots' push feed (issue 16): GET /api/v1/battles/{id}/feed, Server-Sent Events from a real
+"""The bots' push feed: GET /api/v1/battles/{id}/feed, Server-Sent Events from a real
 uvicorn server on SQLite and on PostgreSQL — an event per log entry (`id: <seq>`), woken by the
 broker, resumable with Last-Event-ID or ?since=, `waiting_on_you` as the rules' awaited() says, and
 nothing hidden: a cloaked ship's move and Traveller secret orders never reach another participant."""

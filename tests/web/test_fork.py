@@ -1,4 +1,4 @@
-"""A what-if fork (issue 16): the referee starts a new battle from any seq of an existing one. The
+"""A what-if fork: the referee starts a new battle from any seq of an existing one. The
 fork's state is the original's at that seq for every seat, what was hidden then stays hidden from the
 same seats, and the two battles go on independently."""
 

@@ -76,7 +76,7 @@ async def test_pool_exhausted_is_503_with_retry_after(tight: httpx.AsyncClient) 
 
 
 async def test_a_started_server_has_frozen_its_startup_heap(sqlite_url: str) -> None:
-    """issue 12: a full collection with 1,000 sockets open held the loop 150-210 ms while it walked
+    """A full collection with 1,000 sockets open held the loop 150-210 ms while it walked
     the startup heap; the server freezes it once started (FREEZE_STARTUP_HEAP, on by default)."""
     import gc
 
@@ -91,3 +91,75 @@ async def test_a_started_server_has_frozen_its_startup_heap(sqlite_url: str) -> 
             assert gc.get_freeze_count() > before + 10_000  # the modules, mappers and templates
     finally:
         gc.unfreeze()  # the test process's heap goes back to the collector
+
+
+def _wrapped(error: BaseException) -> BaseException:
+    """An asyncpg error as SQLAlchemy's asyncpg dialect raises it: its adapter's own error, caused by
+    asyncpg's, inside a DBAPIError (the adapter's error is not asyncpg's class)."""
+    from sqlalchemy.dialects.postgresql.asyncpg import AsyncAdapt_asyncpg_dbapi
+    from sqlalchemy.exc import DBAPIError
+
+    adapted = AsyncAdapt_asyncpg_dbapi.Error(f"{type(error)}: {error}")
+    adapted.pgcode = adapted.sqlstate = getattr(error, "sqlstate", None)  # type: ignore[attr-defined]
+    adapted.__cause__ = error
+    return DBAPIError("SELECT 1", None, adapted)
+
+
+def _unavailable_errors() -> list[BaseException]:
+    import asyncpg
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    return [
+        _wrapped(asyncpg.CannotConnectNowError("the database system is starting up")),
+        _wrapped(asyncpg.AdminShutdownError("terminating connection due to administrator command")),
+        _wrapped(asyncpg.CrashShutdownError("the database system is in recovery mode")),
+        _wrapped(asyncpg.TooManyConnectionsError("sorry, too many clients already")),
+        _wrapped(
+            asyncpg.InternalClientError("cannot switch to state 12; another operation (2) is in progress")
+        ),
+        asyncpg.InternalClientError("cannot switch to state 11; another operation (2) is in progress"),
+        asyncpg.InterfaceError("cannot perform operation: another operation is in progress"),
+        PoolTimeout("QueuePool limit of size 1 overflow 0 reached"),
+        ConnectionRefusedError(111, "Connection refused"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(9))
+def test_every_database_unavailable_condition_is_unavailable(index: int) -> None:
+    """Starting up, shutting down, too many connections, a connection left mid-operation, a pool
+    that hands none out in time: each answered 503 with Retry-After, not 500."""
+    from app.web.middleware.errors import is_unavailable
+
+    assert is_unavailable(_unavailable_errors()[index])
+
+
+def test_a_real_fault_is_not_called_unavailable() -> None:
+    import asyncpg
+    from sqlalchemy.exc import IntegrityError
+
+    from app.web.middleware.errors import is_unavailable
+
+    unique = asyncpg.UniqueViolationError("duplicate key value violates unique constraint")
+    assert not is_unavailable(_wrapped(unique))
+    assert not is_unavailable(IntegrityError("INSERT", None, unique))
+    assert not is_unavailable(ValueError("a bug"))
+    assert not is_unavailable(asyncpg.InternalClientError("unexpected message"))
+
+
+async def test_the_feed_ends_with_a_retry_line_when_the_database_goes(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A push feed whose database goes away mid-stream says when to come back (`retry:`, in ms)
+    and ends, instead of dying without a word."""
+    from app.web.live import feed
+
+    table = await set_table(client, players=("ann",), spectator=False)
+
+    async def starting_up(*_: object) -> tuple[int, bool]:
+        raise _wrapped(_unavailable_errors()[0])  # PostgreSQL "the database system is starting up"
+
+    monkeypatch.setattr(feed, "_position_of", starting_up)
+    r = await client.get(f"/api/v1/battles/{table.battle_id}/feed", headers=table.auth("ann"))
+    assert r.status_code == 200
+    retry = client.app.state.settings.retry_after_seconds * 1000  # type: ignore[attr-defined]
+    assert r.text.startswith(": feed open") and f"retry: {retry}\n" in r.text, r.text

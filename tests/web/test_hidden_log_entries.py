@@ -1,4 +1,4 @@
-"""Issue 14: a log entry a viewer may read nothing of keeps its place — "a hidden action" under its
+"""A log entry a viewer may read nothing of keeps its place — "a hidden action" under its
 number, saying neither who nor what — so nobody's log numbering has a gap (page and REST)."""
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ import json
 import random
 from dataclasses import dataclass
 
+from app.realtime.broker import Topic
+from app.realtime.diff import apply
 from app.realtime.hub import Hub, HubSettings, Subscriber
 from tests.helpers import eventually
 
@@ -156,7 +158,7 @@ async def test_a_region_the_viewer_already_has_is_not_sent_again_until_hello() -
 
 
 async def test_viewers_sent_the_same_hold_one_record_and_each_still_gets_what_it_lacks() -> None:
-    """issue 12: what a rendering adds is worked out once per rendering and per record of what
+    """What a rendering adds is worked out once per rendering and per record of what
     was sent, so viewers sent the same frames share that record; one who said hello again (and so
     holds a fresh record) still gets every region, the others only what changed."""
     seq = {"n": 3}
@@ -181,7 +183,8 @@ async def test_viewers_sent_the_same_hold_one_record_and_each_still_gets_what_it
     for sock in socks[:3]:
         assert "<bar 4>" in sock.sent[-1] and "panel" not in sock.sent[-1]
     assert "<panel v1>" in socks[3].sent[-1] and "<bar 4>" in socks[3].sent[-1]
-    assert viewers[0].sent is viewers[1].sent is viewers[2].sent and viewers[0].sent == viewers[3].sent
+    assert viewers[0].sent is viewers[1].sent is viewers[2].sent
+    assert viewers[0].sent.regions == viewers[3].sent.regions
     views.panel, seq["n"] = "<panel v2>", 5
     await hub.wake("b", 5)
     await settle(hub)
@@ -202,17 +205,21 @@ class PausedSocket(Socket):
 
 
 async def test_a_frame_goes_out_in_place_and_a_paused_socket_gets_its_frames_in_order() -> None:
-    """Issue 12: a frame for a socket that can take it is written in place — no writer task, no
-    timer; a paused socket's frame waits in its writer, and the frames behind it follow in order."""
+    """A frame for a socket that can take it as it is (`write_now`) is written in place — no writer
+    task, no timer; one that cannot waits in the viewer's writer, and the frames behind it follow
+    in order."""
     hub = Hub(settings=HubSettings(heartbeat_seconds=0))
     quick, slow = Socket(), PausedSocket()
     fast_viewer, slow_viewer = viewer(quick), viewer(slow)
+    written: list[str] = []
+    fast_viewer.write_now = lambda text: written.append(text) is None
+    slow_viewer.write_now = lambda text: False  # its transport is paused
     hub.queue(fast_viewer, "one")
-    assert quick.sent == ["one"] and fast_viewer.writer is None and fast_viewer.pending is None
+    assert written == ["one"] and fast_viewer.writer is None and fast_viewer.pending is None
     assert fast_viewer.sent_frames == 1 and fast_viewer.sent_bytes == 3
     for frame in ("a", "b", "c"):
         hub.queue(slow_viewer, frame)
-    assert slow.sent == [] and slow_viewer.writer is not None and list(slow_viewer.pending) == ["b", "c"]
+    assert slow.sent == [] and slow_viewer.writer is not None and list(slow_viewer.pending) == ["a", "b", "c"]
     slow.writable.set()
     await settle(hub, slow_viewer)
     assert slow.sent == ["a", "b", "c"] and slow_viewer.pending is None and slow_viewer.sent_frames == 3
@@ -258,17 +265,19 @@ async def test_the_heartbeat_goes_to_viewers_not_sent_a_frame_since_the_last_bea
     await settle(hub)
     assert len(framed.sent) == 1 and '"seq": 5' in framed.sent[0] and idle.sent == []
     await hub.beat()
+    await settle(hub)
     assert len(framed.sent) == 1  # framed within the beat: no heartbeat
     assert [json.loads(s) for s in idle.sent] == [{"type": "heartbeat", "seq": 5, "every": every}]
     loop = asyncio.get_running_loop()
     framed_at = max(v.framed_at for group in hub.viewers.values() for v in group)
     await eventually(lambda: loop.time() - framed_at > every, what="a beat's interval since the frame")
     await hub.beat()  # a beat later, nothing new: both are told
+    await settle(hub)
     assert json.loads(framed.sent[-1])["type"] == "heartbeat" and len(idle.sent) == 2
 
 
 async def test_a_frame_the_socket_takes_at_once_is_written_there_else_sent() -> None:
-    """The shared-bytes path (issue 12: CPU per action): `write_now` takes the frame when the socket
+    """The shared-bytes path (CPU per action): `write_now` takes the frame when the socket
     can; when it cannot (False) the frame goes by `send_text`; when it raises, the socket is closed
     1011 as after any failed send."""
     hub = Hub(load=lambda b, s: _read(s), views=Views(), settings=HubSettings(heartbeat_seconds=0))
@@ -300,3 +309,97 @@ async def test_a_frame_the_socket_takes_at_once_is_written_there_else_sent() -> 
 
 async def _read(seq: int) -> Read:
     return Read(seq + 1)
+
+
+class CardViews(Views):
+    """A page of one big region (a ship card of 100 boxes) and a log."""
+
+    placeholder = "@@csrf@@"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hit = 0
+
+    def html(self, read: Read, viewer: Subscriber) -> list[tuple[str, str]]:  # type: ignore[override]
+        boxes = "".join(f'<i class="{"hit" if i < self.hit else "box"}"></i>' for i in range(100))
+        card = f'<hx-partial hx-target="#card"><form><input value="@@csrf@@">{boxes}</form></hx-partial>'
+        return [("#card", card), ("+#log", f"<log {read.seq}>")]
+
+
+async def test_a_region_the_page_holds_goes_as_hunks_and_a_page_that_lost_its_copy_gets_it_whole() -> None:
+    """Send what changed inside a region: a page holding the card is sent only the hunk for the
+    box that changed (with its own token where the placeholder was), and rebuilds the card; a
+    token of another length than the placeholder gets the card whole; a hello asking for every
+    region (`whole`: the page's copy did not fit the hunks) gets them at the seq it holds."""
+    seq = {"n": 3}
+
+    async def load(battle_id: str, since: int) -> Read:
+        return Read(seq["n"])
+
+    views = CardViews()
+    hub = Hub(load=load, views=views, settings=HubSettings(heartbeat_seconds=0))
+    page, odd = Socket(), Socket()
+    v, w = viewer(page, csrf="12345678"), viewer(odd, csrf="short")
+    hub.hello(v, 2)
+    hub.hello(w, 2)
+    await settle(hub)
+    first = json.loads(page.sent[-1])
+    assert "patch" not in first and first["content"].count('class="box"') == 100
+    views.hit, seq["n"] = 1, 4
+    await hub.wake("b", 4)
+    await settle(hub)
+    frame = json.loads(page.sent[-1])
+    assert frame["content"] == "<log 4>" and frame["seq"] == 4
+    [(target, length, ops)] = frame["patch"]
+    assert target == "#card" and len(ops) == 1 and len(page.sent[-1]) < 120
+    card = first["content"][: first["content"].index("<log")]
+    rebuilt = apply(card, length, ops)
+    assert rebuilt is not None and rebuilt.count('class="hit"') == 1 and 'value="12345678"' in rebuilt
+    whole = json.loads(odd.sent[-1])
+    assert (
+        "patch" not in whole and 'value="short"' in whole["content"] and whole["content"].count('"hit"') == 1
+    )
+    hub.hello(v, 4, whole=True)
+    await settle(hub)
+    again = json.loads(page.sent[-1])
+    assert again["refresh"] and again["seq"] == 4 and "<log" not in again["content"]
+    assert again["content"] == rebuilt
+
+
+async def test_the_table_talk_is_read_once_a_seat_retried_when_it_fails_and_never_left_silent() -> None:
+    """One live path: a table wake-up (`Topic.TABLE`) reads each watching seat's table regions
+    once for all its sockets and sends each what changed (nothing when nothing did); a read that
+    fails is tried again, and a seat whose table still cannot be read is closed 1013 (its page
+    reconnects and reads it on hello) instead of keeping a socket that silently misses talk."""
+    reads: list[str] = []
+    talk = {"line": "hi", "fail": 2}
+
+    async def table(battle_id: str, seat: str) -> list[tuple[str, str]] | None:
+        reads.append(seat)
+        if talk["fail"]:
+            talk["fail"] -= 1
+            raise ConnectionError("database busy")
+        return [("#chat-list", f'<hx-partial hx-target="#chat-list">{talk["line"]}</hx-partial>')]
+
+    fast = HubSettings(heartbeat_seconds=0, read_retries=3, retry_delay=0.002, retry_delay_max=0.01)
+    hub = Hub(load=lambda b, s: _read(s), views=Views(), settings=fast, table=table)
+    socks = [Socket(), Socket()]
+    tabs = [viewer(sock) for sock in socks]  # one seat, two tabs
+    for v in tabs:
+        hub.join(v)
+    await hub.wake("b", 0, Topic.TABLE)
+    await settle(hub)
+    await eventually(lambda: all(s.sent for s in socks), what="the table frame on both tabs")
+    assert reads == ["p", "p", "p"]  # two failures, then one read for both tabs
+    assert all(
+        json.loads(s.sent[-1])
+        == {"content": '<hx-partial hx-target="#chat-list">hi</hx-partial>', "table": True}
+        for s in socks
+    )
+    await hub.wake("b", 0, Topic.TABLE)  # nothing changed for this seat: nothing sent
+    await settle(hub)
+    assert [len(s.sent) for s in socks] == [1, 1] and len(reads) == 4
+    talk["fail"] = 10
+    await hub.wake("b", 0, Topic.TABLE)
+    await eventually(lambda: all(s.closed for s in socks), what="both tabs closed")
+    assert all(s.closed == [(1013, "the table could not be read; reconnecting")] for s in socks)

@@ -1,4 +1,4 @@
-"""An imported battle's own dice record checks out (issue 16): the dice up to the import were
+"""An imported battle's own dice record checks out: the dice up to the import were
 rolled in the battle the file came from, so they are checked against that battle's id and revealed
 seed (carried in the file once it has ended), the dice after it against the new battle's own seed.
 While the earlier battle's seed is not revealed its dice are reported as not checkable yet — never

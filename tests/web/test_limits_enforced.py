@@ -1,4 +1,4 @@
-"""Issue 14: the server enforces every limit a form shows — the number fields' min/max and the text
+"""The server enforces every limit a form shows — the number fields' min/max and the text
 fields' maxlength match the action's payload schema — and positions and ship fleets are checked
 over REST and form posts alike (no browser)."""
 

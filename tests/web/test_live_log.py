@@ -1,17 +1,17 @@
 """The live path keeps each watched battle's log readings (the map's rows, the ⚑ markers, when the
-step began) and extends them with the new rows only (issue 12). What a round reads that way must
+step began) and extends them with the new rows only. What a round reads that way must
 be what a read of the whole log gives, after every kind of action — moves, damage, an override, an
 undo, a clock move — and a viewer further behind than the kept rows still gets every entry."""
 
 from __future__ import annotations
-
-import asyncio
 
 import httpx
 import pytest
 from sqlalchemy import event
 
 from app.db import Database
+from app.services import bus
+from app.services.bus import ActionCommitted
 from app.services.errors import NotFound
 from app.services.reading import live_log
 from app.services.reading.live_log import LiveLogs
@@ -20,7 +20,6 @@ from app.services.reading.overrides import standing
 from app.services.reading.views import step_began
 from app.services.store.seats import aware
 from app.services.table import notify
-from app.services.write import actions
 from app.web.drawing.render import LiveRead, live_html, read_live
 from tests.helpers import act, set_table, ship_def
 from tests.web.test_startrek_rest import ok
@@ -29,8 +28,7 @@ FORE = "ships.{}.parts.shields.projections.0.current"
 
 
 async def settled() -> None:
-    while actions._background:
-        await asyncio.gather(*list(actions._background), return_exceptions=True)
+    await bus.settle()
     await notify.drain()
 
 
@@ -127,7 +125,11 @@ async def test_a_round_after_a_local_action_reads_nothing_back_and_draws_the_sam
     platform = client.app.state.platform  # type: ignore[attr-defined]
     db = platform.db
     kept = LiveLogs()
-    platform.committed.append(kept.committed)
+
+    def keep(done: ActionCommitted) -> None:
+        kept.committed(done.commit)
+
+    platform.bus.on(ActionCommitted, keep)
     statements: list[str] = []
 
     def count(conn, cursor, statement, *args) -> None:  # type: ignore[no-untyped-def]
@@ -166,7 +168,7 @@ async def test_a_round_after_a_local_action_reads_nothing_back_and_draws_the_sam
         assert any("FROM participants" in s for s in statements)
     finally:
         event.remove(db.engine.sync_engine, "before_cursor_execute", count)
-        platform.committed.remove(kept.committed)
+        platform.bus.off(ActionCommitted, keep)
 
 
 def test_the_map_keeps_only_rows_that_place_a_ship() -> None:

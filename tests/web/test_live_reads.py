@@ -1,4 +1,4 @@
-"""The hub's shared read (issue 12): the referee's undo/redo preview, which reads the whole log, is
+"""The hub's shared read: the referee's undo/redo preview, which reads the whole log, is
 read only when a referee watches in this process; every viewer still gets what it must show."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The map's live regions (issue 12): drawn again only when what they read changed, and a kept
+"""The map's live regions: drawn again only when what they read changed, and a kept
 region is exactly the region the frame would draw — a damage entry that changes nothing the map
 shows (an unplaced ship's) leaves the board as it was, a move draws it again."""
 

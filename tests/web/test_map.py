@@ -1,4 +1,4 @@
-"""The tactical map (issue 15): the per-viewer map model (counters at their hexes' centres, facings,
+"""The tactical map: the per-viewer map model (counters at their hexes' centres, facings,
 badges, ranges; the selected ship's shield and weapon wedges), the map region on the battle,
 referee and replay pages, the selection door, and the map in the REST state."""
 

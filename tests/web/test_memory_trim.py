@@ -1,4 +1,4 @@
-"""After a burst of hellos the hub hands freed memory back to the OS (issue 12: memory per idle
+"""After a burst of hellos the hub hands freed memory back to the OS (memory per idle
 socket): once, when the hellos have paused, not once per hello."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pages offer what the rules accept (GEN-01, issue 10): the End step button appears exactly when
+"""Pages offer what the rules accept (GEN-01): the End step button appears exactly when
 submitting `clock.advance` as that participant is accepted, and every form a player's page holds is
 an action the REST battle read lists in `may_submit` for that player, for the ship it names. (The
 offers are the gate's, per ship: an action may be offered where the page draws no form for it, but

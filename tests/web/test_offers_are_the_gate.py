@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from app.rules.core import RuleError
+from app.rules.startrek.display import warp_values
 from app.rules.state import BattleState
 from app.rules.system import ALLOCATION
 from app.rules.views import viewer_for
@@ -257,3 +258,73 @@ async def test_ST_17_warp_is_offered_until_it_is_declared(client: httpx.AsyncCli
     assert r.json()["detail"]["reason"] == "Excelsior has already declared warp this turn"
     state = await state_of(client, t)
     assert check_step(state, t, "kirk", await offers(client, t, "kirk")) == []
+
+
+def card_offers_shutdown(state: BattleState, ship_id: str) -> bool:
+    """Whether the ship card's warp panel draws the shut-down form (beside the gate's offer)."""
+    ship = state.ships[ship_id]
+    return bool(warp_values(ship.parts["warp"], ship, state)["may_shut_down"])
+
+
+async def test_ST_20_a_nacelle_shut_down_is_offered_exactly_when_the_gate_takes_it(
+    client: httpx.AsyncClient,
+) -> None:
+    """ST-20: a ship with more than two working nacelles may shut one down, once a turn, in Ship
+    Power. The Excelsior built with four is offered it, the Thomas Paine (a New Orleans) with two never is; once one
+    is shut down the offer goes for the rest of the turn and the gate refuses in the same words,
+    and the next turn's Ship Power offers it again (three still working)."""
+    four = ship_def("excelsior")
+    for section in four["parts"]["sheet"]["sections"]:
+        if section["name"] == "Primary":
+            section["systems"] += [
+                {"name": "Dorsal Nacelle", "kind": "nacelle", "boxes": 20},
+                {"name": "Ventral Nacelle", "kind": "nacelle", "boxes": 20},
+            ]
+    t = await set_table(
+        client,
+        system="b5wars",
+        players=("kirk", "kosh"),
+        ships={
+            "excelsior": (four, "kirk"),
+            "orleans": (ship_def("new-orleans"), "kirk"),
+            "shadow": (ship_def("shadow-cruiser"), "kosh"),
+        },
+    )
+    excelsior, orleans = t.ships["excelsior"], t.ships["orleans"]
+    assert (await offers(client, t, "kirk"))["startrek.shutdown_nacelle"] == [excelsior]
+    state = await state_of(client, t)
+    assert card_offers_shutdown(state, excelsior) and not card_offers_shutdown(state, orleans)
+    r = await act(
+        client, t, "kirk", "startrek.shutdown_nacelle", {"ship": orleans, "nacelle": "Port Nacelle"}
+    )
+    assert r.status_code == 422
+    assert (
+        r.json()["detail"]["reason"]
+        == "Thomas Paine needs more than two working nacelles to shut one down (ST-20)"
+    )
+    r = await act(
+        client, t, "kirk", "startrek.shutdown_nacelle", {"ship": excelsior, "nacelle": "Dorsal Nacelle"}
+    )
+    assert r.status_code == 200, r.text
+    offered = await offers(client, t, "kirk")
+    assert "startrek.shutdown_nacelle" not in offered
+    assert check_step(await state_of(client, t), t, "kirk", offered) == []
+    r = await act(
+        client, t, "kirk", "startrek.shutdown_nacelle", {"ship": excelsior, "nacelle": "Ventral Nacelle"}
+    )
+    assert r.status_code == 422
+    detail = r.json()["detail"]
+    assert (detail["field"], detail["reason"]) == (
+        "ship",
+        "Excelsior has already shut down a nacelle this turn; one a turn (ST-20)",
+    )
+    state = await state_of(client, t)
+    assert not card_offers_shutdown(state, excelsior)
+    while state.clock.turn == 1 or not state.game.in_moment(state, ALLOCATION):
+        r = await act(client, t, "ref", "clock.advance", {})
+        assert r.status_code == 200, r.text
+        state = await state_of(client, t)
+    offered = await offers(client, t, "kirk")
+    assert offered["startrek.shutdown_nacelle"] == [excelsior]
+    assert check_step(state, t, "kirk", offered) == []
+    assert card_offers_shutdown(state, excelsior) and not card_offers_shutdown(state, orleans)

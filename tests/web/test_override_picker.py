@@ -1,4 +1,4 @@
-"""Issue 14: override by picking. The referee's dashboard lists each ship's values with what they
+"""Override by picking. The referee's dashboard lists each ship's values with what they
 are now and what the rules allow (app/rules/overrides.py reads both from the parts' models); the
 picked value is read in its own kind and range, refused naming its control when out of range
 (bypassing the browser's min/max), and logged in words. The value then carries ⚑ on every page

@@ -34,7 +34,7 @@ async def test_create_battle_from_home_page_and_show_links_once(client: httpx.As
         },
         follow_redirects=True,
     )
-    # The links page (issue 14; tests/web/test_wizard.py): the players', then the referee's own.
+    # The links page (tests/web/test_wizard.py): the players', then the referee's own.
     assert r.status_code == 200 and "Night action is ready" in r.text
     assert r.text.count('value="http://127.0.0.1:8000/join#') == 3
     dashboard = await client.get(r.text.split('id="links-dismiss"')[0].rsplit('href="', 1)[1].split('"')[0])

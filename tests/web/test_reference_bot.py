@@ -1,4 +1,4 @@
-"""The reference bot (examples/bot.py, issue 16): two of them, each its own process speaking only
+"""The reference bot (examples/bot.py): two of them, each its own process speaking only
 the documented REST API and the push feed, play a battle on a real server (SQLite and PostgreSQL)
 to its end, in each ruleset — no sleeps: they move when the feed says the battle waits on them, and
 stop when its last entry says the battle is finished. The end is checked exactly: which ship went

@@ -1,4 +1,4 @@
-"""The template environment's faster lookups answer exactly what Jinja's own do (issue 12: a live
+"""The template environment's faster lookups answer exactly what Jinja's own do (a live
 frame's rendering), and a rendering splits into its regions in order."""
 
 from __future__ import annotations

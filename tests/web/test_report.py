@@ -1,4 +1,4 @@
-"""The battle report (issue 16): for each demo battle, played some turns through the service, every
+"""The battle report: for each demo battle, played some turns through the service, every
 chart's figures equal the state `history.state_at` rebuilds at each turn's end as the viewer sees
 it; the turning points are listed exactly; the dice panel counts what the dice record holds; nothing
 hidden (a cloaked ship's hex, secret orders) reaches another player's report before the end; and

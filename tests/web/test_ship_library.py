@@ -1,4 +1,4 @@
-"""The ship library people can grow (issue 16, docs/ship-library.md), on SQLite and PostgreSQL: the
+"""The ship library people can grow (docs/ship-library.md), on SQLite and PostgreSQL: the
 ship JSON Schema is what ship.add validates; a referee saves a definition from JSON or a ship from
 the battle (as it is now, damage kept, or as built), lists, exports, saves an export again and gets
 the same definition, deletes; saved ships are offered where ships are added. Bad input is 422 naming
@@ -392,4 +392,77 @@ async def test_the_referee_keeps_the_library_from_the_dashboard(client: httpx.As
     )
     assert r.status_code == 403
     r = await client.post(f"{base}/{slug}/delete", data={"csrf_token": csrf(player.text)}, headers=htmx)
+    assert r.status_code == 403
+
+
+async def test_a_saved_ship_is_renamed_and_deleted_from_the_next_battles_library(
+    client: httpx.AsyncClient,
+) -> None:
+    """The referee who saved a ship in one battle renames and deletes it from the library section of
+    the next battle they referee in the same browser; over REST its own battle's referee renames it
+    (the name in its definition too, the slug kept); nobody else may, and a bad name is refused
+    naming `name`."""
+    first = await set_table(client, players=())
+    name = unique("Hawk")
+    r = await save_json(client, first, simple_ship(name))
+    assert r.status_code == 201, r.text
+    slug = r.json()["slug"]
+
+    # REST: its battle's referee renames it; another battle's referee and a bad name are refused.
+    renamed = unique("Falcon")
+    r = await client.patch(f"{SHIPS}/{slug}", json={"name": renamed}, headers=first.auth("ref"))
+    assert r.status_code == 200, r.text
+    assert (r.json()["slug"], r.json()["name"]) == (slug, renamed)
+    assert (await client.get(f"{SHIPS}/{slug}")).json()["name"] == renamed
+    second = await set_table(client, players=())
+    refused(
+        await client.patch(f"{SHIPS}/{slug}", json={"name": "X"}, headers=second.auth("ref")), 403, "slug"
+    )
+    refused(await client.patch(f"{SHIPS}/{slug}", json={"name": ""}, headers=first.auth("ref")), 422, "name")
+    refused(
+        await client.patch(f"{SHIPS}/{slug}", json={"name": "a\u0000b"}, headers=first.auth("ref")),
+        422,
+        "name",
+    )
+    refused(
+        await client.patch(f"{SHIPS}/excelsior", json={"name": "X"}, headers=first.auth("ref")), 403, "slug"
+    )
+
+    # Pages: one browser referees both battles; the second battle's library offers both tools.
+    await join(client, first.tokens["ref"])
+    asked = await client.get(f"/join/{second.tokens['ref']}")
+    page = await client.post(
+        "/join",
+        data={"csrf_token": csrf(asked.text), "token": second.tokens["ref"], "confirm": "yes"},
+        follow_redirects=True,
+    )
+    base = f"/battles/{second.battle_id}/library"
+    assert f'action="{base}/{slug}/rename"' in page.text and f'action="{base}/{slug}/delete"' in page.text
+    token = csrf(page.text)
+    r = await client.post(
+        f"{base}/{slug}/rename", data={"csrf_token": token, "name": " "}, headers={"HX-Request": "true"}
+    )
+    assert r.status_code == 422 and 'data-field="name"' in r.text
+    final = unique("Osprey")
+    r = await client.post(
+        f"{base}/{slug}/rename", data={"csrf_token": token, "name": final}, follow_redirects=True
+    )
+    assert r.status_code == 200 and f"Renamed “{slug}” to {final}." in r.text
+    assert (await client.get(f"{SHIPS}/{slug}")).json()["name"] == final
+    r = await client.post(
+        f"{base}/{slug}/delete", data={"csrf_token": token, "confirm": "yes"}, follow_redirects=True
+    )
+    assert r.status_code == 200 and f"Deleted {final}" in r.text
+    assert (await client.get(f"{SHIPS}/{slug}")).status_code == 404
+
+    # A browser holding only the second battle's seat gets neither tool for a ship saved in the first.
+    r = await save_json(client, first, simple_ship(unique("Kite")))
+    kite = r.json()["slug"]
+    page = await join(client, second.tokens["ref"])
+    assert f'data-slug="{kite}"' in page.text and f"{kite}/rename" not in page.text
+    r = await client.post(
+        f"{base}/{kite}/rename",
+        data={"csrf_token": csrf(page.text), "name": "Mine"},
+        headers={"HX-Request": "true"},
+    )
     assert r.status_code == 403

@@ -1,4 +1,4 @@
-"""The battle websocket is served by `SocketDoor`, before the application's own layers (issue 12: memory per
+"""The battle websocket is served by `SocketDoor`, before the application's own layers (memory per
 idle socket). It must read the session cookie exactly as Starlette's SessionMiddleware signs it,
 and refuse one that is forged, expired or not a session."""
 

@@ -100,7 +100,7 @@ async def test_LEAK_cloaked_moves_reach_only_the_owner_and_referee_frames(server
         everything = {who: "".join(v.raw) for who, v in viewers.items()}
         for who in OTHERS:
             assert not has(everything[who], SECRET) and not has(everything[who], SOCKET_SECRET), who
-            # The rule ID links to its entry in the rules reference (issue 14).
+            # The rule ID links to its entry in the rules reference.
             assert (
                 "Haakona decloaks at hex 1013; its weapons and shields return next turn "
                 '(<a class=\\"rule-ref\\" href=\\"/rules#ST-22\\">ST-22</a>).' in everything[who]

@@ -199,7 +199,7 @@ def referee_state(frame: dict) -> str:
 
 
 async def test_seats_added_and_removed_are_pushed_like_any_change(server) -> None:  # type: ignore[no-untyped-def]
-    """Issue 11 (connection state): a seat added or removed reaches open pages without a reload —
+    """Connection state: a seat added or removed reaches open pages without a reload —
     here the referee's own page, whose seat list changes — though no seq moves."""
     from tests.web.wsclient import WsViewer, cookie_for
 
@@ -236,10 +236,11 @@ async def test_seats_added_and_removed_are_pushed_like_any_change(server) -> Non
             assert ">ann</option>" in seats and ">bob</option>" in seats  # the other seats stay
 
 
-async def test_a_frame_carries_only_the_ship_card_that_changed(server: Server) -> None:
-    """Issue 12 (send what changed): after hello a page behind gets every region; a hit on Crow then
-    sends Crow's card alone — not Hawk's, not the whole ships region, not the unchanged map — with
-    the turn bar and the new log entry. A ship added changes the layout: the ships region whole."""
+async def test_a_frame_carries_only_what_changed_in_the_ship_cards(server: Server) -> None:
+    """Send what changed: after hello a page behind gets every region whole; a hit on Crow then
+    sends the ships region as the hunks that changed in Crow's card (not Hawk's card, not the
+    unchanged map), with the turn bar and the new log entry, and the page rebuilds the region
+    from its copy; a ship added is a hunk too, the new card whole inside it."""
     async with httpx.AsyncClient(base_url=server.url) as c:
         table = await set_table(
             c,
@@ -252,17 +253,18 @@ async def test_a_frame_carries_only_the_ship_card_that_changed(server: Server) -
         async with WsViewer(server.url, table.battle_id, cookie) as viewer:
             await viewer.hello(1)  # a page as of seq 1: it is sent every region
             first = await viewer.frame_with_seq(2)
-            assert 'hx-target="#ships"' in first["content"]
+            assert 'hx-target="#ships"' in first["content"] and "patch" not in json.loads(viewer.raw[-1])
             r = await act(c, table, "ann", "damage.apply", {"target": "crow", "source": "hawk", "amount": 1})
             assert r.status_code == 200
             hit = (await viewer.frame_with_seq(3))["content"]
-            targets = re.findall(r'<hx-partial hx-target="([^"]+)"', hit)
-            assert targets == ["#turnbar", "#ship-crow", "#log-list"], targets
-            assert "Hawk hits Crow for 1" in hit and 'id="ship-hawk"' not in hit
-            assert len(hit) < len(first["content"]) / 2
+            raw = json.loads(viewer.raw[-1])
+            assert [target for target, _, _ in raw["patch"]] == ["#turnbar", "#ships"], raw["patch"]
+            assert re.findall(r'<hx-partial hx-target="([^"]+)"', raw["content"]) == ["#log-list"]
+            assert "Hawk hits Crow for 1" in hit and 'id="ship-hawk"' in hit  # rebuilt whole on the page
+            assert 'id=\\"ship-hawk\\"' in viewer.raw[-2] and 'id=\\"ship-hawk\\"' not in viewer.raw[-1]
+            assert len(viewer.raw[-1]) < len(viewer.raw[-2]) / 10
             added = await act(c, table, "ref", "ship.add", {"definition": simple_ship("Kite"), "owner": None})
             assert added.status_code == 200
             grown = (await viewer.frame_with_seq(4))["content"]
-            targets = re.findall(r'<hx-partial hx-target="([^"]+)"', grown)
-            assert "#ships" in targets and not any(t.startswith("#ship-") for t in targets), targets
             assert 'id="ship-kite"' in grown and 'id="ship-hawk"' in grown
+            assert 'id=\\"ship-kite\\"' in viewer.raw[-1] and 'id=\\"ship-hawk\\"' not in viewer.raw[-1]

@@ -1,4 +1,4 @@
-"""Issue 14: the battle-creation wizard. A battle, its seats and its fleet are made in one
+"""The battle-creation wizard. A battle, its seats and its fleet are made in one
 transaction — a refused ship leaves no battle behind; past the seat limit the battle is refused in
 numbers, never cut; a spectator link is made; every ship is given its commander on the way; the
 links are shown on their own page with copy buttons, and a seat's link is shown again by rotating

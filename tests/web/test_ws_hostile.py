@@ -1,4 +1,4 @@
-"""The websocket against hostile input (issue 13, items 6/7): bad hellos are answered and the
+"""The websocket against hostile input: bad hellos are answered and the
 socket kept; binary frames close 1003; silence without hello closes 1008; a seat's sockets are
 capped (1008); floods close 1008 — and a fuzzer throwing random and hostile frames from many
 sockets leaves every other socket of the battle updating and the server answering."""

@@ -9,6 +9,33 @@ from typing import Any
 import httpx
 import websockets
 
+from app.realtime.diff import apply
+from app.web.drawing.render import regions_of
+
+
+class PageCopy:
+    """What static/js/live.js keeps: each region's HTML as the server last sent it, so a frame's
+    hunks (`patch`) become whole regions again; `read` puts them back into the frame's content,
+    as the page swaps them (a copy of the wrong length fails the test)."""
+
+    def __init__(self) -> None:
+        self.regions: dict[str, str] = {}
+
+    def read(self, frame: dict[str, Any]) -> dict[str, Any]:
+        if frame.get("type") or "content" not in frame:
+            return frame
+        rebuilt = []
+        for target, length, ops in frame.pop("patch", []):
+            new = apply(self.regions.get(target, ""), length, ops)
+            assert new is not None, f"the page's copy of {target} is not what the hunks were made against"
+            self.regions[target] = new
+            rebuilt.append(new)
+        frame["content"] = "".join(rebuilt) + frame["content"]
+        for target, part in regions_of(frame["content"]):
+            if not target.startswith("+"):
+                self.regions[target] = part
+        return frame
+
 
 class WsViewer:
     def __init__(self, base: str, battle_id: str, cookie: str, origin: str | None = None) -> None:
@@ -18,6 +45,7 @@ class WsViewer:
         self.raw: list[str] = []
         self.heartbeats: list[dict[str, Any]] = []
         self.socket: Any = None
+        self.pages = PageCopy()  # each region as the page holds it: a frame's hunks are applied to it
 
     async def __aenter__(self) -> WsViewer:
         self.socket = await websockets.connect(self.url, additional_headers=self.headers, max_size=2**22)
@@ -27,6 +55,7 @@ class WsViewer:
         await self.socket.close()
 
     async def hello(self, seq: int) -> None:
+        self.pages = PageCopy()
         await self.socket.send(json.dumps({"type": "hello", "seq": seq}))
 
     async def next_frame(self, timeout: float = 5.0, heartbeats: bool = False) -> dict[str, Any]:
@@ -39,7 +68,7 @@ class WsViewer:
                 if not heartbeats:
                     continue
             self.raw.append(raw)
-            self.frames.append(frame)
+            self.frames.append(self.pages.read(frame))
             return frame
 
     async def frame_with_seq(self, seq: int, timeout: float = 5.0) -> dict[str, Any]:

@@ -71,6 +71,10 @@ def may_advance(state: BattleState, actor: Actor) -> str | None:
 
 @action("clock.advance", AdvanceClock, "Advance the turn clock", permit=may_advance)
 def advance_clock(state: BattleState, payload: AdvanceClock, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _advance_clock(state, payload, actor, dice)
+
+
+def _advance_clock(state: BattleState, payload: AdvanceClock, actor: Actor, dice: DiceSource) -> list[Event]:
     if payload.expect_step and payload.expect_step != state.clock.step:
         raise RuleError(f"the clock is at {state.clock.step}, not {payload.expect_step}", "expect_step")
     pending = [p for p in state.game.awaited(state) if p != actor.participant_id]
@@ -107,6 +111,10 @@ def skip_ahead(state: BattleState, payload: SkipAhead, actor: Actor, dice: DiceS
     """Pass the step's repeats up to `to` (or past the last), stopping early after any repeat where
     something happened besides the clock (a pain check, a reaction, an obligation). Under readiness
     a commander's skip is "done until then": the repeats pass once nobody else is pending."""
+    return _skip_ahead(state, payload, actor, dice)
+
+
+def _skip_ahead(state: BattleState, payload: SkipAhead, actor: Actor, dice: DiceSource) -> list[Event]:
     game = state.game
     step = game.step(state.clock)
     if not step.repeats or state.clock.impulse is None:
@@ -145,6 +153,10 @@ def _fold_quiet(events: list[Event], label: str, first: int) -> list[Event]:
 @action("step.ready", NoPayload, "Done with this step", permit=lambda s, a: _may_ready(s, a))
 def ready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     """The readiness handshake: the actor is done; the step ends by itself when nobody is pending."""
+    return _ready(state, payload, actor, dice)
+
+
+def _ready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     return state.game.mark_ready(state, actor, dice)
 
 
@@ -164,6 +176,10 @@ def _may_ready(state: BattleState, actor: Actor) -> str | None:
 @action("step.unready", NoPayload, "Not done after all", permit=lambda s, a: _may_unready(s, a))
 def unready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     """Take back "done" until the step ends."""
+    return _unready(state, payload, actor, dice)
+
+
+def _unready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     state.ready.remove(actor.participant_id or "")
     return [
         Event(
@@ -191,6 +207,10 @@ def _may_unready(state: BattleState, actor: Actor) -> str | None:
 def roll_for_step(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     """GEN-02 physical dice: the die (and those after it) a step's end waits for, entered by the
     commander of the ship it is rolled for, or the referee; the step then ends as it would have."""
+    return _roll_for_step(state, payload, actor, dice)
+
+
+def _roll_for_step(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     game = state.game
     events = game.end_step(state, dice, actor)
     if state.rolling is None:
@@ -262,8 +282,16 @@ def check_fleet(state: BattleState, definition: ShipDefinition) -> None:
         )
 
 
+# Ships a battle may hold: every action loads, checks and stores them all, so a battle the size of
+# a flood would slow every process that serves it (docs/security.md, "Bounds").
+MAX_SHIPS_PER_BATTLE = 100
+
+
 def build_ship(state: BattleState, definition: ShipDefinition, owner: str | None) -> Ship:
-    """A ship for this battle, of a fleet its system takes, its parts checked against their schemas."""
+    """A ship for this battle, of a fleet its system takes, its parts checked against their schemas;
+    refused once the battle holds MAX_SHIPS_PER_BATTLE."""
+    if len(state.ships) >= MAX_SHIPS_PER_BATTLE:
+        raise RuleError(f"a battle holds at most {MAX_SHIPS_PER_BATTLE} ships", "definition")
     check_fleet(state, definition)
     base = slug(definition.name)
     ship_id, n = base, 2
@@ -289,6 +317,10 @@ def build_ship(state: BattleState, definition: ShipDefinition, owner: str | None
 
 @action("ship.add", AddShip, "Add a ship", referee_only=True)
 def add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _add_ship(state, payload, actor, dice)
+
+
+def _add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = build_ship(state, payload.definition, payload.owner)
     ship.position = payload.position.stored() if payload.position is not None else None
     state.ships[ship.id] = ship
@@ -303,6 +335,10 @@ def add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSourc
 
 @action("ship.remove", ShipRef, "Remove a ship", referee_only=True)
 def remove_ship(state: BattleState, payload: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _remove_ship(state, payload, actor, dice)
+
+
+def _remove_ship(state: BattleState, payload: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(payload.ship)
     del state.ships[ship.id]
     return [Event(kind="ship_removed", text=f"{ship.name} is removed from the battle.")]
@@ -315,6 +351,10 @@ class AssignShip(BaseModel):
 
 @action("ship.assign", AssignShip, "Assign a ship", referee_only=True)
 def assign_ship(state: BattleState, payload: AssignShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _assign_ship(state, payload, actor, dice)
+
+
+def _assign_ship(state: BattleState, payload: AssignShip, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(payload.ship)
     ship.owner = payload.owner
     return [Event(kind="ship_assigned", ship=ship.id, text=f"{ship.name} changes command.")]
@@ -335,11 +375,18 @@ class Override(BaseModel):
     )
 
 
+def _index(key: str) -> int:
+    """A list index in an override path: ASCII digits only (`int` also takes '٣' and '１')."""
+    if not (key.isascii() and key.isdigit()):
+        raise ValueError(key)
+    return int(key)
+
+
 def _walk(tree: Any, keys: list[str]) -> tuple[Any, str | int]:
     node = tree
     for key in keys[:-1]:
-        node = node[int(key)] if isinstance(node, list) else node[key]
-    last: str | int = int(keys[-1]) if isinstance(node, list) else keys[-1]
+        node = node[_index(key)] if isinstance(node, list) else node[key]
+    last: str | int = _index(keys[-1]) if isinstance(node, list) else keys[-1]
     if isinstance(node, dict) and last not in node:
         raise KeyError(last)
     return node, last
@@ -347,6 +394,10 @@ def _walk(tree: Any, keys: list[str]) -> tuple[Any, str | int]:
 
 @action("override.set", Override, "Override a value", referee_only=True)
 def override(state: BattleState, payload: Override, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _override(state, payload, actor, dice)
+
+
+def _override(state: BattleState, payload: Override, actor: Actor, dice: DiceSource) -> list[Event]:
     tree = state.model_dump(mode="json")
     try:
         node, last = _walk(tree, payload.path.split("."))
@@ -415,7 +466,7 @@ ABSENT = object()
 def value_at(tree: Any, keys: list[str]) -> Any:
     """The value at a dotted override path's keys (list indexes as digits), or ABSENT."""
     for key in keys:
-        if isinstance(tree, list) and key.isdigit() and int(key) < len(tree):
+        if isinstance(tree, list) and key.isascii() and key.isdigit() and int(key) < len(tree):
             tree = tree[int(key)]
         elif isinstance(tree, dict) and key in tree:
             tree = tree[key]
@@ -456,6 +507,10 @@ class EndBattle(BaseModel):
 
 @action("battle.end", EndBattle, "End the battle", referee_only=True)
 def end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _end_battle(state, payload, actor, dice)
+
+
+def _end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: DiceSource) -> list[Event]:
     why = f": {payload.reason}" if payload.reason else ""
     if payload.winner is None:  # as every end was logged before a winner could be named
         state.finished = True
@@ -481,6 +536,10 @@ class MoveShip(BaseModel):
 
 @action("ship.move", MoveShip, "Move a ship", ship="ship")
 def move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _move_ship(state, payload, actor, dice)
+
+
+def _move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(payload.ship)
     position = payload.position.stored()
     ship.position = position

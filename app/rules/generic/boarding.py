@@ -32,6 +32,12 @@ class DeclareBoarding(BaseModel):
 def declare_boarding(
     state: BattleState, payload: DeclareBoarding, actor: Actor, dice: DiceSource
 ) -> list[Event]:
+    return _declare_boarding(state, payload, actor, dice)
+
+
+def _declare_boarding(
+    state: BattleState, payload: DeclareBoarding, actor: Actor, dice: DiceSource
+) -> list[Event]:
     attacker = state.ship(payload.attacker, "attacker")
     target = state.ship(payload.target, "target")
     if attacker.id == target.id:

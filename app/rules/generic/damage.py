@@ -215,6 +215,19 @@ def _may_enter_damage(state: BattleState, entry: DamageEntry, actor: Actor) -> N
     raise NotAllowed("enter damage for a ship you command, or fired by one", "source")
 
 
-@action("damage.apply", DamageEntry, "Enter damage", active=("source",), authorise=_may_enter_damage)
+# Two entries on one ship commute (GEN-03: each takes its share through the same defences onto the
+# same boxes) unless a part of the ship reads their order (`PartSpec.ordered`).
+@action(
+    "damage.apply",
+    DamageEntry,
+    "Enter damage",
+    active=("source",),
+    authorise=_may_enter_damage,
+    commutes="damage",
+)
 def apply_damage(state: BattleState, entry: DamageEntry, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _apply_damage(state, entry, actor, dice)
+
+
+def _apply_damage(state: BattleState, entry: DamageEntry, actor: Actor, dice: DiceSource) -> list[Event]:
     return resolve_damage(state, entry, dice, actor)

@@ -133,6 +133,10 @@ def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -
 @when(ALLOCATION, refusal="pain reduction is rolled during {step} (SH-14)", field="ship")
 @action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship="ship", fits=_may_reduce)
 def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _reduce_pain(state, p, actor, dice)
+
+
+def _reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     if track.reduced_turn == state.clock.turn:
         raise RuleError(f"{ship.name} has already rolled pain reduction this turn (SH-14)", "ship")
@@ -150,6 +154,10 @@ class PlotSpeed(BaseModel):
 @action("shadow.plot_speed", PlotSpeed, "Record the ship's speed", ship="ship", fits=_living)
 def plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource) -> list[Event]:
     """The tracker keeps the speed so FOUR/FIVE can raise it (cap 50) and DEATH can cut it (SH-11…13)."""
+    return _plot_speed(state, p, actor, dice)
+
+
+def _plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     track.speed = p.speed
     save(ship, track)
@@ -205,6 +213,10 @@ def range_from_map(state: BattleState, ship: Ship) -> tuple[int, Ship]:
 )
 def report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSource) -> list[Event]:
     """SH-12: a panicked ship 10+ hexes from the nearest enemy must try to phase out."""
+    return _report_range(state, p, actor, dice)
+
+
+def _report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     if track.reaction != "FIVE":
         raise RuleError(
@@ -246,6 +258,10 @@ def _phase_duty(track: PainTrack) -> Obligation | None:
 def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -> list[Event]:
     """SH-12: phase out now; if impossible, plot it at the next Energy Allocation; if that is still
     impossible through damage, the ship makes its normal reduction roll and plays on."""
+    return _phase_out(state, p, actor, dice)
+
+
+def _phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     duty = _phase_duty(track)
     if duty is None:
@@ -302,6 +318,10 @@ class ObligationDone(BaseModel):
     fits=_may_mark_done,
 )
 def obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _obligation_done(state, p, actor, dice)
+
+
+def _obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     duty = track.find(p.obligation)
     if duty is None:
@@ -353,6 +373,10 @@ def set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource)
     """Rewrites every standing targeting obligation (TWO, THREE, the owed Shadow Cutter attack) and
     the recorded most-damaging ship, so the sheet, SH-10's release on destruction and the log agree.
     A generic override of `obligations.N.target` would leave the sheet naming the old ship."""
+    return _set_target(state, p, actor, dice)
+
+
+def _set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     duties = [o for o in track.active() if o.kind in TARGETING]
     if not duties:

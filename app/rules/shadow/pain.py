@@ -164,6 +164,10 @@ def _react(
 @hook("leave", IMPULSE_END)
 def end_of_impulse(state: BattleState, dice: DiceSource) -> list[Event]:
     """Run at the end of every SFB impulse and every B5 Wars combat step (SH-03)."""
+    return _end_of_impulse(state, dice)
+
+
+def _end_of_impulse(state: BattleState, dice: DiceSource) -> list[Event]:
     when = When(turn=state.clock.turn, impulse=state.clock.impulse)
     events: list[Event] = []
     for ship in state.ships.values():

@@ -153,6 +153,9 @@ def _took_hold(event: dict[str, Any]) -> bool:
         Settable("speed", "Speed"),
         Settable("dead", "Dead of shock"),
     ),
+    # SH-03/SH-09: the impulse's pain check reads its total, and a tie for the largest source goes to
+    # the first to hit.
+    ordered=("damage",),
 )
 class PainTrack(BaseModel):
     """A Shadow living ship's pain part. `level` may start above 0 if the scenario says so (SH-01)."""

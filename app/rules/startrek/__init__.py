@@ -44,6 +44,7 @@ RULESET = gather(
         "warp": {"display": display.warp_values},
         "cloak": {"display": display.cloak_values, "counter": display.cloak_counter},
         "photon_launcher": {"display": display.photon_values},
+        "first_one": {"display": display.first_one_values},
     },
     # ST-13 energy drain, ST-24 flash and shredder collateral, ST-16 First One fire.
     damage_traits=(

@@ -57,6 +57,10 @@ class Extend(BaseModel):
 )
 def extend(state: BattleState, p: Extend, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: power ×3 and regeneration −1 per 90°; medium ships buy 180° (two steps) at once."""
+    return _extend(state, p, actor, dice)
+
+
+def _extend(state: BattleState, p: Extend, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     shields = _shields(ship)
     deflector = shields.deflector(p.deflector)
@@ -108,6 +112,10 @@ class DeflectorRef(BaseModel):
 )
 def retract(state: BattleState, p: DeflectorRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: back to the listed arc, value and power."""
+    return _retract(state, p, actor, dice)
+
+
+def _retract(state: BattleState, p: DeflectorRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     shields = _shields(ship)
     deflector = shields.deflector(p.deflector)
@@ -137,6 +145,10 @@ class Switch(BaseModel):
 @action("startrek.switch_system", Switch, "Switch a system off or on", ship="ship", fits=_switchable)
 def switch(state: BattleState, p: Switch, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: systems may be switched off in the Ship Power segment to free power."""
+    return _switch(state, p, actor, dice)
+
+
+def _switch(state: BattleState, p: Switch, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     verb = "on" if p.on else "off"
     shields = read_part(ship, PART, Shields)

@@ -201,6 +201,10 @@ def _may_decloak(state: BattleState, ship: Ship) -> str | None:
 @action("startrek.cloak", ShipRef, "Cloak", ship="ship", fits=_may_cloak)
 def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-21: at the end of a turn, a ship with an intact device cloaks at once."""
+    return _engage(state, p, actor, dice)
+
+
+def _engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     cloak = need_part(ship, PART, Cloak, "cloaking device")
     if cloak.cloaked:
@@ -232,6 +236,10 @@ def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> li
 @action("startrek.decloak", ShipRef, "Decloak", ship="ship", fits=_may_decloak)
 def disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-22: decloaking at the end of a turn makes only the current position public."""
+    return _disengage(state, p, actor, dice)
+
+
+def _disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     cloak = need_part(ship, PART, Cloak, "cloaking device")
     if not cloak.cloaked:
@@ -261,6 +269,10 @@ class SetSignature(BaseModel):
 @action("startrek.set_signature", SetSignature, "Set a cloak signature", referee_only=True)
 def set_signature(state: BattleState, p: SetSignature, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23: the seed's signature table is missing, so the referee sets each ship's value."""
+    return _set_signature(state, p, actor, dice)
+
+
+def _set_signature(state: BattleState, p: SetSignature, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     cloak = need_part(ship, PART, Cloak, "cloaking device")
     cloak.signature = p.signature
@@ -335,6 +347,10 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
     only the referee reads: the signature is the referee's, and EW and range are the detector's own
     inputs, so a verdict shown to the detector would let tries narrow it down. One attempt per
     detector per turn."""
+    return _detect(state, p, actor, dice)
+
+
+def _detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> list[Event]:
     detector = state.ship(p.detector, "detector")
     target = state.ship(p.target, "target")
     cloak = need_part(target, PART, Cloak, "cloaking device")
@@ -413,6 +429,10 @@ class RuleDetection(BaseModel):
 )
 def rule_detection(state: BattleState, p: RuleDetection, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23/23a: the referee's ruling; a detected ship's position is public and it may be fired at."""
+    return _rule_detection(state, p, actor, dice)
+
+
+def _rule_detection(state: BattleState, p: RuleDetection, actor: Actor, dice: DiceSource) -> list[Event]:
     target = state.ship(p.target, "target")
     cloak = need_part(target, PART, Cloak, "cloaking device")
     if p.attempt >= len(cloak.attempts):
@@ -469,6 +489,10 @@ def reveal_by_collateral(state: BattleState, ship: Ship, effect: str) -> Event |
 def forget_sightings(state: BattleState, dice: DiceSource) -> list[Event]:
     """A detection or reveal opens one turn; next turn the ship is hidden again (its last known
     position stays public)."""
+    return _forget_sightings(state, dice)
+
+
+def _forget_sightings(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         cloak = cloak_of(ship)

@@ -140,7 +140,7 @@ def warp_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[st
         "full_delay": warp.full_delay(wp),
         "nacelles": nacelles,
         "working": len(working),
-        "may_shut_down": len(working) > 2,
+        "may_shut_down": warp.shutdown_refusal(state, ship) is None,
         "may_declare": warp.declare_refusal(state, ship) is None,
         "declared": wp.declared_turn == state.clock.turn,
     }
@@ -160,9 +160,19 @@ def cloak_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[s
     }
 
 
+def first_one_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]:
+    """What the First One trait (ST-16) does in this battle: it acts only where the Star Trek rules
+    play and only on deflector shields, so a Shadow's card in an SFB battle says it does nothing."""
+    plays = any(r.key == "startrek" for r in state.game.rulesets)
+    shielded = [
+        other.name for other in state.ships.values() if other.id != ship.id and other.part(shields.PART)
+    ]
+    return {"plays": plays, "shielded": shielded, "system": state.game.system.name}
+
+
 def photon_values(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]:
     most = max(
         (launcher.get("capacity", torpedoes.CAPACITY) for launcher in part.get("launchers", [])), default=0
     )
     volleys = [(n, signed(torpedoes.to_hit_modifier(n))) for n in range(1, most + 1)]
-    return {"volleys": volleys}
+    return {"volleys": volleys, "targets": torpedoes.targets(state, ship)}

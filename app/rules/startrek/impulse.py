@@ -144,6 +144,10 @@ def thruster_listener(ctx: DamageContext) -> None:
 @hook("enter", "turn")
 def new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     """Thrust used resets each turn; thruster losses from referee overrides are caught here too."""
+    return _new_turn(state, dice)
+
+
+def _new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         impulse = read_part(ship, PART, Impulse)
@@ -167,6 +171,10 @@ class Thrust(BaseModel):
 @action("startrek.thrust", Thrust, "Spend impulse thrust", ship="ship", fits=equipped(PART, "impulse drive"))
 def thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-01/ST-03: charge a manoeuvre to this turn's thrust; beyond the free thrust is over-thrust."""
+    return _thrust(state, p, actor, dice)
+
+
+def _thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     impulse = read_part(ship, PART, Impulse)
     if impulse is None:

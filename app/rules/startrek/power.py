@@ -103,6 +103,10 @@ def check_need(ship: Ship, shields: Shields, what: str) -> int:
 @hook("enter", ALLOCATION)
 def new_budget(state: BattleState, dice: DiceSource) -> list[Event]:
     """Each turn's purchases start from nothing."""
+    return _new_budget(state, dice)
+
+
+def _new_budget(state: BattleState, dice: DiceSource) -> list[Event]:
     for ship in ships_in_order(state):
         power = power_of(ship)
         if power is None or (power.turn == state.clock.turn and not power.spent):

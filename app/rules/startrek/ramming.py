@@ -38,6 +38,10 @@ class Ram(BaseModel):
 @when(MOVEMENT, refusal=segment("Ramming"))
 @action("startrek.ramming_factor", Ram, "Work out a ramming factor with shields", ship="ship")
 def ram(state: BattleState, p: Ram, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _ram(state, p, actor, dice)
+
+
+def _ram(state: BattleState, p: Ram, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     total, text = ramming_factor(state, ship, p.direction, p.factor)
     return [Event(kind="ramming_factor", ship=ship.id, text=text + ".", data={"factor": total})]

@@ -115,6 +115,10 @@ def rework_free(
 @hook("enter", ALLOCATION)
 def open_ship_power(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-07/ST-15: free regeneration from every working deflector, then the segment's transfer base."""
+    return _open_ship_power(state, dice)
+
+
+def _open_ship_power(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         if ship.destroyed or ship.part(PART) is None or (ship.part("warp") or {}).get("departed"):
@@ -174,6 +178,10 @@ class BuyRegeneration(BaseModel):
 )
 def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-07: up to 2× the deflector's current value, 1 power a point, applied at once."""
+    return _buy(state, p, actor, dice)
+
+
+def _buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     shields = read_part(ship, PART, Shields)
     if shields is None:

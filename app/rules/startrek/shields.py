@@ -486,6 +486,10 @@ def generator_listener(ctx: DamageContext) -> None:
 @hook("leave", ADJUST)
 def collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-12: a projection with no working deflector in arc collapses as Adjust Ship Systems ends."""
+    return _collapse_unguarded(state, dice)
+
+
+def _collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         shields = read_part(ship, PART, Shields)

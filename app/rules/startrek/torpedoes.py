@@ -66,6 +66,10 @@ class Load(BaseModel):
 
 @action("startrek.load_torpedoes", Load, "Load photon torpedoes", ship="ship", fits=LAUNCHER)
 def load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _load(state, p, actor, dice)
+
+
+def _load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     launchers = _parts(ship)
     launcher = launchers.launcher(p.launcher)
@@ -89,6 +93,17 @@ def load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Ev
     ]
 
 
+def targets(state: BattleState, ship: Ship) -> list[tuple[str, str]]:
+    """The ships the card offers as a volley's target (id, name): those fighting against this one
+    and still in the battle, less a cloaked ship not detected (ST-22, ST-23) — never the firing
+    commander's own ships or side."""
+    return [
+        (other.id, other.name)
+        for other in state.ships.values()
+        if ship.opposes(other) and state.game.gone(other) is None and may_be_targeted(other) is None
+    ]
+
+
 class Fire(BaseModel):
     ship: str
     launcher: str
@@ -100,6 +115,10 @@ class Fire(BaseModel):
 @action("startrek.fire_torpedoes", Fire, "Fire photon torpedoes", ship="ship", fits=LAUNCHER)
 def fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-25: a volley of N; the to-hit penalty is recorded for the entered rolls."""
+    return _fire(state, p, actor, dice)
+
+
+def _fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     blocked = fire_blocked(state, ship)
     if blocked:

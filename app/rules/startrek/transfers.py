@@ -22,6 +22,10 @@ from app.rules.system import ADJUST, ALLOCATION
 @hook("enter", ADJUST)
 def open_adjust_systems(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-08 Decision: the 50% bound is taken of each donor's value when the segment opens."""
+    return _open_adjust_systems(state, dice)
+
+
+def _open_adjust_systems(state: BattleState, dice: DiceSource) -> list[Event]:
     for ship in ships_in_order(state):
         shields = read_part(ship, PART, Shields)
         if shields is None:
@@ -62,6 +66,10 @@ class Transfer(BaseModel):
 )
 @action("startrek.transfer_shields", Transfer, "Transfer shield strength", ship="ship", fits=_may_transfer)
 def transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _transfer(state, p, actor, dice)
+
+
+def _transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     shields = read_part(ship, PART, Shields)
     if shields is None:

@@ -17,7 +17,6 @@ from app.rules.core import Actor, Event, Roll, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.ruleset import Settable, action, hook, part, when
 from app.rules.startrek.common import (
-    equipped,
     need_part,
     read_part,
     save_part,
@@ -150,6 +149,10 @@ def declare_refusal(state: BattleState, ship: Ship) -> str | None:
 def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-17/18/19: declare at the start of the turn (the gate has asked `declare_refusal`); check
     every working nacelle."""
+    return _declare(state, p, actor, dice)
+
+
+def _declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     warp = need_part(ship, PART, Warp, "warp drive")
     active = working_nacelles(ship, warp)
@@ -196,31 +199,43 @@ class ShutDownNacelle(BaseModel):
     nacelle: str
 
 
+def shutdown_refusal(state: BattleState, ship: Ship) -> str | None:
+    """Why `ship` may shut down no nacelle now, whichever it names, or None (ST-20): a warp drive,
+    more than two working nacelles, and none shut down yet this turn. The gate asks it for every
+    offer and every shut-down, and the ship card reads it, so what is offered is what is taken."""
+    warp = read_part(ship, PART, Warp)
+    if warp is None:
+        return f"{ship.name} has no warp drive"
+    if len(working_nacelles(ship, warp)) <= 2:
+        return f"{ship.name} needs more than two working nacelles to shut one down (ST-20)"
+    if warp.last_shutdown_turn == state.clock.turn:
+        return f"{ship.name} has already shut down a nacelle this turn; one a turn (ST-20)"
+    return None
+
+
 @when(ALLOCATION, refusal=segment("Shutting down a nacelle"))
 @action(
     "startrek.shutdown_nacelle",
     ShutDownNacelle,
     "Shut down a nacelle",
     ship="ship",
-    fits=equipped(PART, "warp drive"),
+    fits=shutdown_refusal,
 )
 def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSource) -> list[Event]:
-    """ST-20: with more than two working nacelles, shut one down per turn; the delay grows by 1."""
+    """ST-20: with more than two working nacelles, shut one down per turn (the gate has asked
+    `shutdown_refusal`); the delay grows by 1."""
+    return _shut_down(state, p, actor, dice)
+
+
+def _shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     warp = need_part(ship, PART, Warp, "warp drive")
     names = {n.lower(): n for n in nacelle_names(ship, warp)}
     name = names.get(p.nacelle.lower())
     if name is None:
         raise RuleError(f"{ship.name} has no nacelle {p.nacelle!r} ({', '.join(names.values())})", "nacelle")
-    active = working_nacelles(ship, warp)
-    if name not in active:
+    if name not in working_nacelles(ship, warp):
         raise RuleError(f"{name} is already shut down or destroyed", "nacelle")
-    if len(active) <= 2:
-        raise RuleError(
-            f"{ship.name} needs more than two working nacelles to shut one down (ST-20)", "nacelle"
-        )
-    if warp.last_shutdown_turn == state.clock.turn:
-        raise RuleError("only one nacelle may be shut down per turn (ST-20)", "nacelle")
     warp.shut_down.append(name)
     warp.last_shutdown_turn = state.clock.turn
     warp.counter += SHUTDOWN_NACELLE_DELAY
@@ -238,6 +253,10 @@ def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSo
 @hook("leave", ADJUST)
 def leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-17: a ship that went to warp this turn leaves the battle at its end."""
+    return _leave_for_warp(state, dice)
+
+
+def _leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         warp = read_part(ship, PART, Warp)
@@ -255,6 +274,10 @@ def leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
 def count_down(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-17: one turn of the delay passes at each turn's end (not the turn of a reset); nacelles
     destroyed by a referee's override are counted here too (ST-19)."""
+    return _count_down(state, dice)
+
+
+def _count_down(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         events.extend(count_destroyed_nacelles(ship))

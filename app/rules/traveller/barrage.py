@@ -68,8 +68,9 @@ class BarrageOrder(BaseModel):
         return self.range
 
 
-def _fire_limits(state: BattleState, shooter: Combatant, battery: Battery) -> tuple[int, int, list[str]]:
-    """(mounts that may fire at this target now, mounts of the type, reasons for the cap)."""
+def fire_limits(state: BattleState, shooter: Combatant, battery: Battery) -> tuple[int, int, list[str]]:
+    """(mounts that may fire at this target now, mounts of the type, reasons for the cap). The
+    barrage form shows it beside each weapon, so the cap is read before a refusal teaches it."""
     turn = state.clock.turn
     total = shooter.mounts_of(battery)
     fired_now = battery.fired.get(str(turn), 0)
@@ -325,6 +326,10 @@ def _defence_text(dice_per_mount: int, found: list[DM]) -> str:
 @when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
 @action("traveller.barrage", BarrageOrder, "Fire a barrage", ship="ship")
 def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _barrage(state, p, actor, dice)
+
+
+def _barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id:
@@ -349,7 +354,7 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
             "target",
         )
     check_focus(state, ship, shooter, target_ship)
-    allowed, total, why = _fire_limits(state, shooter, battery)
+    allowed, total, why = fire_limits(state, shooter, battery)
     if p.mounts > allowed:
         raise RuleError(
             f"only {allowed} of {total} {battery.label} mounts may fire at this target ({'; '.join(why)})",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from app.rules.core import Actor, Event, Roll, RuleError
+from app.rules.core import Actor, Event, Roll
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action, hook
 from app.rules.state import BattleState, Ship
@@ -93,16 +93,16 @@ def revive_frozen_watch(
     state: BattleState, p: ReviveFrozenWatch, actor: Actor, dice: DiceSource
 ) -> list[Event]:
     """TR-24: any time; the thawed crew count from the start of the round six rounds on."""
+    return _revive_frozen_watch(state, p, actor, dice)
+
+
+def _revive_frozen_watch(
+    state: BattleState, p: ReviveFrozenWatch, actor: Actor, dice: DiceSource
+) -> list[Event]:
+    # The gate (`_may_revive`) has refused every ship without a frozen watch to thaw and a crew to
+    # thaw it, with its reason on "ship"; apply_action never reaches here for one.
     ship = state.ship(p.ship)
-    if "hg_ship" not in ship.parts:
-        raise RuleError(f"{ship.name} is not a High Guard ship", "ship")
     model = load(ship)
-    if model.frozen_watch_steps <= 0:
-        raise RuleError(f"{ship.name} carries no frozen watch", "ship")
-    if model.frozen_watch_ready is not None:
-        raise RuleError(f"{ship.name}'s frozen watch is already thawing or awake", "ship")
-    if model.crew_strength == "dead":
-        raise RuleError(f"{ship.name}'s crew is dead; nobody can thaw the watch", "ship")
     ready = state.clock.turn + FROZEN_WATCH_ROUNDS
     model.frozen_watch_ready = ready
     save(ship, model)
@@ -117,6 +117,10 @@ def revive_frozen_watch(
 
 @hook("enter", "turn")
 def frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
+    return _frozen_watch_wakes(state, dice)
+
+
+def _frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_by_id(state):
         if "hg_ship" not in ship.parts or ship.destroyed:

@@ -30,6 +30,10 @@ from app.rules.traveller.units import ships_by_id
 def fight_fires(state: BattleState, dice: DiceSource) -> list[Event]:
     """Every fire older than this round: Discipline check; failure means another section hit,
     +1 to the target, and at 12+ the fire spreads to a neighbour (1d6: 1–3 aft, 4–6 fore)."""
+    return _fight_fires(state, dice)
+
+
+def _fight_fires(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_by_id(state):
         if ship.destroyed or "hg_ship" not in ship.parts:

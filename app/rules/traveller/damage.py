@@ -36,8 +36,16 @@ def _may_enter(state: BattleState, p: EnteredHit, actor: Actor) -> None:
 
 # The scoring ship (when named) is the acting ship: its commander or the referee enters the hit, and a
 # ship destroyed or gone scores none (GEN-04); without one, only the referee enters it.
-@action("traveller.entered_hit", EnteredHit, "Enter a hit", ship="source", authorise=_may_enter)
+# A hit is damage like any other entry; the High Guard ship part reads the order of hits (TR-14's
+# third drive hit), so two on one ship never commute there.
+@action(
+    "traveller.entered_hit", EnteredHit, "Enter a hit", ship="source", authorise=_may_enter, commutes="damage"
+)
 def entered_hit(state: BattleState, p: EnteredHit, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _entered_hit(state, p, actor, dice)
+
+
+def _entered_hit(state: BattleState, p: EnteredHit, actor: Actor, dice: DiceSource) -> list[Event]:
     target = state.ship(p.target, "target")
     if "hg_ship" not in target.parts:
         raise RuleError(f"{target.name} is not a High Guard ship", "target")
@@ -70,6 +78,10 @@ class Ruling(BaseModel):
 @action("traveller.rule_ship", Ruling, "Rule a crippled ship", referee_only=True)
 def rule_ship(state: BattleState, p: Ruling, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-17 Decision: a section at 0 Structure leaves the ship crippled until the referee rules."""
+    return _rule_ship(state, p, actor, dice)
+
+
+def _rule_ship(state: BattleState, p: Ruling, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     model = HgShip.model_validate(ship.parts["hg_ship"])
     model.referee_ruling = p.outcome

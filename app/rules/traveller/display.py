@@ -14,6 +14,7 @@ from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import repairs
 from app.rules.traveller import tables as T
+from app.rules.traveller.barrage import fire_limits
 from app.rules.traveller.flights import Flight
 from app.rules.traveller.ranges import entry
 from app.rules.traveller.ship import Combatant, HgShip
@@ -226,6 +227,12 @@ def unit(part: dict[str, Any], ship: Ship, state: BattleState) -> dict[str, Any]
         ],
         "firing": [b for b in model.batteries if b.hits < 3 or b.one_more_shot == state.clock.turn],
     }
+    # What each weapon may fire this round and why no more (crew, power, configuration, Maximum
+    # Speed): the barrage form says it before a refusal does (TR-05, TR-23, TR-25).
+    shown["caps"] = {}
+    for b in shown["firing"]:
+        allowed, total, why = fire_limits(state, model, b)
+        shown["caps"][b.id] = {"allowed": allowed, "total": total, "why": "; ".join(why)}
     if isinstance(model, Flight):
         shown["left"] = model.remaining
         shown["craft_points"] = model.craft_points

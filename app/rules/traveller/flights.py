@@ -7,8 +7,6 @@ total, no more than the lower of the mounts firing and the gunners serving them.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, Field, model_validator
 
 from app.rules.core import Actor, Event, NotAllowed, RuleError
@@ -57,14 +55,6 @@ class Flight(Combatant):
     def craft_points(self) -> int:
         return self.craft_hull + self.craft_structure
 
-    @property
-    def is_flight(self) -> bool:
-        return True
-
-    @property
-    def tons(self) -> float:
-        return self.craft_tons
-
     def mounts_of(self, battery: Battery) -> int:
         return battery.mounts * self.remaining
 
@@ -81,10 +71,6 @@ def craft_lost(flight: Flight, total: int, mounts: int, gunners: int | None) -> 
 
 def load_flight(ship: Ship) -> Flight:
     return Flight.model_validate(ship.parts["flight"])
-
-
-def flight_part(ship: Ship) -> dict[str, Any] | None:
-    return ship.parts.get("flight")
 
 
 class CraftAttack(BaseModel):
@@ -112,6 +98,10 @@ def craft_attack(state: BattleState, p: CraftAttack, actor: Actor, dice: DiceSou
     """TR-25a: single craft inside a flight may be attacked on their own by the normal rules; the −4
     and the craft-loss rule belong to barrages against the flight, so none of them applies here —
     the players enter what the core rules gave (GEN-03) and the flight loses those craft."""
+    return _craft_attack(state, p, actor, dice)
+
+
+def _craft_attack(state: BattleState, p: CraftAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     target = state.ship(p.flight, "flight")
     if "flight" not in target.parts:
         raise RuleError(f"{target.name} is not a flight", "flight")

@@ -47,6 +47,10 @@ def _faster(unit: Combatant, ship: Ship, others: list[tuple[Ship, Combatant]]) -
     referee_only=True,
 )
 def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _roll_initiative(state, p, actor, dice)
+
+
+def _roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: DiceSource) -> list[Event]:
     everyone = units(state)
     pending = [(s, u) for s, u in everyone if u.initiative_base is None]
     if not pending:
@@ -106,6 +110,10 @@ def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: D
 @action("traveller.pass", ShipRef, "Finish combat actions this round", ship="ship")
 def pass_turn(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-04: a ship that has done all it wishes leaves the loop for this round."""
+    return _pass_turn(state, p, actor, dice)
+
+
+def _pass_turn(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     unit.round.passed = True
@@ -128,6 +136,10 @@ class OtherAction(BaseModel):
 @action("traveller.combat_action", OtherAction, "Take another combat action", ship="ship")
 def other_action(state: BattleState, p: OtherAction, actor: Actor, dice: DiceSource) -> list[Event]:
     """A combat action the tracker does not resolve (boarding, moving): it takes the ship's turn."""
+    return _other_action(state, p, actor, dice)
+
+
+def _other_action(state: BattleState, p: OtherAction, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     unit.round.actions += 1
@@ -148,6 +160,10 @@ def board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list[
     table is not in the seeds, so its result is entered (GEN-03); the log states the orders that
     bear on it: Board Them! (no effect text in the seed: recorded, TR-27 Decision) and the
     defender's Prepare to Repel Boarders!, +1 DM on the Boarding Action table."""
+    return _board(state, p, actor, dice)
+
+
+def _board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id or target_ship.destroyed:

@@ -54,6 +54,10 @@ def _fires_single_missiles(state: BattleState, ship: Ship) -> str | None:
     "traveller.missile", MissileAttack, "Fire individual missiles", ship="ship", fits=_fires_single_missiles
 )
 def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _missile_attack(state, p, actor, dice)
+
+
+def _missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id or target_ship.destroyed:
@@ -61,12 +65,8 @@ def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: Dic
     band = attack_band(state, ship, target_ship, p.range)
     shooter = load_unit(state, ship)
     target = load_unit(state, target_ship, "target")
-    if isinstance(shooter, HgShip) and shooter.is_capital:
-        raise RuleError(
-            "a capital ship fires its missiles as a barrage: the accuracy check serves individual"
-            " missile attacks only (TR-01a)",
-            "ship",
-        )
+    # The gate (`_fires_single_missiles`) refuses a capital ship (TR-01a).
+    assert not (isinstance(shooter, HgShip) and shooter.is_capital)
     battery = shooter.battery(p.battery)
     if battery is None:
         raise RuleError(f"{ship.name} has no battery {p.battery!r}", "battery")

@@ -84,6 +84,10 @@ class Manoeuvre(BaseModel):
 def manoeuvre(state: BattleState, p: Manoeuvre, actor: Actor, dice: DiceSource) -> list[Event]:
     """Thrust on a range change goes to the pair on the board and moves it when the step ends
     (ranges.py, the core rules' Range Table); other manoeuvres are the players' to settle (GEN-03)."""
+    return _manoeuvre(state, p, actor, dice)
+
+
+def _manoeuvre(state: BattleState, p: Manoeuvre, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     _may_move(state, ship, unit, "manoeuvre")
@@ -125,6 +129,10 @@ def dodge(state: BattleState, p: Dodge, actor: Actor, dice: DiceSource) -> list[
     """A reaction against the next attack on the ship this round: one Thrust and one reaction, then
     a Pilot check (GEN-05); success gives that attack −2 (core rules, tables.md §1b). Evasive
     Action's extra Thrust pays for it without a reaction (TR-27)."""
+    return _dodge(state, p, actor, dice)
+
+
+def _dodge(state: BattleState, p: Dodge, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     _may_move(state, ship, unit, "dodging")
@@ -182,6 +190,10 @@ def jump(state: BattleState, p: Jump, actor: Actor, dice: DiceSource) -> list[Ev
     with the crew DMs, the J-drive hit's DM (TR-19), Prepare for Jump! +2 and Command Discipline +1
     (TR-27) and the computer's DMs; success takes the ship out of the battle. What a failure means
     (misjump, nothing) is the core rules' (GEN-03)."""
+    return _jump(state, p, actor, dice)
+
+
+def _jump(state: BattleState, p: Jump, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     if not isinstance(unit, HgShip):
@@ -245,15 +257,17 @@ def _may_launch(state: BattleState, ship: Ship) -> str | None:
 @action("traveller.launch", Launch, "Launch a flight", ship="flight", fits=_may_launch)
 def launch(state: BattleState, p: Launch, actor: Actor, dice: DiceSource) -> list[Event]:
     """Records where and when a flight launched, which Blast Them As They Launch! reads (TR-27)."""
+    return _launch(state, p, actor, dice)
+
+
+def _launch(state: BattleState, p: Launch, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.flight, "flight")
     carrier = state.ship(p.carrier, "carrier")
     unit = load_unit(state, ship, "flight")
-    if not isinstance(unit, Flight):
-        raise RuleError(f"{ship.name} is not a flight", "flight")
+    # The gate (`_may_launch`) refuses a unit that is no flight or has launched already.
+    assert isinstance(unit, Flight) and unit.launched_round is None
     if carrier.id == ship.id or carrier.destroyed or carrier.side != ship.side:
         raise RuleError("a flight launches from a friendly ship still in the fight", "carrier")
-    if unit.launched_round is not None:
-        raise RuleError(f"{ship.name} has launched already (round {unit.launched_round})", "flight")
     unit.carrier, unit.launched_round = carrier.id, state.clock.turn
     save_unit(ship, unit)
     placed = launch_ranges(state, ship, carrier)

@@ -116,6 +116,10 @@ def _initiative_rolled(state: BattleState, actor: Actor) -> str | None:
     permit=_initiative_rolled,
 )
 def give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _give_orders(state, p, actor, dice)
+
+
+def _give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)", "orders")
     ship = state.ship(p.ship)
@@ -207,6 +211,10 @@ class Reveal(BaseModel):
 @when(ORDERS, refusal="orders are revealed in the {step:lower} step")
 @action("traveller.reveal_orders", Reveal, "Reveal the orders", referee_only=True)
 def force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _force_reveal(state, p, actor, dice)
+
+
+def _force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)")
     if all(u.round.revealed for _, u in units(state)):
@@ -217,6 +225,10 @@ def force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource) 
 @hook("leave", ORDERS)
 def reveal_on_leaving(state: BattleState, dice: DiceSource) -> list[Event]:
     """Moving the clock on forces the reveal, so no round is fought with orders still hidden."""
+    return _reveal_on_leaving(state, dice)
+
+
+def _reveal_on_leaving(state: BattleState, dice: DiceSource) -> list[Event]:
     if not orders_on(state) or all(u.round.revealed for _, u in units(state)):
         return []
     return [reveal(state, forced=True)]
@@ -232,6 +244,10 @@ class EmergencyOrder(BaseModel):
 def emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-26: a (!) order as a reaction to an attack, one per ship per round; it costs initiative
     (never below 0) and a reaction from those the current initiative allows."""
+    return _emergency_order(state, p, actor, dice)
+
+
+def _emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)", "order")
     ship = state.ship(p.ship)
@@ -268,6 +284,10 @@ def emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: D
 @hook("leave", "turn")
 def one_more_shot_ends(state: BattleState, dice: DiceSource) -> list[Event]:
     """I Only Need One More Shot: the system fired at full strength; at the round's end it fails."""
+    return _one_more_shot_ends(state, dice)
+
+
+def _one_more_shot_ends(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     turn = state.clock.turn
     for ship, unit in units(state):
@@ -290,6 +310,10 @@ def one_more_shot_ends(state: BattleState, dice: DiceSource) -> list[Event]:
 def fresh_rounds(state: BattleState, dice: DiceSource) -> list[Event]:
     """Every unit starts the round clean in the stored state too, so that what the sheets show
     (initiative, reactions, Thrust left, the orders chip) is this round's from its first moment."""
+    return _fresh_rounds(state, dice)
+
+
+def _fresh_rounds(state: BattleState, dice: DiceSource) -> list[Event]:
     for ship, unit in units(state):
         save_unit(ship, unit)
     return []

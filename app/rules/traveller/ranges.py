@@ -177,6 +177,10 @@ def carried_text(placed: RangeEntry) -> str:
 @hook("leave", MOVEMENT)
 def settle_ranges(state: BattleState, dice: DiceSource) -> list[Event]:
     """The manoeuvre step ends: every pair that had Thrust allocated moves on the board."""
+    return _settle_ranges(state, dice)
+
+
+def _settle_ranges(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for (a, b), moves in sorted(_signed_moves(state).items()):
         placed = entry(state, a, b)
@@ -256,6 +260,10 @@ class SetRange(BaseModel):
 
 @action("traveller.set_range", SetRange, "Set a pair's range band", referee_only=True)
 def set_range(state: BattleState, p: SetRange, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _set_range(state, p, actor, dice)
+
+
+def _set_range(state: BattleState, p: SetRange, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     other = state.ship(p.other, "other")
     if other.id == ship.id:

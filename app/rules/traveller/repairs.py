@@ -130,6 +130,10 @@ def refusal(
 @when(SHIP_ACTION, refusal="repairs happen in the {step:lower} step (TR-22)", field="system")
 @action("traveller.repair", Repair, "Attempt a repair", ship="ship")
 def repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _repair(state, p, actor, dice)
+
+
+def _repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     model = load_unit(state, ship)
     if not isinstance(model, HgShip):

@@ -300,18 +300,6 @@ class Combatant(BaseModel):
     def mounts_of(self, battery: Battery) -> int:
         return battery.mounts
 
-    @property
-    def is_flight(self) -> bool:
-        return False
-
-    @property
-    def is_capital(self) -> bool:
-        return False
-
-    @property
-    def tons(self) -> float:
-        return 0
-
     def current_initiative(self) -> int | None:
         return self.round.initiative if self.round.initiative is not None else self.initiative_base
 
@@ -356,6 +344,9 @@ def _crew_lost(event: dict[str, Any]) -> bool:
         Settable("fuel_percent", "Fuel (%)"),
         Settable("disabled", "Disabled"),
     ),
+    # TR-14/TR-17: hits land in sequence — which is the third drive or power hit, and whether a
+    # section was already at 0 Structure, depend on the hits before.
+    ordered=("damage",),
 )
 class HgShip(Combatant):
     kind: Literal["capital", "spacecraft", "small_craft"] = "capital"

@@ -45,8 +45,7 @@ class SpinalShot(BaseModel):
 
 def _refuse(state: BattleState, ship_name: str, model: HgShip, band: str) -> None:
     spinal = model.spinal
-    if spinal is None:
-        raise RuleError(f"{ship_name} has no spinal mount", "ship")
+    assert spinal is not None  # the gate (`_has_spinal`) refuses a ship without one
     forced = spinal.one_more_shot == state.clock.turn
     if spinal.hits >= 2 and not forced:
         raise RuleError("the spinal mount is disabled", "ship")
@@ -77,13 +76,16 @@ def _has_spinal(state: BattleState, ship: Ship) -> str | None:
 @when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
 @action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship", fits=_has_spinal)
 def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
+    return _fire_spinal(state, p, actor, dice)
+
+
+def _fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id or target_ship.destroyed:
         raise RuleError("choose another ship still in the fight", "target")
     model = load_unit(state, ship)
-    if not isinstance(model, HgShip):
-        raise RuleError("only a High Guard ship carries a spinal mount", "ship")
+    assert isinstance(model, HgShip)  # the gate (`_has_spinal`) refuses any other unit
     target = load_unit(state, target_ship, "target")
     if not isinstance(target, HgShip):
         raise RuleError("spinal mounts fire at ships, not at flights", "target")

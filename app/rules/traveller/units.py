@@ -69,7 +69,3 @@ def ships_by_id(state: BattleState) -> list[Ship]:
 def orders_on(state: BattleState) -> bool:
     """TR-26a: orders are an optional module; on unless the battle turns them off."""
     return bool(state.options.get("orders", True))
-
-
-def is_hg(unit: Combatant) -> bool:
-    return isinstance(unit, HgShip)

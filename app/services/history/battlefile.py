@@ -12,18 +12,27 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import existing
 from app.models import ActionLog, Battle, Checkpoint, Snapshot, TableSettings
 from app.rules import Action, Rules
+from app.rules.core import Event
 from app.rules.dice import ReplayDice, seed_commitment
 from app.rules.engine import apply_action
 from app.rules.state import BattleState
 from app.rules.views import viewer_for
 from app.services.errors import Invalid
 from app.services.history.records import IMPORTED_DICE, check_rolls
-from app.services.history.replay import HISTORY_ACTIONS, _rewind_target, log_rows
+from app.services.history.replay import (
+    HISTORY_ACTIONS,
+    UNDO,
+    HistoryEntry,
+    StackWalk,
+    history_entry,
+    log_rows,
+)
 from app.services.platform import Platform
 from app.services.store.battles import add_participant, create_battle, get_battle, participants
 
@@ -232,6 +241,8 @@ def _shape(data: Any) -> None:
         for key, kind in (("payload", dict), ("dice", list), ("events", list)):
             if not isinstance(row.get(key), kind):
                 raise _bad("missing or of the wrong kind", f"log.{i}.{key}")
+        for j, event in enumerate(row["events"]):
+            _event(event, f"log.{i}.events.{j}")
         _text(row.get("action_id"), f"log.{i}.action_id", 64)
         _text(row.get("action_type"), f"log.{i}.action_type", 60)
         _text(row.get("actor_role"), f"log.{i}.actor_role", 20)
@@ -240,6 +251,47 @@ def _shape(data: Any) -> None:
             raise _bad("must be the id of one of the file's seats, or null", f"log.{i}.actor")
     if len({row["action_id"] for row in data["log"]}) != len(data["log"]):
         raise _bad("every action id must differ", "log")
+
+
+def _event(value: Any, field: str) -> None:
+    """Every recorded event, whatever its row's kind, has the shape of the events the log writes."""
+    try:
+        if not isinstance(value, dict):
+            raise ValueError("not an object")
+        Event.model_validate(value, strict=True)
+    except (ValueError, ValidationError):
+        raise _bad("not an event as the log writes them (kind, text, visibility, …)", field) from None
+
+
+class _FileRow:
+    """A file's row as the history functions read an earlier row (line_of, history_entry)."""
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.seq: int = row["seq"]
+        self.action_type: str = row["action_type"]
+        self.payload: dict[str, Any] = row["payload"]
+        self.events: list[dict[str, Any]] = row["events"]
+
+
+def _history_row(row: dict[str, Any], walk: StackWalk, rows: dict[int, _FileRow]) -> HistoryEntry:
+    """An undo, redo or rewind row rebuilt from the log before it, by the same pure work a live one
+    is made by: its reason checked as the door checks it, its target and stored payload worked out
+    (never taken from the file) and compared; the caller compares the rebuilt event. An undo from
+    before undo named the action it undid (no `_undoes`) cannot be checked and is refused."""
+    kind, given = row["action_type"], row["payload"]
+    if row["dice"]:
+        raise ValueError("an undo, redo or rewind rolls no dice")
+    if kind == UNDO and "_undoes" not in given:
+        raise ValueError(
+            "an undo written by an older Starboard (it does not name the action it undid, `_undoes`);"
+            " such files cannot be checked and are not imported"
+        )
+    public = {k: v for k, v in given.items() if not k.startswith("_")}
+    body = HISTORY_ACTIONS[kind].payload.model_validate(public)
+    entry = history_entry(body, walk.tops(), row["seq"], rows.get)
+    if entry.stored != given:
+        raise ValueError("what it returns to is not what the log before it makes of it")
+    return entry
 
 
 def replay_file(
@@ -251,14 +303,16 @@ def replay_file(
     state = rules.new_battle(system, options)
     kept: dict[int, BattleState] = {0: state}
     checkpoints: dict[int, BattleState] = {}
+    walk = StackWalk()
+    rows: dict[int, _FileRow] = {}
     for row in log:
         seq = row["seq"]
         try:
             if row["action_type"] in HISTORY_ACTIONS:
-                target = _rewind_target(_Row(row))
-                if target not in kept or target >= seq:
-                    raise ValueError(f"returns to seq {target}, which is not before it")
-                state = kept[target]
+                entry = _history_row(row, walk, rows)
+                state = kept[entry.target]
+                if [entry.event(state).model_dump(mode="json")] != row["events"]:
+                    raise ValueError("its recorded events are not what the log makes of it")
             else:
                 actor = viewer_for(row["actor"] or "system", row["actor_role"], state)
                 dice = ReplayDice(row["dice"])
@@ -274,6 +328,8 @@ def replay_file(
                 f"log seq {seq}: the replay does not reproduce it ({_why(exc)})", f"log.{seq - 1}", seq=seq
             ) from None
         kept[seq] = state
+        walk.add(seq, row["action_type"], row["payload"])
+        rows[seq] = _FileRow(row)
         if seq % every == 0:
             checkpoints[seq] = state
     return state, checkpoints
@@ -281,12 +337,6 @@ def replay_file(
 
 def _why(exc: Exception) -> str:
     return getattr(exc, "message", None) or str(exc) or type(exc).__name__
-
-
-class _Row:
-    def __init__(self, row: dict[str, Any]) -> None:
-        self.action_type = row["action_type"]
-        self.payload = row["payload"]
 
 
 def _renamed(value: Any, ids: dict[str, str]) -> Any:
@@ -365,12 +415,31 @@ def imported_dice(info: dict[str, Any], n: int) -> list[dict[str, Any]]:
     return out
 
 
+IMPORTED = " (imported)"
+NAME_MAX = 120
+
+
+def imported_name(name: str) -> str:
+    """An imported battle's name: the file's with "(imported)" after it, so a table that still has
+    the original open tells the two apart in its list (once: a copy of a copy is not marked twice)."""
+    if name.endswith(IMPORTED):
+        return name
+    return name[: NAME_MAX - len(IMPORTED)] + IMPORTED
+
+
 async def import_battle(
-    session: AsyncSession, data: Any, rules: Rules, *, every: int, max_seats: int | None = None
+    session: AsyncSession,
+    data: Any,
+    rules: Rules,
+    *,
+    every: int,
+    max_seats: int | None = None,
+    name: str | None = None,
 ) -> tuple[Battle, list[dict[str, Any]]]:
-    """A new battle from a file: its own id, seed and tokens; the file's seats (the first referee
-    seat becomes the creator's), options and log replayed and checked. Returns the battle and the
-    new seats, each with its token (shown once) and the file's id for it."""
+    """A new battle from a file: its own id, seed and tokens, its name the file's marked as imported
+    (`name`: a fork's own); the file's seats (the first referee seat becomes the creator's), options
+    and log replayed and checked. Returns the battle and the new seats, each with its token (shown
+    once) and the file's id for it."""
     _shape(data)
     info = data["battle"]
     seats = data["seats"]
@@ -380,7 +449,7 @@ async def import_battle(
     earlier = imported_dice(info, len(data["log"]))
     battle, ref_seat = await create_battle(
         session,
-        str(info.get("name", "")),
+        name if name is not None else imported_name(str(info.get("name", ""))),
         str(info.get("system", "")),
         dice_mode=str(info.get("dice_mode", "seeded")),
         options=info.get("options") or {},
@@ -507,15 +576,11 @@ async def fork_battle(
         raise Invalid(f"seq: a fork starts from a seq of 1 to {battle.seq}", "seq")
     data = await export_battle(session, battle)
     suffix = f" (what-if from seq {seq})"
-    data["battle"] = {
-        **data["battle"],
-        "name": battle.name[: 120 - len(suffix)] + suffix,
-        "seed": None,
-        "status": "running",
-    }
+    name = battle.name[: NAME_MAX - len(suffix)] + suffix
+    data["battle"] = {**data["battle"], "name": name, "seed": None, "status": "running"}
     data["log"] = [row for row in data["log"] if row["seq"] <= seq]
     data["ships"] = [ship for ship in data["ships"] if ship["seq"] <= seq]
-    return await import_battle(session, data, rules, every=every, max_seats=max_seats)
+    return await import_battle(session, data, rules, every=every, max_seats=max_seats, name=name)
 
 
 async def import_into(platform: Platform, data: Any) -> tuple[Battle, list[dict[str, Any]]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,10 +86,18 @@ class LogRow:
     actor_role: str
     payload: dict[str, Any]
     dice: list[Any]
+    waited: bool = True  # its step's end waited for a commander's die (a "rolling" event)
 
 
 def _plain(rows: list[ActionLog]) -> list[LogRow]:
-    return [LogRow(r.seq, r.action_type, r.actor_id, r.actor_role, r.payload, r.dice) for r in rows]
+    return [
+        LogRow(r.seq, r.action_type, r.actor_id, r.actor_role, r.payload, r.dice, _waited(r.events))
+        for r in rows
+    ]
+
+
+def _waited(events: list[dict[str, Any]]) -> bool:
+    return any(e.get("kind") == "rolling" for e in events)
 
 
 def replay(
@@ -118,18 +126,24 @@ def _replay(
     needed = {_rewind_target(r) for r in rows if r.action_type in HISTORY_ACTIONS}
     state = start if start is not None else rules.new_battle(system, options)
     kept: dict[int, BattleState] = {**known, start_seq: state}
+    shared = True  # `state` is kept (a later row returns to it): the next action works on a copy
     for row in rows:
         if row.action_type in HISTORY_ACTIONS:
-            state = kept[_rewind_target(row)]
+            state, shared = kept[_rewind_target(row)], True
         else:
             actor = viewer_for(row.actor_id or "system", row.actor_role, state)
             payload = row.payload
             if FOLDED in payload:  # the author's drafts, folded in as this action was made
                 state = fold(state, payload[FOLDED], actor)
                 payload = {k: v for k, v in payload.items() if k != FOLDED}
-            state = apply_action(state, Action(row.action_type, payload, actor), ReplayDice(row.dice)).state
+            # Only a row whose end waited for a die can wait again: the others replay without the
+            # step end's trial copy (`Game.end_step`), a third of a clock step's cost.
+            waited = row.waited if isinstance(row, LogRow) else _waited(row.events)
+            dice = ReplayDice(row.dice, may_lack=waited)
+            state = apply_action(state, Action(row.action_type, payload, actor), dice, owned=not shared).state
+            shared = False
         if row.seq in needed:
-            kept[row.seq] = state
+            kept[row.seq], shared = state, True
     return state
 
 
@@ -150,32 +164,54 @@ class Stacks:
     redoable: list[int]
 
 
+class StackWalk:
+    """`stacks` one row at a time (an import checks each history row against the log before it)."""
+
+    def __init__(self) -> None:
+        self.after: dict[int, _Node | None] = {0: None}
+        self.top: _Node | None = None
+        self.redo: list[int] = []
+
+    def add(self, seq: int, action_type: str, payload: dict[str, Any]) -> None:
+        if action_type in HISTORY_ACTIONS:
+            target = _rewind_target_of(action_type, payload)
+            self.top = self.after.get(target)
+            undone = payload.get("_undoes")
+            if action_type == UNDO and isinstance(undone, int):
+                self.redo = [*self.redo, undone]
+            elif action_type == REDO and self.redo:
+                self.redo = self.redo[:-1]
+            else:  # a rewind, or an undo logged before undo was honest: nothing to redo
+                self.redo = []
+        else:
+            self.top = _Node(seq, self.top)
+            self.redo = []
+        self.after[seq] = self.top
+
+    def tops(self) -> Tops:
+        """What undo and redo would take now (`history_tops` of the rows walked so far)."""
+        return Tops(
+            undo=self.top.seq if self.top is not None else None,
+            redo=self.redo[-1] if self.redo else None,
+            last=max(self.after),
+        )
+
+    def now(self) -> Stacks:
+        in_effect: list[int] = []
+        top = self.top
+        while top is not None:
+            in_effect.append(top.seq)
+            top = top.below
+        return Stacks(in_effect[::-1], list(self.redo))
+
+
 def stacks(rows: Sequence[Any]) -> Stacks:
     """Walk the log: a real action goes on top of what is in effect and clears what may be redone;
     a history row returns to the stack that was in effect after the row it returns to."""
-    after: dict[int, _Node | None] = {0: None}
-    top: _Node | None = None
-    redo: list[int] = []
+    walk = StackWalk()
     for row in rows:
-        if row.action_type in HISTORY_ACTIONS:
-            target = _rewind_target(row)
-            top = after.get(target)
-            undone = row.payload.get("_undoes")
-            if row.action_type == UNDO and isinstance(undone, int):
-                redo = [*redo, undone]
-            elif row.action_type == REDO and redo:
-                redo = redo[:-1]
-            else:  # a rewind, or an undo logged before undo was honest: nothing to redo
-                redo = []
-        else:
-            top = _Node(row.seq, top)
-            redo = []
-        after[row.seq] = top
-    in_effect: list[int] = []
-    while top is not None:
-        in_effect.append(top.seq)
-        top = top.below
-    return Stacks(in_effect[::-1], redo)
+        walk.add(row.seq, row.action_type, row.payload)
+    return walk.now()
 
 
 @dataclass(frozen=True)
@@ -191,8 +227,9 @@ class TakenBackWalk:
     a rewind to a point where it was in effect, puts one back): the log marks them so. `add`
     answers which actions' marks that row changed, so a live frame updates only those entries."""
 
-    def __init__(self) -> None:
-        self.after: dict[int, _Node | None] = {0: None}
+    def __init__(self, start: int = 0) -> None:
+        """`start`: the row the walk begins after (what was in effect then is left unknown)."""
+        self.after: dict[int, _Node | None] = {start: None}
         self.top: _Node | None = None
         self.taken: dict[int, TakenBack] = {}
 
@@ -224,20 +261,25 @@ def _seqs(top: _Node | None) -> set[int]:
     return found
 
 
-async def taken_back(session: AsyncSession, battle_id: str, until: int) -> dict[int, TakenBack]:
-    """The real actions up to `until` that an undo or rewind took back (and no redo put back), from
-    the log's types, and the payloads of its history rows only (a ship's definition is not read)."""
-    upto = (ActionLog.battle_id == battle_id, ActionLog.seq <= until)
-    kinds = (await session.execute(select(ActionLog.seq, ActionLog.action_type).where(*upto))).all()
-    if not any(kind in HISTORY_ACTIONS for _, kind in kinds):
-        return {}
+async def taken_back(
+    session: AsyncSession, battle_id: str, until: int, since: int = 0
+) -> dict[int, TakenBack]:
+    """The real actions after `since` up to `until` that an undo or rewind took back (and no redo
+    put back), walked from `since` on, so a page showing the recent log of a long battle reads the
+    rows it shows, not the whole log. What was in effect before `since` is left unknown: a history
+    row returning to before it takes back every row shown either way. A ship's definition is
+    never read."""
+    rows = (ActionLog.battle_id == battle_id, ActionLog.seq > since, ActionLog.seq <= until)
     history = await session.execute(
         select(ActionLog.seq, ActionLog.payload).where(
-            *upto, ActionLog.action_type.in_(list(HISTORY_ACTIONS))
+            *rows, ActionLog.action_type.in_(list(HISTORY_ACTIONS))
         )
     )
     payloads: dict[int, dict[str, Any]] = {seq: payload for seq, payload in history}
-    walk = TakenBackWalk()
+    if not payloads:
+        return {}
+    kinds = (await session.execute(select(ActionLog.seq, ActionLog.action_type).where(*rows))).all()
+    walk = TakenBackWalk(since)
     for seq, kind in sorted(kinds):
         walk.add(seq, kind, payloads.get(seq, {}))
     return walk.taken
@@ -335,17 +377,86 @@ def line_of(row: ActionLog | None, referee: bool = False) -> str:
     return f"#{row.seq} {first}" + (f" (+{len(texts) - 1} more)" if len(texts) > 1 else "")
 
 
-async def _history_stacks(session: AsyncSession, battle_id: str) -> tuple[Stacks, int]:
-    """What is in effect and what may be redone now, from the log's types and payloads only (not
-    its events or dice), and the last seq."""
-    rows = (
-        await session.execute(
-            select(ActionLog.seq, ActionLog.action_type, ActionLog.payload)
-            .where(ActionLog.battle_id == battle_id)
-            .order_by(ActionLog.seq)
+@dataclass(frozen=True)
+class Tops:
+    """The two answers of `stacks` that undo, redo and the referee's forms ask for: the newest real
+    action in effect (what Undo takes back) and the newest undone one (what Redo puts back), None
+    where there is none; and the log's last seq."""
+
+    undo: int | None
+    redo: int | None
+    last: int
+
+
+TAIL = 64  # log rows read at a time from the end while looking for where the redo list began
+
+
+async def history_tops(session: AsyncSession, battle_id: str) -> Tops:
+    """`stacks(rows)`'s tops without walking the whole log, so undo costs the same on a long
+    battle as on a short one. The redo list only grows over the undo and redo rows since the last
+    row that clears it (a real action, a rewind): the log is read backwards from its end to that
+    row. What is in effect after a row is the row itself for a real action, and for a history row
+    what was in effect after the row it returns to: a chain of jumps, each to an earlier row."""
+    rows: dict[int, tuple[str, dict[str, Any]]] = {}
+
+    async def read(upto: int | None, limit: int | None, seqs: list[int] | None = None) -> list[int]:
+        where = [ActionLog.battle_id == battle_id]
+        if upto is not None:
+            where.append(ActionLog.seq <= upto)
+        if seqs is not None:
+            where.append(ActionLog.seq.in_(seqs))
+        query = select(ActionLog.seq, ActionLog.action_type).where(*where).order_by(ActionLog.seq.desc())
+        found = (await session.execute(query.limit(limit) if limit else query)).all()
+        history = [seq for seq, kind in found if kind in HISTORY_ACTIONS]
+        payloads: dict[int, dict[str, Any]] = {}
+        if history:
+            payloads = dict(
+                (
+                    await session.execute(
+                        select(ActionLog.seq, ActionLog.payload).where(
+                            ActionLog.battle_id == battle_id, ActionLog.seq.in_(history)
+                        )
+                    )
+                ).all()
+            )
+        for seq, kind in found:
+            rows[seq] = (kind, payloads.get(seq, {}))
+        return [seq for seq, _ in found]
+
+    def clears_redo(seq: int) -> bool:
+        kind, payload = rows[seq]
+        return (
+            kind not in HISTORY_ACTIONS
+            or kind == REWIND
+            or (kind == UNDO and not isinstance(payload.get("_undoes"), int))
         )
-    ).all()
-    return stacks(rows), (rows[-1].seq if rows else 0)
+
+    window = await read(None, TAIL)
+    last = window[0] if window else 0
+    since = list(window)  # newest first
+    while since and not clears_redo(since[-1]) and len(window) == TAIL:
+        window = await read(since[-1] - 1, TAIL)
+        since += window
+    redo: list[int] = []
+    for seq in reversed(since):
+        kind, payload = rows[seq]
+        if clears_redo(seq):
+            redo = []
+        elif kind == UNDO:
+            redo.append(payload["_undoes"])
+        elif redo:  # REDO
+            redo.pop()
+
+    top = last
+    while top:
+        if top not in rows and not await read(None, None, [top]):
+            top = 0
+            break
+        kind, payload = rows[top]
+        if kind not in HISTORY_ACTIONS:
+            break
+        top = _rewind_target_of(kind, payload)
+    return Tops(undo=top or None, redo=redo[-1] if redo else None, last=last)
 
 
 async def _rows_at(session: AsyncSession, battle_id: str, seqs: set[int]) -> dict[int, ActionLog]:
@@ -357,62 +468,93 @@ async def _rows_at(session: AsyncSession, battle_id: str, seqs: set[int]) -> dic
 
 async def preview(session: AsyncSession, battle_id: str) -> dict[str, Any]:
     """For the referee's page: what Undo would take back and what Redo would put back (the log
-    line of each), and the latest points a rewind may return to."""
-    now, last = await _history_stacks(session, battle_id)
-    undo = now.in_effect[-1] if now.in_effect else None
-    redo = now.redoable[-1] if now.redoable else None
+    line of each), the latest points a rewind may return to, and those a what-if may start from
+    (the last entry first: a fork of the battle as it stands)."""
+    tops = await history_tops(session, battle_id)
+    undo, redo, last = tops.undo, tops.redo, tops.last
     points = list(range(max(1, last - REWIND_POINTS), last))[::-1]
-    by_seq = await _rows_at(session, battle_id, {*points, *(s for s in (undo, redo) if s)})
+    forks = [last, *points] if last else []
+    by_seq = await _rows_at(session, battle_id, {*forks, *(s for s in (undo, redo) if s)})
     return {
         "undo": {"seq": undo, "line": line_of(by_seq[undo], True)} if undo else None,
         "redo": {"seq": redo, "line": line_of(by_seq[redo], True)} if redo else None,
         "rewind_points": [{"seq": 0, "line": line_of(None)}]
         + [{"seq": s, "line": line_of(by_seq[s], True)} for s in points if s in by_seq],
+        "fork_points": [{"seq": s, "line": line_of(by_seq[s], True)} for s in forks if s in by_seq],
     }
 
 
 REWIND_POINTS = 100  # the latest points a rewind form offers by name (any seq may still be typed)
 
 
+@dataclass(frozen=True)
+class HistoryEntry:
+    """What an undo, redo or rewind does, worked out from the log alone: the seq whose state it
+    returns to, the payload the log keeps, and its event (without the clock, which needs that state)."""
+
+    target: int
+    stored: dict[str, Any]
+    text: str
+    data: dict[str, Any]
+
+    def event(self, state: BattleState) -> Event:
+        clock = state.game.system.short(state.clock)  # where the battle's clock went back to
+        return Event(kind="rewind", text=self.text, data={**self.data, "clock": clock})
+
+
+def history_needs(now: Tops, payload: BaseModel) -> int | None:
+    """The one earlier row `history_entry` reads (the action undone, redone or returned to)."""
+    if isinstance(payload, UndoPayload):
+        return now.undo
+    if isinstance(payload, RedoPayload):
+        return now.redo
+    assert isinstance(payload, RewindPayload)
+    return payload.to_seq or None
+
+
+def history_entry(payload: BaseModel, now: Tops, seq: int, row_at: Callable[[int], Any]) -> HistoryEntry:
+    """An undo, redo or rewind as row `seq` of a log whose tops are `now`: the same pure work for
+    a live action and for a battle file's row, so an imported row is rebuilt, never trusted.
+    `row_at(seq)` gives an earlier row (seq, action_type, events)."""
+    if isinstance(payload, UndoPayload):
+        if now.undo is None:
+            raise Invalid("there is nothing to undo", "battle")
+        undone = now.undo
+        last = row_at(undone)
+        text = f"⚠ UNDO (Referee): action {undone} ({last.action_type}) is undone — “{payload.reason}”"
+        stored: dict[str, Any] = {"reason": payload.reason, "_to_seq": undone - 1, "_undoes": undone}
+        return HistoryEntry(
+            undone - 1, stored, text, {"to_seq": undone - 1, "undoes": undone, "line": line_of(last)}
+        )
+    if isinstance(payload, RedoPayload):
+        if now.redo is None:
+            raise Invalid("there is nothing to redo: no undo since the last action", "battle")
+        target = now.redo  # the state that action made
+        row = row_at(target)
+        why = f" — “{payload.reason}”" if payload.reason else ""
+        text = f"⚠ REDO (Referee): action {target} ({row.action_type}) is restored{why}"
+        stored = {"reason": payload.reason, "_to_seq": target}
+        return HistoryEntry(target, stored, text, {"to_seq": target, "redoes": target, "line": line_of(row)})
+    assert isinstance(payload, RewindPayload)
+    if payload.to_seq >= seq:
+        raise Invalid(f"rewind to an earlier action than the current {seq}", "to_seq")
+    target = payload.to_seq
+    point = line_of(row_at(target)) if target else line_of(None)
+    text = f"⚠ REWIND (Referee): back to action {target} (after {point}) — “{payload.reason}”"
+    stored = {"to_seq": target, "reason": payload.reason}
+    return HistoryEntry(target, stored, text, {"to_seq": target, "line": point})
+
+
 async def resolve(
     session: AsyncSession, rules: Rules, battle: Battle, action_type: str, payload: BaseModel, seq: int
 ) -> tuple[BattleState, list[Event], dict[str, Any]]:
     """An undo, redo or rewind: the state it returns to, its event, and the payload the log keeps."""
-    now, _ = await _history_stacks(session, battle.id)
-    if isinstance(payload, UndoPayload):
-        in_effect = now.in_effect
-        if not in_effect:
-            raise Invalid("there is nothing to undo", "battle")
-        undone = in_effect[-1]
-        target = undone - 1  # the state just before that action
-        last = (await _rows_at(session, battle.id, {undone}))[undone]
-        text = f"⚠ UNDO (Referee): action {undone} ({last.action_type}) is undone — “{payload.reason}”"
-        stored: dict[str, Any] = {"reason": payload.reason, "_to_seq": target, "_undoes": undone}
-        data: dict[str, Any] = {"to_seq": target, "undoes": undone, "line": line_of(last)}
-    elif isinstance(payload, RedoPayload):
-        redoable = now.redoable
-        if not redoable:
-            raise Invalid("there is nothing to redo: no undo since the last action", "battle")
-        target = redoable[-1]  # the state that action made
-        row = (await _rows_at(session, battle.id, {target}))[target]
-        why = f" — “{payload.reason}”" if payload.reason else ""
-        text = f"⚠ REDO (Referee): action {target} ({row.action_type}) is restored{why}"
-        stored = {"reason": payload.reason, "_to_seq": target}
-        data = {"to_seq": target, "redoes": target, "line": line_of(row)}
-    else:
-        assert isinstance(payload, RewindPayload)
-        if payload.to_seq >= seq:
-            raise Invalid(f"rewind to an earlier action than the current {seq}", "to_seq")
-        target = payload.to_seq
-        point = (
-            line_of((await _rows_at(session, battle.id, {target})).get(target)) if target else line_of(None)
-        )
-        text = f"⚠ REWIND (Referee): back to action {target} (after {point}) — “{payload.reason}”"
-        stored = {"to_seq": target, "reason": payload.reason}
-        data = {"to_seq": target, "line": point}
+    tops = await history_tops(session, battle.id)
+    needed = history_needs(tops, payload)
+    rows = await _rows_at(session, battle.id, {needed}) if needed else {}
+    entry = history_entry(payload, tops, seq, rows.get)
     try:
-        state = await state_at(session, battle, target, rules)
+        state = await state_at(session, battle, entry.target, rules)
     except RuleError as exc:  # the log no longer replays under these rules
-        raise Invalid(f"the log does not replay to action {target}: {exc.message}", "battle") from None
-    data["clock"] = state.game.system.short(state.clock)  # where the battle's clock went back to
-    return state, [Event(kind="rewind", text=text, data=data)], stored
+        raise Invalid(f"the log does not replay to action {entry.target}: {exc.message}", "battle") from None
+    return state, [entry.event(state)], entry.stored

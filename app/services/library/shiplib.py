@@ -9,14 +9,17 @@ was saved in delete it; everyone reads, except an entry held back while its batt
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from pydantic.json_schema import models_json_schema
-from sqlalchemy import select
+from sqlalchemy import false, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
 
 from app.models import Battle, LibraryShip, Participant
 from app.rules import Rules
@@ -24,7 +27,7 @@ from app.rules.core import RuleError
 from app.rules.generic.actions import ShipDefinition, build_ship
 from app.rules.generic.actions import slug as slug_of
 from app.rules.messages import first_error
-from app.rules.state import Ship
+from app.rules.state import BattleState, Ship
 from app.rules.system import GameSystem
 from app.services.errors import Forbidden, Invalid, NotFound
 from app.services.history.battlefile import SHIP_ADD
@@ -80,6 +83,23 @@ def clean_definition(rules: Rules, data: Any, field: str = "definition") -> dict
         text = exc.message if exc.message.startswith(where) else f"{where}: {exc.message}"
         raise Invalid(text, where) from None
     return definition_of(ship)
+
+
+def public_definition(state: BattleState, ship: Ship) -> dict[str, Any]:
+    """A ship as it is now, as the saving referee's table shows it to the public after the end,
+    through the same per-viewer redaction as every door (`public_ship`): of each part, the values
+    the public sees as they are; a value the public does not see (a cloak's referee-set signature,
+    its detection attempts with their suggestions, spent thrust) goes back to the part's default,
+    and a part the public does not see at all is left out."""
+    shown = state.game.public_ship(ship)["parts"]
+    parts: dict[str, Any] = {}
+    for name, value in ship.parts.items():
+        seen = shown.get(name)
+        if seen == value:
+            parts[name] = value
+        elif isinstance(value, dict) and isinstance(seen, dict):
+            parts[name] = {k: v for k, v in value.items() if k in seen and seen[k] == v}
+    return {**definition_of(ship), "parts": parts}
 
 
 def definition_of(ship: Ship) -> dict[str, Any]:
@@ -163,11 +183,17 @@ def _sample_entry(slug: str, data: dict[str, Any]) -> Entry:
     )
 
 
-def _entry(row: LibraryShip, viewer: Participant | None, held: bool = False) -> Entry:
+def _entry(
+    row: LibraryShip,
+    viewer: Participant | None,
+    held: bool = False,
+    klass: str | None = None,
+    also: Sequence[Participant] = (),
+) -> Entry:
     return Entry(
         slug=row.slug,
         name=row.name,
-        klass=str(row.definition.get("klass", "")),
+        klass=str(row.definition.get("klass", "")) if klass is None else klass,
         system=row.system,
         sample=False,
         source=row.source,
@@ -175,14 +201,17 @@ def _entry(row: LibraryShip, viewer: Participant | None, held: bool = False) -> 
         saved_at=aware(row.created_at),
         from_ship=row.from_ship,
         held=held,
-        may_delete=may_delete(row, viewer),
+        may_delete=may_delete(row, viewer, also),
     )
 
 
-def may_delete(row: LibraryShip, viewer: Participant | None) -> bool:
-    """A saved ship is deleted by a referee of the battle it was saved in, nobody else."""
-    return (
-        viewer is not None and viewer.active and viewer.role == "referee" and viewer.battle_id == row.saved_in
+def may_delete(row: LibraryShip, viewer: Participant | None, also: Sequence[Participant] = ()) -> bool:
+    """A saved ship is renamed or deleted by a referee of the battle it was saved in, nobody else:
+    the seat asking, or another seat the same browser holds (`also`: a referee who saved it in one
+    battle keeps it from the library of the next)."""
+    return any(
+        seat is not None and seat.active and seat.role == "referee" and seat.battle_id == row.saved_in
+        for seat in (viewer, *also)
     )
 
 
@@ -198,39 +227,93 @@ def _with_hold(query: Any) -> Any:
     return query.add_columns(Battle.status).outerjoin(Battle, Battle.id == LibraryShip.held_for)
 
 
-async def _visible_rows(session: AsyncSession, viewer: Participant | None) -> list[tuple[LibraryShip, bool]]:
-    """Saved ships this viewer may see, oldest first, each with whether it is still held."""
-    query = _with_hold(select(LibraryShip)).order_by(LibraryShip.created_at, LibraryShip.slug)
-    out = []
-    for row, status in (await session.execute(query)).all():
-        seen, held = _shown(row, status, viewer)
-        if seen:
-            out.append((row, held))
-    return out
+def _klass() -> Any:
+    """A saved ship's class, read inside the query: a list needs it, not the whole definition."""
+    return LibraryShip.definition["klass"].as_string()
 
 
 async def library_entries(
-    session: AsyncSession, rules: Rules, system: GameSystem | None = None, viewer: Participant | None = None
+    session: AsyncSession,
+    rules: Rules,
+    system: GameSystem | None = None,
+    viewer: Participant | None = None,
+    also: Sequence[Participant] = (),
 ) -> list[Entry]:
     """Samples then saved ships (oldest first), of the families a `system` battle takes (all of them
-    without one), as `viewer` may see them."""
+    without one), as `viewer` may see them; which it may rename or delete counts `also` (the other
+    seats its browser holds). No definition is read (names, classes and marks only), so a list costs
+    little however large the definitions are; SHIPLIB_MAX_TOTAL bounds its length."""
     wanted = set(families(rules, system))
     out = [_sample_entry(slug, d) for slug, d in samples().items() if d.get("system") in wanted]
-    out += [_entry(r, viewer, held) for r, held in await _visible_rows(session, viewer) if r.system in wanted]
+    query = (
+        _with_hold(select(LibraryShip).options(defer(LibraryShip.definition)))
+        .add_columns(_klass())
+        .where(LibraryShip.system.in_(sorted(wanted)))
+        .order_by(LibraryShip.created_at, LibraryShip.slug)
+    )
+    for row, status, klass in (await session.execute(query)).all():
+        seen, held = _shown(row, status, viewer)
+        if seen:
+            out.append(_entry(row, viewer, held, klass or "", also))
     return out
 
 
-async def library_choices(
-    session: AsyncSession, system: GameSystem, viewer: Participant | None = None
+HOME_NEWEST = 40  # the saved ships the home page's create form lists by name (the newest)
+
+
+def _anyone_sees() -> Any:
+    """What `_shown` lets a viewer with no seat see, said in SQL: not held, or its battle ended or gone."""
+    return or_(LibraryShip.held_for.is_(None), Battle.status.is_(None), Battle.status == "finished")
+
+
+async def library_picks(
+    session: AsyncSession, rules: Rules, newest: int = HOME_NEWEST
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """For the home page's create form: system key → slug → {name, klass} of the samples, then
+    of the `newest` saved ships anyone may see (oldest of them first). Names and classes only —
+    no definition is read — so the page costs the same with 40 saved ships or 5,000."""
+    query = (
+        select(LibraryShip.slug, LibraryShip.name, LibraryShip.system, _klass())
+        .outerjoin(Battle, Battle.id == LibraryShip.held_for)
+        .where(_anyone_sees())
+        .order_by(LibraryShip.created_at.desc(), LibraryShip.slug.desc())
+        .limit(newest)
+    )
+    saved = list(reversed((await session.execute(query)).all()))
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for key, system in rules.systems.items():
+        picks = {
+            slug: {"name": d["name"], "klass": d.get("klass", ""), "sample": True}
+            for slug, d in samples().items()
+            if d.get("system") in system.fleets
+        }
+        for slug, name, family, kind in saved:
+            if family in system.fleets:
+                picks[slug] = {"name": name, "klass": kind or "", "sample": False}
+        out[key] = picks
+    return out
+
+
+async def library_chosen(
+    session: AsyncSession, system: GameSystem, slugs: list[str]
 ) -> dict[str, dict[str, Any]]:
-    """slug → definition, as `ship.add` takes it, of every ship a battle of `system` takes: the
-    samples (`"sample": true`), then the saved ships this viewer may see (`"sample": false`). A
-    drop-in for `library.ships_for` where a page offers ships to pick (the home page's create form
-    or its wizard); a chosen slug's definition is also `library_definition(session, slug)`."""
-    out = {slug: dict(d) for slug, d in samples().items() if d.get("system") in system.fleets}
-    for row, _ in await _visible_rows(session, viewer):
-        if row.system in system.fleets:
-            out[row.slug] = {**row.definition, "sample": False}
+    """slug → definition of just the ships a create form picked, of the families a `system`
+    battle takes, that anyone may see (samples first); a slug not found is left out."""
+    wanted = list(dict.fromkeys(slugs))
+    out = {
+        s: dict(samples()[s])
+        for s in wanted
+        if s in samples() and samples()[s].get("system") in system.fleets
+    }
+    rest = [s for s in wanted if s not in out]
+    if rest:
+        query = (
+            select(LibraryShip.slug, LibraryShip.definition)
+            .outerjoin(Battle, Battle.id == LibraryShip.held_for)
+            .where(LibraryShip.slug.in_(rest), LibraryShip.system.in_(sorted(system.fleets)), _anyone_sees())
+        )
+        for slug, definition in (await session.execute(query)).all():
+            out[slug] = {**definition, "sample": False}
     return out
 
 
@@ -263,7 +346,7 @@ async def library_definition(
 
 def _referee(saver: Participant) -> None:
     if saver.role != "referee" or not saver.active:
-        raise Forbidden("only a battle's referee may save ships into the library or delete them")
+        raise Forbidden("only a battle's referee may save, rename or delete ships in the library")
 
 
 async def _free_slug(session: AsyncSession, name: str) -> str:
@@ -277,6 +360,44 @@ async def _free_slug(session: AsyncSession, name: str) -> str:
     while slug in taken:
         slug, n = f"{base}-{n}", n + 1
     return slug
+
+
+LIBRARY_LOCK = 0x5EB0A4D  # the advisory lock PostgreSQL saves take turns on (any fixed number)
+
+
+async def _take_turns(session: AsyncSession) -> None:
+    """Saves take turns from here to their commit, so a count read here still holds at the insert
+    (two saves at once cannot both take the last place): on PostgreSQL an advisory lock held until
+    the transaction ends; on SQLite a write that matches nothing, which takes the database's one
+    write lock before the counts are read."""
+    connection = await session.connection()
+    if connection.dialect.name == "postgresql":
+        await session.execute(select(func.pg_advisory_xact_lock(LIBRARY_LOCK)))
+    else:
+        await session.execute(update(LibraryShip).where(false()).values(slug=LibraryShip.slug))
+
+
+async def _within_bounds(session: AsyncSession, platform: Platform, saver: Participant) -> None:
+    """SHIPLIB_MAX_PER_OWNER saved ships per referee seat and SHIPLIB_MAX_TOTAL in all: one seat
+    cannot fill the library (and every list of it) for everyone."""
+    await _take_turns(session)
+    settings = platform.settings
+    mine = await session.scalar(
+        select(func.count()).select_from(LibraryShip).where(LibraryShip.saved_by == saver.id)
+    )
+    if (mine or 0) >= settings.shiplib_max_per_owner:
+        raise Invalid(
+            f"library: this referee seat has saved {mine} ships, the most one seat may keep "
+            f"({settings.shiplib_max_per_owner}); delete one of them first",
+            "library",
+        )
+    total = await session.scalar(select(func.count()).select_from(LibraryShip))
+    if (total or 0) >= settings.shiplib_max_total:
+        raise Invalid(
+            f"library: the library is full ({settings.shiplib_max_total} saved ships); "
+            "ask the referees to delete ships they no longer need",
+            "library",
+        )
 
 
 async def save(
@@ -295,6 +416,7 @@ async def save(
     for _ in range(6):  # referees saving the same name at once: a loser takes the next free slug
         try:
             async with platform.db.transaction() as session:
+                await _within_bounds(session, platform, saver)
                 row = LibraryShip(
                     slug=await _free_slug(session, clean["name"]),
                     name=clean["name"],
@@ -327,6 +449,17 @@ async def _as_built(session: AsyncSession, battle_id: str, ship_id: str) -> dict
     )
 
 
+def _public_as_built(state: BattleState, definition: dict[str, Any]) -> dict[str, Any]:
+    """The definition as added, through the same public redaction as a save as it is now (a
+    definition may set what only the referee reads, such as a cloak's signature). One today's rules
+    no longer build is handed on as it is, for `save` to refuse naming the field."""
+    try:
+        ship = build_ship(state, ShipDefinition.model_validate(definition), None)
+    except (ValidationError, RuleError):
+        return definition
+    return public_definition(state, ship)
+
+
 async def save_from_battle(
     platform: Platform, saver: Participant, ship_id: str, state: str = "now", name: str | None = None
 ) -> Entry:
@@ -345,33 +478,64 @@ async def save_from_battle(
             raise NotFound(f"ship: no ship {ship_id!r} in this battle", "ship")
         ship = current.ships[ship_id]
         if state == "built":
-            definition = await _as_built(session, saver.battle_id, ship_id)
+            definition = _public_as_built(current, await _as_built(session, saver.battle_id, ship_id))
         else:
-            definition = definition_of(ship)
+            definition = public_definition(current, ship)
     if name is not None and name.strip():
         definition["name"] = name.strip()
     held = saver.battle_id if battle is not None and battle.status != "finished" else None
     return await save(platform, saver, definition, state, ship_id, held, field="definition")
 
 
-async def delete(platform: Platform, viewer: Participant, slug: str) -> Entry:
-    """Delete a saved ship (a referee of the battle it was saved in); samples are read-only."""
+async def _kept_row(
+    session: AsyncSession, viewer: Participant, slug: str, also: Sequence[Participant], doing: str
+) -> tuple[LibraryShip, bool]:
+    """The saved ship `viewer` (or a seat in `also`) may rename or delete; samples are read-only."""
     _referee(viewer)
     if slug in samples():
         raise Forbidden(f"slug: {slug!r} is a sample ship; the samples are read-only", "slug")
+    found = await _row(session, slug, viewer)
+    if found is None:
+        raise NotFound(f"slug: no ship {slug!r} in the library", "slug")
+    row, held = found
+    if not may_delete(row, viewer, also):
+        raise Forbidden(
+            f"slug: {row.name} was saved by the referee of another battle; only that battle's "
+            f"referees may {doing} it",
+            "slug",
+        )
+    return row, held
+
+
+async def delete(
+    platform: Platform, viewer: Participant, slug: str, also: Sequence[Participant] = ()
+) -> Entry:
+    """Delete a saved ship (a referee of the battle it was saved in); samples are read-only."""
     async with platform.db.transaction() as session:
-        found = await _row(session, slug, viewer)
-        if found is None:
-            raise NotFound(f"slug: no ship {slug!r} in the library", "slug")
-        row, held = found
-        if not may_delete(row, viewer):
-            raise Forbidden(
-                f"slug: {row.name} was saved by the referee of another battle; only that battle's "
-                "referees may delete it",
-                "slug",
-            )
-        entry = _entry(row, viewer, held)
+        row, held = await _kept_row(session, viewer, slug, also, "delete")
+        entry = _entry(row, viewer, held, also=also)
         await session.delete(row)
+    return entry
+
+
+NAME_MAX = 80
+
+
+async def rename(
+    platform: Platform, viewer: Participant, slug: str, name: str, also: Sequence[Participant] = ()
+) -> Entry:
+    """Give a saved ship a new name — in the list and in its definition, so a battle it is added to
+    next names it so; its slug (its address) stays. Battles it was added to keep their copy."""
+    name = " ".join(str(name).split())
+    if not 1 <= len(name) <= NAME_MAX:
+        raise Invalid(f"name: a ship's name has 1 to {NAME_MAX} characters (you sent {len(name)})", "name")
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        raise Invalid("name: a ship's name may not hold control characters", "name")
+    async with platform.db.transaction() as session:
+        row, held = await _kept_row(session, viewer, slug, also, "rename")
+        row.name = name
+        row.definition = {**row.definition, "name": name}
+        entry = _entry(row, viewer, held, also=also)
     return entry
 
 

@@ -108,7 +108,7 @@ class LiveLogs:
         self._seats.pop(battle_id, None)
 
     def committed(self, commit: Commit) -> None:
-        """A commit of this process (platform.committed hook), kept if it is the battle's newest."""
+        """A commit of this process (a handler on the platform's bus), kept if it is the battle's newest."""
         old = self._commits.get(commit.battle_id)
         if old is None or commit.seq > old.seq:
             _put(self._commits, commit.battle_id, commit, self.battles)

@@ -22,7 +22,7 @@ from app.rules.generic.actions import value_at
 from app.rules.overrides import choice_at
 from app.rules.state import BattleState
 from app.rules.views import Viewer, event_for
-from app.services.history.replay import HISTORY_ACTIONS, stacks
+from app.services.history.replay import HISTORY_ACTIONS, stacks, taken_back
 
 OVERRIDE = "override.set"
 
@@ -48,17 +48,36 @@ class _Row:
 
 async def standing(session: AsyncSession, battle_id: str, until: int | None = None) -> list[Mark]:
     """The overrides in effect after `until` (the last seq by default), the latest per path. Reads
-    every row's seq and type, and the payloads of history and override rows only."""
-    base = select(ActionLog.seq, ActionLog.action_type).where(ActionLog.battle_id == battle_id)
-    special = select(ActionLog.seq, ActionLog.payload, ActionLog.events).where(
+    the history and override rows, and the other rows' types only from the first override on (an
+    undo or rewind may have taken an override back): a long battle's page does not read its whole
+    log for a few markers."""
+    special = select(ActionLog.seq, ActionLog.action_type, ActionLog.payload, ActionLog.events).where(
         ActionLog.battle_id == battle_id, ActionLog.action_type.in_([*HISTORY_ACTIONS, OVERRIDE])
     )
     if until is not None:
-        base = base.where(ActionLog.seq <= until)
         special = special.where(ActionLog.seq <= until)
-    kinds = (await session.execute(base.order_by(ActionLog.seq))).all()
-    details = {seq: (payload, events) for seq, payload, events in (await session.execute(special)).all()}
-    return marks_in(kinds, details)
+    rows = (await session.execute(special.order_by(ActionLog.seq))).all()
+    overrides = [(seq, events) for seq, kind, _, events in rows if kind == OVERRIDE]
+    if not overrides:
+        return []
+    last = until if until is not None else MAX_SEQ
+    taken = await taken_back(session, battle_id, last, since=overrides[0][0] - 1)
+    latest: dict[str, Mark] = {}
+    for seq, events in overrides:
+        if seq not in taken and (mark := _mark(seq, events)) is not None:
+            latest[mark.path] = mark
+    return list(latest.values())
+
+
+MAX_SEQ = 2**31 - 1  # past any seq (the column is a 32-bit integer)
+
+
+def _mark(seq: int, events: list[dict[str, Any]]) -> Mark | None:
+    event = next((e for e in events if e.get("kind") == "override"), None)
+    if event is None or "path" not in event.get("data", {}):
+        return None
+    data = event["data"]
+    return Mark(seq, data["path"], data["new"], data["old"], data["reason"], event)
 
 
 def is_special(action_type: str) -> bool:
@@ -77,12 +96,8 @@ def marks_in(
     for row in rows:
         if row.action_type != OVERRIDE or row.seq not in in_effect:
             continue
-        events = details[row.seq][1]
-        event = next((e for e in events if e.get("kind") == "override"), None)
-        if event is None or "path" not in event.get("data", {}):
-            continue
-        data = event["data"]
-        latest[data["path"]] = Mark(row.seq, data["path"], data["new"], data["old"], data["reason"], event)
+        if (mark := _mark(row.seq, details[row.seq][1])) is not None:
+            latest[mark.path] = mark
     return list(latest.values())
 
 

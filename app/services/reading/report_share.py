@@ -4,17 +4,20 @@ A link is `/reports/{token}` (the page) and `/reports/{token}.svg` (a summary ca
 the token's SHA-256 is stored (`ReportShare`), as join tokens are. Whoever holds the link reads the
 report as a spectator reads it (`PUBLIC`: a spectator seat that commands no ship), so nothing a
 spectator may not see — a cloaked ship's path, a commander-only value, an owner-only event, the
-table talk (never part of a report) — reaches it. Revoking deletes every link of the battle."""
+table talk (never part of a report) — reaches it. Revoking deletes every link of the battle; a
+battle holds at most MAX_SHARES live links."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, ReportShare
-from app.services.errors import Forbidden, NotFound
+from app.services.errors import Conflict, Forbidden, NotFound
+from app.services.store.seats import utcnow
 from app.services.store.tokens import hash_token, new_token
 
+MAX_SHARES = 20  # live public links per battle (docs/security.md, "Bounds")
 PUBLIC_ID = "public:share"  # no participant has it (ids are hex), so no ship is commanded by it
 
 
@@ -29,8 +32,26 @@ async def make_share(session: AsyncSession, battle: Battle, referee: Participant
     if referee.role != "referee":
         raise Forbidden("only the referee shares the report")
     token = new_token()
-    session.add(ReportShare(token_hash=hash_token(token), battle_id=battle.id, created_by=referee.id))
-    await session.flush()
+    # The battle's row locked (PostgreSQL; SQLite runs one writer at a time), then one conditional
+    # insert: two referees' tabs asking at once cannot both take the last place.
+    await session.execute(select(Battle.id).where(Battle.id == battle.id).with_for_update())
+    c = ReportShare.__table__.c
+    live = select(func.count()).select_from(ReportShare.__table__).where(c.battle_id == battle.id)
+    row = select(
+        literal(hash_token(token), c.token_hash.type),
+        literal(battle.id, c.battle_id.type),
+        literal(referee.id, c.created_by.type),
+        literal(utcnow(), c.created_at.type),
+    ).where(live.scalar_subquery() < MAX_SHARES)
+    stored = await session.scalar(
+        insert(ReportShare)
+        .from_select([c.token_hash, c.battle_id, c.created_by, c.created_at], row)
+        .returning(c.token_hash)
+    )
+    if stored is None:
+        raise Conflict(
+            f"a battle keeps at most {MAX_SHARES} public report links; revoke them to make a new one"
+        )
     return token
 
 

@@ -74,7 +74,8 @@ async def visible_log(
     rows.sort(key=lambda r: r.seq)
     if names is None:
         names = {p.id: p.name for p in await participants(session, battle.id)}
-    taken = await taken_back(session, battle.id, until if until is not None else battle.seq) if marked else {}
+    last = until if until is not None else battle.seq
+    taken = await taken_back(session, battle.id, last, rows[0].seq - 1 if rows else last) if marked else {}
     return log_entries(rows, battle, viewer, names, taken)
 
 

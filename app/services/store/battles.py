@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, Snapshot
+from app.realtime.broker import Topic
 from app.rules import STANDARD, Rules
 from app.rules.core import RuleError
 from app.rules.dice import seed_commitment
@@ -125,13 +126,10 @@ async def battles_held(
     return sorted(rows, key=lambda b: b.updated_at, reverse=True)
 
 
-SEATS_WAKE = "seats:"  # broker key: the seats of this battle changed (no seq moves)
-
-
 def seats_changed(platform: Any, battle_id: str) -> None:
     """After a seat is added, removed or given a new link: every process's pages of the battle are
     read again (the turn bar's table, the referee's seat list), like any other change."""
-    platform.broker.announce(SEATS_WAKE + battle_id, 0)
+    platform.broker.announce(battle_id, 0, Topic.SEATS)
 
 
 async def get_battle(session: AsyncSession, battle_id: str) -> Battle:

@@ -4,17 +4,24 @@ acted on (catch-up), the webhook they opted into — and the table's options a r
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import case, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import existing
+from app.db import Database, existing
 from app.models import Battle, Participant, SeatStatus, TableSettings
 from app.services.errors import Forbidden, Invalid
-from app.services.platform import Platform
-from app.services.store.action_store import SEAT_COLUMNS, SEEN_KEY, driver_of, loaded, run_on_driver
+
+if TYPE_CHECKING:
+    from app.services.store.action_store import ActionStore
+
+
+class WithDatabase(Protocol):
+    """What the seat services use of the platform: its database (the store stands below it)."""
+
+    db: Database
 
 ASKERS = ("player", "bot")  # the roles that ask the referee (undo, damage that waits)
 DAMAGE = "damage.apply"  # the action whose entry by an asker may wait for the referee
@@ -50,36 +57,16 @@ def merged_options(created: dict[str, Any] | None, changed: dict[str, Any] | Non
     return options
 
 
-SEAT_AND_WAITS_PG = f"""
-SELECT {", ".join(f"p.{c}" for c in SEAT_COLUMNS)}, b.options AS battle_options, t.options AS table_options
-FROM participants p
-JOIN battles b ON b.id = p.battle_id
-LEFT JOIN table_settings t ON t.battle_id = b.id
-WHERE p.token_hash = $1
-"""
-
-
-async def seat_and_waits(session: AsyncSession, token_hash: str) -> tuple[Participant, bool] | None:
+async def seat_and_waits(
+    store: ActionStore, session: AsyncSession, token_hash: str
+) -> tuple[Participant, bool] | None:
     """The seat holding this token and whether its damage waits for the referee (see
-    `damage_waits`), in one statement: the REST door's one read before an action (on PostgreSQL's
-    bare driver, the cheapest way)."""
-    if await driver_of(session) is not None:
-        found = await run_on_driver(session, SEAT_AND_WAITS_PG, token_hash)
-        if found is None:
-            return None
-        seat = loaded(Participant, SEAT_COLUMNS, found)
-        return seat, waits_under(seat, found["battle_options"], found["table_options"])
-    row = (
-        await session.execute(
-            select(Participant, Battle.options, TableSettings.options)
-            .join(Battle, Battle.id == Participant.battle_id)
-            .outerjoin(TableSettings, TableSettings.battle_id == Battle.id)
-            .where(Participant.token_hash == token_hash)
-        )
-    ).first()
-    if row is None:
+    `damage_waits`), in one statement: the REST door's one read before an action."""
+    found = await store.seat_by_token(session, token_hash)
+    if found is None:
         return None
-    return row[0], waits_under(row[0], row[1], row[2])
+    seat, battle_options, table_options = found
+    return seat, waits_under(seat, battle_options, table_options)
 
 
 def waits_under(seat: Participant, battle_options: Any, table_options: Any) -> bool:
@@ -127,7 +114,7 @@ def clean_options(changes: dict[str, Any]) -> dict[str, Any]:
 
 
 async def set_table_options(
-    platform: Platform, battle_id: str, referee: Participant, changes: dict[str, Any]
+    platform: WithDatabase, battle_id: str, referee: Participant, changes: dict[str, Any]
 ) -> dict[str, Any]:
     if referee.role != "referee" or referee.battle_id != battle_id:
         raise Forbidden("only the referee changes the table's options")
@@ -160,7 +147,7 @@ async def statuses(session: AsyncSession, battle_id: str) -> dict[str, SeatStatu
     return {r.participant_id: r for r in rows}
 
 
-async def mark_seen(platform: Platform, participant_id: str, seq: int | None = None) -> int | None:
+async def mark_seen(platform: WithDatabase, participant_id: str, seq: int | None = None) -> int | None:
     """The seat was on the page (a page load, a socket hello or farewell, an action): record when,
     and the seq they have now seen (None: leave it). Answers the seq they had seen before."""
     for _attempt in range(3):
@@ -178,38 +165,6 @@ async def mark_seen(platform: Platform, participant_id: str, seq: int | None = N
         except IntegrityError:  # two first visits at once: the other made the row; go again
             continue
     return None
-
-
-SEEN_AND_HOOKED_PG = """
-WITH seen AS (
-    UPDATE seat_status SET last_seen_at = $3, seen_seq = GREATEST(COALESCE(seen_seq, $2), $2)
-    WHERE participant_id = $1
-    RETURNING 1
-)
-SELECT (SELECT count(*) FROM seen) AS seen,
-       EXISTS (SELECT 1 FROM seat_status WHERE battle_id = $4 AND webhook_url IS NOT NULL) AS hooked
-"""
-
-
-async def seen_and_hooked(
-    session: AsyncSession, battle_id: str, participant_id: str | None, seq: int
-) -> tuple[bool, bool]:
-    """Inside an action's transaction: record that the actor was just active (`seen_at`; False
-    when the seat has no status row yet) and whether any seat of the battle opted into a webhook.
-    One statement on PostgreSQL's bare driver (the write path's cost), two elsewhere."""
-    written = session.info.get(SEEN_KEY)
-    if written is not None and written[:2] == (participant_id, seq):
-        return written[2], written[3]  # the action's write recorded both (`action_store.WRITE_PG`)
-    if participant_id and await driver_of(session) is not None:
-        row = await run_on_driver(session, SEEN_AND_HOOKED_PG, participant_id, seq, utcnow(), battle_id)
-        return bool(row["seen"]), bool(row["hooked"])
-    seen = await seen_at(session, participant_id, seq) if participant_id else True
-    hooked = await session.scalar(
-        select(SeatStatus.participant_id)
-        .where(SeatStatus.battle_id == battle_id, SeatStatus.webhook_url.is_not(None))
-        .limit(1)
-    )
-    return seen, hooked is not None
 
 
 async def seen_at(session: AsyncSession, participant_id: str, seq: int) -> bool:

@@ -3,9 +3,10 @@ seq, so a message never changes the state or the seq actions are made against.
 
 A public message is read by everyone seated at the battle; a private one exists only between its
 two ends — a player (or bot) and the referee — and every read here filters by the reader. Posting is
-length- and rate-limited per seat. After a message is stored, a wake-up `("table:<battle>", chat
-seq)` goes through the broker; each process's table listener renders the chat for each of its
-viewers (`TableLive` in app/web/pages/table.py)."""
+length- and rate-limited per seat (CHAT_RATE_COUNT per CHAT_RATE_SECONDS, held by one conditional
+insert, so concurrent posts cannot slip past it). After a message is stored, a wake-up on the
+table's topic (`Topic.TABLE`, the chat seq) goes through the broker; each process's hub draws the
+chat for each seat watching there and sends what changed (app/realtime/hub.py)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, insert, literal, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, ChatMessage, Participant
+from app.realtime.broker import Topic
 from app.services.errors import Forbidden, Invalid, RateLimited, ServiceError
 from app.services.platform import Platform
 from app.services.store.battles import get_battle, get_participant, participants
@@ -27,9 +29,9 @@ from app.services.store.seats import aware, table_options, utcnow
 
 log = logging.getLogger(__name__)
 
-TABLE_WAKE = "table:"  # broker wake-ups for the table's regions: ("table:<battle id>", chat seq)
 REFEREE = "referee"  # the `to` a player writes to reach the referee privately
 SHOWN = 60  # messages a page shows
+ATTEMPTS = 30  # tries of a post whose chat seq another post took first (each try one statement)
 
 
 @dataclass
@@ -76,6 +78,36 @@ async def visible_count(session: AsyncSession, battle_id: str, reader: Participa
         )
         or 0
     )
+
+
+CATCH_UP_LINES = 3  # lines of table talk shown in "since your last visit"
+
+
+async def since_visit(
+    session: AsyncSession, battle_id: str, reader: Participant, after: datetime | None
+) -> dict[str, Any] | None:
+    """Table talk others wrote that this reader may see after `after` (when they last left the
+    page): how many lines and the first few, for "since your last visit"; None when there is none."""
+    if after is None:
+        return None
+    new = (
+        ChatMessage.battle_id == battle_id,
+        _visible_to(reader),
+        ChatMessage.sender_id != reader.id,
+        ChatMessage.created_at > after,
+    )
+    count = await session.scalar(select(func.count()).select_from(ChatMessage).where(*new)) or 0
+    if not count:
+        return None
+    rows = list(
+        await session.scalars(select(ChatMessage).where(*new).order_by(ChatMessage.seq).limit(CATCH_UP_LINES))
+    )
+    names = {p.id: p.name for p in await participants(session, battle_id)}
+    lines = [
+        f"{names.get(m.sender_id or '', 'someone')}{' (private)' if m.recipient_id else ''}: {m.body}"
+        for m in rows
+    ]
+    return {"count": count, "lines": lines, "more": max(0, count - len(lines))}
 
 
 async def lines_for(
@@ -172,61 +204,78 @@ async def post(
     table, 'referee' (a player's private line), or a player's id (the referee's private line)."""
     settings = platform.settings
     text = _clean(body, settings.chat_max_chars)
-    for _attempt in range(5):
+    for _attempt in range(ATTEMPTS):
         try:
             async with platform.db.transaction() as session:
                 battle = await get_battle(session, battle_id)
                 sender = await get_participant(session, battle_id, sender_id)
                 recipient = await _recipient(session, battle, sender, to)
-                if limited:
-                    window = utcnow() - timedelta(seconds=settings.chat_rate_seconds)
-                    recent = await session.scalar(
-                        select(func.count())
-                        .select_from(ChatMessage)
-                        .where(
-                            ChatMessage.battle_id == battle_id,
-                            ChatMessage.sender_id == sender.id,
-                            ChatMessage.created_at > window,
-                        )
-                    )
-                    if (recent or 0) >= settings.chat_rate_count:
-                        raise RateLimited(
-                            f"slow down: at most {settings.chat_rate_count} messages in "
-                            f"{settings.chat_rate_seconds:g} s",
-                            "text",
-                            retry_after=max(1, math.ceil(settings.chat_rate_seconds)),
-                        )
-                last = await session.scalar(
-                    select(func.max(ChatMessage.seq)).where(ChatMessage.battle_id == battle_id)
+                seq = await _insert_within_limit(
+                    session, settings, battle_id, sender.id, recipient, text, limited
                 )
-                message = ChatMessage(
-                    battle_id=battle_id,
-                    seq=(last or 0) + 1,
-                    sender_id=sender.id,
-                    recipient_id=recipient,
-                    body=text,
-                    created_at=utcnow(),
-                )
-                session.add(message)
-                await session.flush()
             break
-        except IntegrityError:  # another message took this chat seq first
+        except IntegrityError:  # another message took this chat seq first: count again
             continue
     else:
         raise ServiceError("the chat is busy; try again")
-    await wake_table(platform, battle_id, message.seq)
+    await wake_table(platform, battle_id, seq)
     async with platform.db.reader() as session:  # this message, numbered as its sender reads it
         before = await session.scalar(
             select(func.count())
             .select_from(ChatMessage)
-            .where(ChatMessage.battle_id == battle_id, ChatMessage.seq < message.seq, _visible_to(sender))
+            .where(ChatMessage.battle_id == battle_id, ChatMessage.seq < seq, _visible_to(sender))
         )
         return (await lines_for(session, battle_id, sender, since=before or 0, limit=None))[0]
+
+
+async def _insert_within_limit(
+    session: AsyncSession,
+    settings: Any,
+    battle_id: str,
+    sender_id: str,
+    recipient: str | None,
+    text: str,
+    limited: bool,
+) -> int:
+    """Store the message in ONE statement — INSERT … SELECT … WHERE (the sender's messages in the
+    window) < the limit — with its chat seq (the battle's last + 1) read in the same statement. Two
+    posts that both counted under the limit both want the same seq: the unique (battle, seq) lets
+    one in and the other fails, is retried, and counts again. So concurrent posts never get past the
+    limit (a separate count, then an insert, let 6 of 20 through). Answers the new chat seq."""
+    now = utcnow()
+    c = ChatMessage.__table__.c
+    next_seq = select(func.coalesce(func.max(c.seq), 0) + 1).where(c.battle_id == battle_id).scalar_subquery()
+    row = select(
+        literal(battle_id, c.battle_id.type),
+        next_seq,
+        literal(sender_id, c.sender_id.type),
+        literal(recipient, c.recipient_id.type),
+        literal(text, c.body.type),
+        literal(now, c.created_at.type),
+    )
+    if limited:
+        window = now - timedelta(seconds=settings.chat_rate_seconds)
+        recent = (
+            select(func.count())
+            .select_from(ChatMessage.__table__)
+            .where(c.battle_id == battle_id, c.sender_id == sender_id, c.created_at > window)
+            .scalar_subquery()
+        )
+        row = row.where(recent < settings.chat_rate_count)
+    columns = [c.battle_id, c.seq, c.sender_id, c.recipient_id, c.body, c.created_at]
+    stored = await session.scalar(insert(ChatMessage).from_select(columns, row).returning(c.seq))
+    if stored is None:
+        raise RateLimited(
+            f"slow down: at most {settings.chat_rate_count} messages in {settings.chat_rate_seconds:g} s",
+            "text",
+            retry_after=max(1, math.ceil(settings.chat_rate_seconds)),
+        )
+    return int(stored)
 
 
 async def wake_table(platform: Platform, battle_id: str, seq: int) -> None:
     """Tell every process that the table's regions (chat, requests) of this battle changed."""
     try:
-        await platform.broker.publish(TABLE_WAKE + battle_id, seq)
+        await platform.broker.publish(battle_id, seq, Topic.TABLE)
     except Exception:  # stored; viewers see it on their next page load or hello
         log.exception("table wake-up failed for battle %s", battle_id)

@@ -1,67 +1,57 @@
 """Notifications for slow games: a webhook a participant opts into (a Discord-compatible
 JSON body `{"content": "…"}`), sent once each time the battle *starts* waiting on them.
 
-After each committed action (Platform.after_commit) the notifier compares who the step waits on
+After each committed action (a handler on the platform's bus) the notifier compares who the step waits on
 (`Game.awaited`) with what it saw at the previous action (`SeatStatus.awaited`); each seat newly
 waited on (or waited on by a step that began in this action), not seen on the page in the last `notify_idle_seconds`, gets one message — in a
 background task with retries and backoff, never blocking or failing the action. Finished battles
 notify nobody. A periodic check tells the referee when a step waited longer than the battle's
 `step_deadline_minutes`.
 
+Sends go through app/services/table/webhooks.py: their own bounded threads, a deadline per attempt,
+a global cap and a per-seat rate, so a receiver that never answers slows nobody's game.
+
 A message says only what the turn bar shows everyone (the battle's name, the step, who it waits on).
 Webhook URLs are secrets: only their owner reads them back. They must be http(s) and, unless
-WEBHOOK_ALLOW_PRIVATE is set, resolve to public addresses only (no loopback, private, link-local or
-reserved targets: SSRF); redirects are not followed."""
+WEBHOOK_ALLOW_PRIVATE is set, resolve to public addresses only (no loopback, private, link-local,
+reserved, mapped or translated targets: SSRF; see outbound_address.py); each send connects to the
+address it checked; redirects are not followed."""
 
 from __future__ import annotations
 
 import asyncio
 import http.client
-import ipaddress
 import json
 import logging
-import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from app.models import ActionLog, Battle, Participant, SeatStatus, TableSettings
-from app.services.errors import Forbidden, Invalid
+from app.services.bus import ActionCommitted
+from app.services.errors import Busy, Forbidden, Invalid, ServiceError
 from app.services.platform import Platform
 from app.services.store.battles import load_state, participants
 from app.services.store.seats import (
     aware,
     mark_seen,
     recently_seen,
-    seen_and_hooked,
     seen_at,
     status_of,
     statuses,
     table_options,
     utcnow,
 )
+from app.services.table.outbound_address import resolve
+from app.services.table.webhooks import webhooks_of
 
 log = logging.getLogger(__name__)
 
 MAX_URL = 500
-
-
-def _check_address(host: str, allow_private: bool) -> None:
-    if allow_private:
-        return
-    try:
-        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError, ValueError):  # no such name, or text no resolver takes
-        raise Invalid(f"the webhook's host {host!r} does not resolve", "webhook_url") from None
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0].split("%")[0])
-        if not address.is_global or address.is_multicast:
-            raise Invalid(
-                "webhooks may not point at loopback, private-network or reserved addresses", "webhook_url"
-            )
 
 
 def check_url(url: str, allow_private: bool) -> str:
@@ -78,51 +68,45 @@ def check_url(url: str, allow_private: bool) -> str:
         parts.port  # noqa: B018  (raises on a bad port)
     except ValueError:
         raise Invalid("the webhook URL's port is not a number", "webhook_url") from None
-    _check_address(parts.hostname, allow_private)
+    if not allow_private:  # each send resolves and checks again, and connects to what it checked
+        resolve(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80), False)
     return url
 
 
-def _post_once(url: str, body: bytes, timeout: float, allow_private: bool) -> int:
-    """One POST (blocking; run in a thread). Checked again here: a name may resolve elsewhere now."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    _check_address(host, allow_private)
-    conn_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-    conn = conn_class(host, parts.port, timeout=timeout)
-    try:
-        path = parts.path or "/"
-        if parts.query:
-            path += "?" + parts.query
-        conn.request(
-            "POST",
-            path,
-            body=body,
-            headers={"Content-Type": "application/json", "User-Agent": "Starboard-notify/1"},
-        )
-        return conn.getresponse().status
-    finally:
-        conn.close()
-
-
-async def deliver(platform: Platform, url: str, content: str, *, retries: int | None = None) -> bool:
-    """POST {"content": …} with retries and exponential backoff; True once a 2xx answers."""
+async def deliver(
+    platform: Platform, url: str, content: str, *, retries: int | None = None, seat: str | None = None
+) -> bool:
+    """POST {"content": …} with retries and exponential backoff; True once a 2xx answers. A message
+    the server started (`retries` None) is dropped with a log line when the seat's rate is spent or
+    every webhook slot is busy; a test (`retries` given) raises those refusals instead."""
     s = platform.settings
+    sender = webhooks_of(platform)
+    asked = retries is not None
+    if seat is not None:
+        if asked:
+            sender.check_seat(seat)
+        elif (wait := sender.seat_allows(seat)) is not None:
+            log.warning("webhook message dropped: the seat's rate is spent for %s s", wait)
+            return False
     # "@" gets a zero-width space: a battle or seat name never pings @everyone on Discord.
     body = json.dumps({"content": content[:1900].replace("@", "@\u200b")}).encode()
     attempts = 1 + (s.webhook_retries if retries is None else retries)
     delay = s.webhook_backoff_seconds
     for attempt in range(attempts):
         try:
-            status = await asyncio.to_thread(
-                _post_once, url, body, s.webhook_timeout_seconds, s.webhook_allow_private
-            )
+            status = await sender.post(url, body)
             if 200 <= status < 300:
                 return True
             log.info("webhook answered %s (attempt %s)", status, attempt + 1)
         except Invalid as exc:
             log.warning("webhook refused: %s", exc.message)
             return False
-        except (OSError, http.client.HTTPException) as exc:
+        except Busy:
+            if asked:
+                raise
+            log.warning("webhook message dropped: all %s webhook slots are busy", sender.cap)
+            return False
+        except (OSError, http.client.HTTPException) as exc:  # TimeoutError is an OSError
             log.info("webhook failed (attempt %s): %r", attempt + 1, exc)
         if attempt + 1 < attempts:
             await asyncio.sleep(delay)
@@ -152,17 +136,28 @@ async def set_webhook(platform: Platform, participant: Participant, url: str | N
     if participant.role == "spectator":
         raise Forbidden("spectators are never waited on; there is nothing to notify", "webhook_url")
     kept = None
-    if url and url.strip():  # the name is resolved off the event loop
-        kept = await asyncio.to_thread(check_url, url, platform.settings.webhook_allow_private)
-    async with platform.db.transaction() as session:
-        row = await status_of(session, participant)
-        row.webhook_url = kept
-        # A wait already under way when they opt in is not "starting" at the next action.
-        state, _ = await load_state(session, participant.battle_id, platform.rules)
-        row.awaited = not state.finished and state.game.waits_on(
-            state, participant.id, participant.role == "referee"
-        )
-    return kept
+    if url and url.strip():  # the name is resolved on the webhook threads, counted as a call
+        sender = webhooks_of(platform)
+        sender.check_seat(participant.id)
+        check = partial(check_url, allow_private=platform.settings.webhook_allow_private)
+        try:
+            kept = await sender.check(url, check)
+        except TimeoutError:
+            raise Invalid("the webhook's host took too long to resolve", "webhook_url") from None
+    for _attempt in range(3):
+        try:
+            async with platform.db.transaction() as session:
+                row = await status_of(session, participant)
+                row.webhook_url = kept
+                # A wait already under way when they opt in is not "starting" at the next action.
+                state, _ = await load_state(session, participant.battle_id, platform.rules)
+                row.awaited = not state.finished and state.game.waits_on(
+                    state, participant.id, participant.role == "referee"
+                )
+            return kept
+        except IntegrityError:  # the seat's first visit made its status row meanwhile: go again
+            continue
+    raise ServiceError("the seat is busy; try again")
 
 
 async def webhook_of(platform: Platform, participant: Participant) -> str | None:
@@ -179,9 +174,8 @@ async def send_test(platform: Platform, participant: Participant) -> bool:
     async with platform.db.reader() as session:
         battle = await session.get(Battle, participant.battle_id)
     name = battle.name if battle is not None else "this battle"
-    return await deliver(
-        platform, url, f"Starboard: test notification for {participant.name} in “{name}”.", retries=0
-    )
+    text = f"Starboard: test notification for {participant.name} in “{name}”."
+    return await deliver(platform, url, text, retries=0, seat=participant.id)
 
 
 def _link(platform: Platform, battle_id: str) -> str:
@@ -189,17 +183,16 @@ def _link(platform: Platform, battle_id: str) -> str:
     return f" {base.rstrip('/')}/battles/{battle_id}" if base else ""
 
 
-async def in_commit(
-    platform: Platform, session: Any, battle_id: str, seq: int, actor_id: str | None
-) -> Callable[[], Awaitable[None]] | None:
-    """Inside the action's own transaction (Platform.in_commit): the actor was just active, and
-    whether any seat of the battle opted into a webhook. Most battles have none: then nothing more
-    runs for this action; otherwise `after_commit` follows, after the commit."""
-    seen, hooked = await seen_and_hooked(session, battle_id, actor_id, seq)
-    if seen and not hooked:
+def on_committed(platform: Platform, event: ActionCommitted) -> Awaitable[None] | None:
+    """After each committed action (a handler on the platform's bus): the action's own write
+    recorded that the actor was just active, and whether any seat of the battle opted into a
+    webhook. Most battles have none: then nothing more runs for this action; otherwise
+    `after_commit` follows, in the background."""
+    battle_id, seq = event.commit.battle_id, event.commit.seq
+    if event.seen and not event.hooked:
         _compared[battle_id] = max(_compared.get(battle_id, seq), seq)
         return None
-    return partial(after_commit, platform, battle_id, seq, actor_id)
+    return after_commit(platform, battle_id, seq, event.actor_id)
 
 
 async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: str | None) -> None:
@@ -210,7 +203,7 @@ async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: s
     `SeatStatus.awaited` only decides messages (an opt-in sets its own, `set_webhook`)."""
     lock = _locks.setdefault(battle_id, asyncio.Lock())
     async with lock:
-        sends: list[tuple[str, str]] = []
+        sends: list[tuple[str, str, str]] = []
         seen = False
         async with platform.db.transaction() as session:
             if actor_id:
@@ -255,12 +248,11 @@ async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: s
                 idle = not recently_seen(row, platform.settings.notify_idle_seconds)
                 if now_waited and (new_step or not row.awaited) and row.webhook_url and idle:
                     link = _link(platform, battle_id)
-                    sends.append(
-                        (row.webhook_url, f"Starboard: “{battle.name}” is waiting on you — {step}.{link}")
-                    )
+                    text = f"Starboard: “{battle.name}” is waiting on you — {step}.{link}"
+                    sends.append((pid, row.webhook_url, text))
                 row.awaited = now_waited
-        for url, text in sends:
-            _spawn(deliver(platform, url, text))
+        for pid, url, text in sends:
+            _spawn(deliver(platform, url, text, seat=pid))
 
 
 async def _step_start(session: Any, battle_id: str, seq: int) -> tuple[int, Any]:
@@ -330,7 +322,7 @@ async def check_deadlines(platform: Platform, now: Any = None) -> int:
             for pid, p in people.items():
                 row = seats.get(pid)
                 if p.role == "referee" and p.active and row is not None and row.webhook_url:
-                    _spawn(deliver(platform, row.webhook_url, text))
+                    _spawn(deliver(platform, row.webhook_url, text, seat=pid))
                     sent += 1
     return sent
 

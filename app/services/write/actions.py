@@ -1,17 +1,18 @@
 """submit(): the only way anything changes in a battle.
 
 A door builds a `Command`; submit authorises, validates and resolves it (the rules' gate, or the
-history service for rewind and undo), writes one transaction — log row (seq+1, dice, events) and
-snapshot — commits, then publishes (battle, seq). It answers with the events the actor may read, so
-no door reads the battle again. A repeated action id returns the first result; an action made
+history service for rewind and undo), writes one unit of work through the platform's store — log
+row (seq+1, dice, events) and snapshot — and, once it has committed, the bus hands its
+`ActionCommitted` to the handlers that keep the state, wake the viewers, checkpoint and notify.
+It answers with the events the actor may read, so no door reads the battle again. A repeated action id returns the first result; an action made
 against an old seq is refused (409); a concurrent writer in another process collides on
 UNIQUE(battle_id, seq) and the battle's version column, and is retried. An exception inside a rule
 is logged with its traceback and answered as an error to this one request; nothing changes.
 
-On PostgreSQL, the next action of a seat whose last action this process committed reads nothing:
-it is checked against the kept battle, state and seat, and its write is guarded on each of them
-(`_kept_context`, `action_store.WRITE_PG`); anything moved or refused is read whole and answered
-as before.
+Where the store keeps rows (PostgreSQL), the next action of a seat whose last action this process
+committed reads nothing: it is checked against the kept battle, state and seat, and its write is
+guarded on each of them (`_kept_context`, `store/postgres.py`); anything moved or refused is read
+whole and answered as before.
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -28,7 +28,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.models import ActionLog, Battle, Participant, Snapshot, TableSettings
+from app.models import ActionLog, Battle, Participant, Snapshot
 from app.operations import metrics
 from app.operations.request_id import request_id
 from app.rules import apply_action
@@ -36,6 +36,7 @@ from app.rules.core import Action, NeedRoll, NotAllowed, Outcome, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
+from app.services.bus import ActionCommitted, Unit
 from app.services.errors import (
     Conflict,
     Forbidden,
@@ -47,21 +48,11 @@ from app.services.errors import (
     Stale,
 )
 from app.services.history import replay as history
-from app.services.kept import NOT_READ, Commit, KeptSeat, credential
+from app.services.kept import NOT_READ, Commit, Kept, KeptSeat, credential
 from app.services.platform import Platform
 from app.services.reading.views import visible_events
 from app.services.store import drafts
-from app.services.store.action_store import (
-    BATTLE_COLUMNS,
-    SNAPSHOT_COLUMNS,
-    GuardFailed,
-    action_context,
-    driver_of,
-    loaded,
-    new_log_row,
-    token_context,
-    write_action,
-)
+from app.services.store.action_store import Asked, Entry, Guard, GuardFailed
 from app.services.store.battles import checked_seat, get_battle, get_participant, load_state, token_seat
 from app.services.store.seats import DAMAGE, waits_under
 
@@ -146,7 +137,7 @@ class Submitted:
     events: list[dict[str, Any]]
     duplicate: bool = False
     finished: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    draft: bool = False  # saved as a draft (TR-26): no seq, nothing for anyone else
     commit: Commit | None = None
 
 
@@ -168,64 +159,35 @@ async def _existing(session: AsyncSession, battle_id: str, action_id: str) -> Ac
     )
 
 
-async def _context(session: AsyncSession, cmd: Command, known: int = -1) -> tuple[Battle, Snapshot, Participant, bool, Any]:
-    """What an action is checked against, in one statement: the battle and its snapshot (both
-    kept by the session, which writes them), the acting seat (checked: it may act here), whether
-    the action id was already used (then its first result is read), and — for a seat found by its
-    token — the table's changed options (else None). On PostgreSQL the snapshot's state is None
-    when the battle is at version `known` (the caller keeps that state: `KeptStates`)."""
+def _acting_seat(cmd: Command, row: Participant | None) -> Participant:
+    """The seat as read for the command, if it may act in this battle (else Forbidden): the one
+    holding the REST door's token, or the one a page named."""
     if cmd.token_hash is not None:
-        return await _token_context(session, cmd, known)
-    battle, snap, seat, used = await _id_context(session, cmd, known)
-    return battle, snap, checked_seat(seat, cmd.battle_id, cmd.participant_id), used, None
+        return token_seat(row, cmd.battle_id)
+    return checked_seat(row, cmd.battle_id, cmd.participant_id)
 
 
-async def _token_context(
-    session: AsyncSession, cmd: Command, known: int
-) -> tuple[Battle, Snapshot, Participant, bool, Any]:
-    """`_context` for a seat found by its token: an unknown token is told before an unknown battle."""
-    assert cmd.token_hash is not None
-    if await driver_of(session) is not None:
-        battle, snap, seat, used, options = await token_context(
-            session, cmd.battle_id, cmd.token_hash, cmd.action_id, known
-        )
-        participant = token_seat(seat, cmd.battle_id)
-    else:
-        participant = token_seat(
-            await session.scalar(select(Participant).where(Participant.token_hash == cmd.token_hash)),
-            cmd.battle_id,
-        )
-        battle, snap, _, used = await _id_context(session, replace(cmd, participant_id=participant.id), known)
-        options = await session.scalar(
-            select(TableSettings.options).where(TableSettings.battle_id == cmd.battle_id)
-        )
-    if battle is None or snap is None:
+async def _context(platform: Platform, session: AsyncSession, cmd: Command, known: int) -> _Checked | ActionLog:
+    """What an action is checked against, in one read: the battle and its snapshot, the acting
+    seat (checked: it may act here; a token is told before the battle), the table's changed
+    options for a seat found by its token, and the state. A used action id answers its first
+    row instead. The snapshot's state is left out at version `known`, whose state this process
+    keeps (`KeptStates`)."""
+    participant_id = None if cmd.participant_id is None else str(cmd.participant_id)
+    asked = Asked(cmd.battle_id, cmd.action_id, participant_id, cmd.token_hash, known)
+    found = await platform.store.read(session, asked)
+    if cmd.token_hash is not None:  # an unknown token is told before an unknown battle
+        _acting_seat(cmd, found.seat)
+    if found.battle is None or found.snap is None:
         raise NotFound("no such battle", "battle")
-    return battle, snap, participant, used, options
-
-
-async def _id_context(session: AsyncSession, cmd: Command, known: int) -> tuple[Battle, Snapshot, Participant | None, bool]:
-    if await driver_of(session) is not None:
-        return await action_context(
-            session, cmd.battle_id, str(cmd.participant_id or ""), cmd.action_id, known
-        )
-    used = (
-        select(ActionLog.id)
-        .where(ActionLog.battle_id == cmd.battle_id, ActionLog.action_id == cmd.action_id)
-        .limit(1)
-        .scalar_subquery()
-    )
-    found = (
-        await session.execute(
-            select(Battle, Snapshot, Participant, used)
-            .join(Snapshot, Snapshot.battle_id == Battle.id)
-            .outerjoin(Participant, Participant.id == str(cmd.participant_id or ""))
-            .where(Battle.id == cmd.battle_id)
-        )
-    ).first()
-    if found is None:
-        raise NotFound("no such battle", "battle")
-    return found[0], found[1], found[2], found[3] is not None
+    participant = _acting_seat(cmd, found.seat)
+    previous = await _existing(session, cmd.battle_id, cmd.action_id) if found.used else None
+    if previous is not None:
+        if previous.actor_id != participant.id:
+            raise Conflict("that action id was already used by someone else", "action_id")
+        return previous
+    options = found.options if cmd.token_hash is not None else NOT_READ
+    return _Checked(found.battle, found.snap, participant, options, _state_of(platform, found.battle, found.snap))
 
 
 async def _repeat(session: AsyncSession, platform: Platform, row: ActionLog) -> Submitted:
@@ -301,54 +263,7 @@ async def _submit(platform: Platform, cmd: Command) -> Submitted:
                 renewed = True
         else:
             raise Conflict("too many concurrent actions; try again")
-    if result.commit is not None:  # committed: the next action here starts from this state
-        c = result.commit
-        platform.states.keep(cmd.battle_id, c.battle.version, c.seq, c.state, c.battle, c.seat)
-    if not result.duplicate and not result.extra.get("draft"):
-        # After the commit and off the request path: local viewers are woken now, the other
-        # processes by a background publisher with its own timeout (kept pending and sent again
-        # when the broker is back). Nothing here can delay or fail the committed action.
-        if result.commit is not None:
-            for hook in platform.committed:
-                try:
-                    hook(result.commit)
-                except Exception:  # a viewer's shortcut only: frames read the database instead
-                    log.exception("handing over battle %s seq %s failed", cmd.battle_id, result.seq)
-        try:
-            platform.broker.announce(cmd.battle_id, result.seq)
-        except Exception:  # the write is committed; the hub's heartbeat catches viewers up
-            log.exception("announcing battle %s seq %s failed", cmd.battle_id, result.seq)
-        every = getattr(platform.settings, "checkpoint_every", 0)
-        if every and result.seq % every == 0:
-            kept = result.commit.state if result.commit is not None else None  # no replay needed
-            _spawn(history.checkpoint(platform, cmd.battle_id, result.seq, kept))
-        # --- after commit: notifications, last seen — background tasks, never awaited here
-        actor = result.commit.row.actor_id if result.commit is not None else cmd.participant_id
-        _after_commit(platform, cmd.battle_id, result.seq, actor)
-        for follow_up in result.extra.get("follow", ()):  # asked for inside the transaction
-            _spawn(_guarded(follow_up(), cmd.battle_id, result.seq))
     return result
-
-
-_background: set[asyncio.Task[None]] = set()
-
-
-def _spawn(coro: Any) -> None:
-    task = asyncio.get_running_loop().create_task(coro)
-    _background.add(task)
-    task.add_done_callback(_background.discard)
-
-
-def _after_commit(platform: Platform, battle_id: str, seq: int, actor: str | None) -> None:
-    for callback in platform.after_commit:
-        _spawn(_guarded(callback(battle_id, seq, actor), battle_id, seq))
-
-
-async def _guarded(work: Awaitable[None], battle_id: str, seq: int) -> None:
-    try:
-        await work
-    except Exception:  # after-commit work never fails the action that was committed
-        log.exception("after-commit work failed for battle %s seq %s", battle_id, seq)
 
 
 def _ships_named(value: Any, ships: dict[str, Any]) -> set[str]:
@@ -368,8 +283,9 @@ def _ships_named(value: Any, ships: dict[str, Any]) -> set[str]:
 
 async def _still_current(session: AsyncSession, state: BattleState, cmd: Command, seq: int) -> None:
     """Concurrent entries: an action made at an earlier seq still applies when what it depends on has
-    not changed since — the same step, and none of the ships it names touched in between. Otherwise
-    it is refused in the page's words, naming what moved on."""
+    not changed since — the same step, and none of the ships it names touched in between except by
+    a change the rules say commutes with it (two damage entries on one target: `Game.commute`).
+    Otherwise it is refused in the page's words, naming what moved on."""
     if cmd.seen_seq is None or cmd.seen_seq > seq:
         raise Stale("that page is from a battle state the server never had; reload", "seen_seq", seq=seq)
     since = await session.scalars(
@@ -388,7 +304,7 @@ async def _still_current(session: AsyncSession, state: BattleState, cmd: Command
                 )
                 raise Stale(f"the battle moved on: {what}; look again", "seen_seq", seq=seq)
         touched = named & ({e.get("ship") for e in row.events} | _ships_named(row.payload, state.ships))
-        if touched:
+        if touched and not state.game.commute(state, cmd.action_type, row.action_type, touched):
             names = ", ".join(sorted(state.ships[s].name for s in touched))
             raise Stale(
                 f"{names} changed while you acted (action #{row.seq}); look again", "seen_seq", seq=seq
@@ -439,63 +355,48 @@ class _Checked:
     state: BattleState
 
 
-def _kept_context(platform: Platform, cmd: Command) -> _Checked | None:
+def _kept_context(platform: Platform, cmd: Command, kept: Kept) -> _Checked | None:
     """The action's context from what this process's last commit in the battle kept, without a
     read (so a plain action is one statement): only for a seat kept there, an action that
-    is no draft or history action and was made at the kept seq. The seat is checked as read
-    then; the write's guard checks it, the battle's version and the table's options are still
-    as kept (`write_action`). The kept rows are copied: live frames still draw the kept ones."""
-    kept = platform.states.entry(cmd.battle_id)
-    if kept is None or kept.battle is None or cmd.action_type in history.HISTORY_ACTIONS:
+    is no draft or history action and was made at the kept seq, where the store keeps rows. The
+    seat is checked as read then; the write's guard checks it, the battle's version and the
+    table's options are still as kept. The kept rows are copied: live frames still draw them."""
+    if cmd.action_type in history.HISTORY_ACTIONS:
         return None
     if cmd.seen_seq is not None and cmd.seen_seq != kept.seq:
         return None
     seat = kept.seats.get(credential(cmd.token_hash, cmd.participant_id))
-    if seat is None or drafts.drafts_possible(kept.state):
+    rows = platform.store.from_kept(kept)
+    if seat is None or rows is None or drafts.drafts_possible(kept.state):
         return None
-    if cmd.token_hash is not None:
-        if seat.options is NOT_READ:
-            return None
-        participant = token_seat(seat.row, cmd.battle_id)
-    else:
-        participant = checked_seat(seat.row, cmd.battle_id, cmd.participant_id)
-    values = kept.battle.__dict__
-    if any(c not in values for c in BATTLE_COLUMNS):  # not as read by hand (SQLite's ORM rows)
+    if cmd.token_hash is not None and seat.options is NOT_READ:
         return None
-    battle = loaded(Battle, BATTLE_COLUMNS, values)
-    snap = loaded(Snapshot, SNAPSHOT_COLUMNS, {"battle_id": battle.id, "seq": kept.seq, "state": None})
-    return _Checked(battle, snap, participant, seat.options, kept.state)
+    participant = _acting_seat(cmd, seat.row)
+    return _Checked(rows[0], rows[1], participant, seat.options, kept.state)
 
 
 async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
-    async with platform.db.unit() as session:
-        if await driver_of(session) is not None:  # PostgreSQL: maybe nothing to read (kept)
-            resolved = None
+    async with platform.unit() as work:
+        session = work.session
+        kept = platform.states.entry(cmd.battle_id)  # this process's last commit may spare the read
+        try:
+            checked = _kept_context(platform, cmd, kept) if kept is not None else None
+            resolved = await _resolve_action(platform, session, cmd, checked) if checked is not None else None
+        except (ServiceError, MustAsk):
+            resolved = None  # the whole read answers it: a repeated action id first, then in its own words
+        if isinstance(resolved, _Resolved):
             try:
-                kept = _kept_context(platform, cmd)
-                if kept is not None:
-                    resolved = await _resolve_action(platform, session, cmd, kept)
-            except (ServiceError, MustAsk):
-                pass  # the whole read answers it: a repeated action id first, then in its own words
-            if isinstance(resolved, _Resolved):
-                try:
-                    return await _write(platform, session, cmd, resolved)
-                except GuardFailed:
-                    platform.states.forget(cmd.battle_id)  # something moved: read it all again
-        known = platform.states.version(cmd.battle_id)
-        battle, snap, participant, repeated, table_options = await _context(session, cmd, known)
-        previous = await _existing(session, cmd.battle_id, cmd.action_id) if repeated else None
-        if previous is not None:
-            if previous.actor_id != participant.id:
-                raise Conflict("that action id was already used by someone else", "action_id")
-            return await _repeat(session, platform, previous)
-        options = table_options if cmd.token_hash is not None else NOT_READ
-        state = _state_of(platform, battle, snap)
-        checked = _Checked(battle, snap, participant, options, state)
-        resolved = await _resolve_action(platform, session, cmd, checked)
+                return await _write(platform, work, cmd, resolved)
+            except GuardFailed:
+                platform.states.forget(cmd.battle_id)  # something moved: read it all again
+                kept = None
+        read = await _context(platform, session, cmd, -1 if kept is None else kept.version)
+        if isinstance(read, ActionLog):
+            return await _repeat(session, platform, read)
+        resolved = await _resolve_action(platform, session, cmd, read)
         if isinstance(resolved, Submitted):  # a draft
             return resolved
-        return await _write(platform, session, cmd, resolved)
+        return await _write(platform, work, cmd, resolved)
 
 
 @dataclass
@@ -503,7 +404,7 @@ class _Resolved:
     """An action resolved and not yet written: its log row and the state it leaves."""
 
     checked: _Checked
-    row: ActionLog
+    entry: Entry
     new_state: BattleState
     events: list[dict[str, Any]]
 
@@ -537,7 +438,7 @@ async def _resolve_action(
         ship_id = drafts.ship_of(state, cmd.action_type, cmd.payload)
         await drafts.save(session, cmd.battle_id, actor, cmd.action_type, cmd.payload, ship_id)
         shown = visible_events([e.model_dump(mode="json") for e in outcome.events], actor, state.finished)
-        return Submitted(cmd.battle_id, seq, shown, extra={"draft": True})
+        return Submitted(cmd.battle_id, seq, shown, draft=True)
     own = [
         {"type": d.action_type, "payload": d.payload}
         for d in (await drafts.rows(session, cmd.battle_id) if drafts.drafts_possible(state) else [])
@@ -568,8 +469,7 @@ async def _resolve_action(
             )
         new_state, events, rolled = outcome.state, outcome.events, source.record
     event_dicts = [e.model_dump(mode="json") for e in events]
-    row = await new_log_row(
-        session,
+    entry = Entry(
         battle_id=cmd.battle_id,
         seq=new_seq,
         action_id=cmd.action_id,
@@ -582,21 +482,20 @@ async def _resolve_action(
         events=event_dicts,
         request_id=request_id(),
     )
-    return _Resolved(checked, row, new_state, event_dicts)
+    return _Resolved(checked, entry, new_state, event_dicts)
 
 
-async def _write(platform: Platform, session: Any, cmd: Command, resolved: _Resolved) -> Submitted:
-    """Write a resolved action, with what commits with it (`Platform.in_commit`), and answer it."""
-    checked, row, new_state, event_dicts = resolved.checked, resolved.row, resolved.new_state, resolved.events
-    battle, participant, new_seq = checked.battle, checked.participant, row.seq
-    await write_action(session, battle, checked.snap, row, new_state, participant, checked.options)
-    follow = [
-        f for hook in platform.in_commit if (f := await hook(session, cmd.battle_id, new_seq, participant.id))
-    ]
+async def _write(platform: Platform, work: Unit, cmd: Command, resolved: _Resolved) -> Submitted:
+    """Write a resolved action and answer it; what follows the commit is its `ActionCommitted`."""
+    checked, new_state, event_dicts = resolved.checked, resolved.new_state, resolved.events
+    battle, participant = checked.battle, checked.participant
+    read = checked.options is not NOT_READ
+    guard = Guard(participant, options_read=read, options=checked.options if read else None)
+    written = await platform.store.write(work.session, battle, checked.snap, resolved.entry, new_state, guard)
+    new_seq = written.row.seq
     after: Viewer = viewer_for(participant.id, participant.role, new_state)
     shown = visible_events(event_dicts, after, new_state.finished)
     seat = (credential(cmd.token_hash, cmd.participant_id), KeptSeat(participant, checked.options))
-    commit = Commit(cmd.battle_id, new_seq, battle, new_state, row, seat)
-    return Submitted(
-        cmd.battle_id, new_seq, shown, finished=new_state.finished, commit=commit, extra={"follow": follow}
-    )
+    commit = Commit(cmd.battle_id, new_seq, battle, new_state, written.row, seat)
+    work.emit(ActionCommitted(commit, written.seen, written.hooked))
+    return Submitted(cmd.battle_id, new_seq, shown, finished=new_state.finished, commit=commit)

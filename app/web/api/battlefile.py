@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from app.services.errors import Forbidden
 from app.services.history.battlefile import BATTLE_FILE_SCHEMA, export_battle, fork_into, import_into
 from app.services.store.battles import get_battle
+from app.web.battle_file_reader import read_battle_file
 from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, join_url, participant_by_bearer
 from app.web.middleware.limits import check_battle_creation
 
@@ -53,12 +54,24 @@ class Imported(BaseModel):
     seats: list[ImportedSeat]
 
 
-@router.post("/battles/import", status_code=201, response_model=Imported, responses=errors(413, 422, 429))
-async def import_file(
-    request: Request,
-    platform: PlatformDep,
-    file: dict[str, Any] = Body(description='a battle file (`format: "starboard.battle/1"`)'),
-) -> Imported:
+_FILE_BODY = {
+    "required": True,
+    "content": {
+        "application/json": {
+            "schema": {"type": "object", "description": 'a battle file (`format: "starboard.battle/1"`)'}
+        }
+    },
+}
+
+
+@router.post(
+    "/battles/import",
+    status_code=201,
+    response_model=Imported,
+    responses=errors(413, 422, 429),
+    openapi_extra={"requestBody": _FILE_BODY},
+)
+async def import_file(request: Request, platform: PlatformDep) -> Imported:
     """Create a new battle from a battle file: its seats (new ids and tokens, returned once; the
     file's first referee seat is yours), options and log, replayed action by action. A file whose
     replay does not reproduce its recorded events and dice is refused with 422 naming the first
@@ -66,6 +79,7 @@ async def import_file(
     battle has its own id and seed: what is rolled after the import comes from that seed. Files up
     to MAX_BODY_BYTES; `python -m app.cli import` takes any size. Limited like new battles (429)."""
     check_battle_creation(request)
+    file = read_battle_file(await request.body())  # the same strict reader as the page's import
     battle, seats = await import_into(platform, file)
     return _made(request, battle, seats)
 

@@ -60,7 +60,7 @@ async def read_notifications(battle_id: str, platform: PlatformDep, creds: Creds
     return {"webhook_url": await notify.webhook_of(platform, me)}
 
 
-@router.put("/battles/{battle_id}/notifications", responses=errors(401, 403, 404))
+@router.put("/battles/{battle_id}/notifications", responses=errors(401, 403, 404, 429, 503))
 async def write_notifications(
     battle_id: str, body: WebhookIn, platform: PlatformDep, creds: Creds
 ) -> dict[str, Any]:
@@ -70,8 +70,11 @@ async def write_notifications(
     return {"webhook_url": await notify.set_webhook(platform, me, body.webhook_url)}
 
 
-@router.post("/battles/{battle_id}/notifications/test", responses=errors(401, 403, 404))
+@router.post("/battles/{battle_id}/notifications/test", responses=errors(401, 403, 404, 429, 503))
 async def test_notification(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
+    """Send one test message now: `delivered` says whether the webhook answered 2xx. A seat's
+    webhook gets at most WEBHOOK_SEAT_LIMIT calls per WEBHOOK_SEAT_WINDOW_SECONDS (429), and when
+    every webhook slot of the server is busy the answer is 503 with Retry-After."""
     me = await participant_by_bearer(platform, battle_id, creds)
     return {"delivered": await notify.send_test(platform, me)}
 

@@ -44,6 +44,7 @@ from app.services.store.drafts import rows as draft_rows
 from app.web.drawing.cards import CardMemo
 from app.web.drawing.region_memo import MAP_REGIONS, RegionMemo
 from app.web.drawing.rulebook import prose, rule_links
+from app.web.drawing.tile_names import tile_lines
 
 _DICT_NAMES = frozenset(dir(dict))
 
@@ -92,6 +93,10 @@ env.globals["part_template"] = _part_template
 env.filters["pct"] = _pct
 env.filters["rule_links"] = rule_links  # "(SH-14)" → a link to its entry on /rules
 env.filters["prose"] = prose
+env.filters["tile_lines"] = tile_lines  # a system's name on its sheet tile, whole words
+
+
+LOG_PAGE = 200  # log entries a page shows; older ones are a link away (the replay before them)
 
 
 async def page_context(
@@ -99,7 +104,7 @@ async def page_context(
     battle: Battle,
     participant: Participant,
     csrf: str,
-    log_limit: int | None = 200,
+    log_limit: int | None = LOG_PAGE,
     log_since: int = 0,
     at_seq: int | None = None,
     rules: Rules = STANDARD,
@@ -383,7 +388,6 @@ async def battle_seqs(db: Database, battle_ids: list[str]) -> dict[str, int]:
 
 _OPEN = "<hx-partial "
 _TARGET = re.compile(r'^<hx-partial hx-target="([^"]+)"')
-_INSIDE = re.compile(r' data-in="([^"]+)"')
 
 
 class LiveViews:
@@ -392,7 +396,8 @@ class LiveViews:
     token (per browser session) is a placeholder the hub fills in per socket."""
 
     def __init__(self) -> None:
-        self.placeholder = f"__csrf_{secrets.token_hex(8)}__"
+        # as long as a token (secrets.token_urlsafe(32)), so hunks made against it fit the page's text
+        self.placeholder = f"__csrf_{secrets.token_hex(17)}__"
         self.cards = CardMemo(env, PART_TEMPLATES)  # a card is drawn again only when it changed
         self.regions = RegionMemo(env, MAP_REGIONS)  # so is the map's board
 
@@ -415,9 +420,7 @@ class LiveViews:
 def regions_of(html: str) -> list[tuple[str, str]]:
     """The rendered <hx-partial> elements as (target, html) pairs, in order; "+" before a target
     marks the log's part, which is appended and only ever carries new entries (and a log entry's
-    mark, `data-once`, sent only with the rows that changed it), and a region drawn
-    inside another one (`data-in`: a ship card in #ships) is named "parent/target" (the hub sends
-    it alone when the rest of its parent is unchanged)."""
+    mark, `data-once`, sent only with the rows that changed it)."""
     regions = []
     start = html.find(_OPEN)
     while start != -1:
@@ -426,9 +429,6 @@ def regions_of(html: str) -> list[tuple[str, str]]:
         opening = part[: part.find(">") + 1]
         target = _TARGET.match(opening)
         name = target.group(1) if target else ""
-        parent = _INSIDE.search(opening)
-        if parent:
-            name = f"{parent.group(1)}/{name}"
         once = "beforeend" in opening or " data-once" in opening
         regions.append(("+" + name if once else name, part))
         start = end

@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from sqlalchemy import select
+from starlette.types import Receive, Scope, Send
 
 from app.models import Battle, Participant
 from app.operations import metrics
-from app.services.errors import Invalid
+from app.realtime.broker import Topic
+from app.services.errors import Busy, Invalid, RateLimited
 from app.services.reading.views import LogEntry, viewer_of, visible_log
-from app.services.store.battles import SEATS_WAKE, get_battle, load_state
+from app.services.store.battles import get_battle, load_state
 from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, participant_by_bearer
+from app.web.middleware.errors import is_unavailable
+from app.web.numbers import whole_number
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -36,11 +40,46 @@ RESTART = b'retry: 1000\nevent: restart\ndata: {"restart": true}\n\n'
 
 
 class Feeds:
-    """Open feeds by battle: each connection's Event, set by a broker wake-up for its battle."""
+    """Open feeds by battle: each connection's Event, set by a broker wake-up for its battle; and
+    how many are held open, per seat and in this process (each open feed costs a query per
+    wake-up, so they are bounded: FEED_MAX_PER_SEAT, FEED_MAX_PER_PROCESS)."""
 
     def __init__(self) -> None:
         self.waiting: dict[str, set[asyncio.Event]] = {}
+        self.held: dict[str, int] = {}  # open feeds by participant
+        self.total = 0
         self.closing = False  # the process is shutting down: every feed ends with RESTART
+
+    def hold(self, seat_id: str, per_seat: int, per_process: int, retry_after: int) -> Callable[[], None]:
+        """Count one more open feed for this seat, or refuse it: 429 past the seat's own bound, 503
+        with Retry-After when the process holds its most. Check and count happen with no await
+        between them, so concurrent requests cannot both take the last place. Answers the release
+        (safe to call twice)."""
+        if self.held.get(seat_id, 0) >= per_seat:
+            raise RateLimited(
+                f"at most {per_seat} open feeds for one seat; close one first", None, retry_after=retry_after
+            )
+        if self.total >= per_process:
+            raise Busy(
+                "this server holds as many feeds as it may; try again shortly", None, retry_after=retry_after
+            )
+        self.held[seat_id] = self.held.get(seat_id, 0) + 1
+        self.total += 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if released:
+                return
+            released = True
+            self.total -= 1
+            left = self.held.get(seat_id, 1) - 1
+            if left > 0:
+                self.held[seat_id] = left
+            else:
+                self.held.pop(seat_id, None)
+
+        return release
 
     def close_all(self) -> None:
         """Shutting down: wake every feed, which ends with a `restart` event (bots resume elsewhere)."""
@@ -61,13 +100,13 @@ class Feeds:
             if not events:
                 del self.waiting[battle_id]
 
-    async def wake(self, key: str, seq: int) -> None:
-        """A broker listener: an action was committed in battle `key`, or (`seats:<id>`) its seats
-        changed, so a feed whose token was rotated or whose seat was removed closes at once.
-        Other keys have no feeds."""
-        if key.startswith(SEATS_WAKE):
-            key = key[len(SEATS_WAKE) :]
-        for event in self.waiting.get(key, ()):
+    async def wake(self, battle_id: str, seq: int, topic: Topic = Topic.LOG) -> None:
+        """A broker listener: an action was committed in the battle, or its seats changed (a feed
+        whose token was rotated or whose seat was removed closes at once). Table talk is not in a
+        feed."""
+        if topic is Topic.TABLE:
+            return
+        for event in self.waiting.get(battle_id, ()):
             event.set()
 
     async def wake_all(self) -> None:
@@ -123,6 +162,21 @@ async def _read(
     return out, until, finished and until == seq
 
 
+class HeldFeed(StreamingResponse):
+    """A feed's response that gives its place back however the stream ends (the client left, the
+    stream ended, the server stopped): the release runs when the response is done being sent."""
+
+    def __init__(self, content: AsyncIterator[bytes], release: Callable[[], None], **kw: Any) -> None:
+        super().__init__(content, **kw)
+        self.release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
+
+
 def _frame(item: dict[str, Any]) -> bytes:
     return f"id: {item['seq']}\ndata: {json.dumps(item, separators=(',', ':'))}\n\n".encode()
 
@@ -139,7 +193,7 @@ def _frame(item: dict[str, Any]) -> bytes:
                 '"waiting_on_you", "finished", "hidden"?}`; a `: keep-alive` comment every 15 s.'
             ),
         },
-        **errors(401, 403, 404, 422),
+        **errors(401, 403, 404, 422, 429, 503),
     },
 )
 async def feed(
@@ -162,13 +216,15 @@ async def feed(
     participant = await participant_by_bearer(platform, battle_id, creds)
     position = since
     if position is None and last_event_id is not None:
-        if not last_event_id.isdigit() or int(last_event_id) > SEQ_MAX:
+        position = whole_number(last_event_id.strip(), high=SEQ_MAX)
+        if position is None:  # ASCII digits only: '²' passes str.isdigit() but not int()
             raise Invalid("Last-Event-ID: must be a seq (a whole number)", "Last-Event-ID")
-        position = int(last_event_id)
     position = position or 0
     async with platform.db.reader() as session:
         await get_battle(session, battle_id)
     feeds: Feeds = request.app.state.feeds
+    s = platform.settings
+    release = feeds.hold(participant.id, s.feed_max_per_seat, s.feed_max_per_process, s.retry_after_seconds)
 
     async def stream(position: int) -> AsyncIterator[bytes]:
         woken = feeds.add(battle_id)
@@ -198,11 +254,17 @@ async def feed(
                     await asyncio.wait_for(woken.wait(), KEEPALIVE_SECONDS)
                 except TimeoutError:
                     yield b": keep-alive\n\n"
+        except Exception as exc:  # the database went away mid-stream: say when to come back
+            if not is_unavailable(exc):
+                raise
+            retry_ms = platform.settings.retry_after_seconds * 1000
+            yield f"retry: {retry_ms}\n: the battle database is unavailable; reconnect\n\n".encode()
         finally:
             feeds.remove(battle_id, woken)
 
-    return StreamingResponse(
+    return HeldFeed(
         stream(position),
+        release,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -10,7 +10,10 @@ Close codes: 1003 binary frame; 1008 origin, seat, no hello in time, too many so
 seat or too many frames; 1009 frame too large; 1011/1013 the server could not read or send the
 battle (the client reconnects and catches up by seq).
 {"type": "seen"} while the page is visible (last seen, for notifications); a hello with
-"chat_seq" is also answered with the table's regions (chat, requests).
+"chat_seq" is also answered with the table's regions (chat, requests); one with "whole": true
+(the page could not apply a frame's hunks) with every region at once, even at its own seq.
+A content frame may carry "patch": [[target, length, [[start, end, text], …]], …], regions the
+page holds as hunks against its copy (app/realtime/diff.py; static/js/live.js applies them).
 """
 
 from __future__ import annotations
@@ -234,10 +237,15 @@ async def _handle(websocket: WebSocket, viewer: Subscriber, hub: Hub, platform: 
         if type(seq) is not int or not 0 <= seq <= MAX_SEQ:
             await websocket.send_text(_error("seq", "hello needs the seq you hold: a whole number from 0"))
             return
-        hub.hello(viewer, seq)
-        await seats.mark_seen(platform, viewer.participant_id, seq)  # last seen (notifications)
+        hub.hello(viewer, seq, whole=message.get("whole") is True)
+        try:
+            await seats.mark_seen(platform, viewer.participant_id, seq)  # last seen (notifications)
+        except Exception as exc:  # a busy database must not cost the socket: the frames still come
+            if not is_unavailable(exc):
+                raise
+            log.info("last seen not marked for a viewer of %s: %r", viewer.battle_id, exc)
         if "chat_seq" in message:  # the chat and requests as they are now
-            await websocket.app.state.table_live.send(viewer, always=True)
+            await hub.send_table([viewer])
         return
     if kind == "seen":  # the page is open and visible (no notification while active)
         await seats.mark_seen(platform, viewer.participant_id)

@@ -12,15 +12,17 @@ the same protocol with those replaced or let go once the socket is accepted:
   one waiting reader (ASGI has one `receive` caller per connection);
 * `Writable` — the event's part (`set`, `clear`, `is_set`, `wait`), with waiters only while the
   transport's buffer is full; `wait` on a set flag returns without suspending, as `asyncio.Event`
-  does (the hub writes frames by driving `send` by hand, `app.realtime.hub`);
+  does;
 * after `websocket.accept`, the handshake request's headers and the scope's are emptied and the
   response dropped: the app reads the Origin and the cookie before it accepts, never after.
 
-`write_text_now` is the hub's way to push a frame, cheaply per action: the same text sent
-to every viewer of a rendering is framed once (a server's frames are not masked, so its bytes are
-the same on every socket) and written straight to the transport, past Starlette's and uvicorn's
-`send`, when the socket is open, its buffer not full and no extension (permessage-deflate: a
+`write_text_now` is the hub's way to push a frame, cheaply per action: the text is framed and
+written straight to the transport, past Starlette's and uvicorn's `send` (a task and a timeout per
+frame), when the socket is open, its buffer not full and no extension (permessage-deflate: a
 browser's socket) makes each socket's bytes its own; otherwise the caller sends it the usual way.
+Frames are a few hundred bytes now that only what changed is sent (app/realtime/diff.py), so each
+socket frames its own: the memo of framed texts this module kept (keyed by the text's `id()`) cost
+more to reason about than the microseconds it saved.
 
 The keepalive ping (every socket, every `--ws-ping-interval` seconds: 50 a second at 1,000
 sockets) is written as the six bytes it is — a final, unmasked ping frame with a 4-byte payload —
@@ -47,8 +49,6 @@ from typing import Any, cast
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
-_framed: dict[int, tuple[str, bytes]] = {}  # id(text) → (text, its frame): the texts being sent now
-FRAMED_KEPT = 16
 PING_TICKS = 40  # a socket's pings are due on a grid of ticks, this many to the ping interval
 MAX_PING_TICK = 0.5  # seconds
 
@@ -65,12 +65,7 @@ PING_HEAD = bytes((0x89, 4))  # FIN + ping opcode; unmasked, a 4-byte payload (R
 
 
 def framed(text: str) -> bytes:
-    """`text` as one unmasked, final text frame (RFC 6455 §5.2), kept for the next sockets sent
-    the very same string: the hub sends one rendering to its viewers one after another, and a
-    battle's few browsers (one CSRF token each) take turns, so the last few texts are kept."""
-    kept = _framed.get(id(text))
-    if kept is not None and kept[0] is text:
-        return kept[1]
+    """`text` as one unmasked, final text frame (RFC 6455 §5.2)."""
     payload = text.encode()
     n = len(payload)
     if n < 126:
@@ -79,11 +74,7 @@ def framed(text: str) -> bytes:
         head = bytes((0x81, 126)) + n.to_bytes(2, "big")
     else:
         head = bytes((0x81, 127)) + n.to_bytes(8, "big")
-    data = head + payload
-    if len(_framed) >= FRAMED_KEPT:
-        del _framed[next(iter(_framed))]  # the oldest
-    _framed[id(text)] = (text, data)
-    return data
+    return head + payload
 
 
 class Inbox:

@@ -27,7 +27,7 @@ def service_headers(exc: ServiceError) -> dict[str, str]:
     headers = {}
     if exc.status == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="starboard"'
-    if exc.status == 429 and "retry_after" in exc.extra:
+    if "retry_after" in exc.extra:  # 429 (a rate) and 503 (Busy: a bound of this process)
         headers["Retry-After"] = str(exc.extra["retry_after"])
     return headers
 
@@ -57,18 +57,43 @@ def unavailable_exceptions() -> tuple[type[BaseException], ...]:
 UNAVAILABLE = unavailable_exceptions()
 
 
-def is_unavailable(exc: BaseException) -> bool:
-    """Whether the error means "the database could not be reached or answer in time"."""
+# PostgreSQL's own words for "not now": the connection classes (08…), the server starting up,
+# shutting down or crashed (57P01-57P03), too many connections (53300), and a statement cancelled
+# by the statement timeout (57014).
+UNAVAILABLE_SQLSTATES = frozenset({"57P01", "57P02", "57P03", "53300", "57014"})
+# asyncpg's words for a connection left mid-operation by a lost server: it cannot be used again.
+_IN_PROGRESS = "another operation"
+
+
+def _unavailable_one(exc: BaseException) -> bool:
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
         return True
     if isinstance(exc, UNAVAILABLE):
         return True
-    if isinstance(exc, DBAPIError):  # asyncpg's own errors wrapped by SQLAlchemy
-        return (
-            isinstance(exc.orig, UNAVAILABLE)
-            or "QueryCanceled" in type(exc.orig).__name__
-            or ("canceling statement due to statement timeout" in str(exc.orig))
-        )
+    state = getattr(exc, "sqlstate", None) or getattr(exc, "pgcode", None)
+    if isinstance(state, str) and (state in UNAVAILABLE_SQLSTATES or state.startswith("08")):
+        return True
+    name = type(exc).__name__
+    if name in ("InternalClientError", "InterfaceError") and _IN_PROGRESS in str(exc):
+        return True
+    return "QueryCanceled" in name or "canceling statement due to statement timeout" in str(exc)
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    """Whether the error means "the database could not be reached or answer in time": down,
+    starting up, shutting down, refusing more connections, the pool handing none out in time, or a
+    connection a lost server left mid-operation. SQLAlchemy wraps asyncpg's errors (`orig`, and the
+    adapter's own error caused by asyncpg's), so the whole chain is looked at."""
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        current = todo.pop()
+        if current is None or id(current) in seen or len(seen) > 8:
+            continue
+        seen.add(id(current))
+        if _unavailable_one(current):
+            return True
+        todo += [getattr(current, "orig", None), current.__cause__, current.__context__]
     return False
 
 

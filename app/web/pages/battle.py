@@ -3,13 +3,14 @@ and answer with a message fragment while the websocket brings the new state."""
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.models import Participant
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library.shiplib import library_definition, library_entries
 from app.services.store.battles import (
@@ -36,6 +37,7 @@ from app.web.middleware.security import (
     strict_loads,
     take_seat,
 )
+from app.web.numbers import whole_number
 from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash
 from app.web.pages.forms import dice_from_form, payload_from_form
 from app.web.pages.table import page_extras as table_extras
@@ -53,7 +55,7 @@ CONFIRMED_ACTIONS = {
     ),
     "battle.end": (
         "End the battle?",
-        "Nobody can act after the end, undo included, and the dice seed is revealed.",
+        "Nobody can act after the end, undo included{seed}.",
         "Yes, end the battle",
     ),
 }
@@ -163,6 +165,14 @@ async def _seat_or_ask(request: Request, platform: PlatformDep, token: str, conf
     )
 
 
+async def referee_seats(session: AsyncSession, request: Request) -> list[Participant]:
+    """The referee seats this browser still holds, in any battle: a library ship saved in one of
+    them is renamed or deleted from the library section of any other."""
+    seats = request.session.get(SESSION_PARTICIPANTS, {})
+    held = await seats_held(session, seats, request.session.get(SESSION_SEAT_KEYS, {}))
+    return [seat for seat in held if seat.role == "referee"]
+
+
 @router.get("/battles/{battle_id}", response_class=HTMLResponse)
 async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -> Response:
     try:
@@ -172,7 +182,8 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
             context = await page_context(session, battle, me, csrf_token(request), rules=platform.rules)
             if me.role == "referee":  # the samples and the saved ships (app/services/library/shiplib.py)
                 system = platform.rules.game(battle.system).system
-                context["ship_library"] = await library_entries(session, platform.rules, system, me)
+                also = await referee_seats(session, request)
+                context["ship_library"] = await library_entries(session, platform.rules, system, me, also)
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)
@@ -192,14 +203,15 @@ async def replay_page(
 ) -> Response:
     """The battle as it stood after action `seq` (or `back` actions before the latest, which is what
     the log's replay link asks for, so the link follows the battle), read-only, as this participant
-    may see it."""
+    may see it. Its log shows the latest page of entries up to `seq`; the link above them pages
+    back, so a long battle's replay costs what a short one's does."""
     try:
         async with platform.db.reader() as session:
             battle = await get_battle(session, battle_id)
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
             at = max(0, min(battle.seq - back if seq is None else seq, battle.seq))
             context = await page_context(
-                session, battle, me, csrf_token(request), log_limit=None, at_seq=at, rules=platform.rules
+                session, battle, me, csrf_token(request), at_seq=at, rules=platform.rules
             )
     except ServiceError as exc:
         _flash(request, exc.message, "error")
@@ -221,9 +233,12 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
             async with platform.db.reader() as session:
                 asker = await get_participant(session, battle_id, me)
                 state, _ = await load_state(session, battle_id, platform.rules)
+                rolled = (await get_battle(session, battle_id)).dice_mode
             if asker.role == "referee" and not state.finished:  # others are refused as they are
                 name = state.ships[ship].name if ship in state.ships else (ship or "the ship")
-                question, consequence, yes = (t.format(ship=name) for t in CONFIRMED_ACTIONS[kind])
+                # Only where the server rolled is there a seed to reveal (physical dice have none).
+                seed = ", and the dice seed is revealed" if rolled == "seeded" else ""
+                question, consequence, yes = (t.format(ship=name, seed=seed) for t in CONFIRMED_ACTIONS[kind])
                 to = f"/battles/{battle_id}/actions"
                 return _confirm_page(request, form, to, back, question, consequence, yes)
         command = Command(
@@ -299,17 +314,15 @@ async def _library_ship(
             raise Invalid(exc.message, "library") from None
 
 
-_WHOLE = re.compile(r"[0-9]{1,10}")
-
-
 def _seen_seq(raw: object) -> int | None:
     """The form's seen_seq: empty for none, else ASCII digits within a seq's range (not '²' or '٣')."""
     text = str(raw or "").strip()
     if not text:
         return None
-    if not _WHOLE.fullmatch(text) or int(text) > SEQ_MAX:
+    seq = whole_number(text, high=SEQ_MAX)
+    if seq is None:
         raise Invalid(f"seen_seq must be a whole number (ASCII digits, at most {SEQ_MAX})", "seen_seq")
-    return int(text)
+    return seq
 
 
 @router.post("/battles/{battle_id}/participants/{participant_id}/remove")

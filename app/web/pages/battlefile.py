@@ -5,7 +5,6 @@ join links are shown once, as for a battle created here."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -16,10 +15,12 @@ from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.history.battlefile import export_battle, fork_into, import_into
 from app.services.store.battles import get_battle, get_participant
 from app.services.store.tokens import hash_token
+from app.web.battle_file_reader import read_battle_file
 from app.web.deps import PlatformDep, join_url
 from app.web.middleware.errors import service_headers
 from app.web.middleware.limits import check_battle_creation
 from app.web.middleware.security import seat_in, take_seat
+from app.web.numbers import whole_number
 from app.web.pages.answers import _answer, _form
 from app.web.pages.wizard import show_links
 
@@ -67,9 +68,10 @@ async def download(battle_id: str, request: Request, platform: PlatformDep) -> R
 
 def _seq(raw: object, last: int) -> int:
     text = str(raw or "").strip()
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= last:
+    seq = whole_number(text, low=1, high=last)
+    if seq is None:
         raise Invalid(f"seq: a what-if starts from a seq of 1 to {last}", "seq")
-    return int(text)
+    return seq
 
 
 @router.post("/battles/{battle_id}/fork")
@@ -93,10 +95,7 @@ async def import_page(request: Request, platform: PlatformDep) -> Response:
         upload = form.get("file")
         if upload is None or isinstance(upload, str):
             raise Invalid("file: choose a battle file (.json) to import", "file")
-        try:
-            data = json.loads(await upload.read())
-        except (UnicodeDecodeError, ValueError):
-            raise Invalid("file: not a battle file (it is not JSON)", "file") from None
+        data = read_battle_file(await upload.read(), "file")  # as strict as the API's import
         battle, seats = await import_into(platform, data)
     except ServiceError as exc:
         return _answer(request, "/", exc.message, "error", exc.status, service_headers(exc), exc.field)

@@ -6,23 +6,18 @@ trailing []) become lists; empty values are left out so the rule's defaults appl
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from starlette.datastructures import FormData
 
 from app.services.errors import Invalid
 from app.web.middleware.security import INT_LIMIT, JsonRefused, strict_loads
-
-# ASCII digits only (str.isdigit and int() also take '²' or '٣'), and no more than fit 64 bits.
-_INTEGER = re.compile(r"[+-]?[0-9]{1,19}")
+from app.web.numbers import whole_number
 
 
 def _whole(raw: str) -> int | None:
-    if not _INTEGER.fullmatch(raw):
-        return None
-    value = int(raw)
-    return value if -INT_LIMIT <= value < INT_LIMIT else None
+    """ASCII digits only, and no more than fit 64 bits."""
+    return whole_number(raw, low=-INT_LIMIT, high=INT_LIMIT - 1, signed=True)
 
 
 def payload_from_form(form: FormData) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from app.web.drawing.render import render
 from app.web.middleware.errors import service_headers
 from app.web.middleware.security import JsonRefused, csrf_token, seat_in, strict_loads
 from app.web.pages.answers import _answer, _form, _is_htmx
-from app.web.pages.battle import _confirm_page
+from app.web.pages.battle import _confirm_page, referee_seats
 
 router = APIRouter(prefix="/api/v1", tags=["ships"])
 pages = APIRouter(include_in_schema=False)
@@ -61,6 +61,11 @@ class ShipIn(BaseModel):
     definition: Any = Field(
         description="a ship definition (GET /api/v1/ships/schema), e.g. one exported from the library"
     )
+
+
+class Rename(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=shiplib.NAME_MAX, description="the saved ship's new name")
 
 
 class SaveFromBattle(BaseModel):
@@ -151,6 +156,16 @@ async def delete_ship(slug: SlugPath, platform: PlatformDep, creds: Creds) -> Re
     return Response(status_code=204)
 
 
+@router.patch("/ships/{slug}", response_model=LibraryEntry, responses=errors(401, 403, 404, 422))
+async def rename_ship(slug: SlugPath, body: Rename, platform: PlatformDep, creds: Creds) -> LibraryEntry:
+    """A referee of the battle the ship was saved in: rename it (its definition's name too; the slug
+    stays). Battles it was added to keep their copy."""
+    viewer = await _caller(platform, creds, required=True)
+    assert viewer is not None
+    entry = await shiplib.rename(platform, viewer, slug, body.name)
+    return LibraryEntry(**entry.model_dump())
+
+
 # --- the referee dashboard's library section ------------------------------------------------------------
 
 
@@ -164,6 +179,12 @@ async def _referee_seat(platform: PlatformDep, request: Request, battle_id: str)
     return me, battle
 
 
+async def keepers(platform: PlatformDep, request: Request) -> list[Participant]:
+    """The referee seats this browser holds in any battle (`referee_seats`)."""
+    async with platform.db.reader() as session:
+        return await referee_seats(session, request)
+
+
 async def _saved(platform: PlatformDep, request: Request, battle_id: str, entry: shiplib.Entry) -> Response:
     """The message; for htmx also the library list and the "Add a ship" list, swapped out of band."""
     where = "held for this battle's referees until it ends" if entry.held else "in the library"
@@ -173,8 +194,9 @@ async def _saved(platform: PlatformDep, request: Request, battle_id: str, entry:
         return _answer(request, back, message)
     me, battle = await _referee_seat(platform, request, battle_id)
     system = platform.rules.game(battle.system).system
+    also = await keepers(platform, request)
     async with platform.db.reader() as session:
-        entries = await shiplib.library_entries(session, platform.rules, system, me)
+        entries = await shiplib.library_entries(session, platform.rules, system, me, also)
     html = render("partials/flash.html", {"message": message, "level": "info"})
     html += render(
         "partials/ship_library.html",
@@ -247,10 +269,25 @@ async def delete_page(battle_id: str, slug: str, request: Request, platform: Pla
                 "Battles it was added to keep their copy; export it first to keep a file of it.",
                 f"Yes, delete {name}",
             )
-        entry = await shiplib.delete(platform, me, slug)
+        entry = await shiplib.delete(platform, me, slug, await keepers(platform, request))
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status, service_headers(exc), exc.field)
     return _answer(request, back, f"Deleted {entry.name} (“{entry.slug}”) from the ship library.")
+
+
+@pages.post("/battles/{battle_id}/library/{slug}/rename")
+async def rename_page(battle_id: str, slug: str, request: Request, platform: PlatformDep) -> Response:
+    """Referee: give a saved ship a new name (a ship saved in any battle this browser referees)."""
+    back = f"/battles/{battle_id}#ship-library"
+    try:
+        form = await _form(request)
+        me, _ = await _referee_seat(platform, request, battle_id)
+        entry = await shiplib.rename(
+            platform, me, slug, str(form.get("name", "")), await keepers(platform, request)
+        )
+    except ServiceError as exc:
+        return _answer(request, back, exc.message, "error", exc.status, service_headers(exc), exc.field)
+    return _answer(request, back, f"Renamed “{entry.slug}” to {entry.name}.")
 
 
 @pages.get("/battles/{battle_id}/library/{slug}.json")

@@ -2,16 +2,13 @@
 "since your last visit", and players' requests to the referee.
 
 Page routes post like every other form (POST → redirect → GET; with htmx a message fragment in
-place). The live path: chat and requests do not touch the rules log, so they wake viewers with
-their own broker message ("table:<battle>", chat seq); `TableLive` renders each viewer's chat and
-requests regions (partials/table_live.html) and sends them on that viewer's socket."""
+place). The live path: chat and requests do not touch the rules log, so they wake viewers on their
+own topic (`Topic.TABLE`); the hub reads each watching seat's regions with `table_regions`
+(partials/table_live.html) and sends each socket what changed for it."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
-import weakref
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -19,7 +16,6 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant
-from app.realtime.hub import Hub, Subscriber
 from app.services.errors import Invalid, ServiceError
 from app.services.platform import Platform
 from app.services.reading.views import catch_up
@@ -28,12 +24,14 @@ from app.services.store.battles import get_battle, get_participant, participants
 from app.services.table import chat, notify
 from app.services.write import requests
 from app.web.deps import PlatformDep
-from app.web.drawing.render import render
+from app.web.drawing.render import regions_of, render
 from app.web.middleware.security import seat_in
+from app.web.numbers import whole_number
 from app.web.pages.answers import _answer, _form, _is_htmx
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger(__name__)
+
 
 async def table_context(
     session: AsyncSession, platform: Platform, battle: Battle, me: Participant, viewer: Any = None
@@ -68,6 +66,9 @@ async def page_extras(
 ) -> dict[str, Any]:
     """What the battle page adds: the table's regions, the owner's webhook, and the catch-up since
     the seq this seat last looked at or acted on (which becomes `seq` now)."""
+    async with platform.db.reader() as session:  # when this seat last left the page, before this visit
+        earlier = await seats.read_status(session, me.id)
+    left_at = earlier.last_seen_at if earlier is not None else None
     before = await seats.mark_seen(platform, me.id, seq)
     async with platform.db.reader() as session:
         battle = await get_battle(session, battle.id)
@@ -75,11 +76,15 @@ async def page_extras(
         status = await seats.read_status(session, me.id)
         extras["my_webhook"] = status.webhook_url if status is not None else None
         extras["catch_up"] = await catch_up(session, battle, viewer, before, seq)
+        extras["catch_up_talk"] = await chat.since_visit(session, battle.id, me, left_at)
     return extras
 
 
-async def table_fragments(platform: Platform, battle_id: str, participant_id: str) -> str | None:
-    """The chat and requests regions for one viewer, as <hx-partial> elements (None: no longer seated)."""
+async def table_regions(
+    platform: Platform, battle_id: str, participant_id: str
+) -> list[tuple[str, str]] | None:
+    """The chat and requests regions for one seat, as (target, <hx-partial> element) pairs — what
+    the hub sends that seat's sockets when the table talk changed (None: no longer seated)."""
     async with platform.db.reader() as session:
         try:
             battle = await get_battle(session, battle_id)
@@ -87,48 +92,7 @@ async def table_fragments(platform: Platform, battle_id: str, participant_id: st
         except ServiceError:
             return None
         context = await table_context(session, platform, battle, me)
-    return render("partials/table_live.html", context | {"battle": {"id": battle_id}, "me": me})
-
-
-class TableLive:
-    """The broker listener for table wake-ups: each viewer of that battle in this process gets its
-    own chat and requests regions. Action wake-ups (plain battle ids) are the hub's.
-
-    A viewer is sent a frame only when their own regions changed: someone else's private line (or a
-    request they may not see) sends them nothing at all, so not even its timing reaches them."""
-
-    def __init__(self, platform: Platform, hub: Hub) -> None:
-        self.platform, self.hub = platform, hub
-        self._sending: set[asyncio.Task[None]] = set()
-        self._last: weakref.WeakKeyDictionary[Subscriber, str] = weakref.WeakKeyDictionary()
-
-    async def wake(self, key: str, seq: int) -> None:
-        if not key.startswith(chat.TABLE_WAKE):
-            return
-        battle_id = key[len(chat.TABLE_WAKE) :]
-        for viewer in list(self.hub.viewers.get(battle_id, ())):
-            task = asyncio.get_running_loop().create_task(self.send(viewer))
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
-
-    async def send(self, viewer: Subscriber, *, always: bool = False) -> None:
-        """Render this viewer's regions; send them if they changed since the last frame (or `always`:
-        the socket's hello)."""
-        try:
-            html = await table_fragments(self.platform, viewer.battle_id, viewer.participant_id)
-            if html is None:
-                return
-            if not always and self._last.get(viewer) == html:
-                return
-            self._last[viewer] = html
-            # Through the viewer's own outbox, so table frames and battle frames go out in order.
-            self.hub.queue(viewer, json.dumps({"content": html, "table": True}))
-        except Exception as exc:  # a closed socket: the hub forgets it on its next send
-            log.info("table frame not sent to a viewer of %s: %r", viewer.battle_id, exc)
-
-    async def drain(self) -> None:
-        if self._sending:
-            await asyncio.gather(*self._sending, return_exceptions=True)
+    return regions_of(render("partials/table_live.html", context | {"battle": {"id": battle_id}, "me": me}))
 
 
 # --- page routes ---------------------------------------------------------------------------------
@@ -165,8 +129,10 @@ async def set_notifications(battle_id: str, request: Request, platform: Platform
             message = "Test sent: the webhook answered." if ok else "The webhook did not answer with success."
             return _answer(request, back, message, "info" if ok else "error", 200 if ok else 502)
         kept = await notify.set_webhook(platform, me, str(form.get("webhook_url", "")))
-    except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status)
+    except ServiceError as exc:  # a refusal over a bound keeps its Retry-After
+        wait = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(wait)} if wait is not None else None
+        return _answer(request, back, exc.message, "error", exc.status, headers, exc.field)
     return _answer(request, back, "Webhook saved." if kept else "Webhook notifications are off.")
 
 
@@ -214,7 +180,8 @@ async def table_settings(battle_id: str, request: Request, platform: PlatformDep
         async with platform.db.reader() as session:
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
         deadline = str(form.get("step_deadline_minutes", "")).strip()
-        if deadline and not deadline.isdigit():
+        minutes = whole_number(deadline) if deadline else None
+        if deadline and minutes is None:  # ASCII digits only: '²' passes str.isdigit() but not int()
             raise Invalid("a step deadline is a whole number of minutes", "step_deadline_minutes")
         await seats.set_table_options(
             platform,
@@ -223,7 +190,7 @@ async def table_settings(battle_id: str, request: Request, platform: PlatformDep
             {
                 "spectators_chat": form.get("spectators_chat") == "on",
                 "damage_needs_approval": form.get("damage_needs_approval") == "on",
-                "step_deadline_minutes": int(deadline) if deadline else None,
+                "step_deadline_minutes": minutes,
             },
         )
     except ServiceError as exc:

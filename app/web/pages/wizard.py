@@ -20,10 +20,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.rules.system import GameSystem
 from app.services.errors import Forbidden, Invalid, ServiceError
-from app.services.library.shiplib import library_choices
+from app.services.library.shiplib import library_chosen, library_picks
+from app.services.reading.home_cards import home_cards
 from app.services.store.battles import (
     add_participant,
-    battles_held,
     get_battle,
     get_participant,
     participants,
@@ -44,6 +44,7 @@ from app.web.middleware.security import (
     strict_loads,
     take_seat,
 )
+from app.web.numbers import whole_number
 from app.web.pages.answers import _form, _pop_flash
 
 router = APIRouter(include_in_schema=False)
@@ -65,10 +66,12 @@ FIELD_NAMES = {
 DEFAULT_SPECTATORS = "Spectators"  # one watch-only link unless the referee clears it
 
 
-async def ship_choices(session: AsyncSession, system: GameSystem) -> dict[str, dict[str, Any]]:
-    """The ships the wizard offers for a game system: slug → definition, the samples and the saved
-    ships (services/library/shiplib.py). The one place the wizard asks the library."""
-    return await library_choices(session, system)
+async def ship_choices(
+    session: AsyncSession, system: GameSystem, slugs: list[str]
+) -> dict[str, dict[str, Any]]:
+    """The definitions of the ships a create form picked for a game system (samples and saved
+    ships, services/library/shiplib.py): only those are read, however large the library."""
+    return await library_chosen(session, system, slugs)
 
 
 def _ending(form: Any) -> dict[str, Any]:
@@ -78,11 +81,12 @@ def _ending(form: Any) -> dict[str, Any]:
         options["end_when_one_side_left"] = True
     raw = str(form.get("turn_limit", "")).strip()
     if raw:
-        if not raw.isdigit() or not 1 <= int(raw) <= 1000:
+        turns = whole_number(raw, low=1, high=1000)
+        if turns is None:
             raise Invalid(
                 f"turn_limit: a whole number of turns from 1 to 1000 (you sent {raw!r})", "turn_limit"
             )
-        options["turn_limit"] = int(raw)
+        options["turn_limit"] = turns
     return options
 
 
@@ -106,8 +110,8 @@ async def _home(
     seats = request.session.get(SESSION_PARTICIPANTS, {})
     rules = platform.rules
     async with platform.db.reader() as session:
-        battles = await battles_held(session, seats, request.session.get(SESSION_SEAT_KEYS, {}))
-        library = {key: await ship_choices(session, system) for key, system in rules.systems.items()}
+        battles = await home_cards(session, rules, seats, request.session.get(SESSION_SEAT_KEYS, {}))
+        library = await library_picks(session, rules)  # names and classes of the newest only
     field = (error.field or "") if error else ""
     flash = {"message": error.message, "level": "error", "field": field} if error else _pop_flash(request)
     return templates.TemplateResponse(
@@ -233,7 +237,8 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
             raise refused
         _duplicates(seats)
         async with platform.db.reader() as session:
-            offered = await ship_choices(session, system) if system is not None else {}
+            picked = [str(s) for s in form.getlist("ships")]
+            offered = await ship_choices(session, system, picked) if system is not None else {}
         ships = _fleet(form, system, offered, seats)
         battle, referee, made = await create_prepared(
             platform,

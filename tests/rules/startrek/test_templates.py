@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from app.rules.registry import new_battle
 from app.rules.views import Viewer, battle_view
 from tests.helpers import Elements, render_part
-from tests.rules.startrek.helpers import KER, act, advance_to, battle, definition, hit, player, set_value
+from tests.rules.startrek.helpers import (
+    KER,
+    RAIDER,
+    act,
+    add,
+    advance_to,
+    battle,
+    definition,
+    hit,
+    player,
+    set_value,
+)
 
 
 def render(state, ship_id: str, part: str, viewer: Viewer) -> tuple[str, Elements]:
@@ -24,7 +36,7 @@ def test_ST_05_shields_partial_draws_each_projection_with_id_and_current():
     html, found = render(state, "excelsior", "shields", commander("excelsior"))
     fore = found.by_id["shield-excelsior-fore"]
     assert (fore["data-current"], fore["data-rating"]) == ("32", "40")
-    # The ring's <svg role="img"> names the whole (issue 17); each arc keeps a tooltip, no ARIA of its own.
+    # The ring's <svg role="img"> names the whole; each arc keeps a tooltip, no ARIA of its own.
     assert "aria-label" not in fore and "<title>Fore shield, 32 of 40</title>" in html
     assert [found.by_id[f"shield-excelsior-{n}"]["data-current"] for n in ("starboard", "aft", "port")] == [
         "30",
@@ -182,3 +194,31 @@ def test_ST_25_photon_partial_shows_pips_and_volley_penalties():
     assert found.by_id["photon-thomas-paine-advanced-photon-launcher"]["data-loaded"] == "3"
     assert "●●●" in html and "3 (−2 each)" in html
     assert found.actions == ["startrek.fire_torpedoes"]
+
+
+def test_ST_25_a_volley_is_offered_only_at_ships_fighting_against_the_firer():
+    """The target list holds the other side's ships, not the firing commander's own second ship
+    (nor the firing ship, nor a destroyed one)."""
+    wreck = {**RAIDER, "name": "Wreck"}
+    state = battle("new-orleans", "excelsior", RAIDER, wreck)
+    state = set_value(state, "ships.excelsior.owner", "p-thomas-paine")  # one commander, two ships
+    state = set_value(state, "ships.wreck.destroyed", True)
+    state = advance_to(state, "combat")
+    kirk = Viewer("p-thomas-paine", "player", frozenset({"thomas-paine", "excelsior"}))
+    html, _ = render(state, "thomas-paine", "photon_launcher", kirk)
+    options = html.split('name="p.target"')[1].split("</select>")[0]
+    assert '<option value="raider">Raider</option>' in options
+    assert "excelsior" not in options and "thomas-paine" not in options and "wreck" not in options
+
+
+def test_ST_16_the_first_one_card_says_where_the_trait_acts():
+    """ST-16 acts on deflector shields where the Star Trek rules play: the card names the shielded
+    ships there, says none carry them in a battle without, and says it does nothing in SFB."""
+    state = battle(KER, "excelsior")
+    html, _ = render(state, "ker", "first_one", STRANGER)
+    assert "counts double against deflector shields (ST-16): Excelsior." in " ".join(html.split())
+    html, _ = render(battle(KER), "ker", "first_one", STRANGER)
+    assert "no ship here carries them" in html and "Star Trek shields" not in html
+    sfb = add(new_battle("sfb"), {**KER, "system": "sfb"})
+    html, _ = render(sfb, "ker", "first_one", STRANGER)
+    assert "does nothing in Star Fleet Battles" in " ".join(html.split()) and "(ST-16):" not in html

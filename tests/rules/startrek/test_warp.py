@@ -153,4 +153,5 @@ def test_ST_20_one_shutdown_per_turn():
     state, _ = act(state, "startrek.shutdown_nacelle", {"ship": "excelsior", "nacelle": "Port Nacelle"}, ME)
     with pytest.raises(RuleError) as err:
         act(state, "startrek.shutdown_nacelle", {"ship": "excelsior", "nacelle": "Dorsal Nacelle"}, ME)
-    assert err.value.message == "only one nacelle may be shut down per turn (ST-20)"
+    assert err.value.message == "Excelsior has already shut down a nacelle this turn; one a turn (ST-20)"
+    assert err.value.field == "ship"  # the whole ship's refusal, whichever nacelle is named

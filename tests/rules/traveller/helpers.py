@@ -45,6 +45,13 @@ def battle(*definitions: dict[str, Any], owners: tuple[str | None, ...] = (), **
     return state
 
 
+def only_d6(source: ScriptedDice) -> None:
+    """GEN-05 and every table of tables.md throw six-sided dice (2D, 1d6): a rule asking for any
+    other die is wrong, whatever face the script hands it."""
+    asked = {(r["sides"], r["purpose"]) for r in source.record if r["sides"] != 6}
+    assert not asked, f"dice other than d6 asked for: {sorted(asked)}"
+
+
 class Done:
     def __init__(self, state: BattleState, events: list[Event]) -> None:
         self.state = state
@@ -61,6 +68,7 @@ def act(
     source = ScriptedDice(dice)
     outcome = apply_action(state, Action(kind, payload, actor), source)
     assert not source.values, f"unused scripted dice: {source.values}"
+    only_d6(source)
     return Done(outcome.state, outcome.events)
 
 
@@ -76,6 +84,7 @@ def advance_to(state: BattleState, step: str, turn: int | None = None, dice: lis
         state, events = outcome.state, events + outcome.events
     assert (state.clock.step, state.clock.turn) == (step, want)
     assert not source.values, f"unused scripted dice: {source.values}"
+    only_d6(source)
     return Done(state, events)
 
 

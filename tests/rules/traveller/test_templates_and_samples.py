@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.rules.core import Actor
+from app.rules.core import Actor, RuleError
 from app.rules.generic.actions import ShipDefinition
 from app.rules.traveller.display import panel as display_panel
 from app.rules.views import Viewer
@@ -270,3 +270,24 @@ def test_TR_26_a_saved_draft_is_put_back_into_the_orders_form_for_its_captain_on
     assert "Your saved draft is ticked above" in html
     others, _ = render(state, "kestrel", "hg_ship", STRANGER)
     assert " checked" not in others and " selected" not in others and "angle_max_effect" not in others
+
+
+def test_TR_05_the_barrage_form_shows_each_weapons_cap_before_it_refuses() -> None:
+    """The mounts that may fire this round, and why no more, are on the form beside the weapon
+    (here a standard hull's configuration, 80% of its 25 beam lasers: the table's bearing)."""
+    state = advance_to(two_ships(), "combat").state
+    html, _ = render(state, "kestrel", "hg_ship", KESTREL)
+    caps = html.split('id="barrage-caps-kestrel"')[1].split("</ul>")[0]
+    assert "Turret: Beam Laser: at most 20 of 25 this round (configuration 80%)" in " ".join(caps.split())
+    assert "×25 — 20 may fire</option>" in html
+    refused = act_refused(state, {"ship": "kestrel", "battery": "beam", "mounts": 21, "target": "tigress"})
+    assert refused == "only 20 of 25 Turret: Beam Laser mounts may fire at this target (configuration 80%)"
+
+
+def act_refused(state, shot: dict) -> str:
+    """The rules' refusal of this barrage in words."""
+    try:
+        act(state, "traveller.barrage", {"range": "medium", "adjacent": "fore", **shot}, KESTREL_ACTOR)
+    except RuleError as exc:
+        return exc.message
+    raise AssertionError("the barrage was taken")

@@ -1,0 +1,19 @@
+"""The one place a process builds its platform: the settings, the database (and with it the action
+store), the broker and the rules, with the write path's after-commit handlers on the bus. The
+server (`app/main.py`), the command line and the tests all start here, so none of them runs an
+action whose state is not kept, whose viewers are not woken or whose checkpoint is not taken."""
+
+from __future__ import annotations
+
+from app.config import Settings
+from app.db import Database
+from app.realtime.broker import Broker
+from app.rules import STANDARD, Rules
+from app.services.platform import Platform
+from app.services.write.committed import wire
+
+
+def build_platform(settings: Settings, db: Database, broker: Broker, rules: Rules = STANDARD) -> Platform:
+    platform = Platform(settings=settings, db=db, broker=broker, rules=rules)
+    wire(platform)
+    return platform
