@@ -21,7 +21,8 @@ Each action carries the seq it was chosen at, so a battle that moved on answers 
 waits for the next event; a move the rules refuse (422/403) is said and the bot chooses again.
 It plays until the battle ends — the feed's last entry says `finished` and closes — or, with
 `--turns N`, until turn N + 1 begins, or until the feed closes (its token stopped working). It
-prints one line per action it takes and, at the end, how the battle ended.
+prints one line per action it takes and, at the end, how the battle ended. A server restarting
+ends the feed with an `event: restart`: the bot follows again from the last seq it saw.
 """
 
 from __future__ import annotations
@@ -186,6 +187,8 @@ class Bot:
             await self.play()
             while not self.done:
                 since = await self.follow(since)
+                if not self.done:  # the server restarted: follow again from there (another replica)
+                    await asyncio.sleep(1)  # as the restart event's `retry: 1000` asks
             battle = await self.read()
             if battle["status"] == "finished" and not self.ending:  # it saw the end in a read
                 self.ending = await self.last_words(battle["seq"])
@@ -209,6 +212,8 @@ class Bot:
         ) as r:
             r.raise_for_status()
             async for line in r.aiter_lines():
+                if line == "event: restart":
+                    return since  # not done: run() follows again from the last seq seen
                 if not line.startswith("data: "):
                     continue  # id: lines, keep-alive comments, blank separators
                 item = json.loads(line[6:])

@@ -100,6 +100,9 @@ async def test_old_finished_battles_are_archived_removed_and_still_readable(
             f"/api/v1/battles/{made['battle_id']}/report", headers={"Authorization": f"Bearer {ref}"}
         )
     )
-    own = ("battle_id", "viewer", "dice")  # the new battle's id and seat; its dice name the archived battle
-    assert {k: v for k, v in again.items() if k not in own} == {k: v for k, v in report.items() if k not in own}
-    assert again["headline"] and again["finished"] is True
+    # the new battle's id, name ("… (imported)") and seat; its dice name the archived battle
+    own = ("battle_id", "name", "viewer", "dice")
+    assert {k: v for k, v in again.items() if k not in own} == {
+        k: v for k, v in report.items() if k not in own
+    }
+    assert again["headline"] and again["finished"] is True and again["name"].startswith(report["name"])

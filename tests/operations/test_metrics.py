@@ -14,7 +14,7 @@ import websockets
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import ROOT, Server, free_port, serving
-from tests.helpers import act, set_table, simple_ship
+from tests.helpers import act, eventually, set_table, simple_ship
 from tests.web.test_feed import feed
 from tests.web.wsclient import WsViewer, cookie_for
 
@@ -175,3 +175,36 @@ def test_the_grafana_dashboard_asks_only_for_metrics_that_exist(metered: Server)
         for n in re.findall(r"starboard_[a-z_]+", (ROOT / "deploy" / "grafana-starboard.json").read_text())
     }
     assert asked and asked <= served, asked - served
+
+
+async def test_wake_ups_cross_the_broker_and_their_lag_is_measured(postgres_url: str, redis_url: str) -> None:
+    """Two processes on Redis pub/sub: an action on one is a wake-up it publishes, which the other
+    receives with its lag observed (every wake-up b received came from a); nothing is left pending."""
+    a, b = (Server(postgres_url, redis_url, env={"METRICS_ENABLED": "true"}) for _ in range(2))
+    try:
+        async with httpx.AsyncClient(base_url=a.url, timeout=10) as c:
+            table = await set_table(
+                c, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+            )
+            await eventually(
+                lambda: value(scrape(b.url), "starboard_broker_subscribed") == 1, what="b subscribed"
+            )
+            before_a, before_b = scrape(a.url), scrape(b.url)
+            dmg = {"target": "crow", "source": "hawk", "amount": 1, "direction": "fore"}
+            for _ in range(3):
+                assert (await act(c, table, "ann", "damage.apply", dmg)).status_code == 200
+        await eventually(
+            lambda: moved(before_b, scrape(b.url), "starboard_wakeups_received_total") >= 1,
+            what="b received the wake-ups",
+        )
+        after_a, after_b = scrape(a.url), scrape(b.url)
+    finally:
+        a.stop()
+        b.stop()
+    # a wake-up still waiting to go out is replaced by a newer one of the same battle: 1 to 3 sent
+    assert 1 <= moved(before_a, after_a, "starboard_wakeups_published_total") <= 3
+    assert moved(before_b, after_b, "starboard_wakeups_published_total") == 0
+    received = moved(before_b, after_b, "starboard_wakeups_received_total")
+    assert moved(before_b, after_b, "starboard_broker_lag_seconds_count") == received >= 1
+    assert moved(before_b, after_b, "starboard_broker_lag_seconds_sum") >= 0
+    assert value(after_a, "starboard_wakeups_pending") == 0

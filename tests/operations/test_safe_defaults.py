@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import httpx
 import pytest
@@ -17,11 +18,13 @@ from tests.conftest import ROOT, Server, free_port
 GOOD = "k" * 20 + "-a-long-enough-random-secret"
 
 
-def started(env: dict[str, str], *command: str) -> subprocess.CompletedProcess[str]:
-    """Run a serving command that must refuse to start (it would otherwise serve until killed)."""
+def started(env: dict[str, str], *command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run a serving command that must refuse to start (it would otherwise serve until killed), from
+    a directory with no .env (an operator's own .env in the checkout must not answer for the test)."""
     base = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "ENVIRONMENT")}
+    base["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), base.get("PYTHONPATH")]))
     return subprocess.run(
-        [sys.executable, *command], cwd=ROOT, env={**base, **env}, capture_output=True, text=True, timeout=60
+        [sys.executable, *command], cwd=cwd, env={**base, **env}, capture_output=True, text=True, timeout=60
     )
 
 
@@ -34,13 +37,13 @@ def started(env: dict[str, str], *command: str) -> subprocess.CompletedProcess[s
     ],
 )
 def test_production_refuses_a_weak_secret_in_one_line(
-    sqlite_url: str, secret: dict[str, str], named: str
+    sqlite_url: str, secret: dict[str, str], named: str, tmp_path: Path
 ) -> None:
     env = {"DATABASE_URL": sqlite_url, "ENVIRONMENT": "production", **secret}
     serve = ["-m", "app.cli", "serve", "--no-demo", "--no-migrate", "--port", str(free_port())]
     factory = ["-m", "uvicorn", "app.main:create_app", "--factory", "--port", str(free_port())]
     for command in (serve, factory):
-        done = started(env, *command)
+        done = started(env, *command, cwd=tmp_path)
         assert done.returncode != 0
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         refusals = [line for line in lines if line.startswith("starboard: refusing to start in production")]

@@ -14,6 +14,7 @@ import httpx
 import pytest
 import websockets
 
+from tests.conftest import ROOT
 from tests.helpers import eventually, set_table, simple_ship
 from tests.security.test_join import CliServer
 from tests.web.wsclient import WsViewer, cookie_for
@@ -136,3 +137,46 @@ async def test_readyz_says_not_ready_once_shutting_down(client: httpx.AsyncClien
     r = await client.get("/readyz")
     assert r.status_code == 503 and r.json()["checks"]["shutdown"] == "shutting down"
     assert r.headers["retry-after"].isdigit()
+
+
+async def test_the_reference_bot_follows_its_feed_across_a_restart(sqlite_url: str, tmp_path: Path) -> None:
+    """examples/bot.py reads the `restart` event as "follow again", not as the battle's end: on the
+    next server (the same address) it is sent what it missed."""
+    import importlib.util
+
+    from tests.faults.test_rolling_restart import Replica
+
+    spec = importlib.util.spec_from_file_location("reference_bot", ROOT / "examples" / "bot.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    replica = Replica(sqlite_url, "memory://", tmp_path / "replica.log")
+    try:
+        async with httpx.AsyncClient(base_url=replica.url, timeout=30) as c:
+            table = await set_table(
+                c, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+            )
+            seq = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("watcher"))).json()[
+                "seq"
+            ]
+        bot = module.Bot(replica.url, table.battle_id, table.tokens["watcher"])  # it only follows
+        following = asyncio.create_task(bot.follow(seq))
+        log = replica.log_path
+        await eventually(lambda: "/feed?since=" in log.read_text(), what="the bot's feed open")
+        await asyncio.to_thread(replica.restart)  # SIGTERM: the feed ends with its restart event
+        assert await following == seq and bot.done is False  # not taken for the end
+        async with httpx.AsyncClient(base_url=replica.url, timeout=30) as c:
+            r = await c.post(
+                f"/api/v1/battles/{table.battle_id}/actions",
+                json={"type": "damage.apply", "payload": HIT, "action_id": "after-restart"},
+                headers=table.auth("bob"),
+            )
+            assert r.status_code == 200, r.text
+        # followed again from the last seq seen, it is sent the entry (and stops when the feed is cut)
+        again = asyncio.create_task(bot.follow(seq))
+        await eventually(lambda: log.read_text().count("/feed?since=") >= 2, what="the feed followed again")
+        await asyncio.to_thread(replica.restart)
+        assert await again == r.json()["seq"]
+        await bot.http.aclose()
+    finally:
+        replica.stop()
