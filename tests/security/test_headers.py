@@ -149,7 +149,18 @@ async def test_the_openapi_document_declares_every_error(client: httpx.AsyncClie
         ("get", "/api/v1/battles/{battle_id}/report"): {"401", "403", "404", "413", "422"},
         ("get", "/api/v1/library"): {"413", "422"},
         ("get", "/api/v1/actions"): {"413", "422"},
-        ("get", "/api/v1/battles/{battle_id}/feed"): {"401", "403", "404", "413", "422"},
+        # a seat's feeds and the process's are bounded (docs/security.md, "Bounds")
+        ("get", "/api/v1/battles/{battle_id}/feed"): {"401", "403", "404", "413", "422", "429", "503"},
+        ("put", "/api/v1/battles/{battle_id}/notifications"): {"401", "403", "404", "413", "422", "429", "503"},
+        ("post", "/api/v1/battles/{battle_id}/notifications/test"): {
+            "401",
+            "403",
+            "404",
+            "413",
+            "422",
+            "429",
+            "503",
+        },
         ("get", "/api/v1/battles/{battle_id}/export"): {"401", "403", "404", "413", "422"},
         ("get", "/api/v1/schemas/battle-file"): {"413", "422"},
         ("post", "/api/v1/battles/import"): {"413", "422", "429"},
@@ -160,6 +171,7 @@ async def test_the_openapi_document_declares_every_error(client: httpx.AsyncClie
         ("post", "/api/v1/battles/{battle_id}/ships/{ship}/save"): {"401", "403", "404", "413", "422"},
         ("get", "/api/v1/ships/{slug}"): {"403", "404", "413", "422"},
         ("delete", "/api/v1/ships/{slug}"): {"401", "403", "404", "413", "422"},
+        ("patch", "/api/v1/ships/{slug}"): {"401", "403", "404", "413", "422"},
     }
     for (method, path), codes in expected.items():
         responses = doc["paths"][path][method]["responses"]
