@@ -13,6 +13,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -125,6 +126,12 @@ def db_url(request: pytest.FixtureRequest) -> str:
     return request.getfixturevalue(f"{request.param}_url")
 
 
+# Each in-process app and platform keeps a small pool that waits longer for a free connection: two
+# test workers side by side, each with an app and a platform open, stay well inside PostgreSQL's
+# 100 connections, and a burst of concurrent requests queues instead of failing.
+TEST_POOL: dict[str, Any] = {"db_pool_size": 4, "db_max_overflow": 4, "db_pool_timeout": 30.0}
+
+
 def settings_for(db: str, broadcast: str = "memory://") -> Settings:
     return Settings(
         database_url=db,
@@ -132,13 +139,14 @@ def settings_for(db: str, broadcast: str = "memory://") -> Settings:
         secret_key=SECRET,
         allowed_origins=[],
         freeze_startup_heap=False,  # a test process's heap is the suite's, not a server's
+        **TEST_POOL,
     )
 
 
 @pytest.fixture
 async def platform(db_url: str) -> AsyncIterator[Platform]:
     settings = settings_for(db_url)
-    db = Database(db_url)
+    db = Database(db_url, pool_size=4, max_overflow=4, pool_timeout=30.0)
     yield build_platform(settings=settings, db=db, broker=Broker())
     await db.dispose()
 

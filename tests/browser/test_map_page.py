@@ -84,7 +84,7 @@ async def place(page: Page, ship: str, hex_: str, keys: list[str]) -> None:
     await counter_at(page, ship, hex_)
 
 
-async def test_issue_15_done_when_a_b5_battle_on_the_map(browser: Browser, server: Server) -> None:
+async def test_a_b5_battle_placed_moved_and_fought_on_the_map(browser: Browser, server: Server) -> None:
     shadow = ship_def("shadow-cruiser")
     shadow["parts"]["pain"]["level"] = 4  # SH-01: the scenario starts the track at 4
     async with httpx.AsyncClient(base_url=server.url) as c:
