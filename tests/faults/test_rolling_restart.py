@@ -19,6 +19,7 @@ import pytest
 from tests.conftest import ROOT, SECRET, free_port, serving
 from tests.faults.watcher import Watcher, all_reach
 from tests.helpers import Table, set_table, simple_ship
+from tests.nginx import deploy_nginx
 from tests.web.wsclient import cookie_for
 
 pytestmark = [pytest.mark.fault, pytest.mark.postgres, pytest.mark.nginx]
@@ -80,29 +81,6 @@ class Replica:
             self.proc.wait(10)
 
 
-def nginx_in_front(
-    nginx: str, replicas: list[Replica], tmp_path: Path
-) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    conf = (ROOT / "deploy" / "nginx.conf").read_text()
-    conf = conf.replace("resolver 127.0.0.11 valid=10s;", "")
-    servers = "".join(f"    server 127.0.0.1:{r.port} max_fails=2 fail_timeout=10s;\n" for r in replicas)
-    conf = conf.replace("    server app:8000 max_fails=2 fail_timeout=10s;\n", servers)
-    conf = conf.replace("listen 8000;", f"listen 127.0.0.1:{port};")
-    conf = conf.replace("/var/log/nginx/access.log", str(tmp_path / "access.log"))
-    (tmp_path / "site.conf").write_text(conf)
-    (tmp_path / "nginx.conf").write_text(
-        f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\ndaemon off;\n"
-        "events {}\nhttp {\n"
-        f"  client_body_temp_path {tmp_path}; proxy_temp_path {tmp_path};\n"
-        f"  include {tmp_path / 'site.conf'};\n}}\n"
-    )
-    proc = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
-    base = f"http://127.0.0.1:{port}"
-    assert serving(base), (tmp_path / "error.log").read_text()
-    return proc, base
-
-
 retried: list[str] = []
 
 
@@ -130,66 +108,64 @@ async def test_a_rolling_restart_of_both_replicas_loses_nothing(
     postgres_url: str, redis_url: str, nginx: str, tmp_path: Path
 ) -> None:
     replicas = [Replica(postgres_url, redis_url, tmp_path / f"replica-{n}.log") for n in range(2)]
-    proxy, base = nginx_in_front(nginx, replicas, tmp_path)
     watchers: list[Watcher] = []
-    try:
-        async with httpx.AsyncClient(base_url=base, timeout=30) as c:
-            ships = {
-                "hawk": (simple_ship("Hawk", structure=4000), "ann"),
-                "crow": (simple_ship("Crow", structure=4000), "bob"),
-            }
-            tables = [await set_table(c, ships=ships) for _ in range(BATTLES)]
-            for table in tables:
-                for who in ("bob", "watcher"):
-                    cookie = await cookie_for(base, table.tokens[who])
-                    watchers.append(
-                        Watcher(base, table.battle_id, cookie, 0, f"{who}@{table.battle_id}").start()
-                    )
-            await all_reach(watchers, 2, 10)
+    with deploy_nginx(nginx, [r.port for r in replicas], tmp_path) as base:
+        try:
+            async with httpx.AsyncClient(base_url=base, timeout=30) as c:
+                ships = {
+                    "hawk": (simple_ship("Hawk", structure=4000), "ann"),
+                    "crow": (simple_ship("Crow", structure=4000), "bob"),
+                }
+                tables = [await set_table(c, ships=ships) for _ in range(BATTLES)]
+                for table in tables:
+                    for who in ("bob", "watcher"):
+                        cookie = await cookie_for(base, table.tokens[who])
+                        watchers.append(
+                            Watcher(base, table.battle_id, cookie, 0, f"{who}@{table.battle_id}").start()
+                        )
+                await all_reach(watchers, 2, 10)
 
-            stop = asyncio.Event()
-            answered: dict[str, dict[str, int]] = {t.battle_id: {} for t in tables}
+                stop = asyncio.Event()
+                answered: dict[str, dict[str, int]] = {t.battle_id: {} for t in tables}
 
-            async def player(table: Table) -> None:
-                n = 0
-                while not stop.is_set():
-                    action_id = f"roll-{table.battle_id}-{n}"
-                    answered[table.battle_id][action_id] = await until_answered(c, table, action_id)
-                    n += 1
+                async def player(table: Table) -> None:
+                    n = 0
+                    while not stop.is_set():
+                        action_id = f"roll-{table.battle_id}-{n}"
+                        answered[table.battle_id][action_id] = await until_answered(c, table, action_id)
+                        n += 1
 
-            players = [asyncio.create_task(player(t)) for t in tables]
-            codes = []
-            for replica in replicas:  # one after the other, the other serving meanwhile
-                before = sum(len(a) for a in answered.values())
-                codes.append(await asyncio.to_thread(replica.restart))
-                await asyncio.sleep(0)  # let the players go on against the restarted pair
-                while sum(len(a) for a in answered.values()) < before + 2 * BATTLES:
-                    await asyncio.sleep(0.05)
-            stop.set()
-            await asyncio.gather(*players)
+                players = [asyncio.create_task(player(t)) for t in tables]
+                codes = []
+                for replica in replicas:  # one after the other, the other serving meanwhile
+                    before = sum(len(a) for a in answered.values())
+                    codes.append(await asyncio.to_thread(replica.restart))
+                    await asyncio.sleep(0)  # let the players go on against the restarted pair
+                    while sum(len(a) for a in answered.values()) < before + 2 * BATTLES:
+                        await asyncio.sleep(0.05)
+                stop.set()
+                await asyncio.gather(*players)
 
-            assert all(code in (0, -signal.SIGTERM) for code in codes), codes
-            for table in tables:
-                r = await c.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth("ref"))
-                entries = [e for e in r.json()["entries"] if e["action_type"] == "damage.apply"]
-                seqs = sorted(answered[table.battle_id].values())
-                assert len(seqs) == len(set(seqs)) == len(entries)  # each applied once, none lost
-                assert [e["seq"] for e in entries] == seqs
-            for table in tables:
-                seq = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()[
-                    "seq"
-                ]
-                mine = [w for w in watchers if w.name.endswith(table.battle_id)]
-                await all_reach(mine, seq, 5)  # every watcher converges within 5 s
-                assert all(not w.duplicates for w in mine)
-                # both replicas restarted: every watcher was told 1012 by its own, and came back
-                assert all(1012 in w.closes and w.connects >= 2 for w in mine), [
-                    (w.closes, w.connects) for w in mine
-                ]
-    finally:
-        for w in watchers:
-            await w.stop()
-        proxy.terminate()
-        proxy.wait(10)
-        for replica in replicas:
-            replica.stop()
+                assert all(code in (0, -signal.SIGTERM) for code in codes), codes
+                for table in tables:
+                    r = await c.get(f"/api/v1/battles/{table.battle_id}/events", headers=table.auth("ref"))
+                    entries = [e for e in r.json()["entries"] if e["action_type"] == "damage.apply"]
+                    seqs = sorted(answered[table.battle_id].values())
+                    assert len(seqs) == len(set(seqs)) == len(entries)  # each applied once, none lost
+                    assert [e["seq"] for e in entries] == seqs
+                for table in tables:
+                    seq = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()[
+                        "seq"
+                    ]
+                    mine = [w for w in watchers if w.name.endswith(table.battle_id)]
+                    await all_reach(mine, seq, 5)  # every watcher converges within 5 s
+                    assert all(not w.duplicates for w in mine)
+                    # both replicas restarted: every watcher was told 1012 by its own, and came back
+                    assert all(1012 in w.closes and w.connects >= 2 for w in mine), [
+                        (w.closes, w.connects) for w in mine
+                    ]
+        finally:
+            for w in watchers:
+                await w.stop()
+            for replica in replicas:
+                replica.stop()

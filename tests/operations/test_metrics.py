@@ -4,7 +4,6 @@ exactly what the battle did, and the endpoint is not there unless configured."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,8 +12,9 @@ import pytest
 import websockets
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import ROOT, Server, free_port, serving
+from tests.conftest import ROOT, Server
 from tests.helpers import act, eventually, set_table, simple_ship
+from tests.nginx import deploy_nginx
 from tests.web.test_feed import feed
 from tests.web.wsclient import WsViewer, cookie_for
 
@@ -133,31 +133,12 @@ async def test_metrics_are_not_served_unless_configured(server: Server) -> None:
 def test_nginx_keeps_metrics_internal(metered: Server, nginx: str, tmp_path: Path) -> None:
     """deploy/nginx.conf in front of a replica that serves /metrics: the public port answers 404
     for it, while the replica itself (what Prometheus scrapes on the compose network) answers."""
-    port = free_port()
-    conf = (ROOT / "deploy" / "nginx.conf").read_text()
-    conf = conf.replace("resolver 127.0.0.11 valid=10s;", "")
-    conf = conf.replace("server app:8000", f"server 127.0.0.1:{metered.port}")
-    conf = conf.replace("listen 8000;", f"listen 127.0.0.1:{port};")
-    conf = conf.replace("/var/log/nginx/access.log", str(tmp_path / "access.log"))
-    (tmp_path / "site.conf").write_text(conf)
-    (tmp_path / "nginx.conf").write_text(
-        f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\ndaemon off;\n"
-        "events {}\nhttp {\n"
-        f"  client_body_temp_path {tmp_path}; proxy_temp_path {tmp_path};\n"
-        f"  include {tmp_path / 'site.conf'};\n}}\n"
-    )
-    proc = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
-    try:
-        base = f"http://127.0.0.1:{port}"
-        assert serving(base), (tmp_path / "error.log").read_text()
+    with deploy_nginx(nginx, [metered.port], tmp_path) as base:
         assert httpx.get(f"{base}/metrics", timeout=10).status_code == 404
         for variant in ("/metrics?format=text", "/metrics/", "//metrics"):
             r = httpx.get(f"{base}{variant}", timeout=10, follow_redirects=True)
             assert "starboard_actions_total" not in r.text, variant
         assert httpx.get(f"{base}/healthz", timeout=10).status_code == 200
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
     assert "starboard_actions_total" in httpx.get(f"{metered.url}/metrics", timeout=10).text
 
 

@@ -8,45 +8,18 @@ from __future__ import annotations
 
 import ipaddress
 import re
-import subprocess
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 import yaml
 
-from tests.conftest import ROOT, free_port, serving
+from tests.conftest import ROOT
+from tests.nginx import deploy_nginx
 from tests.security.test_join import CliServer
 
 LIMIT = 3
-
-
-@contextmanager
-def deploy_nginx(nginx: str, upstream_port: int, tmp_path: Path) -> Iterator[str]:
-    """deploy/nginx.conf, run for real in front of one app process on this machine; its URL."""
-    port = free_port()
-    conf = (ROOT / "deploy" / "nginx.conf").read_text()
-    conf = conf.replace("resolver 127.0.0.11 valid=10s;", "")
-    conf = conf.replace("server app:8000", f"server 127.0.0.1:{upstream_port}")
-    conf = conf.replace("listen 8000;", f"listen 127.0.0.1:{port};")
-    conf = conf.replace("/var/log/nginx/access.log", str(tmp_path / "access.log"))
-    (tmp_path / "site.conf").write_text(conf)
-    (tmp_path / "nginx.conf").write_text(
-        f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\ndaemon off;\n"
-        "events {}\nhttp {\n"
-        f"  client_body_temp_path {tmp_path}; proxy_temp_path {tmp_path};\n"
-        f"  include {tmp_path / 'site.conf'};\n}}\n"
-    )
-    proc = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
-    try:
-        base = f"http://127.0.0.1:{port}"
-        assert serving(base), (tmp_path / "error.log").read_text()
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 @pytest.fixture
@@ -66,7 +39,7 @@ def limited_app(sqlite_url: str, tmp_path: Path) -> Iterator[CliServer]:
 def test_a_made_up_forwarded_address_does_not_bypass_the_creation_limit(
     limited_app: CliServer, nginx: str, tmp_path: Path
 ) -> None:
-    with deploy_nginx(nginx, limited_app.port, tmp_path) as base, httpx.Client(base_url=base) as c:
+    with deploy_nginx(nginx, [limited_app.port], tmp_path) as base, httpx.Client(base_url=base) as c:
         made = [c.post("/api/v1/battles", json={"name": f"B{i}", "system": "b5wars"}) for i in range(LIMIT)]
         assert [r.status_code for r in made] == [201] * LIMIT, [r.text for r in made]
         ref = {"Authorization": f"Bearer {made[0].json()['referee']['token']}"}

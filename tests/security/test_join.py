@@ -20,6 +20,7 @@ import websockets.exceptions
 
 from tests.conftest import ROOT, SECRET, Server, free_port, serving
 from tests.helpers import act, eventually_sync, set_table, simple_ship
+from tests.nginx import deploy_nginx
 from tests.security.util import HX, browser, csrf, page_form
 from tests.web.wsclient import WsViewer, cookie_for
 
@@ -312,23 +313,7 @@ async def test_the_referee_rotates_a_seats_token(client: httpx.AsyncClient) -> N
 def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, nginx: str, tmp_path: Path) -> None:
     """deploy/nginx.conf run for real in front of the app: the access log holds no token, neither
     from an old-style /join/<token> request nor from a Referer."""
-    port = free_port()
-    conf = (ROOT / "deploy" / "nginx.conf").read_text()
-    conf = conf.replace("resolver 127.0.0.11 valid=10s;", "")
-    conf = conf.replace("server app:8000", f"server 127.0.0.1:{cli_server.port}")
-    conf = conf.replace("listen 8000;", f"listen 127.0.0.1:{port};")
-    conf = conf.replace("/var/log/nginx/access.log", str(tmp_path / "access.log"))
-    (tmp_path / "site.conf").write_text(conf)
-    (tmp_path / "nginx.conf").write_text(
-        f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\ndaemon off;\n"
-        "events {}\nhttp {\n"
-        f"  client_body_temp_path {tmp_path}; proxy_temp_path {tmp_path};\n"
-        f"  include {tmp_path / 'site.conf'};\n}}\n"
-    )
-    proc = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
-    try:
-        base = f"http://127.0.0.1:{port}"
-        assert serving(base), (tmp_path / "error.log").read_text()
+    with deploy_nginx(nginx, [cli_server.port], tmp_path) as base:
         with httpx.Client(base_url=base) as api:
             created = api.post("/api/v1/battles", json={"name": "Proxied", "system": "sfb"}).json()
         token = created["referee"]["token"]
@@ -337,9 +322,6 @@ def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, nginx
             b.get("/static/css/app.css", headers={"Referer": f"{base}/join/{token}"})
             page = b.get("/join")
             b.post("/join", data={"csrf_token": csrf(page.text), "token": token})
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
     log = (tmp_path / "access.log").read_text()
     assert '"GET /join/[redacted]?from=mail HTTP/1.1" 303' in log, log
     assert f'"{base}/join/[redacted]"' in log and '"POST /join HTTP/1.1" 303' in log, log
