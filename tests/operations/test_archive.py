@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -18,24 +15,13 @@ import httpx
 from sqlalchemy import func, select, update
 
 from app.models import ActionLog, Battle, Participant, Snapshot, now
-from tests.conftest import ROOT
 from tests.helpers import Table, act, set_table, ship_def
+from tests.operations.test_backup import cli
 
 TRAVELLER_SHIPS = {
     "arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"),
     "dauntless": (ship_def("tr-dauntless-battlecruiser"), "bob"),
 }
-
-
-def cli(*args: str, database_url: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args],
-        cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": database_url},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 async def ok(r: httpx.Response) -> dict[str, Any]:

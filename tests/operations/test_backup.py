@@ -22,6 +22,7 @@ PAIN = {"target": "shadow-cruiser", "source": "hawk", "amount": 60, "direction":
 
 
 def cli(*args: str, database_url: str) -> subprocess.CompletedProcess[str]:
+    """`python -m app.cli ARGS` against this database, as an operator runs it."""
     return subprocess.run(
         [sys.executable, "-m", "app.cli", *args],
         cwd=ROOT,
