@@ -45,6 +45,9 @@ class ErrorBody(BaseModel):
 
 class ErrorResponse(BaseModel):
     detail: ErrorBody
+    request_id: str | None = Field(
+        default=None, description="this request's id (X-Request-ID): quote it when reporting a fault"
+    )
 
 
 _ERROR_TEXT = {
