@@ -126,3 +126,11 @@ def test_TR_27_i_only_need_one_more_shot_fires_a_disabled_spinal_mount_this_roun
     part["spinal"]["hits"], part["spinal"]["one_more_shot"] = 2, state.clock.turn
     done = shoot(state, [1, 1])  # 2D 2 − 6 + 2 + 2 = 0 vs 8+: a miss, but it fired
     assert done.texts[0].startswith("spinal Particle Spinal at Tigress: 2D 2")
+
+
+def test_TR_26_with_line_up_spinal_mount_the_spinal_fires() -> None:
+    state = _spoil(
+        advance_to(setup(PARTICLE, orders=True), "combat").state, orders=[{"order": "line_up_spinal"}]
+    )
+    done = shoot(state, [1, 1])
+    assert done.texts[0].startswith("spinal Particle Spinal at Tigress: 2D 2")
