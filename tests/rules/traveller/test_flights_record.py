@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.core import RuleError
+from app.rules.core import NotAllowed, RuleError
 from app.rules.traveller.flights import Flight, craft_lost
-from tests.rules.traveller.helpers import KESTREL_ACTOR, act, battle, capital
+from tests.rules.traveller.helpers import KESTREL_ACTOR, TIGRESS_ACTOR, act, battle, capital
 from tests.rules.traveller.test_craft_attacks import FLIGHT
 
 
@@ -81,3 +81,43 @@ def test_TR_25a_refusals_name_their_field(payload, field, words) -> None:  # typ
     with pytest.raises(RuleError) as refused:
         act(state, "traveller.craft_attack", payload)
     assert (str(refused.value), refused.value.field) == (words, field)
+
+
+def test_TR_25a_an_unknown_flight_is_refused_on_flight() -> None:
+    state = battle(capital("Kestrel"), FLIGHT, orders=False)
+    with pytest.raises(RuleError) as refused:
+        act(state, "traveller.craft_attack", {"flight": "blue-flight", "craft_destroyed": 1})
+    assert refused.value.field == "flight"
+
+
+def test_TR_25a_only_the_attackers_commander_or_the_referee_enters_the_attack() -> None:
+    state = battle(
+        capital("Kestrel"), capital("Tigress"), FLIGHT, owners=("p-kestrel", "p-tigress"), orders=False
+    )
+    with pytest.raises(NotAllowed) as refused:
+        act(
+            state,
+            "traveller.craft_attack",
+            {"flight": "red-flight", "source": "kestrel", "craft_destroyed": 1},
+            TIGRESS_ACTOR,
+        )
+    assert (str(refused.value), refused.value.field) == (
+        "enter attacks made by a ship you command, or as referee",
+        "source",
+    )
+
+
+def test_TR_25a_the_last_craft_lost_destroys_the_flight_on_the_record() -> None:
+    state = battle(capital("Kestrel"), FLIGHT, orders=False)
+    done = act(
+        state, "traveller.craft_attack", {"flight": "red-flight", "craft_destroyed": 4, "outcome": "missiles"}
+    )
+    assert done.texts[0] == (
+        "An attacker attacks single craft of Red Flight by the core rules (missiles): 4 destroyed; 0 of 4 left (TR-25a)."
+    )
+    last = done.events[-1]
+    assert (last.kind, last.ship, last.text) == (
+        "ship_destroyed",
+        "red-flight",
+        "Red Flight has no craft left.",
+    )
