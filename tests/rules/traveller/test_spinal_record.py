@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from app.rules.core import RuleError
-from tests.rules.traveller.helpers import advance_to
+from tests.rules.traveller.helpers import act, advance_to
+from tests.rules.traveller.test_craft_attacks import FLIGHT
 from tests.rules.traveller.test_spinal import MESON, PARTICLE, setup, shoot
 
 SCREENS = [{"id": "ms", "kind": "meson", "count": 3, "sections": ["Main"]}]
@@ -134,3 +135,79 @@ def test_TR_26_with_line_up_spinal_mount_the_spinal_fires() -> None:
     )
     done = shoot(state, [1, 1])
     assert done.texts[0].startswith("spinal Particle Spinal at Tigress: 2D 2")
+
+
+def test_TR_10_a_miss_is_logged_as_a_spinal_event_with_no_hit() -> None:
+    # 2D 2 − 6 (Formidable) + FC 2 + Gunner 2 = 0 vs 8+: a miss.
+    state = advance_to(setup(PARTICLE), "combat").state
+    done = shoot(state, [1, 1])
+    [event] = done.events
+    assert (event.kind, event.ship, event.data) == ("spinal", "kestrel", {"hit": False})
+    assert [(r.purpose, r.dice) for r in event.rolls] == [("spinal attack", [1, 1])]
+
+
+def test_TR_19_a_second_computer_hit_rolls_the_spinal_attacks_1d6_dm_for_the_shooter() -> None:
+    state = advance_to(setup(PARTICLE), "combat").state
+    state.ships["kestrel"].parts["hg_ship"]["systems"]["computer"] = 2
+    done = shoot(state, [3, 1, 1])
+    computer = done.events[0].rolls[0]
+    assert (computer.purpose, computer.ship, computer.dice, computer.outcome) == (
+        "computer damage DM",
+        "kestrel",
+        [3],
+        "−3",
+    )
+
+
+def test_TR_27_roll_the_ship_does_not_touch_a_spinal_attack_and_focused_fire_binds_it() -> None:
+    # Roll The Ship! is −2 against attacks aimed with Target That Section only; a spinal shot is not.
+    state = advance_to(setup(PARTICLE), "combat").state
+    part = state.ships["tigress"].parts["hg_ship"]
+    part["round"] = {
+        **part["round"],
+        "turn": 1,
+        "orders": [{"order": "roll_ship"}],
+        "committed": True,
+        "revealed": True,
+    }
+    assert "Roll The Ship!" not in shoot(state, [1, 1]).texts[0]
+    kestrel = state.ships["kestrel"].parts["hg_ship"]
+    kestrel["round"] = {
+        **kestrel["round"],
+        "turn": 1,
+        "orders": [{"order": "focused_fire", "target": "kestrel"}],
+        "committed": True,
+        "revealed": True,
+    }
+    with pytest.raises(RuleError) as refused:
+        shoot(state, [])
+    assert (str(refused.value), refused.value.field) == (
+        "Focused Fire: Kestrel may fire only at Kestrel this round",
+        "target",
+    )
+
+
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [
+        ("kestrel", "choose another ship still in the fight"),
+        ("red-flight", "spinal mounts fire at ships, not at flights"),
+        ("nobody", "nobody"),
+    ],
+)
+def test_TR_10_spinal_target_refusals_name_the_target(target: str, words: str) -> None:
+    state = setup(PARTICLE)
+    state = act(state, "ship.add", {"definition": FLIGHT, "owner": None}).state
+    state = advance_to(state, "combat").state
+    with pytest.raises(RuleError) as refused:
+        shoot(state, [], target=target)
+    assert words in str(refused.value)
+    assert refused.value.field == "target"
+
+
+def test_TR_10_a_target_that_jumped_out_is_refused_on_target() -> None:
+    state = advance_to(setup(PARTICLE), "combat").state
+    state.ships["tigress"].parts["hg_ship"]["jumped"] = 1
+    with pytest.raises(RuleError) as refused:
+        shoot(state, [])
+    assert (str(refused.value), refused.value.field) == ("Tigress has jumped out of the battle", "target")
