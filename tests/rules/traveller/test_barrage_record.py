@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from app.rules import Action, apply_action
 from app.rules.core import Actor, RuleError
+from app.rules.dice import SeededDice
 from app.rules.state import BattleState
 from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, capital
 
@@ -676,4 +678,25 @@ def test_TR_05_a_barrage_of_fewer_than_ten_mounts_is_refused_on_mounts() -> None
     assert (str(refused.value), refused.value.field) == (
         "a barrage needs at least 10 mounts: ten, or all of the type if fewer (TR-05)",
         "mounts",
+    )
+
+
+def test_TR_16_with_server_dice_a_barrage_must_carry_its_split_preference() -> None:
+    body = {"ship": "kestrel", "battery": "beam", "mounts": 20, "target": "tigress", "range": "medium"}
+    with pytest.raises(RuleError) as refused:
+        apply_action(duel(), Action("traveller.barrage", body, KESTREL_ACTOR), SeededDice(b"seed", "b1", 1))
+    assert (str(refused.value), refused.value.field) == (
+        "with server dice the location is rolled as the barrage fires, so give the split with it: "
+        'adjacent "toward fore" or "toward aft", the way the other half goes from the section hit (TR-16)',
+        "adjacent",
+    )
+
+
+def test_TR_16_an_aimed_barrages_split_is_checked_before_any_die_naming_the_target() -> None:
+    state = give(duel(), "kestrel", "target_section")
+    with pytest.raises(RuleError) as refused:
+        beams(state, [], adjacent="Bridge", target_section="Main")
+    assert (str(refused.value), refused.value.field) == (
+        "Tigress has no section 'Bridge' (TR-16)",
+        "adjacent",
     )

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.rules.core import RuleError
 from tests.rules.traveller.helpers import KESTREL_ACTOR, act, beam_shot, hg
 from tests.rules.traveller.test_clauses import duel, fire_at_main, main_struck
 
@@ -189,3 +190,28 @@ def test_TR_19_a_disabled_spinal_mount_hit_again_stays_at_two_hits() -> None:
     state.ships["tigress"].parts["hg_ship"]["spinal"]["hits"] = 2
     done = fire_at_main(state, [1, 3])
     assert hg(done.state, "tigress")["spinal"]["hits"] == 2
+
+
+@pytest.mark.parametrize(
+    ("hull", "text"),
+    [
+        # TR-17: Hull first, then Structure. 15 damage at Main (location 4): 8 to Main, 7 to Forward.
+        (1, "8 to Main Hull 1→0, Structure 66→59"),  # one point of Hull left takes one
+        (7, "8 to Main Hull 7→0, Structure 66→65"),  # one point left over reaches Structure
+    ],
+)
+def test_TR_17_damage_takes_what_hull_is_left_then_structure(hull: int, text: str) -> None:
+    state = duel()
+    state.ships["tigress"].parts["hg_ship"]["sections"][1]["hull"] = hull
+    done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [3, 4, 4])
+    assert f"→ location 1d6 4: Main; {text}; 7 to Forward Hull 66→59" in done.texts[0]
+
+
+def test_TR_16_a_section_not_adjacent_to_the_one_hit_is_refused_naming_the_neighbour() -> None:
+    # Location 5: Forward, whose only neighbour is Main.
+    with pytest.raises(RuleError) as refused:
+        act(duel(), "traveller.barrage", beam_shot(adjacent="Engineering"), KESTREL_ACTOR, [3, 4, 5])
+    assert (str(refused.value), refused.value.field) == (
+        "Engineering is not adjacent to Forward, the section hit: the other half goes to Main (TR-16)",
+        "adjacent",
+    )
