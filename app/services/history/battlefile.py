@@ -33,6 +33,7 @@ from app.services.history.replay import (
     history_entry,
     log_rows,
 )
+from app.services.history.wordings import in_current_wording
 from app.services.platform import Platform
 from app.services.store.battles import add_participant, create_battle, get_battle, participants
 
@@ -320,7 +321,7 @@ def replay_file(
                 if dice.recorded:
                     raise ValueError(f"{len(dice.recorded)} recorded dice were not used")
                 made = [e.model_dump(mode="json") for e in outcome.events]
-                if made != row["events"]:
+                if made != in_current_wording(row["events"], made):
                     raise ValueError("its recorded events are not what the rules make of it")
                 state = outcome.state
         except Exception as exc:  # a rule's refusal, a wrong die, a different outcome: all refuse
