@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from tests.helpers import act, set_table
 from tests.web.test_battle_file import exported
 from tests.web.test_startrek_rest import demo_table, ok
 
@@ -71,3 +72,38 @@ async def test_a_wording_neither_current_nor_former_is_still_refused(client: htt
         next(e for e in row["events"] if e["kind"] == "shield_absorb")["text"] = wrong
         r = await client.post("/api/v1/battles/import", json=file)
         assert r.status_code == 422 and r.json()["detail"]["seq"] == row["seq"], (wrong, r.text)
+
+
+async def ended(client: httpx.AsyncClient, dice_mode: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A battle the referee ended, exported: the file and its end's recorded event."""
+    table = await set_table(client, dice_mode=dice_mode)
+    r = await act(client, table, "ref", "battle.end", {"reason": "time"})
+    assert r.status_code == 200, r.text
+    file = await exported(client, table)
+    return file, next(e for row in file["log"] for e in row["events"] if e["kind"] == "battle_end")
+
+
+async def test_GEN_02_a_physical_dice_file_saying_its_seed_was_revealed_still_imports(
+    client: httpx.AsyncClient,
+) -> None:
+    file, end = await ended(client, "physical")
+    assert end["text"] == "The battle ends: time."  # the players rolled: there is no seed to reveal
+    made = await client.post("/api/v1/battles/import", json=file)  # a new file, as written
+    assert made.status_code == 201, made.text
+    end["text"] = "The battle ends: time. The dice seed is revealed."  # as files written before say
+    made = await client.post("/api/v1/battles/import", json=file)
+    assert made.status_code == 201, made.text
+
+
+async def test_GEN_02_a_server_rolled_file_must_still_say_its_seed_is_revealed(
+    client: httpx.AsyncClient,
+) -> None:
+    file, end = await ended(client, "seeded")
+    assert end["text"] == "The battle ends: time. The dice seed is revealed."
+    for wrong in (
+        "The battle ends: time.",
+        "The battle ends: time. The dice seed is revealed. The dice seed is revealed.",
+    ):
+        end["text"] = wrong
+        r = await client.post("/api/v1/battles/import", json=file)
+        assert r.status_code == 422 and r.json()["detail"]["seq"] == file["log"][-1]["seq"], (wrong, r.text)

@@ -296,7 +296,12 @@ def _history_row(row: dict[str, Any], walk: StackWalk, rows: dict[int, _FileRow]
 
 
 def replay_file(
-    rules: Rules, system: str, options: dict[str, Any], log: list[dict[str, Any]], every: int
+    rules: Rules,
+    system: str,
+    options: dict[str, Any],
+    log: list[dict[str, Any]],
+    every: int,
+    server_rolls: bool = True,
 ) -> tuple[BattleState, dict[int, BattleState]]:
     """Replay the file's log from a new battle, checking each action reproduces its recorded events
     and uses exactly its recorded dice; the final state and the states to keep as checkpoints.
@@ -316,7 +321,7 @@ def replay_file(
                     raise ValueError("its recorded events are not what the log makes of it")
             else:
                 actor = viewer_for(row["actor"] or "system", row["actor_role"], state)
-                dice = ReplayDice(row["dice"])
+                dice = ReplayDice(row["dice"], server_rolls=server_rolls)
                 outcome = apply_action(state, Action(row["action_type"], row["payload"], actor), dice)
                 if dice.recorded:
                     raise ValueError(f"{len(dice.recorded)} recorded dice were not used")
@@ -467,7 +472,7 @@ async def import_battle(
     ids = {old["id"]: made.participant.id for old, made in new_seats}
     log = _renamed(data["log"], ids)
     state, checkpoints = await asyncio.to_thread(
-        replay_file, rules, battle.system, dict(battle.options), log, every
+        replay_file, rules, battle.system, dict(battle.options), log, every, battle.dice_mode == "seeded"
     )
     for old, made in new_seats:
         if old.get("active") is False:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from app.rules.dice import SEED_REVEALED
+
 Event = dict[str, Any]
 # (recorded text, the current text the rules made, the recorded row) → whether the recorded text is
 # a former wording of the current one.
@@ -36,7 +38,15 @@ def _shield_opening_repeated(recorded: str, made: str, row: list[Event]) -> bool
     return False
 
 
+def _seed_revealed_without_a_seed(recorded: str, made: str, row: list[Event]) -> bool:
+    """A physical-dice battle's end once said "The dice seed is revealed." as a server-rolled one's
+    does; its players rolled the dice and there is no seed to reveal, so it now ends without it
+    (GEN-02)."""
+    return not made.endswith(SEED_REVEALED) and recorded == made + SEED_REVEALED
+
+
 FORMER_WORDINGS: dict[str, FormerWording] = {
+    "battle_end": _seed_revealed_without_a_seed,
     "shield_absorb": _shield_opening_repeated,
     "shield_drain": _shield_opening_repeated,
 }
