@@ -3,8 +3,8 @@ still imports.
 
 The import replays a file's log and compares every event it makes with the one recorded (the
 file is trusted only as far as the rules reproduce it). A sentence the rules now say differently is
-the same event told better, not a different outcome: each entry here names an event kind and how
-its former text becomes the current one. Only the text is forgiven — the kind, ship, data and
+the same event told better, not a different outcome: each entry here names an event kind and
+recognises its former text beside the one the replay made. Only the text is forgiven — the kind, ship, data and
 visibility must match exactly, and a recorded text that is neither the current nor a former
 wording still refuses the file.
 """
