@@ -23,6 +23,9 @@ from app.rules.core import NeedRoll, Roll, RuleError
 class DiceSource(ABC):
     # Whether a die may be missing (NeedRoll): people roll them, or a log hands back what they rolled.
     may_lack = False
+    # Whether the server rolls these dice from the battle's seed, so its end reveals that seed; a
+    # physical-dice battle's players roll them and it has no seed to reveal (GEN-02).
+    server_rolls = True
 
     def __init__(self) -> None:
         self.record: list[dict[str, object]] = []
@@ -117,6 +120,15 @@ def verify_rolls(seed: bytes, battle_id: str, rolls: list[dict[str, Any]]) -> li
     ]
 
 
+SEED_REVEALED = " The dice seed is revealed."
+
+
+def end_told(text: str, dice: DiceSource) -> str:
+    """A battle's end says its seed is revealed only where the server rolled the dice from it: a
+    physical-dice battle's players rolled them, and it has no seed to reveal (GEN-02)."""
+    return text + SEED_REVEALED if dice.server_rolls else text
+
+
 class ScriptedDice(DiceSource):
     def __init__(self, values: Iterable[int]) -> None:
         super().__init__()
@@ -132,6 +144,7 @@ class EnteredDice(DiceSource):
     """Physical dice: the values the player entered, in the order the rule asks for them."""
 
     may_lack = True
+    server_rolls = False
 
     def __init__(self, values: Iterable[int]) -> None:
         super().__init__()
@@ -158,12 +171,16 @@ class ReplayDice(DiceSource):
 
     may_lack = True
 
-    def __init__(self, recorded: list[dict[str, Any]], may_lack: bool = True) -> None:
+    def __init__(
+        self, recorded: list[dict[str, Any]], may_lack: bool = True, server_rolls: bool = True
+    ) -> None:
         """`may_lack=False`: the caller knows the recorded dice are all the action asks for (its
-        row did not wait), so a step's end need not try on a copy first."""
+        row did not wait), so a step's end need not try on a copy first. `server_rolls`: as the
+        battle's dice were rolled (False: physical dice, entered by the players)."""
         super().__init__()
         self.recorded = list(recorded)
         self.may_lack = may_lack
+        self.server_rolls = server_rolls
 
     def _next(self, sides: int, purpose: str, ship: str | None) -> int:
         if not self.recorded:
@@ -201,6 +218,7 @@ class SeatedDice(DiceSource):
     ) -> None:
         super().__init__()
         self.source = source
+        self.server_rolls = source.server_rolls
         self.may_roll = may_roll
         self.name = name
         self.stored = list(stored)

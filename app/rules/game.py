@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from app.rules.core import Actor, Event, NotAllowed, RuleError
-from app.rules.dice import Deferred, DiceSource, SeatedDice
+from app.rules.dice import Deferred, DiceSource, SeatedDice, end_told
 from app.rules.messages import first_error
 from app.rules.ruleset import ActionSpec, PartSpec, Ruleset, StepHook, When
 from app.rules.state import BattleState, Clock, PendingRoll, Ship
@@ -149,7 +149,8 @@ class Game:
                 state.finished = True
                 state.ready = []
                 state.ready_until.clear()
-                return [*events, Event(kind="clock", text=f"{self.system.describe(old)} ends."), end]
+                told = end.model_copy(update={"text": end_told(end.text, dice)})
+                return [*events, Event(kind="clock", text=f"{self.system.describe(old)} ends."), told]
         state.clock = new
         state.ready = []
         events.append(

@@ -63,7 +63,7 @@ async def test_ST_06_ST_16_damage_entered_by_one_player_fills_the_others_shield_
         await enter_damage(kosh, "excelsior", 25, "fore")
         await expect(fore).to_have_attribute("data-current", "0", timeout=5000)
         await expect(kirk.locator("#log-list")).to_contain_text(
-            "Shadow Cruiser hits Excelsior for 25 (fore): First One fire counts double on shields — 10 fill Fore "
+            "Excelsior: First One fire counts double on shields — 10 fill Fore "
             "shield (20/40 → 0/40), 15 reach the ship."
         )
         await expect(kosh.locator("#flash")).to_contain_text("Shadow Cruiser hits Excelsior for 25")

@@ -96,8 +96,7 @@ def test_ST_05_fire_from_the_map_fills_the_projection_its_bearing_falls_in():
     assert values(state, target) == {"Fore": 36, "Aft": 20}
     assert events[0].text == "Excelsior hits Thomas Paine for 10 (Aft, from the map): 10 absorbed by shields."
     assert events[1].text == (
-        "Excelsior hits Thomas Paine for 10 (Aft, from the map): Aft shield absorbs all 10 (30/30 → 20/30); "
-        "nothing reaches the ship."
+        "Thomas Paine: Aft shield absorbs all 10 (30/30 → 20/30); nothing reaches the ship."
     )
 
 

@@ -1,7 +1,8 @@
 """How a battle ends by itself, through the service on SQLite and PostgreSQL: only when
 the referee chose so at its start — as a step ends with one side left fighting (GEN-04), or when the
 turn limit's last turn ends (GEN-01). Without either option the battle goes on until the referee
-ends it, as before."""
+ends it, as before. These battles roll physical dice (the players enter them): their end reveals no
+seed, as there is none (GEN-02); a battle whose server rolls the dice says its seed is revealed."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ async def test_GEN_04_the_battle_ends_as_the_step_ends_with_one_side_left(platfo
         "Done with Ship Power.",
         "Everyone is done with Ship Power.",
         "Turn 1 · Ship Power ends.",
-        "The battle ends: only Hawk still fights (Crow out of the battle). The dice seed is revealed.",
+        "The battle ends: only Hawk still fights (Crow out of the battle).",
     ]
     state = await t.state()
     assert state.finished and state.clock.step == "ship_power"
@@ -65,7 +66,7 @@ async def test_GEN_04_both_sides_down_in_one_step_is_a_draw(platform: Platform) 
     texts = await t.act("ref", "clock.advance")  # nobody is left for the step to wait on
     assert texts[-2:] == [
         "Turn 1 · Ship Power ends.",
-        "The battle ends: no ship is left fighting: a draw. The dice seed is revealed.",
+        "The battle ends: no ship is left fighting: a draw.",
     ]
 
 
@@ -80,7 +81,6 @@ async def test_GEN_04_sides_count_by_their_name(platform: Platform) -> None:
     texts = await t.act("ann", "step.ready")  # Bob has no ship left fighting: the step waits on Ann
     assert texts[-1] == (
         "The battle ends: only the Shadows side still fights (Federation Heavy Cruiser out of the battle)."
-        " The dice seed is revealed."
     )
 
 
@@ -91,9 +91,7 @@ async def test_GEN_04_without_the_option_the_battle_goes_on_until_the_referee_en
     await t.act("ann", "damage.apply", KILL)
     assert (await t.act("ann", "step.ready"))[-1] == "Turn 1 · Ship Power ends; Turn 1 · Movement begins."
     assert not await finished(t)
-    assert await t.act("ref", "battle.end", {"reason": "Crow is gone"}) == [
-        "The battle ends: Crow is gone. The dice seed is revealed."
-    ]
+    assert await t.act("ref", "battle.end", {"reason": "Crow is gone"}) == ["The battle ends: Crow is gone."]
 
 
 async def test_GEN_01_the_turn_limit_ends_the_battle_when_its_last_turn_ends(platform: Platform) -> None:
@@ -104,10 +102,24 @@ async def test_GEN_01_the_turn_limit_ends_the_battle_when_its_last_turn_ends(pla
     await t.act("ann", "step.ready")
     assert (await t.act("bob", "step.ready"))[-2:] == [
         "Turn 1 · Adjust Ship Systems ends.",
-        "The battle ends: turn 1 was the last (the turn limit). The dice seed is revealed.",
+        "The battle ends: turn 1 was the last (the turn limit).",
     ]
     state = await t.state()
     assert state.finished and state.clock.turn == 1
+
+
+async def test_GEN_02_only_a_battle_the_server_rolled_for_says_its_seed_is_revealed(
+    platform: Platform,
+) -> None:
+    for dice_mode, revealed in (("seeded", " The dice seed is revealed."), ("physical", "")):
+        t = await table(platform, "b5wars", duel(), options={"turn_limit": 1}, dice_mode=dice_mode)
+        for _ in range(4):  # Ship Power, Movement, Combat, Adjust Ship Systems: turn 1's last step
+            texts = await t.act("ref", "clock.advance")
+        assert texts[-1] == f"The battle ends: turn 1 was the last (the turn limit).{revealed}", dice_mode
+        t = await table(platform, "b5wars", duel(), dice_mode=dice_mode)
+        assert await t.act("ref", "battle.end", {"reason": "Crow is gone", "winner": "draw"}) == [
+            f"The battle ends: Crow is gone — a draw.{revealed}"
+        ], dice_mode
 
 
 @pytest.mark.parametrize(

@@ -21,8 +21,7 @@ async def test_GEN_03_ST_05_the_direction_of_an_entered_hit_comes_from_the_map(p
     )
     assert texts == [
         "Haakona hits Excelsior for 12 (Port, from the map): 12 absorbed by shields.",
-        "Haakona hits Excelsior for 12 (Port, from the map): Port shield absorbs all 12 (30/30 → 18/30); nothing "
-        "reaches the ship.",
+        "Excelsior: Port shield absorbs all 12 (30/30 → 18/30); nothing reaches the ship.",
     ]
     assert await game.shields("excelsior") == {"Fore": 40, "Starboard": 30, "Aft": 30, "Port": 18}
     # ST-10: the New Orleans (Thomas Paine) has fore and aft halves; 0505 is abeam of it, on the spline.

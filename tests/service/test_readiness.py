@@ -48,10 +48,11 @@ async def table(
     system: str,
     ships: dict[str, tuple[dict[str, Any], str]],
     players: tuple[str, ...] = ("ann", "bob"),
+    dice_mode: str = "physical",
     **kw: Any,
 ) -> Table:
     async with platform.db.transaction() as session:
-        battle, ref = await create_battle(session, "Readiness", system, dice_mode="physical", **kw)
+        battle, ref = await create_battle(session, "Readiness", system, dice_mode=dice_mode, **kw)
         seats = {n: await add_participant(session, battle, n.title(), "player") for n in players}
         watcher = await add_participant(session, battle, "Watcher", "spectator")
     ids = {"ref": ref.participant.id, "watcher": watcher.participant.id} | {

@@ -546,7 +546,7 @@ async def test_SH_03_SH_14_b5wars_combat_step_is_one_impulse_against_the_excelsi
     # The Shadow is a First One ship: its 12 count double against the Excelsior's fore shield (ST-16).
     assert [e["text"] for e in shot.events] == [
         "Shadow Cruiser hits Excelsior with Molecular Slicer for 12 (fore): 12 absorbed by shields.",
-        "Shadow Cruiser hits Excelsior with Molecular Slicer for 12 (fore): First One fire counts double on "
+        "Excelsior: First One fire counts double on "
         "shields — Fore shield takes 24 (40/40 → 16/40); nothing reaches the ship.",
     ]
     pain = await b.pain()

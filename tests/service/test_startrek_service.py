@@ -158,7 +158,7 @@ async def test_ST_16_first_one_80_against_50_in_arc_and_ST_06_in_arc_fill(platfo
     assert [e["text"] for e in result.events] == [
         "Shadow Cruiser hits Excelsior with Molecular Slicer for 80 (fore): 25 absorbed by shields, 4 to armour, "
         "51 to Fore → Primary.",
-        "Shadow Cruiser hits Excelsior with Molecular Slicer for 80 (fore): First One fire counts double on "
+        "Excelsior: First One fire counts double on "
         "shields — 25 fill Fore shield (50/50 → 0/50), 55 reach the ship.",
         "Excelsior's Fore is destroyed.",
     ]
@@ -173,7 +173,7 @@ async def test_ST_16_first_one_80_against_50_in_arc_and_ST_06_in_arc_fill(platfo
     )
     assert texts == [
         "Haakona hits Excelsior for 35 (port): 30 absorbed by shields, 3 to armour, 2 to Port.",
-        "Haakona hits Excelsior for 35 (port): 30 fill Port shield (30/30 → 0/30), 5 reach the ship.",
+        "Excelsior: 30 fill Port shield (30/30 → 0/30), 5 reach the ship.",
     ]
     assert await game.shields("excelsior") == {"Fore": 0, "Starboard": 30, "Aft": 30, "Port": 0}
     # ST-06: fire under the rating is all absorbed; the defender cannot send it to the hull instead.
@@ -184,7 +184,7 @@ async def test_ST_16_first_one_80_against_50_in_arc_and_ST_06_in_arc_fill(platfo
     )
     assert texts == [
         "Haakona hits Excelsior for 12 (aft): 12 absorbed by shields.",
-        "Haakona hits Excelsior for 12 (aft): Aft shield absorbs all 12 (30/30 → 18/30); nothing reaches the ship.",
+        "Excelsior: Aft shield absorbs all 12 (30/30 → 18/30); nothing reaches the ship.",
     ]
     # ST-12: the Fore deflector went with its section, so the Fore projection collapses as Adjust Ship
     # Systems (the end of turn 1) ends; the others carry on and regenerate at Ship Power (ST-07).
@@ -864,23 +864,20 @@ async def test_ST_10_ST_11_ST_13_spline_picks_generator_loss_and_energy_drain(pl
         "direction; one unit's fire is never split (ST-10)",
     )
     texts = await game.texts("tomalak", "damage.apply", {**hit, "amount": 35, "direction": "Port"})
-    assert (
-        texts[1]
-        == "Haakona hits Excelsior for 35 (Port): 30 fill Port shield (30/30 → 0/30), 5 reach the ship."
-    )
+    assert texts[1] == "Excelsior: 30 fill Port shield (30/30 → 0/30), 5 reach the ship."
     # ST-13: an energy drain of 2 scores 20 on the shield; not more than it holds: no bleed-through.
     texts = await game.texts(
         "tomalak", "damage.apply", {**hit, "amount": 2, "direction": "aft", "effects": ["energy_drain"]}
     )
     assert texts[1] == (
-        "Haakona hits Excelsior for 2 (aft): energy drain scores 10× on shields — 20 scored on Aft shield (30/30 → "
+        "Excelsior: energy drain scores 10× on shields — 20 scored on Aft shield (30/30 → "
         "10/30); no bleed-through (ST-13)."
     )
     texts = await game.texts(
         "tomalak", "damage.apply", {**hit, "amount": 2, "direction": "aft", "effects": ["energy_drain"]}
     )
     assert texts[1] == (
-        "Haakona hits Excelsior for 2 (aft): energy drain scores 10× on shields — 20 overkills Aft shield (10/30 → "
+        "Excelsior: energy drain scores 10× on shields — 20 overkills Aft shield (10/30 → "
         "0/30): the weapon bleeds through and may roll to hit again, a free shot (ST-13)."
     )
     # ST-11: the shield generator destroyed drops every projection at once.

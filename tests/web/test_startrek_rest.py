@@ -104,7 +104,7 @@ async def test_bot_flow_ST_06_ST_16_shields_and_ST_25_torpedoes_over_rest(client
     )
     assert [e["text"] for e in body["events"]] == [
         "Shadow Cruiser hits Excelsior for 30 (fore): 20 absorbed by shields, 4 to armour, 6 to Fore.",
-        "Shadow Cruiser hits Excelsior for 30 (fore): First One fire counts double on shields — 20 fill Fore "
+        "Excelsior: First One fire counts double on shields — 20 fill Fore "
         "shield (40/40 → 0/40), 10 reach the ship.",
     ]
     # ST-06: the warbird's fire from aft fills only the Aft projection.
@@ -116,7 +116,7 @@ async def test_bot_flow_ST_06_ST_16_shields_and_ST_25_torpedoes_over_rest(client
         {"target": "excelsior", "source": "haakona", "amount": 7, "direction": "aft"},
     )
     assert body["events"][1]["text"] == (
-        "Haakona hits Excelsior for 7 (aft): Aft shield absorbs all 7 (30/30 → 23/30); nothing reaches the ship."
+        "Excelsior: Aft shield absorbs all 7 (30/30 → 23/30); nothing reaches the ship."
     )
     seen = await view(client, table, "kosh")
     assert shield_values(seen, "excelsior") == {"Fore": 0, "Starboard": 30, "Aft": 23, "Port": 30}

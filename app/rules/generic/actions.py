@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.rules.core import Actor, Event, NoPayload, RuleError, ShipRef, Visibility
-from app.rules.dice import DiceSource
+from app.rules.dice import DiceSource, end_told
 from app.rules.generic.ending import DRAW, sides_of
 from app.rules.messages import first_error
 from app.rules.overrides import choice_at
@@ -514,7 +514,7 @@ def _end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: Dice
     why = f": {payload.reason}" if payload.reason else ""
     if payload.winner is None:  # as every end was logged before a winner could be named
         state.finished = True
-        return [Event(kind="battle_end", text=f"The battle ends{why}. The dice seed is revealed.")]
+        return [Event(kind="battle_end", text=end_told(f"The battle ends{why}.", dice))]
     sides = sides_of(state)
     if payload.winner != DRAW and payload.winner not in sides:
         named = ", ".join(f'"{s}"' for s in sides) or "none: no ship has a side"
@@ -522,9 +522,7 @@ def _end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: Dice
     state.finished = True
     said = "a draw" if payload.winner == DRAW else f"the {payload.winner} side wins"
     data = {"reason": "referee", "winner": payload.winner, "why": payload.reason}
-    return [
-        Event(kind="battle_end", text=f"The battle ends{why} — {said}. The dice seed is revealed.", data=data)
-    ]
+    return [Event(kind="battle_end", text=end_told(f"The battle ends{why} — {said}.", dice), data=data)]
 
 
 class MoveShip(BaseModel):

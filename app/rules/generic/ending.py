@@ -100,4 +100,4 @@ def battle_over(state: BattleState, old: Clock, new: Clock) -> Event | None:
 
 
 def _end(why: str, data: dict[str, Any]) -> Event:
-    return Event(kind="battle_end", text=f"The battle ends: {why}. The dice seed is revealed.", data=data)
+    return Event(kind="battle_end", text=f"The battle ends: {why}.", data=data)

@@ -22,7 +22,6 @@ from app.rules.attack import DamageContext
 from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.figures import Turning
-from app.rules.generic.damage import direction_note, ship_label
 from app.rules.geometry import arcs_containing, on_boundary, tiling_problems
 from app.rules.ruleset import Settable, hook, part
 from app.rules.startrek.cloak import shields_down_by_cloak
@@ -357,10 +356,11 @@ def attack_direction(ctx: DamageContext) -> str | None:
     return section.arc if section else None
 
 
-def _lead(ctx: DamageContext) -> str:
-    weapon = f" with {ctx.entry.weapon}" if ctx.entry.weapon else ""
-    where = direction_note(ctx)
-    return f"{ship_label(ctx.state, ctx.entry.source)} hits {ctx.target.name}{weapon} for {ctx.entry.amount}{where}"
+def _opening(ctx: DamageContext) -> str:
+    """The shield's sentence opens with the ship alone: the damage summary just before it already
+    says who hit whom with what, and the log said that opening only once since (former wordings:
+    app/services/history/wordings.py)."""
+    return f"{ctx.target.name}: "
 
 
 def _drain(ctx: DamageContext, shields: Shields, projection: Projection, multiplier: int) -> None:
@@ -382,7 +382,7 @@ def _drain(ctx: DamageContext, shields: Shields, projection: Projection, multipl
         Event(
             kind="shield_drain",
             ship=ctx.target.id,
-            text=f"{_lead(ctx)}: energy drain scores 10×{doubled} on shields — {tail}",
+            text=f"{_opening(ctx)}energy drain scores 10×{doubled} on shields — {tail}",
             data={
                 "projection": projection.name,
                 "before": before,
@@ -445,7 +445,7 @@ def shield_filter(ctx: DamageContext) -> None:
         Event(
             kind="shield_absorb",
             ship=ctx.target.id,
-            text=f"{_lead(ctx)}: {prefix}{body}",
+            text=f"{_opening(ctx)}{prefix}{body}",
             data={
                 "projection": projection.name,
                 "before": before,

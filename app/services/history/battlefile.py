@@ -33,6 +33,7 @@ from app.services.history.replay import (
     history_entry,
     log_rows,
 )
+from app.services.history.wordings import in_current_wording
 from app.services.platform import Platform
 from app.services.store.battles import add_participant, create_battle, get_battle, participants
 
@@ -295,7 +296,12 @@ def _history_row(row: dict[str, Any], walk: StackWalk, rows: dict[int, _FileRow]
 
 
 def replay_file(
-    rules: Rules, system: str, options: dict[str, Any], log: list[dict[str, Any]], every: int
+    rules: Rules,
+    system: str,
+    options: dict[str, Any],
+    log: list[dict[str, Any]],
+    every: int,
+    server_rolls: bool = True,
 ) -> tuple[BattleState, dict[int, BattleState]]:
     """Replay the file's log from a new battle, checking each action reproduces its recorded events
     and uses exactly its recorded dice; the final state and the states to keep as checkpoints.
@@ -315,12 +321,12 @@ def replay_file(
                     raise ValueError("its recorded events are not what the log makes of it")
             else:
                 actor = viewer_for(row["actor"] or "system", row["actor_role"], state)
-                dice = ReplayDice(row["dice"])
+                dice = ReplayDice(row["dice"], server_rolls=server_rolls)
                 outcome = apply_action(state, Action(row["action_type"], row["payload"], actor), dice)
                 if dice.recorded:
                     raise ValueError(f"{len(dice.recorded)} recorded dice were not used")
                 made = [e.model_dump(mode="json") for e in outcome.events]
-                if made != row["events"]:
+                if made != in_current_wording(row["events"], made):
                     raise ValueError("its recorded events are not what the rules make of it")
                 state = outcome.state
         except Exception as exc:  # a rule's refusal, a wrong die, a different outcome: all refuse
@@ -466,7 +472,7 @@ async def import_battle(
     ids = {old["id"]: made.participant.id for old, made in new_seats}
     log = _renamed(data["log"], ids)
     state, checkpoints = await asyncio.to_thread(
-        replay_file, rules, battle.system, dict(battle.options), log, every
+        replay_file, rules, battle.system, dict(battle.options), log, every, battle.dice_mode == "seeded"
     )
     for old, made in new_seats:
         if old.get("active") is False:

@@ -30,14 +30,14 @@ def test_ST_06_in_arc_projection_fills_first_and_only_overflow_reaches_the_ship(
     assert values(state, "excelsior") == {"Fore": 15, "Starboard": 30, "Aft": 30, "Port": 30}
     assert events[0].data["absorbed"] == 25 and events[0].data["armour"] == 0
     assert of_kind(events, "shield_absorb")[0].text == (
-        "Raider hits Excelsior for 25 (fore): Fore shield absorbs all 25 (40/40 → 15/40); nothing reaches the ship."
+        "Excelsior: Fore shield absorbs all 25 (40/40 → 15/40); nothing reaches the ship."
     )
     state, events = hit(state, "excelsior", 20, source="raider", direction="fore")
     assert values(state, "excelsior")["Fore"] == 0
     assert events[0].data["absorbed"] == 15
     assert events[0].data["armour"] + events[0].data["internal"] == 5
     assert of_kind(events, "shield_absorb")[0].text == (
-        "Raider hits Excelsior for 20 (fore): 15 fill Fore shield (15/40 → 0/40), 5 reach the ship."
+        "Excelsior: 15 fill Fore shield (15/40 → 0/40), 5 reach the ship."
     )
 
 
@@ -92,7 +92,7 @@ def test_ST_16_first_one_80_vs_50_absorbs_25_and_55_go_through():
     assert events[0].data["absorbed"] == 25
     assert events[0].data["armour"] + events[0].data["internal"] == 55
     assert of_kind(events, "shield_absorb")[0].text == (
-        "Ker hits Enterprise for 80 (fore): First One fire counts double on shields — 25 fill Fore shield "
+        "Enterprise: First One fire counts double on shields — 25 fill Fore shield "
         "(50/50 → 0/50), 55 reach the ship."
     )
 
@@ -112,7 +112,7 @@ def test_ST_16_first_one_below_the_fill_doubles_what_the_shield_loses():
     assert values(state, "enterprise")["Fore"] == 10
     assert events[0].data["absorbed"] == 20
     assert of_kind(events, "shield_absorb")[0].text == (
-        "Ker hits Enterprise for 20 (fore): First One fire counts double on shields — Fore shield takes 40 "
+        "Enterprise: First One fire counts double on shields — Fore shield takes 40 "
         "(50/50 → 10/50); nothing reaches the ship."
     )
 
@@ -156,7 +156,7 @@ def test_ST_13_overkill_bleeds_through_for_a_free_to_hit_roll():
         "source": "raider",
     }
     assert drain.text == (
-        "Raider hits Excelsior for 5 (fore): energy drain scores 10× on shields — 50 overkills Fore shield "
+        "Excelsior: energy drain scores 10× on shields — 50 overkills Fore shield "
         "(40/40 → 0/40): the weapon bleeds through and may roll to hit again, a free shot (ST-13)."
     )
 

@@ -33,7 +33,7 @@ def test_ST_13_ST_16_a_first_one_drain_is_doubled_and_exactly_filling_is_no_over
     state, events = hit(state, "excelsior", 2, source="ker", direction="fore", effects=["energy_drain"])
     (drain,) = of_kind(events, "shield_drain")
     assert drain.text == (
-        "Ker hits Excelsior for 2 (fore): energy drain scores 10× (doubled: First One fire) on shields — 40 scored "
+        "Excelsior: energy drain scores 10× (doubled: First One fire) on shields — 40 scored "
         "on Fore shield (40/40 → 0/40); no bleed-through (ST-13)."
     )
     assert (drain.data["scored"], drain.data["free_to_hit"]) == (40, False)
