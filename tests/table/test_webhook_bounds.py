@@ -129,7 +129,10 @@ async def test_eighteen_tests_to_a_silent_receiver_leave_undo_audit_and_report_a
             answers = await asyncio.gather(*sends)
         assert sorted(r.status_code for r in answers) == [200] * 8 + [503] * 10
         assert [r.json() for r in answers if r.status_code == 200] == [{"delivered": False}] * 8
-        assert c.app.state.platform.webhooks.in_flight == 0  # type: ignore[attr-defined]
+        # Every slot is given back — the tests' and the pings the undo started, which retry with
+        # backoff against the receiver that now hangs up — so nothing is held for ever.
+        webhooks = c.app.state.platform.webhooks  # type: ignore[attr-defined]
+        await eventually(lambda: webhooks.in_flight == 0, timeout=60, what="every webhook slot given back")
 
 
 async def test_an_attempt_ends_at_its_deadline_even_against_a_dribbling_receiver(db_url: str) -> None:
