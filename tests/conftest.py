@@ -126,10 +126,13 @@ def db_url(request: pytest.FixtureRequest) -> str:
     return request.getfixturevalue(f"{request.param}_url")
 
 
-# Each in-process app and platform keeps a small pool that waits longer for a free connection: two
-# test workers side by side, each with an app and a platform open, stay well inside PostgreSQL's
-# 100 connections, and a burst of concurrent requests queues instead of failing.
+# Each app and platform the suite runs keeps a small pool that waits longer for a free connection:
+# two test workers side by side, each with an app, a platform and a server process open, stay well
+# inside PostgreSQL's 100 connections, and a burst of concurrent requests queues instead of failing.
+# In-process apps take it from `settings_for`; server processes and CLI runs from the environment.
 TEST_POOL: dict[str, Any] = {"db_pool_size": 4, "db_max_overflow": 4, "db_pool_timeout": 30.0}
+for _name, _value in TEST_POOL.items():
+    os.environ.setdefault(_name.upper(), str(_value))
 
 
 def settings_for(db: str, broadcast: str = "memory://") -> Settings:

@@ -47,6 +47,9 @@ def with_request_id(response: Response) -> Response:
     return JSONResponse(body, status_code=response.status_code, headers=headers)
 
 
+_QUOTING: set[Any] = set()  # the handlers `install` made: they already quote the id
+
+
 def install(app: Any) -> None:
     """Wrap the app's exception handlers (after they are installed), and let the templates quote
     the id (`request_id()` in error.html and unavailable.html)."""
@@ -54,7 +57,7 @@ def install(app: Any) -> None:
 
     env.globals["request_id"] = request_id
     for kind, handler in list(app.exception_handlers.items()):
-        if not getattr(handler, "quotes_request_id", False):
+        if handler not in _QUOTING:  # installing twice wraps nothing twice
             wrapped = quoting(handler)
-            wrapped.quotes_request_id = True  # type: ignore[attr-defined]
+            _QUOTING.add(wrapped)
             app.exception_handlers[kind] = wrapped

@@ -45,20 +45,16 @@ class JsonLines(logging.Formatter):
         return json.dumps(line, ensure_ascii=False)
 
 
-class StarboardHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class StarboardHandler(logging.Handler):
     """The one handler the app installs (told apart from any other, so installing is idempotent).
-    It writes to whatever `sys.stderr` is at the time (a test run swaps it)."""
+    It writes to whatever `sys.stderr` is at the time (a test run swaps it), a line a record."""
 
-    def __init__(self) -> None:
-        super().__init__()
-
-    @property  # type: ignore[override]
-    def stream(self) -> object:
-        return sys.stderr
-
-    @stream.setter
-    def stream(self, _value: object) -> None:
-        return None
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+            sys.stderr.flush()
+        except Exception:  # a broken stream must not break the request that logged
+            self.handleError(record)
 
 
 def configure(log_format: Literal["text", "json"], level: str = "INFO") -> None:

@@ -55,12 +55,13 @@ class PinnedHTTPS(http.client.HTTPSConnection):
     """The same over TLS: the certificate is checked against the URL's host (SNI kept)."""
 
     def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self.tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=self.tls)
         self.address = address
 
     def connect(self) -> None:
         raw = _connect(self.address, self.port, self.timeout)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)  # type: ignore[attr-defined]
+        self.sock = self.tls.wrap_socket(raw, server_hostname=self.host)
 
 
 class Attempt:
