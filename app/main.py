@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -22,7 +23,7 @@ from app.operations.shutdown import Draining
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
 from app.services.bootstrap import build_platform
-from app.services.bus import ActionCommitted
+from app.services.bus import ActionCommitted, settle
 from app.services.reading.live_log import LiveLogs
 from app.services.table import notify
 from app.web.api import battlefile as api_battlefile
@@ -178,6 +179,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             deadlines.cancel()
             await platform.broker.stop()
             await hub.drain()
+            # Work handed out after the last commits (checkpoints, pings) finishes before the pool
+            # closes: run after it, it would open connections nobody closes.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(settle(), settings.shutdown_deadline_seconds)
             await platform.db.dispose()
             if platform.webhooks is not None:
                 platform.webhooks.close()

@@ -24,6 +24,7 @@ from app.db import Database
 from app.main import create_app
 from app.realtime.broker import Broker
 from app.services.bootstrap import build_platform
+from app.services.bus import settle
 from app.services.platform import Platform
 from app.web.middleware.serving import WS_PROTOCOL
 
@@ -151,6 +152,7 @@ async def platform(db_url: str) -> AsyncIterator[Platform]:
     settings = settings_for(db_url)
     db = Database(db_url, pool_size=4, max_overflow=4, pool_timeout=30.0)
     yield build_platform(settings=settings, db=db, broker=Broker())
+    await settle()  # the after-commit work is done before the pool closes
     await db.dispose()
 
 
