@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser, Page, async_playwright
 
 CHROMIUM = os.environ.get("STARBOARD_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -55,3 +56,19 @@ async def wait_until(page, expression: str, timeout: float = 10000) -> None:  # 
         if asyncio.get_running_loop().time() > deadline:
             raise PlaywrightTimeout(f"{expression!r} still false after {timeout} ms")
         await asyncio.sleep(0.05)
+
+
+@asynccontextmanager
+async def phone_page(browser: Browser, url: str) -> AsyncIterator[tuple[Page, list[str]]]:
+    """A phone-sized touch page (390 × 844) opened at `url` (a join link) and live, with the script
+    errors it raises so far; closed on leaving."""
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        await page.goto(url)
+        await wait_until(page, "document.documentElement.dataset.live === 'connected'")
+        yield page, errors
+    finally:
+        await context.close()

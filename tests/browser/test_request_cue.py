@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 from playwright.async_api import Browser, expect
 
-from tests.browser.conftest import wait_until
+from tests.browser.conftest import phone_page, wait_until
 from tests.conftest import Server
 from tests.helpers import act, set_table, simple_ship
 
@@ -20,13 +20,7 @@ async def test_pending_requests_are_on_the_referees_bar_and_tab_title(
         table = await set_table(c, ships=ships)
         hit = {"target": "crow", "source": "hawk", "amount": 9, "direction": "fore"}
         assert (await act(c, table, "ann", "damage.apply", hit)).status_code == 200
-        context = await browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-        page = await context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        try:
-            await page.goto(f"{server.url}/join/{table.tokens['ref']}")
-            await wait_until(page, "document.documentElement.dataset.live === 'connected'")
+        async with phone_page(browser, f"{server.url}/join/{table.tokens['ref']}") as (page, errors):
             cue = page.locator("#requests-waiting")
             await expect(cue).to_be_hidden()
             assert not (await page.title()).startswith("(")
@@ -57,5 +51,3 @@ async def test_pending_requests_are_on_the_referees_bar_and_tab_title(
             await expect(cue).to_be_hidden(timeout=5000)
             await expect(page).to_have_title("Referee · Test battle · Starboard")
             assert errors == []
-        finally:
-            await context.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 from playwright.async_api import Browser, Route, expect
 
-from tests.browser.conftest import wait_until
+from tests.browser.conftest import phone_page
 from tests.conftest import Server
 from tests.helpers import set_table, simple_ship
 
@@ -18,13 +18,7 @@ async def test_a_send_that_never_reaches_the_server_says_so_and_keeps_the_entry(
     async with httpx.AsyncClient(base_url=server.url) as c:
         ships = {"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
         table = await set_table(c, ships=ships)
-        context = await browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-        page = await context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        try:
-            await page.goto(f"{server.url}/join/{table.tokens['ann']}")
-            await wait_until(page, "document.documentElement.dataset.live === 'connected'")
+        async with phone_page(browser, f"{server.url}/join/{table.tokens['ann']}") as (page, errors):
             before = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()[
                 "seq"
             ]
@@ -55,5 +49,3 @@ async def test_a_send_that_never_reaches_the_server_says_so_and_keeps_the_entry(
             chat = await c.get(f"/api/v1/battles/{table.battle_id}/chat", headers=table.auth("ref"))
             assert chat.json()["messages"] == []
             assert errors == []
-        finally:
-            await context.close()

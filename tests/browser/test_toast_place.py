@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 from playwright.async_api import Browser, expect
 
-from tests.browser.conftest import wait_until
+from tests.browser.conftest import phone_page, wait_until
 from tests.conftest import Server
 from tests.helpers import act, set_table, simple_ship
 
@@ -27,13 +27,7 @@ async def test_the_message_moves_off_the_logs_newest_line(browser: Browser, serv
         for amount in range(1, 7):  # a log long enough to fill its list
             hit = {"target": "crow", "source": "hawk", "amount": amount, "direction": "fore"}
             assert (await act(c, table, "ann", "damage.apply", hit)).status_code == 200
-    context = await browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        await page.goto(f"{server.url}/join/{table.tokens['ann']}")
-        await wait_until(page, "document.documentElement.dataset.live === 'connected'")
+    async with phone_page(browser, f"{server.url}/join/{table.tokens['ann']}") as (page, errors):
         # The log's foot at the foot of the screen, where the message floats.
         await page.evaluate("document.getElementById('log-list').scrollIntoView({block: 'end'})")
         await page.evaluate("window.scrollBy(0, 60)")  # past the foot bar, if the page has one
@@ -47,5 +41,3 @@ async def test_the_message_moves_off_the_logs_newest_line(browser: Browser, serv
         await wait_until(page, f"!({COVERED})()", timeout=3000)  # well before an info message fades (8 s)
         assert await page.evaluate(COVERED) is False
         assert errors == []
-    finally:
-        await context.close()
