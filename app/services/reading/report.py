@@ -537,7 +537,7 @@ async def battle_report(
     """The report as this participant may see it, live until the end (the running turn's figures
     are those so far). Kept in REPORTS by battle, seq and viewer, so it is replayed once per action,
     not per request; the replay runs in a worker thread, so a long battle never blocks the loop."""
-    who = (battle.status, participant.id, participant.role, participant.name, id(rules))
+    who = (battle.status, participant.id, participant.role, participant.name, rules)
     kept = REPORTS.get(battle.id, battle.seq, who)
     if kept is not None:
         return kept
