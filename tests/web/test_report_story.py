@@ -168,7 +168,8 @@ async def test_LEAK_the_shared_page_and_image_show_no_cloaked_path_no_commanders
     public = await report_of(platform, d, "Spectator")
     for where, text in (("page", shared), ("image", image), ("spectator's report", public.model_dump_json())):
         assert SECRET_HEX not in text, where
-        assert str(SECRET_OUTPUT) not in text, where
+        # as a number of its own: the page's dice commitments are hex, where "917" turns up by chance
+        assert not re.search(rf"\b{SECRET_OUTPUT}\b", text), where
         assert SECRET_TALK not in text and "ambush" not in text, where
     # the shared page is the spectator's report: the same story, sentence for sentence
     for turn in public.story:
