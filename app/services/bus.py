@@ -43,6 +43,16 @@ class ActionCommitted:
         return f"battle {self.commit.battle_id} seq {self.commit.seq}"
 
 
+@dataclass(frozen=True)
+class TableChanged:
+    """The table around a battle changed — table talk, a request to the referee, the table's
+    options — with no action in the log: the pages' table regions are drawn again (`seq`: the
+    chat's new number, or 0)."""
+
+    battle_id: str
+    seq: int = 0
+
+
 @dataclass
 class Unit:
     """One unit of work: its session, and the events it will hand over once it has committed."""

@@ -48,3 +48,12 @@ class Platform:
             work = Unit(session)
             yield work
         self.bus.publish(work.events)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Unit]:
+        """A unit of work for the table's own changes (table talk, requests, options): a plain
+        transaction whose emitted events are handed to the bus once it has committed."""
+        async with self.db.transaction() as session:
+            work = Unit(session)
+            yield work
+        self.bus.publish(work.events)

@@ -14,7 +14,6 @@ from app.models import Participant
 from app.realtime.hub import Hub
 from app.services.errors import Forbidden, Unauthorized
 from app.services.platform import Platform
-from app.services.store.seats import seat_and_waits
 from app.services.store.tokens import hash_token
 
 
@@ -76,26 +75,19 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     return out
 
 
-async def seat_by_bearer(
+async def participant_by_bearer(
     platform: PlatformDep, battle_id: str, creds: HTTPAuthorizationCredentials | None
-) -> tuple[Participant, bool]:
-    """The seat holding the bearer token, and whether its damage waits for the referee: one read."""
+) -> Participant:
+    """The seat holding the bearer token, in one read; a missing, rotated or foreign token is refused."""
     if creds is None:
         raise Unauthorized("send Authorization: Bearer <your token>")
     async with platform.db.reader() as session:
-        found = await seat_and_waits(platform.store, session, hash_token(creds.credentials))
+        found = await platform.store.seat_by_token(session, hash_token(creds.credentials))
     if found is None or not found[0].active:
         raise Forbidden("that link or token is not valid")
     if found[0].battle_id != battle_id:
         raise Forbidden("that token belongs to another battle")
-    return found
-
-
-async def participant_by_bearer(
-    platform: PlatformDep, battle_id: str, creds: HTTPAuthorizationCredentials | None
-) -> Participant:
-    """The seat holding the bearer token, refused as `seat_by_bearer` refuses."""
-    return (await seat_by_bearer(platform, battle_id, creds))[0]
+    return found[0]
 
 
 def join_url(request: Request, token: str) -> str:

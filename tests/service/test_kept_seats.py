@@ -18,7 +18,7 @@ from app.services.store import postgres, seats
 from app.services.store.battles import get_participant, load_state, remove_participant, rotate_token
 from app.services.store.tokens import hash_token
 from app.services.write import actions
-from app.services.write.actions import Command, MustAsk
+from app.services.write.actions import Command, Queued
 from tests.service.test_submit import aid, log_count, own_platform, setup
 
 pytestmark = pytest.mark.postgres
@@ -126,7 +126,7 @@ async def test_a_seat_whose_role_changed_is_checked_again(postgres_url: str) -> 
 
 async def test_damage_that_must_now_wait_for_the_referee_waits(postgres_url: str) -> None:
     """The table's options are part of the guard: turned on after Ann's seat was kept, her next
-    damage by token is handed back to the door to queue (MustAsk), and nothing is written."""
+    damage by token waits for the referee as a request, and nothing is written to the log."""
     async with own_platform(postgres_url) as platform:
         battle_id, ids = await setup(platform)
         token = await _ann_token(platform, battle_id, ids["ann"])
@@ -134,8 +134,13 @@ async def test_damage_that_must_now_wait_for_the_referee_waits(postgres_url: str
         async with platform.db.reader() as session:
             referee = await get_participant(session, battle_id, ids["ref"])
         await seats.set_table_options(platform, battle_id, referee, {"damage_needs_approval": True})
-        with pytest.raises(MustAsk):
-            await actions.submit(platform, _hit(battle_id, None, token=token))
+        waits = await actions.submit(platform, _hit(battle_id, None, token=token))
+        assert isinstance(waits, Queued)
+        assert (waits.request.kind, waits.request.status, waits.request.participant_id) == (
+            "damage",
+            "pending",
+            ids["ann"],
+        )
         assert await log_count(platform, battle_id) == 2 + 1
 
 

@@ -195,3 +195,25 @@ async def test_the_pages_ask_and_the_referee_sets_the_table(client: httpx.AsyncC
         headers={"hx-request": "true"},
     )
     assert r.status_code == 403
+
+
+async def test_a_waiting_damage_entry_sent_twice_waits_once(client: httpx.AsyncClient) -> None:
+    """The same action id sent again (a retry after a lost answer) answers the request it made
+    the first time; nothing more waits and nothing is applied. The socket door answers as queued too."""
+    table = await set_table(client, ships=two_ships())
+    await client.patch(
+        f"/api/v1/battles/{table.battle_id}/table",
+        json={"damage_needs_approval": True},
+        headers=table.auth("ref"),
+    )
+    first = await act(client, table, "ann", "damage.apply", HIT, action_id="hit-once")
+    again = await act(client, table, "ann", "damage.apply", HIT, action_id="hit-once")
+    assert first.status_code == again.status_code == 202, (first.text, again.text)
+    assert again.json() == first.json() == {"queued_request": first.json()["queued_request"], "status": "pending"}
+    queue = (
+        await client.get(f"/api/v1/battles/{table.battle_id}/requests", headers=table.auth("ref"))
+    ).json()
+    assert [q["summary"] for q in queue["requests"] if q["status"] == "pending"] == [
+        "damage 9 on Crow from Hawk (fore)"
+    ]
+    assert await seq_of(client, table) == 2

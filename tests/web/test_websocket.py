@@ -159,6 +159,43 @@ async def test_actions_over_the_socket_use_the_service(server: Server) -> None:
         assert error["type"] == "error" and error["field"] == "source" and "#flash" in error["content"]
 
 
+async def test_damage_that_waits_for_the_referee_is_answered_queued_over_the_socket(server: Server) -> None:
+    """The socket door hands the entry to the same write path: where the table asks for approval it
+    waits as a request (the socket says `queued` with its number) and nothing reaches the log."""
+    table = await table_on(
+        server, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        r = await c.patch(
+            f"/api/v1/battles/{table.battle_id}/table",
+            json={"damage_needs_approval": True},
+            headers=table.auth("ref"),
+        )
+        assert r.status_code == 200, r.text
+    cookie = await cookie_for(server.url, table.tokens["ann"])
+    async with WsViewer(server.url, table.battle_id, cookie) as v:
+        await v.hello(2)
+        msg = {
+            "type": "action",
+            "action_type": "damage.apply",
+            "payload": {"target": "crow", "source": "hawk", "amount": 4},
+            "action_id": uuid.uuid4().hex,
+            "seen_seq": 2,
+        }
+        await v.socket.send(json.dumps(msg))
+        queued = await v.next_frame()
+        while queued.get("type") != "queued":  # the table's regions may be redrawn first
+            queued = await v.next_frame()
+        assert isinstance(queued["request"], int)
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        battle = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()
+        waiting = (
+            await c.get(f"/api/v1/battles/{table.battle_id}/requests", headers=table.auth("ref"))
+        ).json()["requests"]
+    assert battle["seq"] == 2
+    assert [(q["id"], q["summary"]) for q in waiting] == [(queued["request"], "damage 4 on Crow from Hawk")]
+
+
 async def test_hostile_names_arrive_escaped_in_frames(server: Server) -> None:
     evil = "<script>alert(1)</script>"
     table = await table_on(

@@ -3,8 +3,9 @@ acted on (catch-up), the webhook they opted into — and the table's options a r
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import case, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -12,16 +13,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import Database, existing
 from app.models import Battle, Participant, SeatStatus, TableSettings
+from app.services.bus import TableChanged, Unit
 from app.services.errors import Forbidden, Invalid
-
-if TYPE_CHECKING:
-    from app.services.store.action_store import ActionStore
 
 
 class WithDatabase(Protocol):
-    """What the seat services use of the platform: its database (the store stands below it)."""
+    """What the seat services use of the platform: its database (the store stands below it), and
+    a unit of work whose events follow its commit."""
 
     db: Database
+
+    def transaction(self) -> AbstractAsyncContextManager[Unit]: ...
+
 
 ASKERS = ("player", "bot")  # the roles that ask the referee (undo, damage that waits)
 DAMAGE = "damage.apply"  # the action whose entry by an asker may wait for the referee
@@ -57,43 +60,6 @@ def merged_options(created: dict[str, Any] | None, changed: dict[str, Any] | Non
     return options
 
 
-async def seat_and_waits(
-    store: ActionStore, session: AsyncSession, token_hash: str
-) -> tuple[Participant, bool] | None:
-    """The seat holding this token and whether its damage waits for the referee (see
-    `damage_waits`), in one statement: the REST door's one read before an action."""
-    found = await store.seat_by_token(session, token_hash)
-    if found is None:
-        return None
-    seat, battle_options, table_options = found
-    return seat, waits_under(seat, battle_options, table_options)
-
-
-def waits_under(seat: Participant, battle_options: Any, table_options: Any) -> bool:
-    """Whether this seat's damage may have to wait for the referee, under the battle's options as
-    created (`battle_options`) and as the referee changed them (`table_options`)."""
-    return seat.role in ASKERS and bool(
-        merged_options(battle_options, table_options)["damage_needs_approval"]
-    )
-
-
-async def damage_waits(session: AsyncSession, battle_id: str, participant_id: Any) -> bool:
-    """Whether this seat's damage may have to wait for the referee: an asking role (player, bot) in a
-    battle with `damage_needs_approval` on. One statement, asked before every damage entry; an unknown
-    or removed seat answers False (submit refuses it with the reason)."""
-    row = (
-        await session.execute(
-            select(Participant.role, Participant.active, Battle.options, TableSettings.options)
-            .join(Battle, Battle.id == Participant.battle_id)
-            .outerjoin(TableSettings, TableSettings.battle_id == Battle.id)
-            .where(Participant.id == str(participant_id), Participant.battle_id == battle_id)
-        )
-    ).first()
-    if row is None or not row[1] or row[0] not in ASKERS:
-        return False
-    return bool(merged_options(row[2], row[3])["damage_needs_approval"])
-
-
 def clean_options(changes: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in changes.items():
@@ -119,13 +85,15 @@ async def set_table_options(
     if referee.role != "referee" or referee.battle_id != battle_id:
         raise Forbidden("only the referee changes the table's options")
     cleaned = clean_options(changes)
-    async with platform.db.transaction() as session:
+    async with platform.transaction() as work:
+        session = work.session
         row = await session.get(TableSettings, battle_id)
         if row is None:
             row = TableSettings(battle_id=battle_id, options={})
             session.add(row)
         row.options = {**row.options, **cleaned}
         battle = await existing(session, Battle, battle_id)
+        work.emit(TableChanged(battle_id))
         return await table_options(session, battle)
 
 

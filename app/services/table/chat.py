@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, ChatMessage, Participant
-from app.realtime.broker import Topic
+from app.services.bus import TableChanged
 from app.services.errors import Forbidden, Invalid, RateLimited, ServiceError
 from app.services.platform import Platform
 from app.services.store.battles import get_battle, get_participant, participants
@@ -206,19 +206,20 @@ async def post(
     text = _clean(body, settings.chat_max_chars)
     for _attempt in range(ATTEMPTS):
         try:
-            async with platform.db.transaction() as session:
+            async with platform.transaction() as work:
+                session = work.session
                 battle = await get_battle(session, battle_id)
                 sender = await get_participant(session, battle_id, sender_id)
                 recipient = await _recipient(session, battle, sender, to)
                 seq = await _insert_within_limit(
                     session, settings, battle_id, sender.id, recipient, text, limited
                 )
+                work.emit(TableChanged(battle_id, seq))
             break
         except IntegrityError:  # another message took this chat seq first: count again
             continue
     else:
         raise ServiceError("the chat is busy; try again")
-    await wake_table(platform, battle_id, seq)
     async with platform.db.reader() as session:  # this message, numbered as its sender reads it
         before = await session.scalar(
             select(func.count())
@@ -271,11 +272,3 @@ async def _insert_within_limit(
             retry_after=max(1, math.ceil(settings.chat_rate_seconds)),
         )
     return int(stored)
-
-
-async def wake_table(platform: Platform, battle_id: str, seq: int) -> None:
-    """Tell every process that the table's regions (chat, requests) of this battle changed."""
-    try:
-        await platform.broker.publish(battle_id, seq, Topic.TABLE)
-    except Exception:  # stored; viewers see it on their next page load or hello
-        log.exception("table wake-up failed for battle %s", battle_id)

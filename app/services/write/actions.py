@@ -13,6 +13,10 @@ Where the store keeps rows (PostgreSQL), the next action of a seat whose last ac
 committed reads nothing: it is checked against the kept battle, state and seat, and its write is
 guarded on each of them (`_kept_context`, `store/postgres.py`); anything moved or refused is read
 whole and answered as before.
+
+Damage a player enters on a ship they do not command may wait for the referee (`waiting.py`): the
+write path finds that in the action's own read and queues it as a table request in the same unit
+of work, answering `Queued` instead of `Submitted` — one decision, the same for every door.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.models import ActionLog, Battle, Participant, Snapshot
+from app.models import ActionLog, Battle, Participant, Snapshot, TableRequest
 from app.operations import metrics
 from app.operations.request_id import request_id
 from app.rules import apply_action
@@ -36,7 +40,7 @@ from app.rules.core import Action, NeedRoll, NotAllowed, Outcome, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ReplayDice, SeededDice, dice_plan
 from app.rules.state import BattleState
 from app.rules.views import Viewer, viewer_for
-from app.services.bus import ActionCommitted, Unit
+from app.services.bus import ActionCommitted, TableChanged, Unit
 from app.services.errors import (
     Conflict,
     Forbidden,
@@ -54,7 +58,8 @@ from app.services.reading.views import visible_events
 from app.services.store import drafts
 from app.services.store.action_store import Asked, Entry, Guard, GuardFailed
 from app.services.store.battles import checked_seat, get_battle, get_participant, load_state, token_seat
-from app.services.store.seats import DAMAGE, waits_under
+from app.services.store.seats import merged_options, table_options
+from app.services.write import waiting
 
 log = logging.getLogger(__name__)
 
@@ -114,18 +119,15 @@ class Command:
     # The REST door's credential: the acting seat is the one holding this token, found in the
     # action's own read (no read before it; `participant_id` may be None).
     token_hash: str | None = None
-    # The door has asked `requests.queue_if_needed` already (a token's damage entry: see MustAsk).
-    queue_checked: bool = False
+    # The referee approved this entry (a damage request): it is applied, never queued again.
+    approved: bool = False
 
 
-class MustAsk(Exception):
-    """A damage entry by a seat found by its token, in a battle where it may wait for the referee:
-    the door asks `requests.queue_if_needed` (with this seat) and submits again with
-    `queue_checked` if it does not wait. Raised before anything is written."""
+@dataclass(frozen=True)
+class Queued:
+    """The action waits for the referee as this table request; nothing of the battle was written."""
 
-    def __init__(self, participant_id: str) -> None:
-        super().__init__(participant_id)
-        self.participant_id = participant_id
+    request: TableRequest
 
 
 @dataclass
@@ -200,20 +202,22 @@ async def _repeat(session: AsyncSession, platform: Platform, row: ActionLog) -> 
     return Submitted(row.battle_id, row.seq, shown, duplicate=True)
 
 
-async def submit(platform: Platform, cmd: Command) -> Submitted:
-    """Apply one action for one participant. Raises a ServiceError subclass when nothing changed.
-    Each answer is counted by system and outcome, with its time (the operator's metrics)."""
+async def submit(platform: Platform, cmd: Command) -> Submitted | Queued:
+    """Apply one action for one participant, or queue it where it waits for the referee. Raises a
+    ServiceError subclass when nothing changed. Each answer is counted by system and outcome, with
+    its time (the operator's metrics)."""
     started = time.perf_counter()
     try:
         result = await _submit(platform, cmd)
-    except MustAsk:  # not an answer: the door asks the referee's question and submits again
-        raise
     except ServiceError as refused:
         metrics.action_done(_system_of(platform, cmd.battle_id), type(refused).__name__.lower(), started)
         raise
     except BaseException:
         metrics.action_done(_system_of(platform, cmd.battle_id), "error", started)
         raise
+    if isinstance(result, Queued):
+        metrics.action_done(_system_of(platform, cmd.battle_id), "queued", started)
+        return result
     battle = result.commit.battle if result.commit is not None else None
     system = battle.system if battle is not None else _system_of(platform, cmd.battle_id)
     metrics.action_done(system, "duplicate" if result.duplicate else "applied", started)
@@ -227,7 +231,7 @@ def _system_of(platform: Platform, battle_id: str) -> str:
     return battle.system if battle is not None else "unknown"
 
 
-async def _submit(platform: Platform, cmd: Command) -> Submitted:
+async def _submit(platform: Platform, cmd: Command) -> Submitted | Queued:
     if not isinstance(cmd.action_id, str) or not 1 <= len(cmd.action_id) <= 64:
         raise Invalid("every action needs an action_id of 1 to 64 characters", "action_id")
     _check_input(cmd.payload, cmd.seen_seq, cmd.dice)
@@ -375,15 +379,16 @@ def _kept_context(platform: Platform, cmd: Command, kept: Kept) -> _Checked | No
     return _Checked(rows[0], rows[1], participant, seat.options, kept.state)
 
 
-async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
+async def _submit_once(platform: Platform, cmd: Command) -> Submitted | Queued:
     async with platform.unit() as work:
         session = work.session
         kept = platform.states.entry(cmd.battle_id)  # this process's last commit may spare the read
         try:
             checked = _kept_context(platform, cmd, kept) if kept is not None else None
             resolved = await _resolve_action(platform, session, cmd, checked) if checked is not None else None
-        except (ServiceError, MustAsk):
+        except ServiceError:
             resolved = None  # the whole read answers it: a repeated action id first, then in its own words
+        # An entry that waits for the referee is read whole too: a repeated action id answers first.
         if isinstance(resolved, _Resolved):
             try:
                 return await _write(platform, work, cmd, resolved)
@@ -396,6 +401,10 @@ async def _submit_once(platform: Platform, cmd: Command) -> Submitted:
         resolved = await _resolve_action(platform, session, cmd, read)
         if isinstance(resolved, Submitted):  # a draft
             return resolved
+        if isinstance(resolved, _Waits):
+            request = await waiting.queue(session, cmd, resolved.participant_id, resolved.seq)
+            work.emit(TableChanged(cmd.battle_id))
+            return Queued(request)
         return await _write(platform, work, cmd, resolved)
 
 
@@ -409,20 +418,30 @@ class _Resolved:
     events: list[dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class _Waits:
+    """The entry waits for the referee (`waiting.py`): queued by this seat, at this seq."""
+
+    participant_id: str
+    seq: int
+
+
 async def _resolve_action(
     platform: Platform, session: Any, cmd: Command, checked: _Checked
-) -> _Resolved | Submitted:
-    """Resolve the action against its context: the log row and state to write, or a draft's
-    answer (a draft is saved here: it has no log row). Nothing of the battle is written yet."""
+) -> _Resolved | _Waits | Submitted:
+    """Resolve the action against its context: the log row and state to write, that it waits for
+    the referee, or a draft's answer (a draft is saved here: it has no log row). Nothing of the
+    battle is written yet."""
     rules = platform.rules
     battle, snap, participant, state = checked.battle, checked.snap, checked.participant, checked.state
-    if (
-        cmd.token_hash is not None
-        and not cmd.queue_checked
-        and cmd.action_type == DAMAGE
-        and waits_under(participant, battle.options, checked.options)
-    ):
-        raise MustAsk(participant.id)
+    if waiting.may_wait(cmd, participant):
+        options = (
+            merged_options(battle.options, checked.options)
+            if checked.options is not NOT_READ
+            else await table_options(session, battle)
+        )
+        if waiting.waits(cmd, participant, options, state):
+            return _Waits(participant.id, snap.seq)
     seq = snap.seq
     if cmd.seen_seq is not None and cmd.seen_seq != seq:
         await _still_current(session, state, cmd, seq)

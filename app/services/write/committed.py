@@ -2,13 +2,15 @@
 this order: the state is kept for this process's next action, the battle's viewers are woken (here
 and, through the broker, in every other process), and every `checkpoint_every` actions the state is
 kept as a checkpoint. The wake-up is a task, so every handler registered later (this process's
-live log, the notifier) has run before any viewer is woken."""
+live log, the notifier) has run before any viewer is woken. A change to the table around the
+battle (`TableChanged`: talk, a request, the options) wakes its table regions the same way."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable
 
-from app.services.bus import ActionCommitted
+from app.realtime.broker import Topic
+from app.services.bus import ActionCommitted, TableChanged
 from app.services.history import replay as history
 from app.services.platform import Platform
 
@@ -34,3 +36,9 @@ def wire(platform: Platform) -> None:
 
     for handler in (keep, wake, checkpoint):
         platform.bus.on(ActionCommitted, handler)
+
+    def wake_table(event: TableChanged) -> None:
+        """The table's regions, on every page watching the battle, here and in other processes."""
+        platform.broker.announce(event.battle_id, event.seq, Topic.TABLE)
+
+    platform.bus.on(TableChanged, wake_table)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -16,16 +16,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import existing
 from app.models import ActionLog, Battle, Participant, TableRequest
 from app.rules import STANDARD, Rules
+from app.services.bus import TableChanged
 from app.services.errors import Forbidden, Invalid, NotFound
 from app.services.history.replay import HISTORY_ACTIONS, UNDO
 from app.services.platform import Platform
 from app.services.store.battles import get_battle, get_participant, load_state, participants
-from app.services.store.seats import ASKERS, DAMAGE, damage_waits, utcnow
+from app.services.store.seats import ASKERS, DAMAGE, utcnow
 from app.services.table import chat
 from app.services.write import actions as action_service
 from app.services.write.actions import Command
-
-MAX_PENDING = 10  # damage entries one player may have waiting for the referee
 
 
 @dataclass
@@ -71,7 +70,8 @@ async def ask_undo(
     platform: Platform, battle_id: str, participant_id: str | None, reason: Any
 ) -> TableRequest:
     text = _reason(reason)
-    async with platform.db.transaction() as session:
+    async with platform.transaction() as work:
+        session = work.session
         battle = await get_battle(session, battle_id)
         me = await get_participant(session, battle_id, participant_id)
         if me.role not in ASKERS:
@@ -99,56 +99,7 @@ async def ask_undo(
         )
         session.add(req)
         await session.flush()
-    await chat.wake_table(platform, battle_id, 0)
-    return req
-
-
-async def queue_if_needed(platform: Platform, cmd: Command, waits: bool | None = None) -> TableRequest | None:
-    """The doors call this before submit: a player's damage on a ship they do not command waits for
-    the referee's approval where the battle asks for it (None: submit as usual). `waits`: what the
-    door already read of that (`seats.seat_and_waits`); False answers None at once."""
-    if cmd.action_type != DAMAGE or not isinstance(cmd.payload, dict):
-        return None
-    if cmd.participant_id is None or waits is False:
-        return None
-    if waits is None:
-        async with platform.db.reader() as session:
-            if not await damage_waits(session, cmd.battle_id, cmd.participant_id):
-                return None  # most battles: one statement outside any transaction; submit goes on
-    async with platform.db.transaction() as session:
-        battle = await get_battle(session, cmd.battle_id)
-        me = await get_participant(session, cmd.battle_id, cmd.participant_id)
-        state, _ = await load_state(session, battle.id, platform.rules)
-        target = state.ships.get(str(cmd.payload.get("target", "")))
-        if target is None or target.owner == me.id:
-            return None  # an unknown target is refused by submit as usual; own ships apply at once
-        if state.finished:
-            return None
-        waiting = 0
-        for earlier in await session.scalars(
-            select(TableRequest).where(
-                TableRequest.battle_id == battle.id,
-                TableRequest.participant_id == me.id,
-                TableRequest.kind == "damage",
-            )
-        ):
-            if (earlier.payload or {}).get("action_id") == cmd.action_id:
-                return earlier  # a repeated action id queues nothing more
-            waiting += earlier.status == "pending"
-        if waiting >= MAX_PENDING:
-            raise Invalid(f"{MAX_PENDING} of your damage entries already wait for the referee", "target")
-        req = TableRequest(
-            battle_id=battle.id,
-            participant_id=me.id,
-            kind="damage",
-            target_seq=battle.seq,
-            payload={"payload": cmd.payload, "dice": cmd.dice, "action_id": cmd.action_id},
-            reason="",
-            status="pending",
-        )
-        session.add(req)
-        await session.flush()
-    await chat.wake_table(platform, cmd.battle_id, 0)
+        work.emit(TableChanged(battle_id))
     return req
 
 
@@ -239,8 +190,10 @@ async def decide(
                 f"request-{req.id}",
                 None,
                 body.get("dice"),
+                approved=True,
             )
-        result_seq = (await action_service.submit(platform, cmd)).seq
+        applied = cast(action_service.Submitted, await action_service.submit(platform, cmd))
+        result_seq = applied.seq  # approved: applied, never queued again
     async with platform.db.transaction() as session:
         row = await existing(session, TableRequest, request_id)
         row.status = "approved" if approve else "refused"

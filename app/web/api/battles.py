@@ -28,8 +28,7 @@ from app.services.store.battles import (
 )
 from app.services.store.drafts import rows as draft_rows
 from app.services.store.tokens import hash_token
-from app.services.write import acting
-from app.services.write import actions as action_service
+from app.services.write import actions
 from app.services.write.actions import Command
 from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, join_url, participant_by_bearer
 from app.web.middleware.limits import check_battle_creation
@@ -181,9 +180,9 @@ class ActionIn(BaseModel):
     seq: StrictInt | None = Field(
         default=None, ge=0, le=SEQ_MAX, description="the seq this action was made against (409 if stale)"
     )
-    dice: list[Annotated[StrictInt, Field(ge=1, le=action_service.MAX_DIE_VALUE)]] | None = Field(
+    dice: list[Annotated[StrictInt, Field(ge=1, le=actions.MAX_DIE_VALUE)]] | None = Field(
         default=None,
-        max_length=action_service.MAX_DICE,
+        max_length=actions.MAX_DICE,
         description="physical dice (whole numbers, not strings, floats or booleans), in the order the rule asks for them",
     )
 
@@ -218,8 +217,8 @@ async def action_answer(platform: Platform, battle_id: str, body: ActionIn, toke
         body.dice,
         token_hash=hash_token(token),
     )
-    result = await acting.act(platform, command)
-    if isinstance(result, acting.Queued):  # damage that waits for the referee
+    result = await actions.submit(platform, command)
+    if isinstance(result, actions.Queued):  # damage that waits for the referee
         return JSONResponse({"queued_request": result.request.id, "status": "pending"}, status_code=202)
     # The answer as ActionOut documents it, serialised once (not built, validated and dumped again).
     return JSONResponse({"seq": result.seq, "duplicate": result.duplicate, "events": result.events})

@@ -155,5 +155,4 @@ async def change_table(
     if me.role != "referee":
         raise Forbidden("only the referee changes the table's options")
     options = await seats.set_table_options(platform, battle_id, me, body)
-    await chat.wake_table(platform, battle_id, 0)
     return {"options": options}

@@ -38,7 +38,7 @@ from app.realtime.hub import TRY_AGAIN_LATER, Hub, Subscriber
 from app.services.errors import ServiceError
 from app.services.store import seats
 from app.services.store.battles import get_battle, get_participant
-from app.services.write import acting
+from app.services.write import actions
 from app.services.write.actions import Command
 from app.web.drawing.render import render
 from app.web.live.ws_protocol import LeanWebSocketProtocol
@@ -261,8 +261,8 @@ async def _handle(websocket: WebSocket, viewer: Subscriber, hub: Hub, platform: 
                 message.get("seen_seq"),
                 message.get("dice"),
             )
-            result = await acting.act(platform, command)
-            if isinstance(result, acting.Queued):  # damage that waits for the referee
+            result = await actions.submit(platform, command)
+            if isinstance(result, actions.Queued):  # damage that waits for the referee
                 await websocket.send_text(json.dumps({"type": "queued", "request": result.request.id}))
                 return
         except ServiceError as exc:

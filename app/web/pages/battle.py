@@ -22,8 +22,7 @@ from app.services.store.battles import (
     seats_changed,
     seats_held,
 )
-from app.services.write import acting
-from app.services.write import actions as action_service
+from app.services.write import actions
 from app.services.write.actions import Command
 from app.web.deps import SEQ_MAX, PlatformDep
 from app.web.drawing.render import page_context, render, templates
@@ -250,8 +249,8 @@ async def act(battle_id: str, request: Request, platform: PlatformDep) -> Respon
             seen,
             dice_from_form(form),
         )
-        result = await acting.act(platform, command)
-        if isinstance(result, acting.Queued):  # damage that waits for the referee
+        result = await actions.submit(platform, command)
+        if isinstance(result, actions.Queued):  # damage that waits for the referee
             return _answer(request, back, "Sent to the referee for approval.", "info")
         shown = result.events
     except ServiceError as exc:
@@ -293,7 +292,7 @@ async def add_ship(battle_id: str, request: Request, platform: PlatformDep) -> R
             {"definition": definition_data, "owner": owner},
             str(form.get("action_id", "")) or uuid.uuid4().hex,
         )
-        result = await action_service.submit(platform, add)
+        result = await actions.submit(platform, add)
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status, field=exc.field)
     return _answer(request, back, result.events[0]["text"] if result.events else "Ship added.")

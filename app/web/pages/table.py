@@ -195,5 +195,4 @@ async def table_settings(battle_id: str, request: Request, platform: PlatformDep
         )
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status)
-    await chat.wake_table(platform, battle_id, 0)
     return _answer(request, back, "Table options saved.")
