@@ -16,7 +16,7 @@ from tests.web.test_pages import csrf
 
 def battle_cards(html: str) -> dict[str, str]:
     found = re.findall(
-        r'<a class="card[^"]*" href="/battles/[0-9a-f]+" data-battle="([0-9a-f]+)">(.*?)</a>', html, re.S
+        r'<a class="card[^"]*" href="/battles/[0-9a-f]+"[^>]* data-battle="([0-9a-f]+)">(.*?)</a>', html, re.S
     )
     return {bid: " ".join(re.sub(r"<[^>]+>", " ", body).split()) for bid, body in found}
 

@@ -24,6 +24,7 @@ from app.web.profile_session import (
     relying_party,
     required,
     same_site,
+    set_cookie,
     sign_in,
     sign_out,
     signed_in,
@@ -158,6 +159,8 @@ async def register_verify(
     )
     if current is None:
         await sign_in(request, response, platform, done.profile, done.passkey.id)
+    elif (found := cookie_of(request)) is not None and found.passkey_id is None:
+        set_cookie(request, response, done.profile.id, done.passkey.id)  # from a code to this passkey
     return SignedInOut(profile=_profile(done.profile), recovery_codes=done.recovery_codes)
 
 
