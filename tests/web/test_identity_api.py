@@ -193,6 +193,23 @@ async def test_bad_input_is_422_naming_the_field_and_changes_nothing(app: Any) -
             json={"ceremony": begun["ceremony"], "credential": forged},
         )
         assert r.status_code == 422 and r.json()["detail"]["field"] == "credential"
+        garbage: list[dict[str, Any]] = [
+            {"id": "x", "response": {}},
+            {"id": "x", "rawId": "!!", "type": "public-key", "response": {"clientDataJSON": "e30"}},
+            {
+                "id": "x",
+                "rawId": "eA",
+                "type": "public-key",
+                "response": {"attestationObject": "oA", "clientDataJSON": "AA"},
+            },
+        ]
+        for credential in garbage:  # a live ceremony, answered with junk: 422, never a fault
+            begun = (await c.post("/api/v1/profiles/passkeys/register/options", json={})).json()
+            r = await c.post(
+                "/api/v1/profiles/passkeys/register/verify",
+                json={"ceremony": begun["ceremony"], "credential": credential},
+            )
+            assert r.status_code == 422 and r.json()["detail"]["field"] == "credential", r.text
         me = (await c.get("/api/v1/me")).json()
         assert me["recovery_codes_left"] == 10 and len(me["passkeys"]) == 1  # nothing changed
         assert codes  # and every code still works once

@@ -21,7 +21,7 @@ from webauthn import (
     verify_registration_response,
 )
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
-from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidRegistrationResponse
+from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
     AuthenticatorSelectionCriteria,
     PublicKeyCredentialDescriptor,
@@ -183,7 +183,7 @@ async def finish_registration(
                 expected_rp_id=rp.rp_id,
                 expected_origin=rp.origins,
             )
-        except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as exc:
+        except (WebAuthnException, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise Invalid(f"credential: the passkey could not be verified ({exc})", "credential") from None
         credential_id = bytes_to_base64url(verified.credential_id)
         taken = await session.scalar(select(Passkey.id).where(Passkey.credential_id == credential_id))
@@ -244,7 +244,7 @@ async def finish_signin(
                 credential_public_key=base64url_to_bytes(key.public_key),
                 credential_current_sign_count=key.sign_count,
             )
-        except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError) as exc:
+        except (WebAuthnException, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise Invalid(f"credential: the passkey could not be verified ({exc})", "credential") from None
         await _spend(session, row)
         key.sign_count = verified.new_sign_count
