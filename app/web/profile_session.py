@@ -159,6 +159,16 @@ async def bring_seats(request: Request, platform: Platform, profile_id: str) -> 
     return mine
 
 
+async def refresh(request: Request, platform: Platform) -> Profile | None:
+    """For a signed-in browser: seats the profile gained on another device open here too."""
+    if cookie_of(request) is None:
+        return None
+    profile = await signed_in(request, platform)
+    if profile is not None:
+        await bring_seats(request, platform, profile.id)
+    return profile
+
+
 async def sign_in(
     request: Request, response: Response, platform: Platform, profile: Profile, passkey_id: str | None
 ) -> None:

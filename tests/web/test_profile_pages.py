@@ -73,6 +73,13 @@ async def test_GEN_01_my_battles_and_the_referees_ships_on_another_device(app: A
         assert "You referee as Referee" in cards[fight.battle_id] and "Waiting on" in cards[fight.battle_id]
         assert "Your move" not in cards[fight.battle_id]
         assert f'<li data-slug="{slug}">Lancer' in mine.text  # the ship saved in Rita's battle is hers
+        # a battle Rita creates on the laptop later is on the phone's home page at once
+        other = await set_table(laptop, ships={}, options={})
+        asked = await laptop.get(f"/join/{other.tokens['ref']}")
+        await laptop.post(
+            "/join", data={"csrf_token": csrf(asked.text), "token": other.tokens["ref"], "confirm": "yes"}
+        )
+        assert f'href="/battles/{other.battle_id}"' in (await phone.get("/")).text
         dashboard = await phone.get(f"/battles/{fight.battle_id}")
         assert dashboard.status_code == 200
         assert f'action="/battles/{fight.battle_id}/library/{slug}/delete"' in dashboard.text

@@ -46,7 +46,7 @@ from app.web.middleware.security import (
 )
 from app.web.numbers import whole_number
 from app.web.pages.answers import _form, _pop_flash
-from app.web.profile_session import remember
+from app.web.profile_session import refresh, remember
 
 router = APIRouter(include_in_schema=False)
 
@@ -108,6 +108,7 @@ async def _home(
     values: dict[str, Any] | None = None,
     error: ServiceError | None = None,
 ) -> Response:
+    await refresh(request, platform)  # a signed-in profile's seats from other devices open here too
     seats = request.session.get(SESSION_PARTICIPANTS, {})
     rules = platform.rules
     async with platform.db.reader() as session:
