@@ -119,6 +119,15 @@ def browser_seats(request: Request) -> tuple[dict[str, str], dict[str, str]]:
     )
 
 
+async def unclaimed(request: Request, platform: Platform, profile_id: str) -> list[Participant]:
+    """The seats this browser holds that the profile does not (yet)."""
+    seats, keys = browser_seats(request)
+    async with platform.db.reader() as session:
+        held = await seats_held(session, seats, keys)
+        mine = {s.participant.id for s in await profiles.held_seats(session, profile_id)}
+    return [p for p in held if p.id not in mine]
+
+
 async def claim_browser_seats(request: Request, platform: Platform, profile_id: str) -> int:
     """The seats this browser holds become the profile's (only those it still holds)."""
     seats, keys = browser_seats(request)
@@ -170,10 +179,19 @@ async def refresh(request: Request, platform: Platform) -> Profile | None:
 
 
 async def sign_in(
-    request: Request, response: Response, platform: Platform, profile: Profile, passkey_id: str | None
+    request: Request,
+    response: Response,
+    platform: Platform,
+    profile: Profile,
+    passkey_id: str | None,
+    *,
+    claim: bool = False,
 ) -> None:
-    """Signed in on this browser: its seats join the profile's, the profile's come to it."""
-    await claim_browser_seats(request, platform, profile.id)
+    """Signed in on this browser: the profile's seats come to it. Its own seats join the profile
+    only when `claim` (the profile was just made here): a shared computer's seats are someone
+    else's until the player says so on My battles ("Keep them in my profile")."""
+    if claim:
+        await claim_browser_seats(request, platform, profile.id)
     await bring_seats(request, platform, profile.id)
     set_cookie(request, response, profile.id, passkey_id)
 

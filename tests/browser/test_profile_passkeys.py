@@ -4,7 +4,8 @@ signs out and back in with the passkey; on a phone (its own context: a passkey d
 another authenticator here) a recovery code brings her battle, the phone adds its own passkey and
 removes the laptop's — which signs the laptop out. WebAuthn needs a secure context and a domain RP
 id, so the pages are opened at http://localhost:PORT (WEBAUTHN_RP_ID's default). Every page passes
-axe (no critical or serious violation); the phone's pages fit 390 × 844."""
+axe, light and dark, desktop and phone (no critical or serious violation); the phone's pages fit
+390 × 844."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import wait_until
-from tests.browser.test_accessibility import FAILING, report, scan
+from tests.browser.test_accessibility import FAILING, report, scan_sizes
 from tests.conftest import ROOT, Server
 from tests.helpers import set_table, simple_ship
 
@@ -65,19 +66,19 @@ async def test_a_profile_follows_the_player_to_another_device(browser: Browser, 
         assert len(codes) == 10 and all(len(code) == 19 for code in codes)  # ABCD-EFGH-JKMN-PQRS
         held = await cdp.send("WebAuthn.getCredentials", {"authenticatorId": laptop_authenticator})
         assert [c["isResidentCredential"] for c in held["credentials"]] == [True]  # a discoverable passkey
-        await scan(page, "profile made, recovery codes", found)
+        await scan_sizes(page, "profile made, recovery codes", found)
 
         await page.get_by_role("link", name="I have kept them — go to My battles").click()
         card = page.locator(f'#my-battles a[data-battle="{fight.battle_id}"]')
         await expect(card).to_contain_text("You play as ann")
         await expect(card).to_contain_text("Your move")  # GEN-01: the step waits on Ann and Bob
-        await scan(page, "my battles", found)
+        await scan_sizes(page, "my battles", found)
 
         await page.get_by_role("button", name="Sign out on this device").click()
         await expect(page.locator("#flash")).to_contain_text("Signed out on this device")
         await page.goto(f"{base}/me")
         await expect(page).to_have_url(f"{base}/signin")
-        await scan(page, "sign in", found)
+        await scan_sizes(page, "sign in", found)
         await page.get_by_role("button", name="Sign in with a passkey").click()
         await expect(page).to_have_url(f"{base}/me")
         await expect(card).to_contain_text("You play as ann")
@@ -97,7 +98,7 @@ async def test_a_profile_follows_the_player_to_another_device(browser: Browser, 
         await expect(mobile.locator("#passkeys li", has_text="Phone")).to_contain_text("(this device)")
         assert not await mobile.evaluate(WIDER_THAN_THE_WINDOW)
         await mobile.screenshot(path=str(ROOT / "var" / "profile-devices-phone.png"), full_page=True)
-        await scan(mobile, "devices on a phone", found)
+        await scan_sizes(mobile, "devices", found)
         await mobile.get_by_role("button", name="Remove the passkey Laptop").click()
         await mobile.get_by_role("button", name="Yes, remove it").click()
         await expect(mobile.locator("#passkeys li")).to_have_count(1)
@@ -107,7 +108,7 @@ async def test_a_profile_follows_the_player_to_another_device(browser: Browser, 
         phone_card = mobile.locator(f'#my-battles a[data-battle="{fight.battle_id}"]')
         await expect(phone_card).to_contain_text("You play as ann")
         assert not await mobile.evaluate(WIDER_THAN_THE_WINDOW)
-        await scan(mobile, "my battles on a phone", found)
+        await scan_sizes(mobile, "my battles, another device", found)
         await phone_card.click()
         await wait_until(mobile, "document.documentElement.dataset.live === 'connected'")
 

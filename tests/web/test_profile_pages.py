@@ -153,3 +153,23 @@ async def test_signout_forgets_the_seats_and_new_codes_are_shown_once(app: Any) 
         assert fight.battle_id in battle_cards((await c.get("/me")).text)
         old = await c.post("/api/v1/profiles/recovery", json={"code": made["recovery_codes"][2]})
         assert old.status_code == 403  # the earlier set stopped working
+
+
+async def test_a_shared_browsers_seats_join_the_profile_only_when_asked(app: Any) -> None:  # noqa: F811
+    async with device(app) as laptop, device(app) as shared:
+        fight = await set_table(laptop, ships={"hawk": (simple_ship("Hawk"), "ann")}, options={})
+        made, _ = await make_profile(laptop)
+        await shared.get(f"/join/{fight.tokens['bob']}")  # someone played Bob on this computer
+        page = await shared.get("/signin")
+        await shared.post(
+            "/signin/recovery", data={"csrf_token": csrf(page.text), "code": made["recovery_codes"][0]}
+        )
+        assert (await shared.get("/api/v1/me")).json()["battles"] == []  # Bob's seat is not taken along
+        mine = await shared.get("/me")
+        assert "Seats this browser holds outside your profile" in mine.text and "bob (player)" in mine.text
+        kept = await shared.post("/me/keep-seats", data={"csrf_token": csrf(mine.text)})
+        assert kept.status_code == 303
+        after = await shared.get("/me")
+        assert "Your profile keeps 1 more seat." in after.text and "outside your profile" not in after.text
+        battles = (await laptop.get("/api/v1/me")).json()["battles"]
+        assert [(b["battle_id"], b["seat_name"]) for b in battles] == [(fight.battle_id, "bob")]

@@ -158,7 +158,7 @@ async def register_verify(
         platform.db, relying_party(request), body.ceremony, body.credential, body.label, current
     )
     if current is None:
-        await sign_in(request, response, platform, done.profile, done.passkey.id)
+        await sign_in(request, response, platform, done.profile, done.passkey.id, claim=True)
     elif (found := cookie_of(request)) is not None and found.passkey_id is None:
         set_cookie(request, response, done.profile.id, done.passkey.id)  # from a code to this passkey
     return SignedInOut(profile=_profile(done.profile), recovery_codes=done.recovery_codes)

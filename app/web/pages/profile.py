@@ -18,10 +18,12 @@ from app.web.pages.battle import _confirm_page
 from app.web.profile_session import (
     bring_seats,
     check_recovery_rate,
+    claim_browser_seats,
     cookie_of,
     sign_in,
     sign_out,
     signed_in,
+    unclaimed,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -95,10 +97,34 @@ async def my_battles(request: Request, platform: PlatformDep) -> Response:
     if profile is None:
         return RedirectResponse("/signin", status_code=303)
     await bring_seats(request, platform, profile.id)  # seats claimed elsewhere open here too
+    others = await unclaimed(request, platform, profile.id)
     async with platform.db.reader() as session:
         cards = await profiles.my_battles(session, platform.rules, profile.id)
         library = await profiles.library_of(session, profile.id)
-    return _page(request, "profile/me.html", {"profile": profile, "battles": cards, "library": library})
+        names = await profiles.battle_names(session, [p.battle_id for p in others])
+    context = {
+        "profile": profile,
+        "battles": cards,
+        "library": library,
+        "others": [(p, names.get(p.battle_id, "")) for p in others],
+    }
+    return _page(request, "profile/me.html", context)
+
+
+@router.post("/me/keep-seats")
+async def keep_seats(request: Request, platform: PlatformDep) -> Response:
+    """The seats this browser held before signing in join the profile (the player said so)."""
+    try:
+        await _form(request)
+        profile = await signed_in(request, platform)
+        if profile is None:
+            return RedirectResponse("/signin", status_code=303)
+        added = await claim_browser_seats(request, platform, profile.id)
+    except ServiceError as exc:
+        _flash(request, exc.message, "error")
+        return RedirectResponse("/me", status_code=303)
+    _flash(request, f"Your profile keeps {added} more seat{'s' if added != 1 else ''}.")
+    return RedirectResponse("/me", status_code=303)
 
 
 async def _devices(request: Request, platform: PlatformDep, codes: list[str] | None = None) -> Response:
