@@ -151,6 +151,15 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = "text"  # json: one JSON object per line
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
+    # Profiles' passkeys (docs/players.md): the WebAuthn relying party is this host name (the page's
+    # origin must be it or a subdomain of it); the name is what the authenticator shows.
+    webauthn_rp_id: str = "localhost"
+    webauthn_rp_name: str = "Starboard"
+    recovery_signin_limit: int = Field(
+        default=10, ge=0, description="recovery-code sign-ins one address may try per window (0: no limit)"
+    )
+    recovery_signin_window_seconds: int = Field(default=600, ge=1)
+
     # History: a copy of the state every N actions, so the state at any seq replays < N actions.
     checkpoint_every: int = 50
 

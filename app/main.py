@@ -28,6 +28,7 @@ from app.services.reading.live_log import LiveLogs
 from app.services.table import notify
 from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
+from app.web.api import identity as api_identity
 from app.web.api import table as api_table
 from app.web.api.action_door import ActionDoor
 from app.web.drawing.render import ROOT, LiveViews, battle_seqs, read_live, templates
@@ -41,6 +42,7 @@ from app.web.pages import (
     dice,
     map_page,
     overrides,
+    profile,
     report,
     report_share,
     ship_library,
@@ -235,6 +237,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_battlefile.router)
     app.include_router(ship_library.router)  # the ship library over REST
     app.include_router(api_table.router)
+    app.include_router(api_identity.router)  # profiles: passkeys, recovery codes, /me
     app.include_router(table.router)
     app.include_router(battlefile.router)
     app.include_router(dice.router)
@@ -245,5 +248,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(report_share.router)
     app.include_router(wizard.router)  # the home page and battle creation
     app.include_router(overrides.router)
+    app.include_router(profile.router)  # a profile's pages: sign-in, My battles, devices
     app.include_router(battle.router)
     return app

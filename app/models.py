@@ -220,3 +220,74 @@ class ReportShare(Base):
     battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)
     created_by: Mapped[str] = mapped_column(String(32))  # the referee's participant id
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+# --- Profiles: an identity that follows the player (app/services/identity) ----------------------
+
+
+class Profile(Base):
+    """A player's identity across devices: a display name, protected by passkeys and recovery codes.
+    It grants nothing of its own: it remembers seats (ProfileSeat), and seats stay the permission.
+    `settings` holds the profile's own preferences (notification settings hang here)."""
+
+    __tablename__ = "profiles"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    user_handle: Mapped[str] = mapped_column(String(64), unique=True)  # WebAuthn user.id, base64url
+    settings: Mapped[dict[str, Any]] = mapped_column(json_column_type(), default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Passkey(Base):
+    """One device's WebAuthn credential for a profile (the devices list)."""
+
+    __tablename__ = "profile_passkeys"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), index=True)
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True)  # base64url
+    public_key: Mapped[str] = mapped_column(String(2000))  # COSE key, base64url
+    sign_count: Mapped[int] = mapped_column(Integer, default=0)
+    label: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RecoveryCode(Base):
+    """A printable code shown once; only its SHA-256 is kept, and it signs in once."""
+
+    __tablename__ = "profile_recovery_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), index=True)
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ProfileSeat(Base):
+    """A seat a profile remembers, with the key of the token it was claimed with: a new link for the
+    seat (rotation) gives a new key, and the memory no longer grants anything."""
+
+    __tablename__ = "profile_seats"
+
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
+    participant_id: Mapped[str] = mapped_column(
+        ForeignKey("participants.id", ondelete="CASCADE"), primary_key=True
+    )
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)
+    seat_key: Mapped[str] = mapped_column(String(16))
+    claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class IdentityChallenge(Base):
+    """A WebAuthn ceremony under way: its challenge, used once (deleted when answered) or expired."""
+
+    __tablename__ = "identity_challenges"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(20))  # register | signin
+    challenge: Mapped[str] = mapped_column(String(128))  # base64url
+    profile_id: Mapped[str | None] = mapped_column(String(32), nullable=True)  # adding a device
+    user_handle: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(80), nullable=True)  # a new profile's name
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -40,6 +40,7 @@ from app.web.numbers import whole_number
 from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash
 from app.web.pages.forms import dice_from_form, payload_from_form
 from app.web.pages.table import page_extras as table_extras
+from app.web.profile_session import remember
 
 router = APIRouter(include_in_schema=False)
 
@@ -147,6 +148,7 @@ async def _seat_or_ask(request: Request, platform: PlatformDep, token: str, conf
         current_battle = await get_battle(session, current.battle_id) if current is not None else None
     if current is None or already:
         take_seat(request, participant.battle_id, participant.id, participant.token_hash)
+        await remember(request, platform, participant)  # a signed-in profile keeps the seat
         return RedirectResponse(f"/battles/{participant.battle_id}", status_code=303)
     confirm = {
         "current_name": current.name,

@@ -46,6 +46,7 @@ from app.web.middleware.security import (
 )
 from app.web.numbers import whole_number
 from app.web.pages.answers import _form, _pop_flash
+from app.web.profile_session import refresh, remember
 
 router = APIRouter(include_in_schema=False)
 
@@ -107,6 +108,7 @@ async def _home(
     values: dict[str, Any] | None = None,
     error: ServiceError | None = None,
 ) -> Response:
+    await refresh(request, platform)  # a signed-in profile's seats from other devices open here too
     seats = request.session.get(SESSION_PARTICIPANTS, {})
     rules = platform.rules
     async with platform.db.reader() as session:
@@ -252,6 +254,7 @@ async def new_battle(request: Request, platform: PlatformDep) -> Response:
     except ServiceError as exc:
         return await _home(request, platform, values, exc)
     take_seat(request, battle.id, referee.participant.id, referee.participant.token_hash)
+    await remember(request, platform, referee.participant)  # a signed-in referee's profile keeps it
     links = [
         {
             "id": seat.participant.id,
@@ -346,6 +349,7 @@ async def new_link(battle_id: str, participant_id: str, request: Request, platfo
             seat = await rotate_token(session, battle_id, participant_id)
         if str(seat_in(request, battle_id)) == seat.participant.id:  # the referee's own: keep it here
             take_seat(request, battle_id, seat.participant.id, seat.participant.token_hash)
+            await remember(request, platform, seat.participant)
         seats_changed(platform, battle_id)
         headline = f"New link for {seat.participant.name}: the old one no longer works."
         return await _seats_page(request, platform, battle_id, [_link(request, seat)], headline)
