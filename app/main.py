@@ -25,7 +25,7 @@ from app.realtime.hub import Hub, HubSettings
 from app.services.bootstrap import build_platform
 from app.services.bus import ActionCommitted, settle
 from app.services.reading.live_log import LiveLogs
-from app.services.table import notify
+from app.services.table import clocks, notify
 from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
 from app.web.api import table as api_table
@@ -160,6 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         broker.on_resubscribed(feeds.wake_all)
         platform.bus.on(ActionCommitted, partial(notify.on_committed, platform))  # maybe a webhook
         deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
+        timer = asyncio.get_running_loop().create_task(clocks.run_timer(platform))  # time-outs, reminders
         await broker.start()
         await hub.start()
         app.state.platform = platform
@@ -177,6 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             draining.begin()
             draining.uninstall()
             deadlines.cancel()
+            timer.cancel()
             await platform.broker.stop()
             await hub.drain()
             # Work handed out after the last commits (checkpoints, pings) finishes before the pool
