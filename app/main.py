@@ -28,6 +28,7 @@ from app.services.reading.live_log import LiveLogs
 from app.services.table import clocks, notify
 from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
+from app.web.api import clocks as api_clocks
 from app.web.api import table as api_table
 from app.web.api.action_door import ActionDoor
 from app.web.drawing.render import ROOT, LiveViews, battle_seqs, read_live, templates
@@ -237,6 +238,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_battlefile.router)
     app.include_router(ship_library.router)  # the ship library over REST
     app.include_router(api_table.router)
+    app.include_router(api_clocks.router)  # the battle clock, pause and resume, pings
     app.include_router(table.router)
     app.include_router(battlefile.router)
     app.include_router(dice.router)

@@ -87,12 +87,9 @@ def clock_view(
     names = {p.id: p.name for p in people}
     seats = []
     dues_by = {d.participant: d for d in dues(run, settings)}
-    shown = list(waits)
-    if settings.mode == "chess":
-        shown += [pid for pid in (run.get("banks") or {}) if pid not in waits]
-    for pid in shown:
-        if pid not in names:
-            continue
+    banks = run.get("banks") or {}
+    shown = [p.id for p in people if p.id in waits or (settings.mode == "chess" and p.id in banks)]
+    for pid in shown:  # in seat order, as the turn bar lists them
         running = pid in waits
         if settings.mode == "chess":
             bank = float((run.get("banks") or {}).get(pid, settings.bank_seconds))

@@ -41,6 +41,7 @@ from app.services.store.battles import load_state, participants
 from app.services.table import chat, pings
 from app.services.write import actions
 from app.services.write.actions import Command
+from app.services.write.requests import TIMEOUT as TIMEOUT_REQUEST
 
 log = logging.getLogger(__name__)
 
@@ -260,7 +261,7 @@ async def _ask_referee(platform: Platform, battle_id: str, seat: Participant, be
             TableRequest(
                 battle_id=battle_id,
                 participant_id=seat.id,
-                kind="timeout",
+                kind=TIMEOUT_REQUEST,
                 target_seq=seq,
                 payload={"began": began},
                 reason="",
