@@ -48,6 +48,7 @@ from app.web.pages import (
     table,
     wizard,
 )
+from app.web.pages import clocks as clock_pages
 
 API_DESCRIPTION = """
 The Starboard REST API for bots and tools. Every participant has a bearer token (the token in
@@ -239,6 +240,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ship_library.router)  # the ship library over REST
     app.include_router(api_table.router)
     app.include_router(api_clocks.router)  # the battle clock, pause and resume, pings
+    app.include_router(clock_pages.router)  # a seat's pings from the page
     app.include_router(table.router)
     app.include_router(battlefile.router)
     app.include_router(dice.router)

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.models import ActionLog, Battle, Participant
 from app.rules import STANDARD, Rules
 from app.rules.core import Event
-from app.rules.generic.timing import settings_of
+from app.rules.generic.timing import paused, settings_of
 from app.rules.state import BattleState
 from app.rules.views import Viewer, battle_view, event_for, viewer_for
 from app.services.clock import now as clock_now
@@ -175,6 +175,7 @@ def turn_bar(
         "acts": step.acts,
         "done": viewer.participant_id in state.ready,
         "finished": state.finished,
+        "paused": paused(state),  # the referee paused the battle (every clock stops)
         "clocks": clock,  # the battle clock and each seat's time (reading/clock_view.py), None without one
     }
 
