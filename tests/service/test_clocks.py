@@ -19,7 +19,7 @@ from app.services.clock import ManualClock, SystemClock, use
 from app.services.errors import Forbidden, Invalid
 from app.services.platform import Platform
 from app.services.table import clocks
-from app.services.write import actions
+from app.services.write import actions, requests
 from app.services.write.actions import Command
 from tests.helpers import simple_ship
 from tests.service.test_readiness import Table, pending, table
@@ -201,6 +201,10 @@ async def test_GEN_01_when_the_referee_is_asked_the_seat_keeps_waiting_and_a_req
     async with platform.db.reader() as session:
         asked = list(await session.scalars(select(TableRequest).where(TableRequest.battle_id == t.id)))
     assert [(r.kind, r.participant_id, r.status) for r in asked] == [("timeout", t.ids["bob"], "pending")]
+    # The referee approves: Bob is done, as his own "Done" would say, and the step ends by itself.
+    await requests.decide(platform, t.id, t.ids["ref"], asked[0].id, True)
+    await settle()
+    assert (await t.state()).clock.step == "movement"
 
 
 async def test_GEN_01_bad_clock_settings_are_refused_naming_the_field(platform: Platform) -> None:
