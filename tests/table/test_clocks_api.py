@@ -170,8 +170,10 @@ async def test_a_deadline_soon_ping_goes_once_with_a_discord_body(local_client: 
         assert (await c.put(url(table, "clock"), json=body, headers=table.auth("ref"))).status_code == 200
         await settle()
         time.advance(23 * HOUR)
-        await clocks.tick(platform)
-        await clocks.tick(platform)  # a second look (or another process) pings nobody again
+        await clocks.tick(platform, only=[table.battle_id])
+        await clocks.tick(
+            platform, only=[table.battle_id]
+        )  # a second look (or another process) pings nobody again
         await settle()
         deadline = [b for b in rx.bodies if "runs out" in b["content"]]
         assert len(deadline) == 1

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Collection
 from typing import Any
 
 from sqlalchemy import select, update
@@ -156,12 +156,16 @@ async def _fold_once(platform: Platform, battle_id: str, state: BattleState, row
         return run.get("waits") != before.get("waits") or run.get("paused_at") != before.get("paused_at")
 
 
-async def tick(platform: Platform) -> dict[str, int]:
-    """One look of the timer: every battle whose clock is due now. Answers, by battle, how many
-    time-outs and reminders this process applied or sent."""
+async def tick(platform: Platform, only: Collection[str] | None = None) -> dict[str, int]:
+    """One look of the timer: every battle whose clock is due now (`only`: of these battles — a
+    test's, in a database others share). Answers, by battle, how many time-outs and reminders this
+    process applied or sent."""
     now = platform.clock.now()
+    query = select(BattleClock.battle_id).where(BattleClock.due_at <= now)
+    if only is not None:
+        query = query.where(BattleClock.battle_id.in_(list(only)))
     async with platform.db.reader() as session:
-        due = list(await session.scalars(select(BattleClock.battle_id).where(BattleClock.due_at <= now)))
+        due = list(await session.scalars(query))
     done: dict[str, int] = {}
     for battle_id in due:
         try:
