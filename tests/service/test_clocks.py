@@ -17,6 +17,7 @@ from app.services.bootstrap import build_platform
 from app.services.bus import settle
 from app.services.clock import ManualClock, SystemClock, use
 from app.services.errors import Forbidden, Invalid
+from app.services.history import replay as history
 from app.services.platform import Platform
 from app.services.table import clocks
 from app.services.write import actions, requests
@@ -215,3 +216,18 @@ async def test_GEN_01_bad_clock_settings_are_refused_naming_the_field(platform: 
     with pytest.raises(Forbidden):
         await t.act("ann", "clock.set", {"mode": "none"})
     assert (await t.state()).options.get("clock") is None
+
+
+async def test_GEN_01_the_log_replays_the_clock_its_pauses_and_its_time_outs(platform: Platform) -> None:
+    t = await b5(platform)
+    await act(t, "ref", "clock.set", {"mode": "deadline", "step_seconds": HOUR, "reminder_seconds": 0})
+    await act(t, "ann", "step.ready")
+    later(platform, HOUR)
+    assert await due(platform, t) == 1
+    await settle()
+    await act(t, "ref", "battle.pause")
+    rebuilt = await history.rebuild(platform, t.id)
+    state = await t.state()
+    assert rebuilt.model_dump() == state.model_dump()
+    assert rebuilt.options["paused"] is True and rebuilt.options["clock"]["mode"] == "deadline"
+    assert rebuilt.clock.step == "movement"  # the time-out ended Ship Power, in the replay too
