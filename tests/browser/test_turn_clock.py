@@ -1,6 +1,6 @@
 """The battle clock in the turn bar of a 390 × 844 phone: set by the referee over REST while the
 page is open, it arrives live (no reload) with each waiting seat's time left, inside the viewport and
-without widening the page; a pause shows on the bar live too. Waits are GEN-01's readiness."""
+without widening the page, axe-clean with the ping settings; a pause shows on the bar live too. Waits are GEN-01's readiness."""
 
 from __future__ import annotations
 
@@ -8,8 +8,17 @@ import httpx
 from playwright.async_api import Browser, expect
 
 from tests.browser.conftest import phone_page
+from tests.browser.test_accessibility import AXE_URL, FAILING, TAGS
 from tests.conftest import Server
 from tests.helpers import set_table, simple_ship
+
+# axe-core on the clock and the ping settings only (the rest of the page has its own audit).
+AXE_HERE = """async (tags) => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const r = await axe.run({include: [['#turn-clock'], ['#ping-settings']]},
+                          {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+  return r.violations.map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))}));
+}"""
 
 BOX = """() => {
   const el = document.getElementById('turn-clock');
@@ -41,6 +50,9 @@ async def test_GEN_01_the_phone_turn_bar_shows_the_clock_live(browser: Browser, 
             assert box["top"] >= 0 and box["bottom"] <= 844, box
             assert box["scroll"] <= box["width"], box  # the bar does not widen the page
             assert box["bar"] <= 64, box  # the phone's sticky top stays within its 64 px (54 measured)
+            await page.add_script_tag(url=AXE_URL)
+            found = await page.evaluate(AXE_HERE, TAGS)
+            assert [v for v in found if v["impact"] in FAILING] == [], found
             r = await c.post(f"/api/v1/battles/{table.battle_id}/pause", headers=table.auth("ref"))
             assert r.status_code == 200, r.text
             await expect(clock).to_contain_text("⏸ Paused", timeout=5000)
