@@ -25,9 +25,10 @@ from app.realtime.hub import Hub, HubSettings
 from app.services.bootstrap import build_platform
 from app.services.bus import ActionCommitted, settle
 from app.services.reading.live_log import LiveLogs
-from app.services.table import notify
+from app.services.table import clocks, notify
 from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
+from app.web.api import clocks as api_clocks
 from app.web.api import identity as api_identity
 from app.web.api import table as api_table
 from app.web.api.action_door import ActionDoor
@@ -49,6 +50,7 @@ from app.web.pages import (
     table,
     wizard,
 )
+from app.web.pages import clocks as clock_pages
 
 API_DESCRIPTION = """
 The Starboard REST API for bots and tools. Every participant has a bearer token (the token in
@@ -162,6 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         broker.on_resubscribed(feeds.wake_all)
         platform.bus.on(ActionCommitted, partial(notify.on_committed, platform))  # maybe a webhook
         deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
+        timer = asyncio.get_running_loop().create_task(clocks.run_timer(platform))  # time-outs, reminders
         await broker.start()
         await hub.start()
         app.state.platform = platform
@@ -179,6 +182,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             draining.begin()
             draining.uninstall()
             deadlines.cancel()
+            timer.cancel()
             await platform.broker.stop()
             await hub.drain()
             # Work handed out after the last commits (checkpoints, pings) finishes before the pool
@@ -238,6 +242,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ship_library.router)  # the ship library over REST
     app.include_router(api_table.router)
     app.include_router(api_identity.router)  # profiles: passkeys, recovery codes, /me
+    app.include_router(api_clocks.router)  # the battle clock, pause and resume, pings
+    app.include_router(clock_pages.router)  # a seat's pings from the page
     app.include_router(table.router)
     app.include_router(battlefile.router)
     app.include_router(dice.router)

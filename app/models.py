@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db import Base, json_column_type, ordered_json_type
@@ -291,3 +291,39 @@ class IdentityChallenge(Base):
     user_handle: Mapped[str | None] = mapped_column(String(64), nullable=True)
     name: Mapped[str | None] = mapped_column(String(80), nullable=True)  # a new profile's name
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# --- Clocks and pings -------------------------------------------------------------------
+
+
+class BattleClock(Base):
+    """A battle's running clock, kept by the clocks service (services/table/clocks.py) from the
+    moments actions were committed: when each seat's wait began, what is left in each chess bank,
+    which reminders went out. The settings, pauses and time-outs are actions in the log; this row
+    only times them. `due_at` is the next moment the timer must look (a deadline or a reminder),
+    indexed so every process's timer finds due battles in one query; `version` decides which
+    process's update of the row wins."""
+
+    __tablename__ = "battle_clocks"
+
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, default=0)  # the last commit folded in
+    run: Mapped[dict[str, Any]] = mapped_column(json_column_type(), default=dict)
+    due_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+
+class PingSettings(Base):
+    """Which pings a seat wants ("your move", "deadline soon") and by which way (the browser's
+    notifications, the seat's webhook). One small row with no tie to anything but its owner, so it
+    can move to a player's profile as it stands."""
+
+    __tablename__ = "ping_settings"
+
+    participant_id: Mapped[str] = mapped_column(
+        ForeignKey("participants.id", ondelete="CASCADE"), primary_key=True
+    )
+    your_move: Mapped[bool] = mapped_column(default=True)
+    deadline: Mapped[bool] = mapped_column(default=True)
+    browser: Mapped[bool] = mapped_column(default=True)
+    webhook: Mapped[bool] = mapped_column(default=True)

@@ -13,6 +13,7 @@ from app.db import Database
 from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
 from app.services.bus import Bus, Unit
+from app.services.clock import SystemClock
 from app.services.kept import KeptStates
 from app.services.store.action_store import ActionStore
 from app.services.store.postgres import PostgresActionStore
@@ -34,6 +35,8 @@ class Platform:
     # Everything that follows a commit (kept state, wake-ups, checkpoints, this process's live log,
     # notifications): handlers by event type, run once the unit of work has committed.
     bus: Bus = field(default_factory=Bus)
+    # The time the battle clocks read (services/table/clocks.py): a ManualClock in tests.
+    clock: Any = field(default_factory=SystemClock)
     # The database behind the write path, chosen once for the database this process runs on.
     store: ActionStore = field(init=False)
 

@@ -26,6 +26,8 @@ from app.services.table import chat
 from app.services.write import actions as action_service
 from app.services.write.actions import Command
 
+TIMEOUT = "timeout"  # a request the battle clock made for the referee when a seat's time ran out
+
 
 @dataclass
 class Shown:
@@ -106,6 +108,8 @@ async def ask_undo(
 def _summary(req: TableRequest, ship_names: dict[str, str]) -> str:
     if req.kind == "undo":
         return f"undo action #{req.target_seq}"
+    if req.kind == TIMEOUT:  # the battle clock ran out on this seat (services/table/clocks.py)
+        return f"time ran out (action #{req.target_seq}): mark the seat done?"
     p = (req.payload or {}).get("payload", {})
     target = ship_names.get(str(p.get("target")), str(p.get("target")))
     source = ship_names.get(str(p.get("source")), str(p.get("source") or "?"))
@@ -180,6 +184,8 @@ async def decide(
                 {"reason": f"at {name}'s request (#{req.id})"[:300]},
                 f"request-{req.id}-{uuid.uuid4().hex[:8]}",
             )
+        elif req.kind == TIMEOUT:  # approved: the seat is done with this step, as "Done" would say
+            cmd = Command(battle_id, req.participant_id, "step.ready", {}, f"request-{req.id}")
         else:
             body = req.payload or {}
             cmd = Command(
@@ -200,7 +206,7 @@ async def decide(
         row.answer = refusal or None
         row.result_seq = result_seq
         row.decided_at = utcnow()
-    what = "undo" if req.kind == "undo" else "damage"
+    what = {"undo": "undo", TIMEOUT: "time-out"}.get(req.kind, "damage")
     note = (
         f"Your {what} request is approved (action #{result_seq})."
         if approve
