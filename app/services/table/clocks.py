@@ -32,13 +32,13 @@ from app.realtime.broker import Topic
 from app.rules.game import REFEREE_SEAT
 from app.rules.generic.timing import ClockSettings, paused, settings_of
 from app.rules.state import BattleState
-from app.services.bus import ActionCommitted
+from app.services.bus import ActionCommitted, TableChanged
 from app.services.errors import ServiceError
 from app.services.history.replay import HISTORY_ACTIONS
 from app.services.platform import Platform
 from app.services.reading.clock_view import dues, next_due, wait_key
 from app.services.store.battles import load_state, participants
-from app.services.table import chat, pings
+from app.services.table import pings
 from app.services.write import actions
 from app.services.write.actions import Command
 from app.services.write.requests import TIMEOUT as TIMEOUT_REQUEST
@@ -260,8 +260,8 @@ async def _forget_wait(platform: Platform, battle_id: str, key: str) -> None:
 
 
 async def _ask_referee(platform: Platform, battle_id: str, seat: Participant, began: int, seq: int) -> None:
-    async with platform.db.transaction() as session:
-        session.add(
+    async with platform.transaction() as work:
+        work.session.add(
             TableRequest(
                 battle_id=battle_id,
                 participant_id=seat.id,
@@ -272,7 +272,7 @@ async def _ask_referee(platform: Platform, battle_id: str, seat: Participant, be
                 status="pending",
             )
         )
-    await chat.wake_table(platform, battle_id, 0)
+        work.emit(TableChanged(battle_id))
 
 
 async def run_timer(platform: Platform) -> None:
