@@ -3,6 +3,7 @@ builds it with the write path's after-commit handlers on its bus)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ class Platform:
     bus: Bus = field(default_factory=Bus)
     # The time the battle clocks read (services/table/clocks.py): a ManualClock in tests.
     clock: Any = field(default_factory=SystemClock)
+    # Set when a commit changed a clock, so this process's timer looks again before its next due time.
+    clock_changed: asyncio.Event = field(default_factory=asyncio.Event)
     # The database behind the write path, chosen once for the database this process runs on.
     store: ActionStore = field(init=False)
 

@@ -50,7 +50,6 @@ SETTINGS = "clock.set"
 CHECK_SECONDS = 30.0  # the timer looks at least this often (a wake-up from a commit comes sooner)
 
 _locks: dict[str, asyncio.Lock] = {}
-_timers: dict[int, asyncio.Event] = {}  # a running timer's wake-up, by its platform (while it runs)
 
 
 def fold(run: dict[str, Any], state: BattleState, row: ActionLog, now: float) -> dict[str, Any]:
@@ -127,9 +126,7 @@ async def fold_commit(platform: Platform, battle_id: str, state: BattleState, ro
             )
             return
     if changed:
-        wake = _timers.get(id(platform))
-        if wake is not None:
-            wake.set()
+        platform.clock_changed.set()
         platform.broker.announce(battle_id, row.seq, Topic.SEATS)  # the turn bar's clock, read again
 
 
@@ -278,11 +275,7 @@ async def _ask_referee(platform: Platform, battle_id: str, seat: Participant, be
 async def run_timer(platform: Platform) -> None:
     """The process's timer: look now (a restart picks up what fell due while down), then at the
     next due moment, at a commit that changed a clock, or every CHECK_SECONDS."""
-    wake = _timers[id(platform)] = asyncio.Event()
-    try:
-        await _timer_loop(platform, wake)
-    finally:
-        _timers.pop(id(platform), None)
+    await _timer_loop(platform, platform.clock_changed)
 
 
 async def _timer_loop(platform: Platform, wake: asyncio.Event) -> None:
