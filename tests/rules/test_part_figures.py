@@ -65,3 +65,13 @@ def test_ST_05_ST_11_each_projection_is_a_gauge_of_its_strength_against_its_rati
         Gauge("Port", 0, 30, True),
     )
     assert report("shields", {}).gauges == ()
+
+
+def test_SH_06_a_reaction_that_reads_ZERO_is_no_turning_point():
+    """The report marks a pain reaction as a turning point only when it took hold (SH-06: a
+    successful roll that gives ZERO is no reaction); the Shadow's death always is (SH-02)."""
+    reaction, death = STANDARD.parts()["pain"].turning
+    assert (reaction.event, death.event, death.holds) == ("pain_reaction", "pain_death", None)
+    assert reaction.holds({"data": {"reaction": "ONE"}}) is True
+    assert reaction.holds({"data": {"reaction": "ZERO"}}) is False
+    assert reaction.holds({"data": None}) is False
