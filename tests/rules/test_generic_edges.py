@@ -4,15 +4,20 @@ in the log what changed (GEN-03, ux §6), and the referee's end naming a winner 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from app.rules import Action, apply_action, new_battle
 from app.rules.core import REFEREE, Actor, RuleError
 from app.rules.dice import ScriptedDice
 from app.rules.generic.actions import MAX_SHIPS_PER_BATTLE
+from app.rules.generic.ending import winner
+from app.rules.generic.sheet import SystemBoxes
 from app.rules.state import BattleState
+from tests.rules.startrek.helpers import add, definition
 
 HULK = {
     "name": "Hulk",
@@ -163,11 +168,48 @@ def test_GEN_04_a_winner_must_be_a_side_and_a_battle_without_sides_has_none():
 def test_ST_07_an_override_of_every_ship_is_the_referees_when_a_ship_keeps_a_secret():
     """The Excelsior's power budget is hidden from other players (ST-07): replacing the whole ship
     list shows only the hidden text to them."""
-    from tests.rules.startrek.helpers import add, definition
-
     state = add(new_battle("b5wars"), definition("excelsior"))
     ships = state.model_dump(mode="json")["ships"]
     state, events = override(state, "ships", ships)
     assert (events[0].visibility, events[0].ship) == ("referee", None)
     assert events[0].hidden_text == "⚠ OVERRIDE (Referee): a value hidden from you was corrected."
     assert events[0].data["reveal_at_end"] is True
+
+
+# --- who won, as the end records it (GEN-04) ----------------------------------------------------------
+
+
+def test_GEN_04_the_winner_is_the_side_named_or_the_one_still_fighting():
+    ships = {"ex": {"side": "Federation"}, "yk": {"side": "Federation"}, "ker": {"side": "Shadows"}, "x": {}}
+    assert winner({"data": {"winner": "Shadows"}}, ships) == "Shadows"
+    assert winner({"data": {"winner": None}}, ships) is None  # a referee's end without a winner
+    assert winner({"data": {"reason": "turn_limit"}}, ships) == "draw"
+    assert winner({"data": {"reason": "one_side_left", "fighting": []}}, ships) == "draw"
+    assert winner({"data": {"reason": "one_side_left", "fighting": ["ex", "yk"]}}, ships) == "Federation"
+    assert winner({"data": {"reason": "one_side_left", "fighting": ["x"]}}, ships) is None  # no side
+    assert winner({"data": {"reason": "one_side_left", "fighting": ["ex", "gone"]}}, ships) is None
+    assert winner({"data": {"reason": "one_side_left", "fighting": ["ex", "ker"]}}, ships) is None
+    assert winner({"data": {}}, ships) is None
+    assert winner({}, ships) is None
+
+
+# --- a weapon's own arc (GEN-03 sheets, ST-05 degrees) ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("arc", "message"),
+    [
+        ([0, 400], "system 'Gun': arc degrees run from 0 to 360 (you sent [0.0, 400.0])"),
+        ([-10, 90], "system 'Gun': arc degrees run from 0 to 360 (you sent [-10.0, 90.0])"),
+        ([90, 90], "system 'Gun': an arc needs two different ends ([0, 360] for all round)"),
+        ([0, 720], "system 'Gun': arc degrees run from 0 to 360 (you sent [0.0, 720.0])"),
+        ([360, 0], "system 'Gun': an arc needs two different ends ([0, 360] for all round)"),
+    ],
+)
+def test_GEN_03_a_weapons_arc_runs_between_two_different_bearings(arc, message):
+    with pytest.raises(ValidationError, match=re.escape(message)):
+        SystemBoxes.model_validate({"name": "Gun", "kind": "weapon", "boxes": 4, "arc": arc})
+    assert SystemBoxes.model_validate({"name": "Gun", "kind": "weapon", "boxes": 4, "arc": [0, 360]}).arc == (
+        0,
+        360,
+    )
