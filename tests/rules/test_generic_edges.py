@@ -213,3 +213,32 @@ def test_GEN_03_a_weapons_arc_runs_between_two_different_bearings(arc, message):
         0,
         360,
     )
+
+
+def test_SH_02_with_the_last_excess_box_gone_the_next_point_destroys_wherever_it_lands():
+    """SH-02 / GEN-04: the ship is destroyed when the last Excess Damage box is gone and one more
+    point lands. With 0 of 10 Excess Damage boxes left, 5 damage on a Core with 3 armour: 1 point
+    is taken by the armour (3 → 2), the ship is destroyed, and 4 are beyond destruction."""
+    hulk = HULK | {
+        "parts": {
+            "sheet": {
+                "sections": [{"name": "Core", "armour_max": 3, "structure_max": 20}],
+                "excess_damage_max": 10,
+                "excess_damage": 0,
+            }
+        }
+    }
+    state, _ = act(new_battle("b5wars"), "ship.add", {"definition": hulk})
+    state, events = act(state, "damage.apply", {"target": "hulk", "amount": 5})
+    assert [e.kind for e in events] == ["damage", "ship_destroyed"]
+    assert events[0].text == "An unknown attacker hits Hulk for 5: 1 to armour, 4 beyond destruction."
+    assert (
+        events[1].text == "Hulk is destroyed (the last Excess Damage box is gone and one more point landed)."
+    )
+    sheet = state.ships["hulk"].parts["sheet"]
+    assert (sheet["sections"][0]["armour"], sheet["sections"][0]["structure"], sheet["excess_overflow"]) == (
+        2,
+        20,
+        True,
+    )
+    assert state.ships["hulk"].destroyed is True

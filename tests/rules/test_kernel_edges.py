@@ -7,14 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import BaseModel, ValidationError
 
 from app.rules import STANDARD, new_battle
 from app.rules.core import NeedRoll, RuleError
 from app.rules.dice import EnteredDice, ScriptedDice, SeatedDice, SeededDice, dice_plan, verify_rolls
 from app.rules.game import REFEREE_SEAT
 from app.rules.impulses import movement_chart
-from app.rules.messages import explain, humane
+from app.rules.messages import explain, first_error, humane
 from app.rules.state import Clock
+from tests.rules.traveller.helpers import battle, capital
 
 SEED = b"0123456789abcdef0123456789abcdef"
 
@@ -184,3 +186,30 @@ def test_GEN_03_a_missing_field_says_what_it_is_for():
         "position.speed: is required",
     )
     assert humane({"type": "missing", "loc": ()}) == (None, "is required")
+
+
+def test_GEN_03_further_problems_are_counted():
+    class Entry(BaseModel):
+        amount: int
+        target: str
+        section: str
+
+    with pytest.raises(ValidationError) as err:
+        Entry.model_validate({"amount": "x"})
+    assert first_error(err.value) == (
+        "amount",
+        "amount: must be a whole number (you sent “x”) (and 2 more problems)",
+    )
+    with pytest.raises(ValidationError) as err:
+        Entry.model_validate({"amount": 1, "section": "Core"})
+    assert first_error(err.value) == ("target", "target: name the target ship")
+
+
+def test_GEN_01_the_step_waits_on_a_referee_only_as_a_referee():
+    """TR-03: before the first orders of an engagement the referee rolls initiative: the orders step
+    waits on the referee's seat, so on a referee and on no commander."""
+    game = STANDARD.game("traveller")
+    state = battle(capital("Kestrel"), owners=("p-kirk",))
+    assert REFEREE_SEAT in game.awaited(state)
+    assert game.waits_on(state, "r-1", referee=True) is True
+    assert game.waits_on(state, "p-kirk", referee=False) is False

@@ -259,3 +259,32 @@ def test_GEN_01_the_chart_says_who_moves_in_the_current_impulse():
     assert [c["due"] for c in model["counters"]] == [1, 0]
     model = map_model({**view(fast=fast), "clock": {"impulse": 3}}, impulses=32)
     assert (model["impulses"]["due"], model["counters"][0]["due"]) == ([], 0)
+
+
+def test_ST_05_a_projection_without_degrees_is_no_band_of_the_ring():
+    """Shield data that gives a projection only its quadrant (no degrees) leaves it off the ring."""
+    excelsior = ship("excelsior")
+    del excelsior["parts"]["shields"]["projections"][0]["degrees"]
+    (counter,) = map_model(view(excelsior=excelsior))["counters"]
+    assert [band["name"] for band in counter["shields"]] == ["Starboard", "Aft", "Port"]
+
+
+def test_GEN_03_a_weapon_without_its_own_arc_fires_in_its_sections_quadrant():
+    """The Excelsior's data with no weapon arcs: each section's working weapons fire in its quadrant
+    (fore 315°–45°, …), a destroyed one not at all; a section with no quadrant draws none."""
+    excelsior = ship("excelsior")
+    for section in excelsior["parts"]["sheet"]["sections"]:
+        for system in section["systems"]:
+            system.pop("arc", None)
+    excelsior["parts"]["sheet"]["sections"][0]["systems"][1]["damage"] = (
+        5  # the Photon Torpedo's 5 boxes gone
+    )
+    (counter,) = map_model(view(excelsior=excelsior))["counters"]
+    assert counter["weapons"][0] == {
+        "section": "Fore",
+        "arc": "fore",
+        "start": 315.0,
+        "end": 45.0,
+        "weapons": ["Fore Phaser Array"],
+    }
+    assert [w["arc"] for w in counter["weapons"]] == ["fore", "port", "starboard", "aft"]
