@@ -111,7 +111,9 @@ class Battle:
             raise SystemExit(f"battle not created: {r.status_code} {r.text[:300]}")
         self.id, self.token = r.json()["battle_id"], r.json()["referee"]["token"]
         for slug in (SHOOTER, TARGET):
-            events = await self.act("ship.add", {"definition": definition(self.app_root, slug), "owner": None})
+            events = await self.act(
+                "ship.add", {"definition": definition(self.app_root, slug), "owner": None}
+            )
             self.ships[slug] = events["events"][0]["ship"]
         await self.to_combat()
         await self.act("traveller.initiative", {})
@@ -184,7 +186,11 @@ async def bench_rest(app_root: Path, n: int, db: str) -> float:
     server = None
     try:
         subprocess.run(
-            [sys.executable, "-m", "alembic", "upgrade", "head"], cwd=app_root, env=env, check=True, capture_output=True
+            [sys.executable, "-m", "alembic", "upgrade", "head"],
+            cwd=app_root,
+            env=env,
+            check=True,
+            capture_output=True,
         )
         import socket
 
@@ -265,9 +271,13 @@ def main() -> None:
         for label, root in (("before", before), ("after", app_root)):
             got = measure(root, a)
             rounds[label].append(got)
-            print(json.dumps({"round": r + 1, "code": label, **{k: round(v, 3) for k, v in got.items()}}), flush=True)
+            print(
+                json.dumps({"round": r + 1, "code": label, **{k: round(v, 3) for k, v in got.items()}}),
+                flush=True,
+            )
     summary = {
-        label: {k: round(statistics.median(g[k] for g in got), 3) for k in got[0]} for label, got in rounds.items()
+        label: {k: round(statistics.median(g[k] for g in got), 3) for k in got[0]}
+        for label, got in rounds.items()
     }
     print(json.dumps({"medians_ms": summary, "load": os.getloadavg()}))
 
