@@ -11,7 +11,7 @@ from app.rules.core import RuleError
 from app.rules.parsed import parsed, store
 from app.rules.state import BattleState, Ship
 from app.rules.traveller.flights import Flight
-from app.rules.traveller.ship import Combatant, HgShip, RoundState
+from app.rules.traveller.ship import OWN_PART, Combatant, HgShip, RoundState
 
 UNIT_PARTS = ("hg_ship", "flight")
 FIRE_HISTORY = 5  # rounds of fire kept for crew fire limits (Survivors fire once per 5 rounds)
@@ -33,7 +33,8 @@ def load_unit(state: BattleState, ship: Ship, field: str = "ship") -> Combatant:
     name = unit_part(ship)
     if name is None:
         raise RuleError(f"{ship.name} is not a High Guard ship or flight", field)
-    model: Combatant | None = parsed(ship, name, HgShip if name == "hg_ship" else Flight)
+    kind = HgShip if name == "hg_ship" else Flight
+    model: Combatant | None = parsed(ship, name, kind, lambda raw: kind.model_validate(raw, context=OWN_PART))
     assert model is not None  # unit_part found the part
     fresh_round(model, state.clock.turn)
     return model
