@@ -5,20 +5,24 @@ rebuilt from and what the views read. A rule reads a part as its typed model, an
 action the same part is asked for many times (a barrage's gate, the combat-action loop, escorts,
 the readiness check after it): parsing it each time was two-thirds of the rules core's time.
 
-So while an action runs (`apply_action` opens the memo and closes it at the end, whatever
-happens), each ship keeps the model each part was parsed into, beside the very dict it came from.
-A read whose part is still that dict gets the same model back; a part written since — every save
-puts a new dict in place — is parsed afresh, unless the save itself says which model it wrote.
-The memo lives on the action's own ships (a private attribute, never dumped, never copied), so
-nothing outlives the action and nothing is shared between battles or processes.
+So while an action runs (`apply_action` opens the memo and drops it at the end, whatever happens),
+each part read is kept with the very dict it was parsed from. A read whose part is still that
+dict gets the same model back; a part written since — every save puts a new dict in place — is
+parsed afresh, unless the save itself says which model it wrote. The memo belongs to the one
+action: it is held in a context variable (each thread and task has its own, a nested action
+gets a fresh one), so nothing outlives the action or passes between battles; outside an action
+every read parses, as before. A reader needs only the ship (the helpers `load(ship)` and
+`save(ship, …)` never had the state), hence a context rather than an attribute of the state.
 
-What this asks of a rule: a model it changed is saved before the part is read again in the same
-action; a part dict is never changed in place (write a new one, as the saves do).
+What this asks of a rule: a model it changed is saved before the same part is read again in the
+same action; a part dict is never changed in place (write a new one, as the saves do).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -27,9 +31,19 @@ from app.rules.state import BattleState, Ship
 
 M = TypeVar("M", bound=BaseModel)
 
+# (ship id, part name) → (the part dict it was parsed from, its model), for the running action.
+Memo = dict[tuple[str, str], tuple[Any, BaseModel]]
+_ACTION: ContextVar[Memo | None] = ContextVar("parsed_parts", default=None)
 
-def _memo(ship: Ship) -> dict[str, tuple[Any, BaseModel]] | None:
-    return ship.__pydantic_private__["_parsed"]  # type: ignore[index]  # a model with private fields
+
+@contextmanager
+def one_action() -> Iterator[None]:
+    """Parts read inside are parsed once (`apply_action` runs each action inside one)."""
+    token = _ACTION.set({})
+    try:
+        yield
+    finally:
+        _ACTION.reset(token)
 
 
 def parsed(ship: Ship, name: str, model: type[M], parse: Callable[[Any], M] | None = None) -> M | None:
@@ -38,14 +52,14 @@ def parsed(ship: Ship, name: str, model: type[M], parse: Callable[[Any], M] | No
     raw = ship.parts.get(name)
     if raw is None:
         return None
-    memo = _memo(ship)
+    memo = _ACTION.get()
     if memo is not None:
-        kept = memo.get(name)
+        kept = memo.get((ship.id, name))
         if kept is not None and kept[0] is raw and isinstance(kept[1], model):
             return kept[1]  # type: ignore[return-value]  # checked just above
     found = (parse or model.model_validate)(raw)
     if memo is not None:
-        memo[name] = (raw, found)
+        memo[(ship.id, name)] = (raw, found)
     return found
 
 
@@ -53,33 +67,20 @@ def store(ship: Ship, name: str, part: BaseModel) -> None:
     """Write the part as JSON; in an action the model is kept as the parse of what was written."""
     raw = part.model_dump(mode="json")
     ship.parts[name] = raw
-    memo = _memo(ship)
+    memo = _ACTION.get()
     if memo is not None:
-        memo[name] = (raw, part)
+        memo[(ship.id, name)] = (raw, part)
 
 
-def open_memo(state: BattleState) -> None:
-    for ship in state.ships.values():
-        if _memo(ship) is None:
-            ship.__pydantic_private__["_parsed"] = {}  # type: ignore[index]
-
-
-def move_memo(source: BattleState, copy: BattleState) -> None:
-    """Hand the models parsed on `source` (while the gate asked its questions) to its fresh copy,
-    whose parts are equal dicts: the handler changes the copy's models, so `source` keeps none."""
-    for sid, ship in source.ships.items():
-        memo = _memo(ship)
-        ship.__pydantic_private__["_parsed"] = None  # type: ignore[index]
-        twin = copy.ships.get(sid)
-        if twin is None:
-            continue
-        twin.__pydantic_private__["_parsed"] = {  # type: ignore[index]
-            name: (twin.parts[name], model)
-            for name, (raw, model) in (memo or {}).items()
-            if ship.parts.get(name) is raw and name in twin.parts
-        }
-
-
-def close_memo(state: BattleState) -> None:
-    for ship in state.ships.values():
-        ship.__pydantic_private__["_parsed"] = None  # type: ignore[index]
+def hand_over(source: BattleState, copy: BattleState) -> None:
+    """The models parsed on `source` (while the gate asked its questions) serve its fresh copy,
+    whose parts are equal dicts; the handler changes the copy's models, so `source` keeps none."""
+    memo = _ACTION.get()
+    if not memo:
+        return
+    for (sid, name), (raw, model) in list(memo.items()):
+        ship, twin = source.ships.get(sid), copy.ships.get(sid)
+        if ship is None or twin is None or ship.parts.get(name) is not raw or name not in twin.parts:
+            del memo[(sid, name)]
+        else:
+            memo[(sid, name)] = (twin.parts[name], model)

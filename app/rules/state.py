@@ -29,8 +29,6 @@ class Ship(BaseModel):
     crippled: bool = False
     position: dict[str, Any] | None = None  # e.g. {"hex": "0405", "facing": 1}; hidden while cloaked
     parts: dict[str, Any] = Field(default_factory=dict)
-    # The models this action parsed the parts into (app/rules/parsed.py); None outside an action.
-    _parsed: Any = PrivateAttr(default=None)
 
     def part(self, name: str) -> dict[str, Any] | None:
         return self.parts.get(name)
