@@ -74,6 +74,12 @@ def core_child(app_root: Path, n: int) -> None:
     if state.game.acting(state) != frozenset({shooter}):
         state = apply_action(state, Action("traveller.pass", {"ship": target}, REFEREE), dice).state
     payload = {"ship": shooter, "target": target, **BARRAGE}
+    offers: list[float] = []
+    for i in range(n // 4 + 10):  # what a page asks after the barrage: the offers for a commander
+        start = time.perf_counter()
+        state.game.offers(state, REFEREE)
+        if i >= 10:
+            offers.append(time.perf_counter() - start)
     samples: list[float] = []
     for i in range(n + 30):
         source = SeededDice(b"bench-barrage", "fire", i)
@@ -81,10 +87,10 @@ def core_child(app_root: Path, n: int) -> None:
         apply_action(state, Action("traveller.barrage", payload, REFEREE), source)
         if i >= 30:
             samples.append(time.perf_counter() - start)
-    print(json.dumps({"core_p50_ms": p50_ms(samples), "n": n}))
+    print(json.dumps({"core_p50_ms": p50_ms(samples), "offers_p50_ms": p50_ms(offers), "n": n}))
 
 
-def bench_core(app_root: Path, n: int) -> float:
+def bench_core(app_root: Path, n: int) -> dict[str, float]:
     out = subprocess.run(
         [sys.executable, __file__, "--core-child", "--core", str(n), "--app-root", str(app_root)],
         cwd=app_root,
@@ -93,7 +99,8 @@ def bench_core(app_root: Path, n: int) -> float:
         capture_output=True,
         text=True,
     )
-    return float(json.loads(out.stdout.strip().splitlines()[-1])["core_p50_ms"])
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"core": float(got["core_p50_ms"]), "offers": float(got["offers_p50_ms"])}
 
 
 # --- over REST ----------------------------------------------------------------------------------
@@ -145,11 +152,22 @@ class Battle:
         """One timed barrage; the target passes first (untimed) when the loop names it."""
         r = await self.c.get(f"/api/v1/battles/{self.id}", headers={"Authorization": f"Bearer {self.token}"})
         ships = r.json()["state"]["ships"]
-        shooter_round = ships[self.ships[SHOOTER]]["parts"]["hg_ship"]["round"]
+
+        def turn_key(slug: str) -> tuple[int, int, int, str]:
+            """The combat-action loop's order (TR-04, traveller/loop.py): next actor first."""
+            unit = ships[self.ships[slug]]["parts"]["hg_ship"]
+            base = unit.get("initiative_base") or 0
+            now = unit["round"].get("initiative")
+            return (
+                unit["round"].get("actions") or 0,
+                -(base if now is None else now),
+                -base,
+                unit_name[slug],
+            )
+
+        unit_name = {slug: ships[sid]["name"] for slug, sid in self.ships.items()}
         target_round = ships[self.ships[TARGET]]["parts"]["hg_ship"]["round"]
-        mine = (shooter_round.get("initiative") or 0, shooter_round.get("actions") or 0)
-        theirs = (target_round.get("initiative") or 0, target_round.get("actions") or 0)
-        if theirs[1] == mine[1] and theirs[0] > mine[0] and not target_round.get("passed"):
+        if not target_round.get("passed") and turn_key(TARGET) < turn_key(SHOOTER):
             await self.act("traveller.pass", {"ship": self.ships[TARGET]})
         payload = {"ship": self.ships[SHOOTER], "target": self.ships[TARGET], **BARRAGE}
         start = time.perf_counter()
@@ -242,7 +260,7 @@ async def bench_rest(app_root: Path, n: int, db: str) -> float:
 def measure(app_root: Path, a: argparse.Namespace) -> dict[str, float]:
     found: dict[str, float] = {}
     if a.core:
-        found["core"] = bench_core(app_root, a.core)
+        found.update(bench_core(app_root, a.core))
     if a.rest:
         found["rest"] = asyncio.run(bench_rest(app_root, a.rest, a.db))
     return found

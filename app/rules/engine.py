@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.rules.core import Action, Outcome
 from app.rules.dice import DiceSource
-from app.rules.parsed import hand_over, one_action
+from app.rules.parsed import hand_over, parse_once
 from app.rules.state import BattleState
 
 
@@ -15,7 +15,7 @@ def apply_action(state: BattleState, action: Action, dice: DiceSource, *, owned:
     `owned`: the caller hands `state` over and will not read it again (a replay that keeps no
     earlier state), so the handler changes it in place instead of a copy. A refusal after the
     gate may then leave it half changed, which a replay gives up on anyway."""
-    with one_action():  # each part is parsed once for the whole action (app/rules/parsed.py)
+    with parse_once():  # each part is parsed once for the whole action (app/rules/parsed.py)
         return _apply(state, action, dice, owned)
 
 

@@ -37,7 +37,7 @@ _ACTION: ContextVar[Memo | None] = ContextVar("parsed_parts", default=None)
 
 
 @contextmanager
-def one_action() -> Iterator[None]:
+def parse_once() -> Iterator[None]:
     """Parts read inside are parsed once (`apply_action` runs each action inside one)."""
     token = _ACTION.set({})
     try:
