@@ -10,13 +10,18 @@ nuclear dampers, 3 sections), at Short range, the split "toward fore", server (s
 initiative rolled so the combat-action loop binds (TR-04).
 
 * core: one `apply_action` of that barrage on the same starting state (the Dauntless next in the
-  loop), `--core` times over with a different seed each, after 30 untimed; the p50 of the calls.
-  The starting state is made by the checkout's own rules, from the library's ship files.
-* REST: the same barrage POSTed to a uvicorn process of the checkout (`--app-root`), over a
-  kept-alive connection, timed from send to answer; between two barrages the clock goes on to the
-  next round's Combat step (untimed), and a fresh battle is set up every 4 rounds so the target
-  is never worn down. The database is one of its own (PostgreSQL `starboard_bench_<pid>`, as the
-  tests reach it, or a SQLite file under var/).
+  loop), `--core` times over with a different seed each, after 30 untimed; the p50 of the calls
+  (`core`, wall clock) and of their thread CPU time (`core_cpu`: what a loaded machine does not
+  inflate). The starting state is made by the checkout's own rules, from the library's ship files.
+  Beside it, in the same child: `offers`, a referee's offers on that state (what a page asks
+  after each action), and `startrek`, the Shadow Cruiser's 30 points of `damage.apply` on the
+  Excelsior in a B5 Wars battle (the Star Trek parts and the sheet read many times).
+* REST: the same barrage POSTed to a uvicorn process of the checkout (`--app-root`), timed from
+  send to answer (`rest`), with the server's CPU for it (`rest_server_cpu`, /proc schedstat of
+  its threads); between two barrages the clock goes on to the next round's Combat step
+  (untimed), and a fresh battle is set up every 4 rounds so the target is never worn down. The
+  database is one of its own (PostgreSQL `starboard_bench_<pid>`, as the tests reach it, or a
+  SQLite file under var/).
 
 `--app-root DIR` measures another checkout (e.g. `git worktree add /tmp/before <commit>`): the core
 runs in a child process importing that checkout's `app`, and the server runs from it.
@@ -95,10 +100,36 @@ def core_child(app_root: Path, n: int) -> None:
                 "core_p50_ms": p50_ms(samples),
                 "core_cpu_ms": p50_ms(cpu),
                 "offers_p50_ms": p50_ms(offers),
+                "startrek_p50_ms": startrek_damage(app_root, n),
                 "n": n,
             }
         )
     )
+
+
+def startrek_damage(app_root: Path, n: int) -> float:
+    """The Star Trek parts' reads: the Shadow Cruiser's 30 points on the Excelsior in a B5 Wars
+    battle's Combat step (shields, power, impulse, warp and the ship sheet each read the parts)."""
+    from app.rules import Action, apply_action, new_battle
+    from app.rules.core import REFEREE
+    from app.rules.dice import SeededDice
+
+    dice = SeededDice(b"bench-barrage", "startrek", 0)
+    state = new_battle("b5wars", {})
+    for slug in ("shadow-cruiser", "excelsior"):
+        add = Action("ship.add", {"definition": definition(app_root, slug), "owner": None}, REFEREE)
+        state = apply_action(state, add, dice).state
+    ids = {s.name: s.id for s in state.ships.values()}
+    while state.clock.step != "combat":
+        state = apply_action(state, Action("clock.advance", {}, REFEREE), dice).state
+    hit = {"target": ids["Excelsior"], "source": ids["Shadow Cruiser"], "amount": 30, "direction": "fore"}
+    samples: list[float] = []
+    for i in range(n + 30):
+        start = time.perf_counter()
+        apply_action(state, Action("damage.apply", hit, REFEREE), SeededDice(b"bench-barrage", "hit", i))
+        if i >= 30:
+            samples.append(time.perf_counter() - start)
+    return p50_ms(samples)
 
 
 def bench_core(app_root: Path, n: int) -> dict[str, float]:
@@ -111,7 +142,12 @@ def bench_core(app_root: Path, n: int) -> dict[str, float]:
         text=True,
     )
     got = json.loads(out.stdout.strip().splitlines()[-1])
-    return {"core": got["core_p50_ms"], "core_cpu": got["core_cpu_ms"], "offers": got["offers_p50_ms"]}
+    return {
+        "core": got["core_p50_ms"],
+        "core_cpu": got["core_cpu_ms"],
+        "offers": got["offers_p50_ms"],
+        "startrek": got["startrek_p50_ms"],
+    }
 
 
 # --- over REST ----------------------------------------------------------------------------------
