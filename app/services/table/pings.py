@@ -4,9 +4,12 @@ Discord-compatible body: `content`, and an embed saying the step and the time le
 
 One ping per wait, never one per action: "your move" is the notifier's message, sent only when a
 wait *begins* (notify.py compares who the step waits on with the last action's), and "deadline
-soon" goes once per wait, claimed on the clock's row (clocks.py). Which pings a seat wants is one
-small row (`PingSettings`), read with defaults when the seat never chose: it belongs to the seat
-now and can move to a player's profile as it is."""
+soon" goes once per wait, claimed on the clock's row (clocks.py).
+
+Which pings a player wants is theirs, not the battle's: a seat a signed-in profile holds reads and
+writes the profile's choice (`Profile.settings["pings"]`), so one choice applies to every battle
+of that player; a seat played without a profile keeps its own small row (`PingSettings`). Either
+is read with the defaults when nobody chose."""
 
 from __future__ import annotations
 
@@ -16,10 +19,11 @@ from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Battle, Participant, PingSettings, SeatStatus
+from app.models import Battle, Participant, PingSettings, Profile, ProfileSeat, SeatStatus
 from app.rules.generic.timing import span
 from app.services.errors import Forbidden
 from app.services.platform import Platform
+from app.services.store.tokens import seat_key
 from app.services.table import notify
 
 
@@ -41,30 +45,59 @@ def _of(row: PingSettings | None) -> Pings:
     return Pings(your_move=row.your_move, deadline=row.deadline, browser=row.browser, webhook=row.webhook)
 
 
-async def settings_for(session: AsyncSession, participant_id: str) -> Pings:
-    return _of(await session.get(PingSettings, participant_id))
+def of_profile(profile: Profile) -> Pings:
+    """What a profile chose (the defaults where it never chose)."""
+    return Pings.model_validate((profile.settings or {}).get("pings") or {})
+
+
+async def _holders(session: AsyncSession, battle_id: str) -> dict[str, Profile]:
+    """The profile holding each seat of the battle, by seat id — only while the seat's link is the
+    one it was claimed with (a new link takes the seat, and its pings, away from the profile)."""
+    rows = await session.execute(
+        select(Participant, ProfileSeat.seat_key, Profile)
+        .join(ProfileSeat, ProfileSeat.participant_id == Participant.id)
+        .join(Profile, Profile.id == ProfileSeat.profile_id)
+        .where(Participant.battle_id == battle_id)
+    )
+    return {p.id: profile for p, key, profile in rows.all() if key == seat_key(p.token_hash)}
+
+
+async def settings_for(session: AsyncSession, participant: Participant) -> Pings:
+    """The pings wanted for this seat: its profile's, else its own, else the defaults."""
+    profile = (await _holders(session, participant.battle_id)).get(participant.id)
+    if profile is not None:
+        return of_profile(profile)
+    return _of(await session.get(PingSettings, participant.id))
 
 
 async def for_battle(session: AsyncSession, battle_id: str) -> dict[str, Pings]:
-    """Every seat's pings in one read (seats that never chose are left out: DEFAULT)."""
+    """Every seat's pings in one read (seats nobody chose for are left out: DEFAULT)."""
     rows = await session.execute(
         select(PingSettings)
         .join(Participant, Participant.id == PingSettings.participant_id)
         .where(Participant.battle_id == battle_id)
     )
-    return {r.participant_id: _of(r) for r in rows.scalars()}
+    wanted = {r.participant_id: _of(r) for r in rows.scalars()}
+    wanted.update({seat: of_profile(p) for seat, p in (await _holders(session, battle_id)).items()})
+    return wanted
 
 
 async def read(platform: Platform, participant: Participant) -> Pings:
     async with platform.db.reader() as session:
-        return await settings_for(session, participant.id)
+        return await settings_for(session, participant)
 
 
 async def save(platform: Platform, participant: Participant, wanted: Pings) -> Pings:
-    """The seat's own choice (a spectator is never waited on, so it has none)."""
+    """The player's choice, made from any of their battles: their profile's where one holds the
+    seat (so it applies to every battle they play), else the seat's own. A spectator is never
+    waited on, so it has none."""
     if participant.role == "spectator":
         raise Forbidden("spectators are never waited on; there is nothing to ping", "your_move")
     async with platform.db.transaction() as session:
+        profile = (await _holders(session, participant.battle_id)).get(participant.id)
+        if profile is not None:
+            await save_for_profile(session, profile, wanted)
+            return wanted
         row = await session.get(PingSettings, participant.id)
         if row is None:
             row = PingSettings(participant_id=participant.id)
@@ -72,6 +105,28 @@ async def save(platform: Platform, participant: Participant, wanted: Pings) -> P
         row.your_move, row.deadline = wanted.your_move, wanted.deadline
         row.browser, row.webhook = wanted.browser, wanted.webhook
     return wanted
+
+
+async def read_profile(platform: Platform, profile_id: str) -> Pings:
+    """A signed-in player's pings, for every battle they play."""
+    async with platform.db.reader() as session:
+        profile = await session.get(Profile, profile_id)
+    return of_profile(profile) if profile is not None else DEFAULT
+
+
+async def save_profile(platform: Platform, profile_id: str, wanted: Pings) -> Pings:
+    """A signed-in player's choice from their profile page: every battle they hold a seat in."""
+    async with platform.db.transaction() as session:
+        profile = await session.get(Profile, profile_id)
+        if profile is None:
+            raise Forbidden("sign in first", "profile")
+        await save_for_profile(session, profile, wanted)
+    return wanted
+
+
+async def save_for_profile(session: AsyncSession, profile: Profile, wanted: Pings) -> None:
+    """A profile's pings, for every battle it plays (a new dict: the JSON column sees the change)."""
+    profile.settings = {**(profile.settings or {}), "pings": wanted.model_dump()}
 
 
 def deadline_body(
@@ -90,7 +145,7 @@ async def deadline_soon(platform: Platform, battle_id: str, participant_id: str,
         seat = await session.get(Participant, participant_id)
         status = await session.get(SeatStatus, participant_id)
         battle = await session.get(Battle, battle_id)
-        wanted = await settings_for(session, participant_id)
+        wanted = await settings_for(session, seat) if seat is not None else DEFAULT
     if seat is None or battle is None or status is None or not status.webhook_url:
         return False
     if not (wanted.deadline and wanted.webhook):

@@ -75,7 +75,7 @@ async def page_extras(
         extras = await table_context(session, platform, battle, me, viewer)
         status = await seats.read_status(session, me.id)
         extras["my_webhook"] = status.webhook_url if status is not None else None
-        extras["my_pings"] = await pings.settings_for(session, me.id)
+        extras["my_pings"] = await pings.settings_for(session, me)
         extras["catch_up"] = await catch_up(session, battle, viewer, before, seq)
         extras["catch_up_talk"] = await chat.since_visit(session, battle.id, me, left_at)
     return extras
