@@ -27,6 +27,7 @@ from app.services.bus import ActionCommitted, settle
 from app.services.reading.live_log import LiveLogs
 from app.services.table import notify
 from app.web.api import battlefile as api_battlefile
+from app.web.api import lobby as api_lobby
 from app.web.api import battles, health
 from app.web.api import table as api_table
 from app.web.api.action_door import ActionDoor
@@ -39,6 +40,7 @@ from app.web.pages import (
     battle,
     battlefile,
     dice,
+    lobby,
     map_page,
     overrides,
     report,
@@ -235,6 +237,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_battlefile.router)
     app.include_router(ship_library.router)  # the ship library over REST
     app.include_router(api_table.router)
+    app.include_router(api_lobby.router)  # the lobby over REST
+    app.include_router(lobby.router)  # the lobby, public watching and the viewscreen
     app.include_router(table.router)
     app.include_router(battlefile.router)
     app.include_router(dice.router)

@@ -220,3 +220,19 @@ class ReportShare(Base):
     battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)
     created_by: Mapped[str] = mapped_column(String(32))  # the referee's participant id
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class LobbyListing(Base):
+    """A battle its referee lists in the lobby (app/services/table/lobby.py): which player seats
+    are open and how a claim is granted (`claims`: closed | approve | first), whether anyone may
+    watch by the public link, and how far the audience's viewscreen runs behind the battle."""
+
+    __tablename__ = "lobby_listings"
+
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
+    claims: Mapped[str] = mapped_column(String(10), default="closed")  # closed | approve | first
+    open_seats: Mapped[list[Any]] = mapped_column(ordered_json_type(), default=list)  # participant ids
+    spectators: Mapped[bool] = mapped_column(default=False, index=True)
+    delay_actions: Mapped[int] = mapped_column(Integer, default=0)  # the screen shows seq − N
+    delay_turn: Mapped[bool] = mapped_column(default=False)  # the screen shows the previous turn's end
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, onupdate=now)

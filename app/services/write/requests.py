@@ -21,7 +21,7 @@ from app.services.history.replay import HISTORY_ACTIONS, UNDO
 from app.services.platform import Platform
 from app.services.store.battles import get_battle, get_participant, load_state, participants
 from app.services.store.seats import ASKERS, DAMAGE, damage_waits, utcnow
-from app.services.table import chat
+from app.services.table import chat, lobby
 from app.services.write import actions as action_service
 from app.services.write.actions import Command
 
@@ -152,7 +152,9 @@ async def queue_if_needed(platform: Platform, cmd: Command, waits: bool | None =
     return req
 
 
-def _summary(req: TableRequest, ship_names: dict[str, str]) -> str:
+def _summary(req: TableRequest, ship_names: dict[str, str], seat_names: dict[str, str]) -> str:
+    if req.kind == lobby.SEAT:  # a stranger's claim of an open seat (app/services/table/lobby.py)
+        return lobby.claim_summary(req, seat_names.get(req.participant_id, "?"))[1]
     if req.kind == "undo":
         return f"undo action #{req.target_seq}"
     p = (req.payload or {}).get("payload", {})
@@ -170,7 +172,8 @@ async def requests_for(
     if viewer.role != "referee":
         if viewer.role not in ASKERS:
             return []
-        query = query.where(TableRequest.participant_id == viewer.id)
+        # a seat claim names the seat, not its asker: only the referee reads it
+        query = query.where(TableRequest.participant_id == viewer.id, TableRequest.kind != lobby.SEAT)
     rows = list(await session.scalars(query.order_by(TableRequest.id.desc()).limit(limit)))
     names = {p.id: p.name for p in await participants(session, battle.id)}
     state, _ = await load_state(session, battle.id, rules)
@@ -178,11 +181,11 @@ async def requests_for(
     return [
         Shown(
             r.id,
-            names.get(r.participant_id, "someone"),
+            lobby.claim_summary(r, "")[0] if r.kind == lobby.SEAT else names.get(r.participant_id, "someone"),
             r.participant_id,
             r.kind,
             r.target_seq,
-            _summary(r, ships),
+            _summary(r, ships, names),
             r.reason,
             r.status,
             r.answer,
@@ -213,6 +216,16 @@ async def decide(
         battle = await get_battle(session, battle_id)
     refusal = "" if approve else _reason(answer, "answer")
     result_seq = None
+    if req.kind == lobby.SEAT:  # a seat claim: no action; the claimer collects the seat with their secret
+        async with platform.db.transaction() as session:
+            row = await existing(session, TableRequest, request_id)
+            if approve:
+                await lobby.grant_claim(session, row)
+            row.status = "approved" if approve else "refused"
+            row.answer = refusal or None
+            row.decided_at = utcnow()
+        await chat.wake_table(platform, battle_id, 0)
+        return row
     if approve:
         if req.kind == "undo":
             if battle.seq != req.target_seq:

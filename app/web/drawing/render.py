@@ -41,6 +41,7 @@ from app.services.reading.views import (
 from app.services.store.battles import participants
 from app.services.store.drafts import drafts_possible
 from app.services.store.drafts import rows as draft_rows
+from app.services.table.lobby import PUBLIC_ID, public_reader, public_watch
 from app.web.drawing.cards import CardMemo
 from app.web.drawing.rulebook import prose, rule_links
 from app.web.drawing.tile_names import tile_lines
@@ -290,6 +291,7 @@ class LiveRead:
     # the end came in these rows: the entries before it that it opens to more viewers (ST-22's path)
     revealed: list[ActionLog] = field(default_factory=list)
     end: int | None = None  # the end's seq, when it came in these rows
+    public: bool = False  # the battle is open to watchers by its public link (app/services/table/lobby.py)
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.people}
@@ -348,6 +350,8 @@ async def read_live(
         history = await history_preview(session, battle_id) if referee_seated else None
         end = next((r.seq for r in rows if r.action_type == END), None)
         revealed = await revealed_at_end(session, battle_id, end) if end is not None else []
+        # read only while a public watcher is here: whether the battle is still open to them
+        public = watching is not None and PUBLIC_ID in watching and await public_watch(session, battle_id)
     return LiveRead(
         battle,
         state,
@@ -363,6 +367,7 @@ async def read_live(
         touched={seq: seqs for seq, seqs in log.touched.items() if seq > since},
         revealed=revealed,
         end=end,
+        public=public,
     )
 
 
@@ -400,6 +405,10 @@ class LiveViews:
         self.cards = CardMemo(env, PART_TEMPLATES)  # a card is drawn again only when it changed
 
     def _me(self, read: LiveRead, viewer: Subscriber) -> Participant:
+        if viewer.participant_id == PUBLIC_ID:  # every public watcher shares the spectator's view
+            if not read.public:
+                raise SeatGone(viewer.participant_id)
+            return public_reader(read.battle)
         me = read.by_id.get(viewer.participant_id)
         if me is None or not me.active:
             raise SeatGone(viewer.participant_id)

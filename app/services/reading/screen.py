@@ -1,0 +1,59 @@
+"""The audience's viewscreen (/battles/{id}/screen): which seq it shows and its ticker of events.
+
+A tournament's referee may hold the screen behind the battle — N actions, or the state as the
+current turn began — so a stream cannot be watched to help a player. The screen reads the battle
+as the public reads it (a spectator commanding nothing) at that seq, through the same per-viewer
+views and replay every page uses: a delay changes *when*, never *what*, the audience sees."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import ActionLog, Battle
+
+TICKER_LINES = 6  # the last log entries the screen's ticker shows
+_TURN = re.compile(r"T(\d+)")
+
+
+async def screen_seq(
+    session: AsyncSession, battle: Battle, delay_actions: int = 0, delay_turn: bool = False
+) -> int:
+    """The seq the screen shows: the battle's own; `delay_actions` behind; or (`delay_turn`) the
+    state as the current turn began — after the action that opened it, the last one made in an
+    earlier turn (each log row carries the clock it was made at, "T4 I17"). With both, the earlier.
+    A finished battle shows its end: there is nothing left to help anyone with."""
+    if battle.status == "finished" or not (delay_actions or delay_turn):
+        return battle.seq
+    shown = max(0, battle.seq - delay_actions)
+    if delay_turn:
+        rows = await session.execute(
+            select(ActionLog.seq, ActionLog.clock)
+            .where(ActionLog.battle_id == battle.id, ActionLog.seq <= battle.seq)
+            .order_by(ActionLog.seq.desc())
+        )
+        opened = 0
+        for seq, clock in rows:
+            turn = _TURN.match(clock or "")
+            if turn is not None and int(turn.group(1)) < battle.turn:
+                opened = seq
+                break
+        shown = min(shown, opened)
+    return shown
+
+
+def screen_ticker(log: list[Any], lines: int = TICKER_LINES) -> list[dict[str, Any]]:
+    """The last entries of the viewer's log (already filtered for the public) as ticker lines,
+    newest first: an entry the public may read nothing of shows as "a hidden action"."""
+    out = []
+    for entry in reversed(log):
+        texts = [e["text"] for e in entry.events if e.get("text")]
+        if not texts and not entry.hidden:
+            continue
+        out.append({"seq": entry.seq, "clock": entry.clock, "texts": texts, "hidden": entry.hidden})
+        if len(out) == lines:
+            break
+    return out
