@@ -27,8 +27,8 @@ from app.services.bus import ActionCommitted, settle
 from app.services.reading.live_log import LiveLogs
 from app.services.table import notify
 from app.web.api import battlefile as api_battlefile
-from app.web.api import lobby as api_lobby
 from app.web.api import battles, health
+from app.web.api import lobby as api_lobby
 from app.web.api import table as api_table
 from app.web.api.action_door import ActionDoor
 from app.web.drawing.render import ROOT, LiveViews, battle_seqs, read_live, templates

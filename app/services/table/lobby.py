@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import existing
@@ -233,13 +233,21 @@ async def claim_seat(platform: Platform, battle_id: str, seat_id: str, claim: Cl
     async with platform.db.transaction() as session:
         listing, seat = await _open_seat(session, battle_id, seat_id, lock=True)
         if listing.claims == "first":
+            token = new_token()
+            # Compare and set on the token read: of two claims at once only one finds it unchanged
+            # (PostgreSQL also holds the listing's row; SQLite reads outside the write's lock).
+            taken = await session.execute(
+                update(Participant)
+                .where(Participant.id == seat_id, Participant.token_hash == seat.token_hash)
+                .values(token_hash=hash_token(token), name=name or seat.name)
+                .execution_options(synchronize_session=False)
+            )
+            if taken.rowcount != 1:
+                raise Invalid("that seat is not open (someone may have taken it)", "seat")
             listing.open_seats = [p for p in listing.open_seats if p != seat_id]
             listing.updated_at = utcnow()
-            token = new_token()
-            seat.token_hash = hash_token(token)
-            if name:
-                seat.name = name
             await session.flush()
+            await session.refresh(seat)
             granted = Claimed(seat=Seat(seat, token))
         else:
             waiting = list(
