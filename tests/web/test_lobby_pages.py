@@ -175,7 +175,7 @@ async def test_watch_report_replay_and_screen_are_public_only_while_listed(clien
         assert r.status_code == 303 and r.headers["location"] == f"/battles/{bid}/screen"
         screen = await b.get(f"/battles/{bid}/screen")
         assert "Delayed: 1 action behind the table · after action #2" in screen.text
-        assert (await b.get(f"/battles/{bid}/screen", params={"since": 2})).status_code == 204
+        assert (await b.get(f"/battles/{bid}/screen", params={"since": 2, "behind": 1})).status_code == 204
         assert (await b.get(f"/battles/{bid}/watch/report", follow_redirects=False)).status_code == 303
 
 

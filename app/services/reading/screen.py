@@ -8,12 +8,15 @@ views and replay every page uses: a delay changes *when*, never *what*, the audi
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Battle
+from app.rules.ruleset import PartSpec
+from app.services.reading.report import figures
 
 TICKER_LINES = 6  # the last log entries the screen's ticker shows
 _TURN = re.compile(r"T(\d+)")
@@ -57,3 +60,36 @@ def screen_ticker(log: list[Any], lines: int = TICKER_LINES) -> list[dict[str, A
         if len(out) == lines:
             break
     return out
+
+
+def screen_ships(view: dict[str, Any], parts: Mapping[str, PartSpec]) -> list[dict[str, Any]]:
+    """Each ship as the screen shows it, from the public view (`battle_view` for a viewer who
+    commands nothing): its name, class, side, whether it is out, and what each of its parts reports
+    of itself (`PartSpec.report`: a track, gauges, sections, other values) — the battle report's
+    figures, so the screen names no ruleset and shows nothing the public view lacks."""
+    told = figures(view, parts)
+    out = []
+    for sid, ship in view["ships"].items():
+        f = told[sid]
+        out.append(
+            {
+                "id": sid,
+                "name": ship["name"],
+                "klass": ship.get("klass") or "",
+                "side": ship.get("side") or "",
+                "destroyed": bool(ship.get("destroyed")),
+                "crippled": bool(ship.get("crippled")),
+                "hidden": bool(ship.get("position_hidden")),
+                "points": f.points,  # what damage can still take off it
+                "track": f.track,
+                "gauges": f.gauges,
+                "sections": f.sections,
+                "others": [{"name": v.name, "text": _number(v.value, v.most)} for v in f.values],
+            }
+        )
+    return out
+
+
+def _number(value: float, most: float | None) -> str:
+    shown = f"{value:g}"
+    return shown if most is None else f"{shown}/{most:g}"

@@ -16,7 +16,7 @@ from app.models import Battle
 from app.rules.messages import first_error
 from app.services.errors import Invalid, NotFound, ServiceError
 from app.services.reading.report import battle_report
-from app.services.reading.screen import screen_ticker
+from app.services.reading.screen import screen_ships, screen_ticker
 from app.services.store.battles import get_battle, get_participant, participants
 from app.services.table import lobby
 from app.web.deps import SEQ_MAX, HubDep, PlatformDep
@@ -251,11 +251,12 @@ async def screen(
     request: Request,
     platform: PlatformDep,
     since: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None,
+    behind: Annotated[int, Query(ge=0, le=SEQ_MAX)] = 0,
 ) -> Response:
     """The audience's viewscreen: the map, every ship's public state and the last events, in big
     type with no controls, behind the battle by the referee's delay. Anyone may open it where the
     battle is open to spectators, a seat of the battle always; either way it shows only what the
-    public may see. `since` (the screen's own poll) answers 204 while the shown seq has not moved."""
+    public may see. `since` (the screen's own poll) answers 204 while the shown seq (and how far behind it is) has not moved."""
     try:
         async with platform.db.reader() as session:
             battle = await get_battle(session, battle_id)
@@ -263,7 +264,8 @@ async def screen(
             if not listing.spectators:
                 await get_participant(session, battle_id, seat_in(request, battle_id))
             at = await lobby.screen_seq(session, battle, listing)
-            if since is not None and since == at:
+            held = battle.seq - at if battle.status != "finished" else 0
+            if since is not None and since == at and behind == held:
                 return Response(status_code=204)
             reader = lobby.public_reader(battle)
             context = await page_context(
@@ -281,9 +283,10 @@ async def screen(
         return RedirectResponse("/lobby", status_code=303)
     context.update(
         screen_seq=at,
-        behind=battle.seq - at if battle.status != "finished" else 0,
+        behind=held,
         delay=lobby.listing_out(listing),
         ticker=screen_ticker(context["log"]),
+        ships=screen_ships(context["state"], platform.rules.game(battle.system).parts),
         poll=SCREEN_POLL_SECONDS,
         flash=None,
     )
