@@ -4,9 +4,9 @@ secret that collects the seat). The same service as the pages (app/services/tabl
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -16,6 +16,8 @@ from app.web.api.battles import SeatOut, _seat_out
 from app.web.deps import Creds, HubDep, PlatformDep, errors, participant_by_bearer
 
 router = APIRouter(prefix="/api/v1", tags=["lobby"])
+
+ClaimId = Annotated[int, Path(ge=1, le=2**31 - 1, description="the claim's id, from the claim's answer")]
 
 
 class ShipOut(BaseModel):
@@ -137,7 +139,7 @@ def _secret(creds: Creds) -> str:
 
 
 @router.get("/lobby/{battle_id}/claims/{claim_id}", response_model=ClaimStatus, responses=errors(401, 404))
-async def read_claim(battle_id: str, claim_id: int, platform: PlatformDep, creds: Creds) -> Any:
+async def read_claim(battle_id: str, claim_id: ClaimId, platform: PlatformDep, creds: Creds) -> Any:
     """A claim's answer (pending, approved, refused), for the holder of its secret."""
     async with platform.db.reader() as session:
         return await lobby.claim_status(session, battle_id, claim_id, _secret(creds))
@@ -147,7 +149,7 @@ async def read_claim(battle_id: str, claim_id: int, platform: PlatformDep, creds
     "/lobby/{battle_id}/claims/{claim_id}/collect", response_model=SeatOut, responses=errors(401, 404)
 )
 async def collect_claim(
-    battle_id: str, claim_id: int, request: Request, platform: PlatformDep, creds: Creds
+    battle_id: str, claim_id: ClaimId, request: Request, platform: PlatformDep, creds: Creds
 ) -> Any:
     """An approved claim's seat, once: its new token and join link."""
     return _seat_out(request, await lobby.collect(platform, battle_id, claim_id, _secret(creds)))
