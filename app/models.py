@@ -148,7 +148,7 @@ class TableRequest(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)
     participant_id: Mapped[str] = mapped_column(String(32))
-    kind: Mapped[str] = mapped_column(String(20))  # undo | damage
+    kind: Mapped[str] = mapped_column(String(20))  # undo | damage | seat (a lobby claim)
     target_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     payload: Mapped[dict[str, Any] | None] = mapped_column(ordered_json_type(), nullable=True)
     reason: Mapped[str] = mapped_column(String(300), default="")

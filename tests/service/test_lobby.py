@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from app.models import Battle
+from app.models import Battle, SeatStatus
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.platform import Platform
 from app.services.table import lobby
@@ -115,3 +115,18 @@ async def test_two_claims_at_once_for_a_first_come_seat_one_wins(platform: Platf
     async with platform.db.reader() as session:
         listing = await lobby.listing_of(session, t.id)
     assert listing.open_seats == []
+
+
+async def test_a_claimed_seat_keeps_no_webhook_of_its_former_holder(platform: Platform) -> None:
+    t = await duel(platform)
+    async with platform.db.transaction() as session:
+        session.add(
+            SeatStatus(participant_id=t.ids["bob"], battle_id=t.id, webhook_url="https://example.org/hook")
+        )
+    await lobby.set_listing(
+        platform, t.id, t.ids["ref"], lobby.ListingIn(claims="first", open_seats=[t.ids["bob"]])
+    )
+    await lobby.claim_seat(platform, t.id, t.ids["bob"], lobby.ClaimIn(name="Zed"))
+    async with platform.db.reader() as session:
+        row = await session.get(SeatStatus, t.ids["bob"])
+    assert row is not None and row.webhook_url is None

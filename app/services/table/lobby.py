@@ -21,7 +21,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import existing
-from app.models import Battle, LobbyListing, Participant, TableRequest
+from app.models import Battle, LobbyListing, Participant, SeatStatus, TableRequest
 from app.rules import STANDARD, Rules
 from app.rules.views import battle_view, viewer_for
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
@@ -225,6 +225,17 @@ async def _open_seat(
     return listing, seat
 
 
+async def _new_holder(session: AsyncSession, seat_id: str) -> None:
+    """A seat changing hands keeps no webhook of its former holder's (they would be told when the
+    battle waits on the seat they no longer hold)."""
+    await session.execute(
+        update(SeatStatus)
+        .where(SeatStatus.participant_id == seat_id)
+        .values(webhook_url=None)
+        .execution_options(synchronize_session=False)
+    )
+
+
 async def claim_seat(platform: Platform, battle_id: str, seat_id: str, claim: ClaimIn) -> Claimed:
     """Claim an open seat: first come, the claimer gets the seat's new token now and the seat is no
     longer open; where the referee approves, a request waits in the referee's queue and the claimer
@@ -246,6 +257,7 @@ async def claim_seat(platform: Platform, battle_id: str, seat_id: str, claim: Cl
                 raise Invalid("that seat is not open (someone may have taken it)", "seat")
             listing.open_seats = [p for p in listing.open_seats if p != seat_id]
             listing.updated_at = utcnow()
+            await _new_holder(session, seat_id)
             await session.flush()
             await session.refresh(seat)
             granted = Claimed(seat=Seat(seat, token))
@@ -345,6 +357,7 @@ async def collect(platform: Platform, battle_id: str, request_id: int, secret: s
         if payload.get("name"):
             seat.name = str(payload["name"])
         req.payload = {**payload, "collected": True}
+        await _new_holder(session, seat.id)
         await session.flush()
         taken = Seat(seat, token)
     seats_changed(platform, battle_id)

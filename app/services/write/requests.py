@@ -2,7 +2,9 @@
 battle's `damage_needs_approval` option is on — damage a player enters on an enemy ship, which waits
 in the same queue. The referee approves (undo: the existing `battle.undo`; damage: submitted through
 `submit` as the player entered it) or refuses with a reason; either way the player is told in a
-private chat line from the referee. A request is seen by the referee and its player only."""
+private chat line from the referee. A request is seen by the referee and its player only. A
+stranger's claim of an open seat (app/services/table/lobby.py) waits in the same queue, named for
+the seat and seen by the referee alone; approving it runs no action."""
 
 from __future__ import annotations
 
@@ -219,6 +221,8 @@ async def decide(
     if req.kind == lobby.SEAT:  # a seat claim: no action; the claimer collects the seat with their secret
         async with platform.db.transaction() as session:
             row = await existing(session, TableRequest, request_id)
+            if row.status != "pending":  # another claim for the seat was approved meanwhile
+                raise Invalid(f"that request was already {row.status}", "request")
             if approve:
                 await lobby.grant_claim(session, row)
             row.status = "approved" if approve else "refused"
