@@ -107,6 +107,12 @@ async def public_doors(c: httpx.AsyncClient, table: Table) -> dict[str, str]:
             "watch page": (await anyone.get(f"/battles/{bid}/watch")).text,
             "public report": (await anyone.get(f"/battles/{bid}/watch/report")).text,
             "viewscreen": (await anyone.get(f"/battles/{bid}/screen")).text,
+            "map page selecting it": (
+                await anyone.get(f"/battles/{bid}/map", params={"select": "haakona"})
+            ).text,
+            "selection": (
+                await anyone.get(f"/battles/{bid}/map", params={"select": "haakona", "part": "selection"})
+            ).text,
         }
         for at in range(seq - 3, seq + 1):
             out[f"public replay #{at}"] = (
@@ -122,6 +128,7 @@ async def test_LEAK_ST_22_the_lobby_the_public_link_and_the_viewscreen_never_car
     await list_publicly(client, table)
     seen = await public_doors(client, table)
     assert "Haakona" in seen["REST lobby"] and 'id="screen-ship-haakona"' in seen["viewscreen"]
+    assert "not a ship you can see on the map" in seen["selection"]  # as for any seat that may not see it
     for delay in ({}, {"delay_actions": 1}, {"delay_turn": True}):
         await list_publicly(client, table, **delay)
         if delay:

@@ -164,6 +164,11 @@ async def test_watch_report_replay_and_screen_are_public_only_while_listed(clien
         assert (await b.get(f"/battles/{bid}/watch/report")).status_code == 200
         replay = await b.get(f"/battles/{bid}/watch/replay", params={"seq": 1})
         assert replay.status_code == 200 and "After action #1 of 3" in replay.text
+        assert f'href="/battles/{bid}/watch"' in replay.text  # LIVE leads back to the public page
+        back = await b.get(f"/battles/{bid}/watch/replay", params={"back": 1})
+        assert "After action #2 of 3" in back.text
+        assert f'href="/battles/{bid}/watch/replay?back=1"' in watch.text
+        assert (await b.get(f"/battles/{bid}/map")).status_code == 200  # the map page, as the public
         screen = await b.get(f"/battles/{bid}/screen")
         assert screen.status_code == 200 and 'id="screen-ship-hawk"' in screen.text
         assert "<form" not in screen.text and "<button" not in screen.text  # no controls

@@ -24,7 +24,7 @@ from app.db import existing
 from app.models import Battle, LobbyListing, Participant, SeatStatus, TableRequest
 from app.rules import STANDARD, Rules
 from app.rules.views import battle_view, viewer_for
-from app.services.errors import Conflict, Forbidden, Invalid, NotFound
+from app.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from app.services.platform import Platform
 from app.services.reading.report_share import PUBLIC_ID, public_reader
 from app.services.reading.screen import screen_seq as shown_seq
@@ -160,6 +160,17 @@ def watchable(listing: LobbyListing) -> bool:
 
 async def public_watch(session: AsyncSession, battle_id: str) -> bool:
     return watchable(await listing_of(session, battle_id))
+
+
+async def seat_or_public(session: AsyncSession, battle: Battle, seat: Any) -> Participant:
+    """The browser's seat in this battle; with none, the public's spectator view where the battle
+    is open to watchers (not delayed) — else the seat's refusal, as before."""
+    try:
+        return await get_participant(session, battle.id, seat)
+    except ServiceError:
+        if await public_watch(session, battle.id):
+            return public_reader(battle)
+        raise
 
 
 async def set_listing(platform: Platform, battle_id: str, referee_id: Any, wanted: ListingIn) -> LobbyListing:

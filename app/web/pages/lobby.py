@@ -163,6 +163,7 @@ async def watch(battle_id: str, request: Request, platform: PlatformDep) -> Resp
         _flash(request, exc.message, "error")
         return RedirectResponse("/lobby", status_code=303)
     context["flash"] = _pop_flash(request)
+    context["replay_url"] = f"/battles/{battle_id}/watch/replay"
     return templates.TemplateResponse(request, "watch.html", context, headers={"Cache-Control": "no-store"})
 
 
@@ -172,6 +173,7 @@ async def watch_replay(
     request: Request,
     platform: PlatformDep,
     seq: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None,
+    back: Annotated[int, Query(ge=0, le=SEQ_MAX)] = 0,
 ) -> Response:
     """The public replay: the battle after action `seq`, as a spectator sees it (up to the screen's
     seq while a delay holds, so the replay cannot run ahead of it)."""
@@ -179,7 +181,7 @@ async def watch_replay(
         async with platform.db.reader() as session:
             battle, listing = await _public(session, battle_id)
             last = await lobby.screen_seq(session, battle, listing)
-            at = last if seq is None else min(seq, last)
+            at = max(0, last - back) if seq is None else min(seq, last)
             context = await page_context(
                 session,
                 battle,
@@ -191,7 +193,13 @@ async def watch_replay(
     except ServiceError as exc:
         _flash(request, exc.message, "error")
         return RedirectResponse("/lobby", status_code=303)
-    context.update(replay_seq=at, last_seq=last, flash=None, live_url=f"/battles/{battle_id}/watch")
+    context.update(
+        replay_seq=at,
+        last_seq=last,
+        flash=None,
+        live_url=f"/battles/{battle_id}/watch",
+        replay_url=f"/battles/{battle_id}/watch/replay",
+    )
     return templates.TemplateResponse(request, "replay.html", context)
 
 
