@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.async_api import Browser
 
-from tests.browser.conftest import wait_until
+from tests.browser.conftest import phone_page, wait_until
 from tests.browser.test_accessibility import DARK_RULES, FAILING, report, scan
 from tests.conftest import ROOT, Server
 from tests.helpers import Table, act, set_table, ship_def
@@ -78,6 +78,11 @@ async def test_the_lobby_the_watch_page_and_the_screen_for_strangers(
             seq = (await ok(c, table, "kirk", "damage.apply", hit))["seq"]
         await wait_until(page, f"!!document.getElementById('log-{seq}')")
         await scan_both(page, "watch page", found)
+        async with phone_page(browser, f"{server.url}/battles/{bid}/watch") as (phone, phone_errors):
+            wide = await phone.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert wide <= 0 and not phone_errors, (wide, phone_errors)
+            await phone.screenshot(path=str(ROOT / "var" / "watch-phone.png"))
+            await scan_both(phone, "watch page @phone", found)
 
         # the viewscreen: its poll brings the hit into the ticker
         for size, (w, h) in SIZES.items():
