@@ -11,6 +11,7 @@ import pytest
 from app.models import Battle, SeatStatus
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.platform import Platform
+from app.services.reading import screen
 from app.services.table import lobby
 from tests.helpers import simple_ship
 from tests.service.test_readiness import Table, table
@@ -52,6 +53,9 @@ async def test_GEN_01_the_screen_runs_behind_by_actions_or_to_the_turns_start(pl
     assert await shown(platform, t, delay_actions=1) == now - 1
     assert await shown(platform, t, delay_actions=now + 5) == 0
     assert await shown(platform, t, delay_turn=True) == opened
+    async with platform.db.reader() as session:  # read back a page at a time: the same answer
+        battle = await session.get(Battle, t.id)
+        assert [await screen._turn_opened(session, battle, page=n) for n in (1, 2, 3)] == [opened] * 3  # type: ignore[arg-type]
     assert await shown(platform, t, delay_turn=True, delay_actions=3) == min(opened, now - 3)
     await t.act("ref", "battle.end", {})
     assert await shown(platform, t, delay_turn=True, delay_actions=3) == now + 1  # the end is shown

@@ -33,19 +33,32 @@ async def screen_seq(
         return battle.seq
     shown = max(0, battle.seq - delay_actions)
     if delay_turn:
-        rows = await session.execute(
-            select(ActionLog.seq, ActionLog.clock)
-            .where(ActionLog.battle_id == battle.id, ActionLog.seq <= battle.seq)
-            .order_by(ActionLog.seq.desc())
-        )
-        opened = 0
+        shown = min(shown, await _turn_opened(session, battle))
+    return shown
+
+
+async def _turn_opened(session: AsyncSession, battle: Battle, page: int = 200) -> int:
+    """The seq of the action that opened the battle's current turn: the latest made in an earlier
+    one (0 in the first turn). Read back a page of rows at a time, so a poll reads about one
+    turn's rows however long the battle is."""
+    below = battle.seq + 1
+    while below > 1:
+        rows = (
+            await session.execute(
+                select(ActionLog.seq, ActionLog.clock)
+                .where(ActionLog.battle_id == battle.id, ActionLog.seq < below)
+                .order_by(ActionLog.seq.desc())
+                .limit(page)
+            )
+        ).all()
         for seq, clock in rows:
             turn = _TURN.match(clock or "")
             if turn is not None and int(turn.group(1)) < battle.turn:
-                opened = seq
-                break
-        shown = min(shown, opened)
-    return shown
+                return int(seq)
+        if len(rows) < page:
+            break
+        below = rows[-1][0]
+    return 0
 
 
 def screen_ticker(log: list[Any], lines: int = TICKER_LINES) -> list[dict[str, Any]]:
