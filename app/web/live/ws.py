@@ -94,12 +94,15 @@ async def battle_socket(websocket: WebSocket) -> None:
         await websocket.close(code=POLICY_VIOLATION, reason="origin not allowed")
         return
     try:
-        participant_id = await _seat_of(platform, battle_id, seat_in(websocket, battle_id))
+        try:
+            participant_id = await _seat_of(platform, battle_id, seat_in(websocket, battle_id))
+        except ServiceError:  # no seat here: a public watcher, where the battle is open to them
+            participant_id = await _public_watcher(platform, battle_id)
+            if participant_id is None:
+                raise
     except ServiceError:
-        participant_id = await _public_watcher(platform, battle_id)
-        if participant_id is None:
-            await websocket.close(code=POLICY_VIOLATION, reason="join the battle first")
-            return
+        await websocket.close(code=POLICY_VIOLATION, reason="join the battle first")
+        return
     except Exception as exc:
         if not is_unavailable(exc):
             raise
