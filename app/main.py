@@ -30,6 +30,7 @@ from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
 from app.web.api import clocks as api_clocks
 from app.web.api import identity as api_identity
+from app.web.api import lobby as api_lobby
 from app.web.api import table as api_table
 from app.web.api.action_door import ActionDoor
 from app.web.drawing.render import ROOT, LiveViews, battle_seqs, read_live, templates
@@ -41,6 +42,7 @@ from app.web.pages import (
     battle,
     battlefile,
     dice,
+    lobby,
     map_page,
     overrides,
     profile,
@@ -244,6 +246,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_identity.router)  # profiles: passkeys, recovery codes, /me
     app.include_router(api_clocks.router)  # the battle clock, pause and resume, pings
     app.include_router(clock_pages.router)  # a seat's pings from the page
+    app.include_router(api_lobby.router)  # the lobby over REST
+    app.include_router(lobby.router)  # the lobby, public watching and the viewscreen
     app.include_router(table.router)
     app.include_router(battlefile.router)
     app.include_router(dice.router)

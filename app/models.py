@@ -148,7 +148,7 @@ class TableRequest(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)
     participant_id: Mapped[str] = mapped_column(String(32))
-    kind: Mapped[str] = mapped_column(String(20))  # undo | damage
+    kind: Mapped[str] = mapped_column(String(20))  # undo | damage | seat (a lobby claim)
     target_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     payload: Mapped[dict[str, Any] | None] = mapped_column(ordered_json_type(), nullable=True)
     reason: Mapped[str] = mapped_column(String(300), default="")
@@ -327,3 +327,19 @@ class PingSettings(Base):
     deadline: Mapped[bool] = mapped_column(default=True)
     browser: Mapped[bool] = mapped_column(default=True)
     webhook: Mapped[bool] = mapped_column(default=True)
+
+
+class LobbyListing(Base):
+    """A battle its referee lists in the lobby (app/services/table/lobby.py): which player seats
+    are open and how a claim is granted (`claims`: closed | approve | first), whether anyone may
+    watch by the public link, and how far the audience's viewscreen runs behind the battle."""
+
+    __tablename__ = "lobby_listings"
+
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
+    claims: Mapped[str] = mapped_column(String(10), default="closed")  # closed | approve | first
+    open_seats: Mapped[list[Any]] = mapped_column(ordered_json_type(), default=list)  # participant ids
+    spectators: Mapped[bool] = mapped_column(default=False, index=True)
+    delay_actions: Mapped[int] = mapped_column(Integer, default=0)  # the screen shows seq − N
+    delay_turn: Mapped[bool] = mapped_column(default=False)  # the screen shows the previous turn's end
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, onupdate=now)

@@ -43,6 +43,7 @@ from app.services.reading.views import (
 from app.services.store.battles import participants
 from app.services.store.drafts import drafts_possible
 from app.services.store.drafts import rows as draft_rows
+from app.services.table.lobby import PUBLIC_ID, public_reader, public_watch
 from app.web.drawing.cards import CardMemo
 from app.web.drawing.rulebook import prose, rule_links
 from app.web.drawing.tile_names import tile_lines
@@ -293,6 +294,7 @@ class LiveRead:
     revealed: list[ActionLog] = field(default_factory=list)
     end: int | None = None  # the end's seq, when it came in these rows
     clock_run: dict[str, Any] | None = None  # the battle clock's times (reading/clock_view.py), if it has one
+    public: bool = False  # the battle is open to watchers by its public link (app/services/table/lobby.py)
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.people}
@@ -352,6 +354,8 @@ async def read_live(
         end = next((r.seq for r in rows if r.action_type == END), None)
         revealed = await revealed_at_end(session, battle_id, end) if end is not None else []
         clock_run = await read_run(session, battle_id) if settings_of(state) is not None else None
+        # read only while a public watcher is here: whether the battle is still open to them
+        public = watching is not None and PUBLIC_ID in watching and await public_watch(session, battle_id)
     return LiveRead(
         battle,
         state,
@@ -368,6 +372,7 @@ async def read_live(
         revealed=revealed,
         end=end,
         clock_run=clock_run,
+        public=public,
     )
 
 
@@ -405,6 +410,10 @@ class LiveViews:
         self.cards = CardMemo(env, PART_TEMPLATES)  # a card is drawn again only when it changed
 
     def _me(self, read: LiveRead, viewer: Subscriber) -> Participant:
+        if viewer.participant_id == PUBLIC_ID:  # every public watcher shares the spectator's view
+            if not read.public:
+                raise SeatGone(viewer.participant_id)
+            return public_reader(read.battle)
         me = read.by_id.get(viewer.participant_id)
         if me is None or not me.active:
             raise SeatGone(viewer.participant_id)

@@ -39,6 +39,7 @@ from app.web.middleware.security import (
 from app.web.numbers import whole_number
 from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash
 from app.web.pages.forms import dice_from_form, payload_from_form
+from app.web.pages.lobby import listing_context
 from app.web.pages.table import page_extras as table_extras
 from app.web.profile_session import remember
 
@@ -185,6 +186,7 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
                 system = platform.rules.game(battle.system).system
                 also = await referee_seats(session, request)
                 context["ship_library"] = await library_entries(session, platform.rules, system, me, also)
+                context.update(await listing_context(platform, battle_id))  # the lobby listing form
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)
