@@ -29,6 +29,7 @@ from app.services.table import notify
 from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
 from app.web.api import identity as api_identity
+from app.web.api import leagues as api_leagues
 from app.web.api import table as api_table
 from app.web.api.action_door import ActionDoor
 from app.web.drawing.render import ROOT, LiveViews, battle_seqs, read_live, templates
@@ -49,6 +50,7 @@ from app.web.pages import (
     table,
     wizard,
 )
+from app.web.pages import leagues as leagues_pages
 
 API_DESCRIPTION = """
 The Starboard REST API for bots and tools. Every participant has a bearer token (the token in
@@ -238,6 +240,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ship_library.router)  # the ship library over REST
     app.include_router(api_table.router)
     app.include_router(api_identity.router)  # profiles: passkeys, recovery codes, /me
+    app.include_router(api_leagues.router)  # leagues: standings, rated battles, fleet points
+    app.include_router(leagues_pages.router)
     app.include_router(table.router)
     app.include_router(battlefile.router)
     app.include_router(dice.router)

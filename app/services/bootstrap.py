@@ -9,6 +9,7 @@ from app.config import Settings
 from app.db import Database
 from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
+from app.services.leagues import ratings as league_ratings
 from app.services.platform import Platform
 from app.services.write.committed import wire
 
@@ -16,4 +17,5 @@ from app.services.write.committed import wire
 def build_platform(settings: Settings, db: Database, broker: Broker, rules: Rules = STANDARD) -> Platform:
     platform = Platform(settings=settings, db=db, broker=broker, rules=rules)
     wire(platform)
+    league_ratings.wire(platform)  # a league battle is rated as it ends
     return platform
