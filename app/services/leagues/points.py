@@ -71,10 +71,8 @@ def fleet_points(state: BattleState, league: League, kept: LeagueBattle | None) 
     if not owed:
         suggestion = f"Even: every side is within {EVEN_PERCENT}% of the strongest — no handicap."
     else:
-        suggestion = (
-            "; ".join(
-                f"the {r.side} side may add {r.handicap} points ({r.percent:g}% behind)" for r in owed
-            ).capitalize()
-            + "."
+        said = "; ".join(
+            f"the {r.side} side may add {r.handicap} points ({r.percent:g}% behind)" for r in owed
         )
+        suggestion = said[:1].upper() + said[1:] + "."
     return FleetPoints(rows, imbalance, suggestion)

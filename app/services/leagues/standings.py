@@ -58,7 +58,7 @@ async def members(session: AsyncSession, league_id: str) -> dict[str, str]:
         .where(LeagueMember.league_id == league_id)
         .order_by(LeagueMember.joined_at, Profile.id)
     )
-    return dict(rows.tuples().all())
+    return {pid: name for pid, name in rows.all()}
 
 
 async def record(session: AsyncSession, league_id: str) -> list[RatingChange]:

@@ -319,4 +319,3 @@ async def put_battle_league(
         battle = await get_battle(session, battle_id)
         await leagues.mark(session, battle, referee, body.league, body.points)
     return await battle_league(platform, battle_id)
-
