@@ -55,24 +55,33 @@ async def season(
             await leagues.join(session, league.id, ids[name], league.invite)
     made = Season(league.id, ids)
     for blue, red, won in games:
-        ships = {
-            "b": ({**simple_ship(f"{blue} flagship"), "side": "Blue"}, blue),
-            "r": ({**simple_ship(f"{red} flagship"), "side": "Red"}, red),
-        }
-        table = await set_table(c, players=(blue, red), ships=ships, options={})
-        r = await c.put(
-            f"/api/v1/battles/{table.battle_id}/league", json={"league": league.id}, headers=table.auth("ref")
-        )
-        assert r.status_code == 200, r.text
-        for name in (blue, red):
-            async with platform.db.reader() as session:
-                seat = await session.scalar(select(Participant).where(Participant.id == table.ids[name]))
-            assert seat is not None
-            await claim(platform.db, ids[name], [HeldSeat(seat, seat_key(seat.token_hash))])
-        r = await act(c, table, "ref", "battle.end", {"winner": won})
-        assert r.status_code == 200, r.text
-        made.battles.append(table.battle_id)
+        made.battles.append(await rated_game(platform, c, made, blue, red, won))
     return made
+
+
+async def rated_game(
+    platform: Platform, c: httpx.AsyncClient, made: Season, blue: str, red: str, won: str
+) -> str:
+    """One rated battle of the season: Blue's and Red's players, ended naming `won`."""
+    ships = {
+        "b": ({**simple_ship(f"{blue} flagship"), "side": "Blue"}, blue),
+        "r": ({**simple_ship(f"{red} flagship"), "side": "Red"}, red),
+    }
+    table = await set_table(c, players=(blue, red), ships=ships, options={})
+    r = await c.put(
+        f"/api/v1/battles/{table.battle_id}/league",
+        json={"league": made.league_id},
+        headers=table.auth("ref"),
+    )
+    assert r.status_code == 200, r.text
+    for name in (blue, red):
+        async with platform.db.reader() as session:
+            seat = await session.scalar(select(Participant).where(Participant.id == table.ids[name]))
+        assert seat is not None
+        await claim(platform.db, made.profiles[name], [HeldSeat(seat, seat_key(seat.token_hash))])
+    r = await act(c, table, "ref", "battle.end", {"winner": won})
+    assert r.status_code == 200, r.text
+    return table.battle_id
 
 
 def rows_of(html: str) -> list[Any]:
