@@ -213,7 +213,9 @@ async def test_a_private_league_leaks_nothing_to_outsiders(app: Any) -> None:
             assert page.status_code == 404 and "Secret" not in page.text and "Ann" not in page.text
         wrong = await stranger.post(f"/api/v1/leagues/{league}/members", json={"invite": "guess"})
         assert wrong.status_code == 404
-        joined = await b.post(f"/api/v1/leagues/{league}/members", json={"invite": invite})
+        assert (await stranger.post("/api/v1/leagues/join", json={"invite": "guess"})).status_code == 404
+        assert (await b.post("/api/v1/leagues/join", json={})).json()["detail"]["field"] == "invite"
+        joined = await b.post("/api/v1/leagues/join", json={"invite": invite})
         assert joined.status_code == 200 and joined.json()["invite"] is None  # the organiser's only
         seen = (await b.get(f"/api/v1/leagues/{league}")).json()
         assert [s["name"] for s in seen["standings"]] == ["Ann", "Bob"]
@@ -229,6 +231,7 @@ async def test_the_openapi_schema_lists_the_league_routes(app: Any) -> None:
         "/api/v1/leagues/{league_id}/changes",
         "/api/v1/leagues/{league_id}/audit",
         "/api/v1/leagues/{league_id}/members",
+        "/api/v1/leagues/join",
         "/api/v1/battles/{battle_id}/league",
     ):
         assert path in paths, path

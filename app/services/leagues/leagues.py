@@ -121,6 +121,13 @@ async def join(session: AsyncSession, league_id: Any, profile_id: str, invite: A
     return league
 
 
+async def join_by_invite(session: AsyncSession, invite: Any, profile_id: str) -> League:
+    """Join the private (or public) league an invite code opens; an unknown code: no such league."""
+    code = invite.strip() if isinstance(invite, str) else ""
+    league_id = await session.scalar(select(League.id).where(League.invite == code)) if code else None
+    return await join(session, league_id, profile_id, code)
+
+
 async def begun(session: AsyncSession, battle_id: str) -> bool:
     """Whether play has begun: an action other than the set-up is in the log."""
     found = await session.scalar(

@@ -40,6 +40,10 @@ class JoinIn(Strict):
     invite: str | None = Field(default=None, max_length=64, description="a private league's invite code")
 
 
+class InviteIn(Strict):
+    invite: str = Field(max_length=64, description="the invite code the league's organiser shared")
+
+
 class RatedIn(Strict):
     league: str | None = Field(max_length=32, description="the league the battle counts for; null: not rated")
     points: dict[str, int] = Field(
@@ -186,7 +190,17 @@ async def create_league(body: LeagueIn, request: Request, platform: PlatformDep)
     return league_out(league, profile.id, True)
 
 
-@router.get("/leagues", response_model=list[LeagueOut])
+@router.post("/leagues/join", response_model=LeagueOut, responses=errors(401, 403, 404))
+async def join_by_invite(body: InviteIn, request: Request, platform: PlatformDep) -> LeagueOut:
+    """Join the league an invite code opens, as the signed-in profile (an unknown code: 404)."""
+    same_site(request)
+    profile = await required(request, platform)
+    async with platform.db.transaction() as session:
+        league = await leagues.join_by_invite(session, body.invite, profile.id)
+    return league_out(league, profile.id, True)
+
+
+@router.get("/leagues", response_model=list[LeagueOut], responses=errors())
 async def list_leagues(request: Request, platform: PlatformDep, system: str | None = None) -> list[LeagueOut]:
     """Every public league and the private ones you are a member of."""
     viewer = await _viewer(request, platform)

@@ -11,9 +11,8 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlalchemy import select
 
-from app.models import League, Snapshot
+from app.models import Snapshot
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.leagues import leagues, points, standings
 from app.services.store.battles import get_battle, get_participant
@@ -106,10 +105,8 @@ async def join_by_invite(request: Request) -> Response:
         profile = await signed_in(request, platform)
         if profile is None:
             return RedirectResponse("/signin", status_code=303)
-        code = str(form.get("invite", "")).strip()
         async with platform.db.transaction() as session:
-            league_id = await session.scalar(select(League.id).where(League.invite == code)) if code else None
-            league = await leagues.join(session, league_id or "", profile.id, code)
+            league = await leagues.join_by_invite(session, str(form.get("invite", "")), profile.id)
     except ServiceError as exc:
         _flash(request, exc.message, "error")
         return RedirectResponse("/leagues", status_code=303)
