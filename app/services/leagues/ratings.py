@@ -13,6 +13,7 @@ at once never both read the same "before"."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 from sqlalchemy import func, select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import (
@@ -36,6 +38,8 @@ from app.rules.generic.ending import DRAW, side_of, winner
 from app.rules.state import BattleState
 from app.services.bus import ActionCommitted
 from app.services.platform import Platform
+
+log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()
 DEFAULT_MU: float = MODEL.mu
@@ -209,12 +213,17 @@ def wire(platform: Platform) -> None:
     """Rate a league battle when an action ends it: after the commit, in the background."""
 
     async def rate_if_league(battle_id: str) -> None:
-        async with platform.db.reader() as session:
-            league_id = await session.scalar(
-                select(LeagueBattle.league_id).where(LeagueBattle.battle_id == battle_id)
+        try:
+            async with platform.db.reader() as session:
+                league_id = await session.scalar(
+                    select(LeagueBattle.league_id).where(LeagueBattle.battle_id == battle_id)
+                )
+            if league_id is not None:
+                await rate_league(platform, league_id)
+        except (SQLAlchemyError, OSError, TimeoutError) as exc:  # the database is away for a moment
+            log.warning(
+                "battle %s: its league rating waits for the next end in the league (%s)", battle_id, exc
             )
-        if league_id is not None:
-            await rate_league(platform, league_id)
 
     def on_committed(event: ActionCommitted) -> Any:
         if not event.commit.state.finished or not ended(event.commit.row.events):
