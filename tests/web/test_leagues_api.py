@@ -220,6 +220,17 @@ async def test_a_private_league_leaks_nothing_to_outsiders(app: Any) -> None:
         seen = (await b.get(f"/api/v1/leagues/{league}")).json()
         assert [s["name"] for s in seen["standings"]] == ["Ann", "Bob"]
         assert (await stranger.get(f"/api/v1/leagues/{league}")).status_code == 404
+        # a battle rated for it names it to its referee only: a seat's token is not a membership
+        table = await set_table(
+            a, system="sfb", ships={"s": ({**simple_ship("Kite", "sfb"), "side": "Blue"}, "ann")}, options={}
+        )
+        url = f"/api/v1/battles/{table.battle_id}/league"
+        assert (await a.put(url, json={"league": league}, headers=table.auth("ref"))).json()[
+            "league"
+        ] == league
+        seen_by_seat = await stranger.get(url, headers=table.auth("watcher"))
+        assert seen_by_seat.status_code == 200 and seen_by_seat.json()["league"] is None
+        assert "Secret" not in seen_by_seat.text and league not in seen_by_seat.text
 
 
 async def test_the_openapi_schema_lists_the_league_routes(app: Any) -> None:

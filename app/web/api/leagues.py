@@ -274,8 +274,9 @@ async def league_audit(league_id: str, request: Request, platform: PlatformDep) 
     )
 
 
-async def battle_league(platform: Any, battle_id: str) -> BattleLeagueOut:
-    """Whether the battle is rated and for which league, with each side's fleet points."""
+async def battle_league(platform: Any, battle_id: str, referee: bool) -> BattleLeagueOut:
+    """Whether the battle is rated and for which league, with each side's fleet points. A private
+    league is named to the referee only (who chose it): a seat's token is not a membership."""
     async with platform.db.reader() as session:
         await get_battle(session, battle_id)
         pair = await leagues.rated_for(session, battle_id)
@@ -293,10 +294,11 @@ async def battle_league(platform: Any, battle_id: str) -> BattleLeagueOut:
         )
     kept, league = pair
     fleet = points.fleet_points(platform.rules.load(snap.state), league, kept)
+    named = league.public or referee
     return BattleLeagueOut(
         battle_id=battle_id,
-        league=league.id,
-        league_name=league.name,
+        league=league.id if named else None,
+        league_name=league.name if named else "a private league",
         begun=started,
         sides=[
             SidePointsOut(
@@ -317,9 +319,10 @@ async def battle_league(platform: Any, battle_id: str) -> BattleLeagueOut:
 @router.get("/battles/{battle_id}/league", response_model=BattleLeagueOut, responses=errors(401, 403, 404))
 async def get_battle_league(battle_id: str, platform: PlatformDep, creds: Creds) -> BattleLeagueOut:
     """The league the battle counts for (if any), each side's fleet points, the imbalance and the
-    suggested handicap. Any seat of the battle may read it."""
-    await participant_by_bearer(platform, battle_id, creds)
-    return await battle_league(platform, battle_id)
+    suggested handicap. Any seat of the battle may read it; a private league is named to its
+    referee only."""
+    seat = await participant_by_bearer(platform, battle_id, creds)
+    return await battle_league(platform, battle_id, seat.role == "referee")
 
 
 @router.put("/battles/{battle_id}/league", response_model=BattleLeagueOut, responses=errors(401, 403, 404))
@@ -332,4 +335,4 @@ async def put_battle_league(
     async with platform.db.transaction() as session:
         battle = await get_battle(session, battle_id)
         await leagues.mark(session, battle, referee, body.league, body.points)
-    return await battle_league(platform, battle_id)
+    return await battle_league(platform, battle_id, True)
