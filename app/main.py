@@ -30,6 +30,7 @@ from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
 from app.web.api import clocks as api_clocks
 from app.web.api import identity as api_identity
+from app.web.api import leagues as api_leagues
 from app.web.api import lobby as api_lobby
 from app.web.api import table as api_table
 from app.web.api.action_door import ActionDoor
@@ -53,6 +54,7 @@ from app.web.pages import (
     wizard,
 )
 from app.web.pages import clocks as clock_pages
+from app.web.pages import leagues as leagues_pages
 
 API_DESCRIPTION = """
 The Starboard REST API for bots and tools. Every participant has a bearer token (the token in
@@ -248,6 +250,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(clock_pages.router)  # a seat's pings from the page
     app.include_router(api_lobby.router)  # the lobby over REST
     app.include_router(lobby.router)  # the lobby, public watching and the viewscreen
+    app.include_router(api_leagues.router)  # leagues: standings, rated battles, fleet points
+    app.include_router(leagues_pages.router)
     app.include_router(table.router)
     app.include_router(battlefile.router)
     app.include_router(dice.router)

@@ -343,3 +343,76 @@ class LobbyListing(Base):
     delay_actions: Mapped[int] = mapped_column(Integer, default=0)  # the screen shows seq − N
     delay_turn: Mapped[bool] = mapped_column(default=False)  # the screen shows the previous turn's end
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, onupdate=now)
+
+
+# --- Leagues: a season's standings between profiles (app/services/leagues) ----------------------
+
+
+class League(Base):
+    """A season between profiles in one game system, made by its organiser. A private league's
+    standings are seen by its members only; `invite` is the code that lets a profile join it (the
+    organiser reads it on the league page). `points` is the league's points table: a ship's value by
+    its class (`klass`) or name, for the fleet points shown at a battle's set-up."""
+
+    __tablename__ = "leagues"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    system: Mapped[str] = mapped_column(String(20))
+    organiser_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), index=True)
+    public: Mapped[bool] = mapped_column(default=True)
+    invite: Mapped[str] = mapped_column(String(32))
+    points: Mapped[dict[str, Any]] = mapped_column(json_column_type(), default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class LeagueMember(Base):
+    """A profile playing in a league: only members' results are rated."""
+
+    __tablename__ = "league_members"
+
+    league_id: Mapped[str] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class LeagueBattle(Base):
+    """A battle its referee marked rated for a league, before play began. When it ends it is rated
+    once (`number`: its place in the league's order, `rated_at`) or passed over with the reason in
+    `note` (no winner named, a side without league players). `points`: ship points the referee gave
+    for ships the league's table does not price, by ship id."""
+
+    __tablename__ = "league_battles"
+
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
+    league_id: Mapped[str] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    marked_by: Mapped[str] = mapped_column(String(32))  # the referee's participant id
+    points: Mapped[dict[str, Any]] = mapped_column(json_column_type(), default=dict)
+    number: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    note: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatingChange(Base):
+    """One player's rating change from one rated battle: append-only, never updated. Replayed in
+    `number` order from the default rating they give the standings again (an audit), and each
+    names the battle it came from (its report and dice check)."""
+
+    __tablename__ = "league_rating_changes"
+    __table_args__ = (UniqueConstraint("league_id", "battle_id", "profile_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    league_id: Mapped[str] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    battle_id: Mapped[str] = mapped_column(String(32))  # no foreign key: the record outlives the battle
+    battle_name: Mapped[str] = mapped_column(String(120))
+    number: Mapped[int] = mapped_column(Integer)  # the battle's place in the league's order
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), index=True)
+    side: Mapped[str] = mapped_column(String(60))
+    rank: Mapped[int] = mapped_column(Integer)  # 1 the winners, 2 the others; every side 1 in a draw
+    result: Mapped[str] = mapped_column(String(10))  # win | draw | loss
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
