@@ -225,9 +225,22 @@ async def test_a_private_league_leaks_nothing_to_outsiders(app: Any) -> None:
             a, system="sfb", ships={"s": ({**simple_ship("Kite", "sfb"), "side": "Blue"}, "ann")}, options={}
         )
         url = f"/api/v1/battles/{table.battle_id}/league"
+        # a referee whose seat no member's profile holds does not find the private league
+        refused = await a.put(url, json={"league": league}, headers=table.auth("ref"))
+        assert refused.status_code == 422 and refused.json()["detail"]["field"] == "league", refused.text
+        assert "Secret" not in refused.text
+        assert (await a.get(f"/join/{table.tokens['ref']}")).status_code == 303  # Ann's profile takes it
         assert (await a.put(url, json={"league": league}, headers=table.auth("ref"))).json()[
             "league"
         ] == league
+        eves = await set_table(
+            stranger, system="sfb", ships={"s": ({**simple_ship("Kite", "sfb"), "side": "Blue"}, "ann")}, options={}
+        )
+        assert (await stranger.get(f"/join/{eves.tokens['ref']}")).status_code == 303
+        guessed = await stranger.put(
+            f"/api/v1/battles/{eves.battle_id}/league", json={"league": league}, headers=eves.auth("ref")
+        )
+        assert guessed.status_code == 422 and guessed.json()["detail"]["field"] == "league", guessed.text
         seen_by_seat = await stranger.get(url, headers=table.auth("watcher"))
         assert seen_by_seat.status_code == 200 and seen_by_seat.json()["league"] is None
         assert "Secret" not in seen_by_seat.text and league not in seen_by_seat.text

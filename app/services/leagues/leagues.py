@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.models import ActionLog, Battle, League, LeagueBattle, LeagueMember, Participant
 from app.rules import Rules
 from app.services.errors import Forbidden, Invalid, NotFound
+from app.services.identity import profiles
 from app.services.identity.profiles import clean_name
 from app.services.store.tokens import new_id
 
@@ -142,7 +143,8 @@ async def mark(
     session: AsyncSession, battle: Battle, referee: Participant, league_id: Any, points: Any
 ) -> LeagueBattle | None:
     """The referee's choice, before play: rated for this league (and the points of ships its table
-    does not price), or not rated (`league_id` None). Fixed once play has begun."""
+    does not price), or not rated (`league_id` None). Fixed once play has begun. A private league
+    is only for a referee whose seat a member's profile holds (to anyone else: no such league)."""
     if referee.role != "referee":
         raise Forbidden("only the referee says whether a battle is rated")
     await session.execute(select(Battle.id).where(Battle.id == battle.id).with_for_update())
@@ -159,6 +161,10 @@ async def mark(
             await session.delete(kept)
         return None
     league = await session.get(League, league_id) if isinstance(league_id, str) else None
+    if league is not None and not league.public:
+        holder = (await profiles.holders(session, battle.id)).get(referee.id)
+        if not await is_member(session, league.id, holder.id if holder is not None else None):
+            league = None
     if league is None:
         raise Invalid(f"league: no such league ({league_id!r})", "league")
     if league.system != battle.system:

@@ -19,11 +19,11 @@ from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Battle, Participant, PingSettings, Profile, ProfileSeat, SeatStatus
+from app.models import Battle, Participant, PingSettings, Profile, SeatStatus
 from app.rules.generic.timing import span
 from app.services.errors import Forbidden
+from app.services.identity import profiles
 from app.services.platform import Platform
-from app.services.store.tokens import seat_key
 from app.services.table import notify
 
 
@@ -50,21 +50,9 @@ def of_profile(profile: Profile) -> Pings:
     return Pings.model_validate((profile.settings or {}).get("pings") or {})
 
 
-async def _holders(session: AsyncSession, battle_id: str) -> dict[str, Profile]:
-    """The profile holding each seat of the battle, by seat id — only while the seat's link is the
-    one it was claimed with (a new link takes the seat, and its pings, away from the profile)."""
-    rows = await session.execute(
-        select(Participant, ProfileSeat.seat_key, Profile)
-        .join(ProfileSeat, ProfileSeat.participant_id == Participant.id)
-        .join(Profile, Profile.id == ProfileSeat.profile_id)
-        .where(Participant.battle_id == battle_id)
-    )
-    return {p.id: profile for p, key, profile in rows.all() if key == seat_key(p.token_hash)}
-
-
 async def settings_for(session: AsyncSession, participant: Participant) -> Pings:
     """The pings wanted for this seat: its profile's, else its own, else the defaults."""
-    profile = (await _holders(session, participant.battle_id)).get(participant.id)
+    profile = (await profiles.holders(session, participant.battle_id)).get(participant.id)
     if profile is not None:
         return of_profile(profile)
     return _of(await session.get(PingSettings, participant.id))
@@ -78,7 +66,7 @@ async def for_battle(session: AsyncSession, battle_id: str) -> dict[str, Pings]:
         .where(Participant.battle_id == battle_id)
     )
     wanted = {r.participant_id: _of(r) for r in rows.scalars()}
-    wanted.update({seat: of_profile(p) for seat, p in (await _holders(session, battle_id)).items()})
+    wanted.update({seat: of_profile(p) for seat, p in (await profiles.holders(session, battle_id)).items()})
     return wanted
 
 
@@ -94,7 +82,7 @@ async def save(platform: Platform, participant: Participant, wanted: Pings) -> P
     if participant.role == "spectator":
         raise Forbidden("spectators are never waited on; there is nothing to ping", "your_move")
     async with platform.db.transaction() as session:
-        profile = (await _holders(session, participant.battle_id)).get(participant.id)
+        profile = (await profiles.holders(session, participant.battle_id)).get(participant.id)
         if profile is not None:
             await save_for_profile(session, profile, wanted)
             return wanted
