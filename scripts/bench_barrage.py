@@ -15,7 +15,8 @@ initiative rolled so the combat-action loop binds (TR-04).
   inflate). The starting state is made by the checkout's own rules, from the library's ship files.
   Beside it, in the same child: `offers`, a referee's offers on that state (what a page asks
   after each action), and `startrek`, the Shadow Cruiser's 30 points of `damage.apply` on the
-  Excelsior in a B5 Wars battle (the Star Trek parts and the sheet read many times).
+  Excelsior in a B5 Wars battle (the Star Trek parts and the sheet read many times), and
+  `impulse`, an SFB impulse's `clock.advance` with two Shadow Cruisers (their pain tracks).
 * REST: the same barrage POSTed to a uvicorn process of the checkout (`--app-root`), timed from
   send to answer (`rest`), with the server's CPU for it (`rest_server_cpu`, /proc schedstat of
   its threads); between two barrages the clock goes on to the next round's Combat step
@@ -101,10 +102,36 @@ def core_child(app_root: Path, n: int) -> None:
                 "core_cpu_ms": p50_ms(cpu),
                 "offers_p50_ms": p50_ms(offers),
                 "startrek_p50_ms": startrek_damage(app_root, n),
+                "impulse_p50_ms": shadow_impulse(app_root, n),
                 "n": n,
             }
         )
     )
+
+
+def shadow_impulse(app_root: Path, n: int) -> float:
+    """The Shadow pain track's turn at each impulse's end: one `clock.advance` from an SFB impulse
+    with two Shadow Cruisers, nothing happening (the most common action of a long SFB battle)."""
+    from app.rules import Action, apply_action, new_battle
+    from app.rules.core import REFEREE
+    from app.rules.dice import SeededDice
+
+    dice = SeededDice(b"bench-barrage", "impulse", 0)
+    state = new_battle("sfb", {})
+    for _ in range(2):
+        add = Action(
+            "ship.add", {"definition": definition(app_root, "shadow-cruiser"), "owner": None}, REFEREE
+        )
+        state = apply_action(state, add, dice).state
+    while state.clock.step != "impulse":
+        state = apply_action(state, Action("clock.advance", {}, REFEREE), dice).state
+    samples: list[float] = []
+    for i in range(n + 30):
+        start = time.perf_counter()
+        apply_action(state, Action("clock.advance", {}, REFEREE), SeededDice(b"bench-barrage", "tick", i))
+        if i >= 30:
+            samples.append(time.perf_counter() - start)
+    return p50_ms(samples)
 
 
 def startrek_damage(app_root: Path, n: int) -> float:
@@ -147,6 +174,7 @@ def bench_core(app_root: Path, n: int) -> dict[str, float]:
         "core_cpu": got["core_cpu_ms"],
         "offers": got["offers_p50_ms"],
         "startrek": got["startrek_p50_ms"],
+        "impulse": got["impulse_p50_ms"],
     }
 
 

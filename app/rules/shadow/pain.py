@@ -171,6 +171,8 @@ def _end_of_impulse(state: BattleState, dice: DiceSource) -> list[Event]:
     when = When(turn=state.clock.turn, impulse=state.clock.impulse)
     events: list[Event] = []
     for ship in state.ships.values():
+        if _quiet(ship):
+            continue
         track = load(ship)
         if track is None:
             continue
@@ -184,6 +186,23 @@ def _end_of_impulse(state: BattleState, dice: DiceSource) -> list[Event]:
         _clear_impulse(track, when)
         save(ship, track)
     return events
+
+
+def _quiet(ship: Ship) -> bool:
+    """Nothing for this impulse's end to do, read from the part as stored: no damage to check or
+    clear, no obligation still running that could end, no pain at the death mark. The track would
+    be saved just as it is, so it is not parsed and written at all (in a long SFB battle most
+    impulses are quiet, and the two were a third of an impulse's end)."""
+    raw = ship.part("pain")
+    if raw is None:
+        return True
+    return (
+        not raw.get("damage_total")
+        and not raw.get("damage_by_source")
+        and not raw.get("damage_by_direction")
+        and all(o.get("expired") for o in raw.get("obligations") or ())
+        and (ship.destroyed or bool(raw.get("dead")) or (raw.get("level") or 0) < PAIN_MAX)
+    )
 
 
 def _expired(ship: Ship, text: str) -> Event:
