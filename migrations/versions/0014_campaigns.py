@@ -40,7 +40,10 @@ def upgrade() -> None:
         sa.Column("profile_id", sa.String(length=32), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
-            ["campaign_id"], ["campaigns.id"], name=op.f("fk_campaign_seats_campaign_id_campaigns"), ondelete="CASCADE"
+            ["campaign_id"],
+            ["campaigns.id"],
+            name=op.f("fk_campaign_seats_campaign_id_campaigns"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_campaign_seats")),
         sa.UniqueConstraint("token_hash", name=op.f("uq_campaign_seats_token_hash")),
@@ -57,10 +60,16 @@ def upgrade() -> None:
         sa.Column("data", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
-            ["campaign_id"], ["campaigns.id"], name=op.f("fk_campaign_events_campaign_id_campaigns"), ondelete="CASCADE"
+            ["campaign_id"],
+            ["campaigns.id"],
+            name=op.f("fk_campaign_events_campaign_id_campaigns"),
+            ondelete="CASCADE",
         ),
         sa.ForeignKeyConstraint(
-            ["battle_id"], ["battles.id"], name=op.f("fk_campaign_events_battle_id_battles"), ondelete="SET NULL"
+            ["battle_id"],
+            ["battles.id"],
+            name=op.f("fk_campaign_events_battle_id_battles"),
+            ondelete="SET NULL",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_campaign_events")),
         sa.UniqueConstraint("campaign_id", "seq", name=op.f("uq_campaign_events_campaign_id_seq")),

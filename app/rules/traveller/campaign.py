@@ -47,7 +47,9 @@ def hg_carry(part: dict[str, Any], setup: Mapping[str, Any]) -> dict[str, Any]:
     return model.model_dump(mode="json", exclude={"thrust_left", "reactions_allowed"})
 
 
-def hg_mend(part: dict[str, Any], section_name: str, system: str, dice: DiceSource) -> tuple[dict[str, Any], str, list[Roll]]:
+def hg_mend(
+    part: dict[str, Any], section_name: str, system: str, dice: DiceSource
+) -> tuple[dict[str, Any], str, list[Roll]]:
     """One TR-22 repair attempt between battles: a standard check with the crew's DMs (and the
     computer's, TR-19), success taking one hit off the system."""
     model = HgShip.model_validate(part)
