@@ -24,10 +24,12 @@ from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
 from app.services.bootstrap import build_platform
 from app.services.bus import ActionCommitted, settle
+from app.services.campaigns import fleets as campaign_fleets
 from app.services.reading.live_log import LiveLogs
 from app.services.table import notify
 from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
+from app.web.api import campaigns as api_campaigns
 from app.web.api import identity as api_identity
 from app.web.api import table as api_table
 from app.web.api.action_door import ActionDoor
@@ -161,6 +163,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         broker.subscribe(feeds.wake)
         broker.on_resubscribed(feeds.wake_all)
         platform.bus.on(ActionCommitted, partial(notify.on_committed, platform))  # maybe a webhook
+        platform.bus.on(ActionCommitted, partial(campaign_fleets.on_committed, platform))  # campaign fleets
         deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
         await broker.start()
         await hub.start()
@@ -238,6 +241,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ship_library.router)  # the ship library over REST
     app.include_router(api_table.router)
     app.include_router(api_identity.router)  # profiles: passkeys, recovery codes, /me
+    app.include_router(api_campaigns.router)  # campaigns: fleets that outlive a battle
     app.include_router(table.router)
     app.include_router(battlefile.router)
     app.include_router(dice.router)
