@@ -62,7 +62,12 @@ RULESET = gather(
         spinal,
     ],
     parts={
-        "hg_ship": {"display": display.unit, "report": display.hg_figures, "carry": hg_carry, "mend": hg_mend},
+        "hg_ship": {
+            "display": display.unit,
+            "report": display.hg_figures,
+            "carry": hg_carry,
+            "mend": hg_mend,
+        },
         "flight": {"display": display.unit},
     },
     needs=frozenset({ORDERS, MOVEMENT, FIRE, SHIP_ACTION}),
