@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.models import CampaignSeat
 from app.services.campaigns import fleets, log
@@ -33,7 +33,7 @@ class NewCampaign(Strict):
     sides: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(
         default_factory=list, max_length=8
     )
-    options: dict[str, bool] = Field(
+    options: dict[str, StrictBool] = Field(
         default_factory=dict,
         description="secret_rosters: a side's fleet is secret from the others until its ships fight;"
         " pain_carries: the Shadow pain track starts each battle where the last left it (SH-01)",
