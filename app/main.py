@@ -41,6 +41,7 @@ from app.web.middleware.security import BodyLimit, SecurityHeaders, install_log_
 from app.web.pages import (
     battle,
     battlefile,
+    campaigns,
     dice,
     map_page,
     overrides,
@@ -253,5 +254,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(wizard.router)  # the home page and battle creation
     app.include_router(overrides.router)
     app.include_router(profile.router)  # a profile's pages: sign-in, My battles, devices
+    app.include_router(campaigns.router)  # campaigns: the referee's dashboard, fleet pages
     app.include_router(battle.router)
     return app

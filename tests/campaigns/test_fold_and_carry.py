@@ -48,7 +48,10 @@ def test_SH_02_a_shadow_dead_of_pain_is_lost_to_its_fleet() -> None:
     ship.parts["pain"].update(level=16, dead=True)
     ship.destroyed = True  # SH-02: pain 16 kills by shock
     assert destroyed(state, sid)
-    assert carried_parts(state, sid, ship.parts, {"pain_carries": False})["pain"] == {"level": 16, "dead": True}
+    assert carried_parts(state, sid, ship.parts, {"pain_carries": False})["pain"] == {
+        "level": 16,
+        "dead": True,
+    }
 
 
 # --- GEN-03/GEN-04: the sheet keeps every box the battle took ----------------------------------
@@ -117,7 +120,9 @@ def test_TR_22_repair_between_battles_is_a_standard_check_with_the_crew_dms() ->
     assert "2D 5" in text and "= 7 vs 8+ → failure" in text and failed["systems"]["m_drive"] == 1
     fixed, text, rolls = mend(copy.deepcopy(part), "Engineering", "m_drive", ScriptedDice([3, 3]))
     assert "= 8 vs 8+ → success" in text
-    assert fixed["systems"]["m_drive"] == 0 and fixed["thrust"] == fixed["thrust_max"]  # the hit's Thrust back
+    assert (
+        fixed["systems"]["m_drive"] == 0 and fixed["thrust"] == fixed["thrust_max"]
+    )  # the hit's Thrust back
     assert [r.total for r in rolls] == [8]
     with pytest.raises(RuleError) as refused:
         mend(copy.deepcopy(part), "Engineering", "sensors", ScriptedDice([6, 6]))
@@ -134,12 +139,22 @@ def events(sheet_def: dict[str, Any]) -> list[tuple[int, str, dict[str, Any]]]:
         (1, "campaign_created", {"name": "C", "system": "b5wars", "options": {}}),
         (2, "side_added", {"side": "Federation"}),
         (3, "player_added", {"seat": "p1", "name": "Kirk", "side": "Federation"}),
-        (4, "ship_added", {"ship": "s1", "side": "Federation", "player": "p1", "points": 50, "definition": sheet_def}),
+        (
+            4,
+            "ship_added",
+            {"ship": "s1", "side": "Federation", "player": "p1", "points": 50, "definition": sheet_def},
+        ),
         (5, "battle_started", {"battle": "b1", "name": "One", "ships": {"s1": "excelsior"}}),
         (
             6,
             "battle_recorded",
-            {"battle": "b1", "winner": None, "ships": {"s1": {"parts": hurt, "destroyed": False, "taken": 30, "dealt": 12, "kills": ["Raider"]}}},
+            {
+                "battle": "b1",
+                "winner": None,
+                "ships": {
+                    "s1": {"parts": hurt, "destroyed": False, "taken": 30, "dealt": 12, "kills": ["Raider"]}
+                },
+            },
         ),
         (7, "ruling", {"ship": "s1", "parts": sheet_def["parts"], "reason": "refit", "text": "refit"}),
         (8, "rewound", {"to": 6}),
