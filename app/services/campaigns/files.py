@@ -88,7 +88,7 @@ def _checked(file: Any) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict
             raise Invalid(f"log.{i}: entry {i + 1} with its seq, kind and data", f"log.{i}")
     try:
         fold((r["seq"], r["kind"], r["data"]) for r in rows)
-    except (KeyError, ValueError, TypeError) as exc:
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
         raise Invalid(f"log: the log does not fold into a campaign ({exc})", "log") from None
     return head, seats, rows, battles
 

@@ -49,7 +49,9 @@ def _name(value: str, field: str, most: int = 80) -> str:
     return value
 
 
-def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
+def check_options(options: Any) -> dict[str, Any]:
+    if not isinstance(options, Mapping):
+        raise Invalid("options: an object of set-up options", "options")
     out = {}
     for key, value in options.items():
         if key not in OPTIONS:
@@ -276,21 +278,25 @@ async def repair(
 
 
 def _set(target: dict[str, Any], path: str, value: Any, field: str) -> None:
+    """Set the value at a dotted place in the parts ("sheet.sections.0.structure"); a place that
+    is not there is refused naming it."""
     keys = path.split(".")
     here: Any = target
-    for key in keys[:-1]:
-        here = here[int(key)] if isinstance(here, list) else here.get(key) if isinstance(here, dict) else None
-        if here is None:
-            raise Invalid(f"{field}: no value at {path!r}", field)
-    last = keys[-1]
-    if isinstance(here, list):
-        if not last.isdigit() or int(last) >= len(here):
-            raise Invalid(f"{field}: no value at {path!r}", field)
-        here[int(last)] = value
-    elif isinstance(here, dict) and last in here:
-        here[last] = value
-    else:
-        raise Invalid(f"{field}: no value at {path!r}", field)
+    for i, key in enumerate(keys):
+        last = i == len(keys) - 1
+        if isinstance(here, list) and key.isdigit() and int(key) < len(here):
+            if last:
+                here[int(key)] = value
+                return
+            here = here[int(key)]
+        elif isinstance(here, dict) and key in here:
+            if last:
+                here[key] = value
+                return
+            here = here[key]
+        else:
+            break
+    raise Invalid(f"{field}: no value at {path!r}", field)
 
 
 async def ruling(
