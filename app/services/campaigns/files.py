@@ -138,9 +138,8 @@ async def import_campaign(platform: Platform, file: Any) -> dict[str, Any]:
             battle_seats[battle.id] = made_seats
         for row in rows:
             battle = row.get("battle")
-            await _append_as_was(
-                session, campaign, row, _remap(row["data"], ids), ids.get(battle) if battle else None
-            )
+            linked = ids.get(battle) if isinstance(battle, str) else None  # only a battle that came with it
+            await _append_as_was(session, campaign, row, _remap(row["data"], ids), linked)
     return {"campaign": campaign, "seats": tokens, "battles": battle_seats}
 
 
