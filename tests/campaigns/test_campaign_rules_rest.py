@@ -101,7 +101,7 @@ async def test_GEN_03_GEN_04_the_sheet_keeps_its_boxes_and_a_destroyed_ship_is_l
         ["Blue", "Red"],
         [("Blue", simple_ship("Hawk")), ("Red", simple_ship("Crow")), ("Red", simple_ship("Rook"))],
     )
-    await _battle(
+    battle, _ = await _battle(
         c,
         cid,
         ref,
@@ -126,3 +126,8 @@ async def test_GEN_03_GEN_04_the_sheet_keeps_its_boxes_and_a_destroyed_ship_is_l
     )
     assert whole - left == 10  # the ten boxes the battle took are still gone
     assert hawk["history"][0]["dealt"] == 10 + crow["history"][0]["taken"]
+    # The result comes home once: asking again writes nothing.
+    again = await c.post(f"{API}/campaigns/{cid}/battles/{battle}/record", headers=bearer(ref))
+    assert again.status_code == 200 and again.json() == {"seq": None}
+    log = await ok(await c.get(f"{API}/campaigns/{cid}/log", headers=bearer(ref)))
+    assert [e["kind"] for e in log].count("battle_recorded") == 1
