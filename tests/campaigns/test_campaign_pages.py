@@ -157,3 +157,40 @@ async def test_the_fleet_page_charts_each_ships_record_across_battles(client: ht
     text = await eventually(charted, what="the fleet page's chart after the battle came home")
     assert "damage taken and dealt, battle by battle" in text and "took 12" in text
     assert "Skirmish" in text
+
+
+async def test_export_and_import_from_the_pages_and_rewind(client: httpx.AsyncClient) -> None:
+    c = client
+    cid, page = await _dashboard(c)
+    await c.post(
+        f"/campaigns/{cid}/ships",
+        data={"csrf_token": csrf(page.text), "side": "Federation", "library": "excelsior"},
+    )
+    exported = await c.get(f"/campaigns/{cid}/export")
+    assert exported.status_code == 200 and "attachment" in exported.headers["content-disposition"]
+    assert exported.json()["format"] == "starboard.campaign/1"
+    home = await c.get("/campaigns")
+    r = await c.post(
+        "/campaigns/import",
+        data={"csrf_token": csrf(home.text)},
+        files={"file": ("campaign.json", exported.content, "application/json")},
+    )
+    assert r.status_code == 303, r.text
+    copy = await c.get(r.headers["location"])
+    assert "Campaign imported" in copy.text and "Excelsior" in copy.text
+    # A file that is not a campaign: refused naming the field, nothing made.
+    r = await c.post(
+        "/campaigns/import",
+        data={"csrf_token": csrf(home.text)},
+        files={"file": ("x.json", b'{"format": "x"}', "application/json")},
+    )
+    assert r.status_code == 422 and 'data-field="format"' in r.text
+    # Rewind from the dashboard: the ship added after entry 3 is gone from the fleets, the log keeps it.
+    page = await c.get(f"/campaigns/{cid}")
+    r = await c.post(f"/campaigns/{cid}/rewind", data={"csrf_token": csrf(page.text), "to": "3"})
+    assert r.status_code == 303
+    page = await c.get(f"/campaigns/{cid}")
+    assert (
+        "stands as it was after entry 3" in page.text and "Excelsior joins the Federation fleet" in page.text
+    )
+    assert "<table" not in page.text.split('id="fleets-title"')[1].split("</section>")[0]

@@ -67,38 +67,41 @@ def campaign_view(state: dict[str, Any], seat: CampaignSeat | None) -> dict[str,
 def log_view(rows: list[CampaignEvent], state: dict[str, Any], seat: CampaignSeat) -> list[dict[str, Any]]:
     """The campaign's log as this seat may read it: another side's ship entries are left out where
     the ship is not known to them; its repairs and rulings are left out always (they tell its
-    damage)."""
+    damage). A ship a rewind took back is judged by the entry that added it."""
     referee = seat.role == "referee"
     secret = bool(state["options"].get("secret_rosters"))
+    added = {r.data.get("ship"): r.data for r in rows if r.kind == "ship_added"}
     out = []
     for row in rows:
-        data = row.data
-        ship = state["ships"].get(data.get("ship")) if row.kind in SHIP_EVENTS else None
-        hidden = row.kind in ("repaired", "ruling") or (ship is not None and not _known(ship, secret))
-        if not referee and ship is not None and not _own(seat, ship) and hidden:
-            continue
+        whole = referee
+        if row.kind in SHIP_EVENTS:
+            sid = row.data.get("ship")
+            ship = state["ships"].get(sid)
+            side = ship["side"] if ship is not None else (added.get(sid) or {}).get("side")
+            known = _known(ship, secret) if ship is not None else not secret
+            own = seat.side == side
+            if not referee and not own and (row.kind in ("repaired", "ruling") or not known):
+                continue
+            whole = referee or own
+        else:
+            whole = True
         out.append(
             {
                 "seq": row.seq,
                 "kind": row.kind,
                 "actor": row.actor,
                 "battle": row.battle_id,
-                "text": describe(row, state, referee or _side_reads(seat, row, state)),
+                "text": describe(row, state, whole),
             }
         )
     return out
-
-
-def _side_reads(seat: CampaignSeat, row: CampaignEvent, state: dict[str, Any]) -> bool:
-    ship = state["ships"].get(row.data.get("ship"))
-    return ship is None or _own(seat, ship)
 
 
 def describe(row: CampaignEvent, state: dict[str, Any], whole: bool) -> str:
     """The log entry in words."""
     d = row.data
     ship = state["ships"].get(d.get("ship")) or {}
-    name = ship.get("name") or d.get("ship")
+    name = ship.get("name") or (d.get("definition") or {}).get("name") or d.get("ship")
     match row.kind:
         case "campaign_created":
             return f"Campaign {d['name']} begins ({d['system']})."
