@@ -13,6 +13,7 @@ from app.models import Battle
 from app.rules import Rules
 from app.rules.state import BattleState
 from app.services.history.replay import LogRow, replay, stacks
+from app.services.reading.report import _acting_ship
 
 
 @dataclass
@@ -40,16 +41,6 @@ def points(state: BattleState) -> dict[str, int]:
     return out
 
 
-def _acting(state: BattleState, row: LogRow) -> str | None:
-    """The ship an action names as acting (its spec's `ship`, or the firing ship of entered damage)."""
-    spec = state.game.actions.get(row.action_type)
-    if spec is None:
-        return None
-    name = spec.ship or (spec.active[0] if spec.active else None)
-    value = row.payload.get(name) if name else None
-    return value if isinstance(value, str) else None
-
-
 def walk(rules: Rules, battle: Battle, rows: list[LogRow], events: dict[int, list[dict[str, Any]]]) -> Result:
     """Replay the actions in effect one at a time, counting each ship's loss and who caused it."""
     by_seq = {r.seq: r for r in rows}
@@ -59,7 +50,7 @@ def walk(rules: Rules, battle: Battle, rows: list[LogRow], events: dict[int, lis
     prev = 0
     for seq in stacks(rows).in_effect:
         row = by_seq[seq]
-        acting = _acting(state, row)
+        acting = _acting_ship(state, row)  # as the battle report credits damage
         was_destroyed = {sid for sid, s in state.ships.items() if s.destroyed}
         state = replay(rules, battle, [row], start=state, start_seq=prev)
         prev = seq
