@@ -10,7 +10,9 @@ import re
 import uuid
 
 import httpx
+import pytest
 
+from app.services.campaigns import fleets
 from tests.campaigns.test_campaign_rest import bearer
 from tests.helpers import eventually, simple_ship
 from tests.web.test_pages import csrf
@@ -194,3 +196,44 @@ async def test_export_and_import_from_the_pages_and_rewind(client: httpx.AsyncCl
         "stands as it was after entry 3" in page.text and "Excelsior joins the Federation fleet" in page.text
     )
     assert "<table" not in page.text.split('id="fleets-title"')[1].split("</section>")[0]
+
+
+async def test_a_result_that_did_not_come_home_is_brought_home_from_the_dashboard(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The after-commit handler lost (a restart between the end and its task): the dashboard offers
+    to bring the result home, and it comes once."""
+    c = client
+    cid, page = await _dashboard(c)
+    for side, name in (("Federation", "Hawk"), ("Romulan", "Crow")):
+        await c.post(
+            f"/campaigns/{cid}/ships",
+            data={"csrf_token": csrf(page.text), "side": side, "definition": json.dumps(simple_ship(name))},
+        )
+    r = await c.post(
+        f"/campaigns/{cid}/battles",
+        data={"csrf_token": csrf(page.text), "name": "Lost", "ships": ["s1", "s2"]},
+    )
+    ref_token = re.search(r"/join#([A-Za-z0-9_-]+)", r.text).group(1)  # type: ignore[union-attr]
+    battle = re.search(r'href="/battles/([0-9a-f]{16})"', r.text).group(1)  # type: ignore[union-attr]
+    real = fleets.record_battle
+
+    async def lost(*_: object) -> None:
+        return None
+
+    monkeypatch.setattr(fleets, "record_battle", lost)
+    end = {"type": "battle.end", "payload": {"reason": "over"}, "action_id": uuid.uuid4().hex}
+    assert (
+        await c.post(f"/api/v1/battles/{battle}/actions", json=end, headers=bearer(ref_token))
+    ).status_code == 200
+    page = await c.get(f"/campaigns/{cid}")
+    assert "Bring its result home" in page.text and "under way" in page.text
+    monkeypatch.setattr(fleets, "record_battle", real)
+    r = await c.post(f"/campaigns/{cid}/record", data={"csrf_token": csrf(page.text), "battle": battle})
+    assert r.status_code == 303
+    page = await c.get(f"/campaigns/{cid}")
+    assert (
+        "result is home" in page.text
+        and "result recorded" in page.text
+        and "Bring its result home" not in page.text
+    )

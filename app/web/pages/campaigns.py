@@ -16,8 +16,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from sqlalchemy import select
 
-from app.models import CampaignSeat
+from app.models import Battle, CampaignSeat
 from app.services.campaigns import fleets, log
 from app.services.campaigns.files import export_campaign, import_campaign
 from app.services.campaigns.view import campaign_view, log_view
@@ -128,8 +129,6 @@ async def import_page(request: Request, platform: PlatformDep) -> Response:
 @router.get("/campaigns/join/{token}", name="join_campaign_seat")
 async def join(token: str, request: Request, platform: PlatformDep) -> Response:
     async with platform.db.reader() as session:
-        from sqlalchemy import select
-
         seat = (
             await session.execute(select(CampaignSeat).where(CampaignSeat.token_hash == hash_token(token)))
         ).scalar_one_or_none()
@@ -176,6 +175,12 @@ async def _dashboard(
         state = await log.folded(session, campaign_id)
         rows = await log.events(session, campaign_id)
         library = await library_picks(session, platform.rules) if seat.role == "referee" else {}
+        running = [b["id"] for b in state["battles"].values() if b["status"] == "running"]
+        ended = {
+            b.id
+            for b in (await session.execute(select(Battle).where(Battle.id.in_(running)))).scalars()
+            if b.status == "finished"
+        }
     view = campaign_view(state, seat)
     system = platform.rules.systems[campaign.system]
     picks = library.get(campaign.system, {}) if library else {}
@@ -195,6 +200,7 @@ async def _dashboard(
             "system_name": system.name,
             "flash": flash,
             "links": links or [],
+            "ended": ended,  # finished battles whose result has not come home yet
         },
         status,
     )
@@ -329,6 +335,9 @@ async def _do(
             raise Invalid("to: the seq to go back to", "to")
         await fleets.rewind(platform, campaign_id, seat, to)
         return f"The campaign is back as it stood after entry {to}.", []
+    if what == "record":
+        seq = await fleets.record_battle(platform, str(form.get("battle", "")))
+        return ("The battle's result is home." if seq else "Nothing to bring home."), []
     if what == "battles":
         check_battle_creation(request)
         started = await fleets.start_battle(
