@@ -44,7 +44,7 @@ def hg_carry(part: dict[str, Any], setup: Mapping[str, Any]) -> dict[str, Any]:
         battery.one_more_shot = None
     if model.spinal is not None:
         model.spinal.one_more_shot = None
-    return model.model_dump(mode="json", exclude={"thrust_left", "reactions_allowed"})
+    return model.model_dump(mode="json")  # as save_unit stores it
 
 
 def hg_mend(
@@ -69,4 +69,4 @@ def hg_mend(
     rolls.append(check.roll)
     result = _undo(model, system) if check.success else "no progress"
     text = f"repairs {label} in {section.name} (TR-22): {check.sentence()}: {result}"
-    return model.model_dump(mode="json", exclude={"thrust_left", "reactions_allowed"}), text, rolls
+    return model.model_dump(mode="json"), text, rolls  # the part as save_unit stores it
