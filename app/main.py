@@ -26,11 +26,14 @@ from app.services.bootstrap import build_platform
 from app.services.bus import ActionCommitted, settle
 from app.services.campaigns import fleets as campaign_fleets
 from app.services.reading.live_log import LiveLogs
-from app.services.table import notify
+from app.services.table import clocks, notify
 from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
 from app.web.api import campaigns as api_campaigns
+from app.web.api import clocks as api_clocks
 from app.web.api import identity as api_identity
+from app.web.api import leagues as api_leagues
+from app.web.api import lobby as api_lobby
 from app.web.api import table as api_table
 from app.web.api.action_door import ActionDoor
 from app.web.drawing.render import ROOT, LiveViews, battle_seqs, read_live, templates
@@ -43,6 +46,7 @@ from app.web.pages import (
     battlefile,
     campaigns,
     dice,
+    lobby,
     map_page,
     overrides,
     profile,
@@ -52,6 +56,8 @@ from app.web.pages import (
     table,
     wizard,
 )
+from app.web.pages import clocks as clock_pages
+from app.web.pages import leagues as leagues_pages
 
 API_DESCRIPTION = """
 The Starboard REST API for bots and tools. Every participant has a bearer token (the token in
@@ -166,6 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         platform.bus.on(ActionCommitted, partial(notify.on_committed, platform))  # maybe a webhook
         platform.bus.on(ActionCommitted, partial(campaign_fleets.on_committed, platform))  # campaign fleets
         deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
+        timer = asyncio.get_running_loop().create_task(clocks.run_timer(platform))  # time-outs, reminders
         await broker.start()
         await hub.start()
         app.state.platform = platform
@@ -183,6 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             draining.begin()
             draining.uninstall()
             deadlines.cancel()
+            timer.cancel()
             await platform.broker.stop()
             await hub.drain()
             # Work handed out after the last commits (checkpoints, pings) finishes before the pool
@@ -243,6 +251,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_table.router)
     app.include_router(api_identity.router)  # profiles: passkeys, recovery codes, /me
     app.include_router(api_campaigns.router)  # campaigns: fleets that outlive a battle
+    app.include_router(api_clocks.router)  # the battle clock, pause and resume, pings
+    app.include_router(clock_pages.router)  # a seat's pings from the page
+    app.include_router(api_lobby.router)  # the lobby over REST
+    app.include_router(lobby.router)  # the lobby, public watching and the viewscreen
+    app.include_router(api_leagues.router)  # leagues: standings, rated battles, fleet points
+    app.include_router(leagues_pages.router)
     app.include_router(table.router)
     app.include_router(battlefile.router)
     app.include_router(dice.router)

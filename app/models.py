@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db import Base, json_column_type, ordered_json_type
@@ -148,7 +148,7 @@ class TableRequest(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)
     participant_id: Mapped[str] = mapped_column(String(32))
-    kind: Mapped[str] = mapped_column(String(20))  # undo | damage
+    kind: Mapped[str] = mapped_column(String(20))  # undo | damage | seat (a lobby claim)
     target_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     payload: Mapped[dict[str, Any] | None] = mapped_column(ordered_json_type(), nullable=True)
     reason: Mapped[str] = mapped_column(String(300), default="")
@@ -346,4 +346,129 @@ class CampaignEvent(Base):
         ForeignKey("battles.id", ondelete="SET NULL"), nullable=True, index=True
     )
     data: Mapped[dict[str, Any]] = mapped_column(ordered_json_type())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+# --- Clocks and pings -------------------------------------------------------------------
+
+
+class BattleClock(Base):
+    """A battle's running clock, kept by the clocks service (services/table/clocks.py) from the
+    moments actions were committed: when each seat's wait began, what is left in each chess bank,
+    which reminders went out. The settings, pauses and time-outs are actions in the log; this row
+    only times them. `due_at` is the next moment the timer must look (a deadline or a reminder),
+    indexed so every process's timer finds due battles in one query; `version` decides which
+    process's update of the row wins."""
+
+    __tablename__ = "battle_clocks"
+
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, default=0)  # the last commit folded in
+    run: Mapped[dict[str, Any]] = mapped_column(json_column_type(), default=dict)
+    due_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+
+class PingSettings(Base):
+    """Which pings a seat wants ("your move", "deadline soon") and by which way (the browser's
+    notifications, the seat's webhook). One small row with no tie to anything but its owner, so it
+    can move to a player's profile as it stands."""
+
+    __tablename__ = "ping_settings"
+
+    participant_id: Mapped[str] = mapped_column(
+        ForeignKey("participants.id", ondelete="CASCADE"), primary_key=True
+    )
+    your_move: Mapped[bool] = mapped_column(default=True)
+    deadline: Mapped[bool] = mapped_column(default=True)
+    browser: Mapped[bool] = mapped_column(default=True)
+    webhook: Mapped[bool] = mapped_column(default=True)
+
+
+class LobbyListing(Base):
+    """A battle its referee lists in the lobby (app/services/table/lobby.py): which player seats
+    are open and how a claim is granted (`claims`: closed | approve | first), whether anyone may
+    watch by the public link, and how far the audience's viewscreen runs behind the battle."""
+
+    __tablename__ = "lobby_listings"
+
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
+    claims: Mapped[str] = mapped_column(String(10), default="closed")  # closed | approve | first
+    open_seats: Mapped[list[Any]] = mapped_column(ordered_json_type(), default=list)  # participant ids
+    spectators: Mapped[bool] = mapped_column(default=False, index=True)
+    delay_actions: Mapped[int] = mapped_column(Integer, default=0)  # the screen shows seq − N
+    delay_turn: Mapped[bool] = mapped_column(default=False)  # the screen shows the previous turn's end
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, onupdate=now)
+
+
+# --- Leagues: a season's standings between profiles (app/services/leagues) ----------------------
+
+
+class League(Base):
+    """A season between profiles in one game system, made by its organiser. A private league's
+    standings are seen by its members only; `invite` is the code that lets a profile join it (the
+    organiser reads it on the league page). `points` is the league's points table: a ship's value by
+    its class (`klass`) or name, for the fleet points shown at a battle's set-up."""
+
+    __tablename__ = "leagues"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    system: Mapped[str] = mapped_column(String(20))
+    organiser_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), index=True)
+    public: Mapped[bool] = mapped_column(default=True)
+    invite: Mapped[str] = mapped_column(String(32))
+    points: Mapped[dict[str, Any]] = mapped_column(json_column_type(), default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class LeagueMember(Base):
+    """A profile playing in a league: only members' results are rated."""
+
+    __tablename__ = "league_members"
+
+    league_id: Mapped[str] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), primary_key=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class LeagueBattle(Base):
+    """A battle its referee marked rated for a league, before play began. When it ends it is rated
+    once (`number`: its place in the league's order, `rated_at`) or passed over with the reason in
+    `note` (no winner named, a side without league players). `points`: ship points the referee gave
+    for ships the league's table does not price, by ship id."""
+
+    __tablename__ = "league_battles"
+
+    battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True)
+    league_id: Mapped[str] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    marked_by: Mapped[str] = mapped_column(String(32))  # the referee's participant id
+    points: Mapped[dict[str, Any]] = mapped_column(json_column_type(), default=dict)
+    number: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    note: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatingChange(Base):
+    """One player's rating change from one rated battle: append-only, never updated. Replayed in
+    `number` order from the default rating they give the standings again (an audit), and each
+    names the battle it came from (its report and dice check)."""
+
+    __tablename__ = "league_rating_changes"
+    __table_args__ = (UniqueConstraint("league_id", "battle_id", "profile_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    league_id: Mapped[str] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    battle_id: Mapped[str] = mapped_column(String(32))  # no foreign key: the record outlives the battle
+    battle_name: Mapped[str] = mapped_column(String(120))
+    number: Mapped[int] = mapped_column(Integer)  # the battle's place in the league's order
+    profile_id: Mapped[str] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"), index=True)
+    side: Mapped[str] = mapped_column(String(60))
+    rank: Mapped[int] = mapped_column(Integer)  # 1 the winners, 2 the others; every side 1 in a draw
+    result: Mapped[str] = mapped_column(String(10))  # win | draw | loss
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

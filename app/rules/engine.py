@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from app.rules.core import Action, Outcome
 from app.rules.dice import DiceSource
+from app.rules.parsed import hand_over, parse_once
 from app.rules.state import BattleState
 
 
@@ -14,6 +15,11 @@ def apply_action(state: BattleState, action: Action, dice: DiceSource, *, owned:
     `owned`: the caller hands `state` over and will not read it again (a replay that keeps no
     earlier state), so the handler changes it in place instead of a copy. A refusal after the
     gate may then leave it half changed, which a replay gives up on anyway."""
+    with parse_once():  # each part is parsed once for the whole action (app/rules/parsed.py)
+        return _apply(state, action, dice, owned)
+
+
+def _apply(state: BattleState, action: Action, dice: DiceSource, owned: bool) -> Outcome:
     game = state.game
     spec = game.spec(action.type)
     game.admit(state, spec, action.actor)
@@ -24,7 +30,10 @@ def apply_action(state: BattleState, action: Action, dice: DiceSource, *, owned:
         spec.authorise(state, payload, action.actor)
     ordered = game.acting(state) is not None and bool(game.awaited(state))
     clock = state.clock.model_copy() if owned else state.clock
-    new_state = state if owned else state.copy_deep()
+    new_state = state
+    if not owned:
+        new_state = state.copy_deep()
+        hand_over(state, new_state)  # the gate's parses serve the copy; the original keeps none
     events = spec.handler(new_state, payload, action.actor, dice)
     if ordered and new_state.clock == clock and not game.awaited(new_state):
         # In a step a ruleset orders (secret orders, TR-04's loop), the last one it waited on is

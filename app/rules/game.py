@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from app.rules.core import Actor, Event, NotAllowed, RuleError
 from app.rules.dice import Deferred, DiceSource, SeatedDice, end_told
 from app.rules.messages import first_error
+from app.rules.parsed import parse_once
 from app.rules.ruleset import ActionSpec, PartSpec, Ruleset, StepHook, When
 from app.rules.state import BattleState, Clock, PendingRoll, Ship
 from app.rules.system import GameSystem, Step
@@ -502,7 +503,12 @@ class Game:
         admits, asked of the gate itself for each ship (a spectator's page asks no ship at all), so a
         page or a bot is never offered what the rules would refuse for that ship at this step. The
         gate without a ship (who, the moment, the permit) is asked first: what fails it fails for
-        every ship."""
+        every ship. The state is the same for every question, so each part is parsed once for all
+        of them (app/rules/parsed.py)."""
+        with parse_once():
+            return self._offers(state, actor)
+
+    def _offers(self, state: BattleState, actor: Actor) -> list[Offer]:
         found: list[Offer] = []
         for spec in self.actions.values():
             if not self._passes(state, spec, actor, None):

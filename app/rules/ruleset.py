@@ -185,10 +185,8 @@ _PART = "__starboard_part__"
 
 
 def action(name: str, payload: type[BaseModel], summary: str, **options: Any) -> Callable[[Handler], Handler]:
-    """Mark a handler as an action; `options` are ActionSpec fields (ship, during, outside…)."""
-    for key in ("during", "not_during"):
-        if key in options:
-            options[key] = frozenset(options[key])
+    """Mark a handler as an action; `options` are ActionSpec fields (ship, outside…). The moments it
+    belongs to are `@when`'s."""
 
     def mark(handler: Handler) -> Handler:
         setattr(handler, _SPEC, ActionSpec(name, payload, handler, summary, **options))

@@ -5,15 +5,22 @@ action whose state is not kept, whose viewers are not woken or whose checkpoint 
 
 from __future__ import annotations
 
+from functools import partial
+
 from app.config import Settings
 from app.db import Database
 from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
+from app.services.bus import ActionCommitted
+from app.services.leagues import ratings as league_ratings
 from app.services.platform import Platform
+from app.services.table import clocks
 from app.services.write.committed import wire
 
 
 def build_platform(settings: Settings, db: Database, broker: Broker, rules: Rules = STANDARD) -> Platform:
     platform = Platform(settings=settings, db=db, broker=broker, rules=rules)
     wire(platform)
+    platform.bus.on(ActionCommitted, partial(clocks.on_committed, platform))  # the battle clocks' times
+    league_ratings.wire(platform)  # a league battle is rated as it ends
     return platform

@@ -53,6 +53,14 @@ class TableChanged:
     seq: int = 0
 
 
+@dataclass(frozen=True)
+class SeatsChanged:
+    """A seat was added, removed or given a new link: every process's pages of the battle read the
+    seats again (the turn bar's table, the referee's seat list), like any other change."""
+
+    battle_id: str
+
+
 @dataclass
 class Unit:
     """One unit of work: its session, and the events it will hand over once it has committed."""

@@ -3,6 +3,7 @@ builds it with the write path's after-commit handlers on its bus)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from app.db import Database
 from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
 from app.services.bus import Bus, Unit
+from app.services.clock import SystemClock
 from app.services.kept import KeptStates
 from app.services.store.action_store import ActionStore
 from app.services.store.postgres import PostgresActionStore
@@ -34,6 +36,10 @@ class Platform:
     # Everything that follows a commit (kept state, wake-ups, checkpoints, this process's live log,
     # notifications): handlers by event type, run once the unit of work has committed.
     bus: Bus = field(default_factory=Bus)
+    # The time the battle clocks read (services/table/clocks.py): a ManualClock in tests.
+    clock: Any = field(default_factory=SystemClock)
+    # Set when a commit changed a clock, so this process's timer looks again before its next due time.
+    clock_changed: asyncio.Event = field(default_factory=asyncio.Event)
     # The database behind the write path, chosen once for the database this process runs on.
     store: ActionStore = field(init=False)
 

@@ -1,7 +1,7 @@
 """campaigns: fleets that outlive a battle — the campaign, its seats and its append-only log
 
 Revision ID: 0014_campaigns
-Revises: 0011_profiles
+Revises: 0013_clocks_and_pings
 Create Date: 2026-12-05
 
 """
@@ -13,7 +13,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0014_campaigns"
-down_revision: str | Sequence[str] | None = "0011_profiles"
+down_revision: str | Sequence[str] | None = "0013_clocks_and_pings"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

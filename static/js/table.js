@@ -91,7 +91,8 @@
   }
   document.addEventListener("htmx:ws:after:message:incoming", function () {
     var now = yourMove();
-    if (now && !was && document.hidden && "Notification" in window && Notification.permission === "granted") {
+    var wanted = typeof window.starboardPings !== "function" || window.starboardPings("your_move");
+    if (now && !was && wanted && document.hidden && "Notification" in window && Notification.permission === "granted") {
       try {
         new Notification("Starboard: your move", { body: document.title.replace(/^● Your move – /, ""), tag: "starboard-your-move" });
       } catch (e) { /* some browsers allow notifications only from a service worker */ }

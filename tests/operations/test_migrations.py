@@ -75,6 +75,8 @@ def value(column: sa.Column, table: str, i: int, parents: dict[tuple[str, str], 
         return i % 2 == 0
     if isinstance(kind, sa.Integer):
         return 100 + i
+    if isinstance(kind, sa.Float):
+        return 0.5 + i
     if isinstance(kind, sa.DateTime):
         return WHEN
     if isinstance(kind, sa.JSON):  # JSONB too: keys out of order, nested, unicode

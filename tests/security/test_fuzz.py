@@ -28,7 +28,9 @@ from schemathesis.specs.openapi.checks import (
 
 from tests.conftest import Server
 
-pytestmark = pytest.mark.fuzz
+# Every operation of the API, twice 20 cases: the one test whose length grows with the API, so it
+# has a longer bound than the suite's two minutes a test.
+pytestmark = [pytest.mark.fuzz, pytest.mark.timeout(420)]
 
 EXAMPLES = int(os.environ.get("STARBOARD_FUZZ_EXAMPLES", "20"))
 CHECKS = [

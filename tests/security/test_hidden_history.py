@@ -59,11 +59,20 @@ async def test_ST_23_the_signature_and_the_suggestion_never_reach_the_detector(
     assert [e["text"] for e in answer["events"]] == [
         "Excelsior puts 0 EW on detecting Kor'vaq at range 0. The referee rules (ST-23)."
     ]
+    r = await client.put(  # listed in the lobby: the public link and the viewscreen are doors too
+        f"/api/v1/battles/{table.battle_id}/listing",
+        json={"claims": "closed", "open_seats": [], "spectators": True},
+        headers=table.auth("ref"),
+    )
+    assert r.status_code == 200
     doors = [
         await events_text(client, table, "bob"),
         await page_text(client, table, "bob"),
         await page_text(client, table, "bob", "/replay"),
+        *[(await client.get(f"/battles/{table.battle_id}{door}")) for door in ("/watch", "/screen")],
     ]
+    assert [d.status_code for d in doors[3:]] == [200, 200]
+    doors[3:] = [d.text for d in doors[3:]]
     for door in doors:
         assert (
             not re.search(r"signature\D{0,3}37", door)

@@ -88,6 +88,59 @@ async def doors(c: httpx.AsyncClient, table: Table, who: str) -> dict[str, str]:
         await browser.aclose()
 
 
+async def list_publicly(c: httpx.AsyncClient, table: Table, **listing: object) -> None:
+    """The referee lists the battle in the lobby: open to spectators by the public link."""
+    body = {"claims": "closed", "open_seats": [], "spectators": True, **listing}
+    r = await c.put(f"/api/v1/battles/{table.battle_id}/listing", json=body, headers=table.auth("ref"))
+    assert r.status_code == 200, r.text
+
+
+async def public_doors(c: httpx.AsyncClient, table: Table) -> dict[str, str]:
+    """Every way the public reads a listed battle: the lobby and its REST twin, the watch page, its
+    report and replays, and the audience's viewscreen."""
+    bid = table.battle_id
+    async with httpx.AsyncClient(transport=c._transport, base_url=c.base_url) as anyone:
+        seq = (await c.get(f"/api/v1/battles/{bid}", headers=table.auth("ref"))).json()["seq"]
+        out = {
+            "lobby": (await anyone.get("/lobby")).text,
+            "REST lobby": (await anyone.get("/api/v1/lobby")).text,
+            "watch page": (await anyone.get(f"/battles/{bid}/watch")).text,
+            "public report": (await anyone.get(f"/battles/{bid}/watch/report")).text,
+            "viewscreen": (await anyone.get(f"/battles/{bid}/screen")).text,
+            "map page selecting it": (
+                await anyone.get(f"/battles/{bid}/map", params={"select": "haakona"})
+            ).text,
+            "selection": (
+                await anyone.get(f"/battles/{bid}/map", params={"select": "haakona", "part": "selection"})
+            ).text,
+        }
+        for at in range(seq - 3, seq + 1):
+            out[f"public replay #{at}"] = (
+                await anyone.get(f"/battles/{bid}/watch/replay", params={"seq": at})
+            ).text
+        return out
+
+
+async def test_LEAK_ST_22_the_lobby_the_public_link_and_the_viewscreen_never_carry_it(
+    client: httpx.AsyncClient,
+) -> None:
+    table = await cloaked_and_moved(client)
+    await list_publicly(client, table)
+    seen = await public_doors(client, table)
+    assert "Haakona" in seen["REST lobby"] and 'id="screen-ship-haakona"' in seen["viewscreen"]
+    assert "not a ship you can see on the map" in seen["selection"]  # as for any seat that may not see it
+    for delay in ({}, {"delay_actions": 1}, {"delay_turn": True}):
+        await list_publicly(client, table, **delay)
+        if delay:
+            seen = {"viewscreen": (await public_doors(client, table))["viewscreen"]}
+        for door, text in seen.items():
+            assert not leaked(text), f"the public finds {leaked(text)} in the {door} ({delay})"
+            assert 'id="counter-haakona"' not in text and "hidden-path" not in text, door
+    lobby = (await client.get("/api/v1/lobby")).json()
+    (entry,) = [e for e in lobby["live"] if e["battle_id"] == table.battle_id]
+    assert set(entry["ships"][0]) == {"name", "klass", "destroyed"}  # no position, no part
+
+
 async def test_LEAK_ST_22_no_other_seats_map_carries_the_cloaked_ship(client: httpx.AsyncClient) -> None:
     table = await cloaked_and_moved(client)
     for who in OTHERS:
@@ -163,10 +216,12 @@ async def test_LEAK_ST_22_the_map_in_the_frames_of_others_never_carries_it(serve
         )
         await advance(c, table, 2)
         seq = (await ok(c, table, "tomalak", "startrek.cloak", {"ship": "haakona"}))["seq"]
+        await list_publicly(c, table)
     viewers = {
         who: WsViewer(server.url, table.battle_id, await cookie_for(server.url, table.tokens[who]))
         for who in (*OTHERS, "tomalak")
     }
+    viewers["public"] = WsViewer(server.url, table.battle_id, "")  # the lobby's public link: no seat
     for v in viewers.values():
         await v.__aenter__()
         await v.hello(seq)
@@ -181,7 +236,7 @@ async def test_LEAK_ST_22_the_map_in_the_frames_of_others_never_carries_it(serve
         for v in viewers.values():
             await v.frame_with_seq(moved.json()["seq"])
         frames = {who: "".join(v.raw) for who, v in viewers.items()}
-        for who in OTHERS:
+        for who in (*OTHERS, "public"):
             assert not leaked(frames[who]), f"{who}'s frames carry {leaked(frames[who])}"
             assert 'id=\\"ghost-haakona\\"' in frames[who] and "seen T1" in frames[who], who
             assert 'id=\\"counter-haakona\\"' not in frames[who], who

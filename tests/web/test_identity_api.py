@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from app.main import create_app
+from app.services.table import pings
 from tests.conftest import settings_for
 from tests.helpers import act, set_table, simple_ship
 from tests.soft_passkey import SoftPasskey
@@ -240,3 +241,76 @@ async def test_the_profile_cookie_is_signed_and_the_schema_lists_the_routes(app:
             "/api/v1/profiles/passkeys/signin/options", headers={"Origin": "http://evil.example"}
         )
         assert cross.status_code == 403
+
+
+async def test_a_profiles_pings_apply_to_every_battle_it_holds_and_a_rotated_seat_keeps_none(app: Any) -> None:
+    """Pings chosen once — on the profile, or from any battle a profile seat sits in — are the
+    choice every battle of that player reads; a seat the referee gave a new link is back to its own
+    (the defaults). Bad input names the field and changes nothing."""
+    async with device(app) as laptop:
+        ships = {"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+        first = await set_table(laptop, ships=ships, options={})
+        second = await set_table(laptop, ships=ships, options={})
+        await laptop.get(f"/join/{first.tokens['ann']}")
+        await make_profile(laptop)
+        asked = await laptop.get(f"/join/{second.tokens['ann']}")
+        await laptop.post(
+            "/join", data={"csrf_token": csrf(asked.text), "token": second.tokens["ann"], "confirm": "yes"}
+        )
+        everything_on = {"your_move": True, "deadline": True, "browser": True, "webhook": True}
+        assert (await laptop.get("/api/v1/me/pings")).json() == everything_on
+        quiet = {"your_move": False, "deadline": True, "browser": True, "webhook": False}
+        put = await laptop.put("/api/v1/me/pings", json=quiet, headers={"Origin": ORIGIN})
+        assert put.status_code == 200 and put.json() == quiet, put.text
+        for table in (first, second):  # each battle's own door reads the profile's choice
+            mine = await laptop.get(f"/api/v1/battles/{table.battle_id}/pings", headers=table.auth("ann"))
+            assert mine.json() == quiet, mine.text
+        # chosen from one battle's door, it is the profile's choice for the other battle too
+        from_battle = {**quiet, "deadline": False}
+        r = await laptop.put(
+            f"/api/v1/battles/{first.battle_id}/pings", json=from_battle, headers=first.auth("ann")
+        )
+        assert r.status_code == 200, r.text
+        assert (await laptop.get("/api/v1/me/pings")).json() == from_battle
+        mine = await laptop.get(f"/api/v1/battles/{second.battle_id}/pings", headers=second.auth("ann"))
+        assert mine.json() == from_battle
+        # the notifier reads every seat of a battle at once: Ann's is her profile's choice
+        async with app.state.platform.db.reader() as session:
+            wanted = await pings.for_battle(session, second.battle_id)
+        assert wanted[second.ids["ann"]].model_dump() == from_battle and second.ids["bob"] not in wanted
+        bad = await laptop.put(
+            "/api/v1/me/pings", json={**quiet, "deadline": "sometimes"}, headers={"Origin": ORIGIN}
+        )
+        assert bad.status_code == 422 and "deadline" in bad.text, bad.text
+        assert (await laptop.get("/api/v1/me/pings")).json() == from_battle
+        # a new link for the seat takes it, and the profile's pings, away from the profile
+        rotated = await laptop.post(
+            f"/api/v1/battles/{second.battle_id}/participants/{second.ids['ann']}/token",
+            headers=second.auth("ref"),
+        )
+        assert rotated.status_code == 200, rotated.text
+        token = rotated.json()["token"]
+        mine = await laptop.get(
+            f"/api/v1/battles/{second.battle_id}/pings", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert mine.json() == everything_on
+
+
+async def test_the_profile_page_saves_its_pings(app: Any) -> None:
+    async with device(app) as laptop:
+        await make_profile(laptop)
+        page = await laptop.get("/me")
+        assert 'id="my-pings"' in page.text and 'name="your_move" checked' in page.text
+        saved = await laptop.post(
+            "/me/pings", data={"csrf_token": csrf(page.text), "deadline": "on", "browser": "on"}
+        )
+        assert saved.status_code == 303
+        page = await laptop.get("/me")
+        assert "Pings saved: they apply to every battle of yours." in page.text
+        assert 'name="your_move" >' in page.text and 'name="deadline" checked' in page.text
+        assert (await laptop.get("/api/v1/me/pings")).json() == {
+            "your_move": False,
+            "deadline": True,
+            "browser": True,
+            "webhook": False,
+        }

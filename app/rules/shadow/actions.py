@@ -33,8 +33,7 @@ from app.rules.system import ALLOCATION  # the SFB Energy Allocation Phase in an
 def living_track(state: BattleState, ship_id: str) -> tuple[Ship, PainTrack]:
     ship = state.ship(ship_id)
     track = load(ship)
-    if track is None:
-        raise RuleError(f"{ship.name} is not a living ship: it has no pain track", "ship")
+    assert track is not None  # every Shadow action's gate (`fits=`) refuses a ship without one first
     return ship, track
 
 
@@ -137,11 +136,7 @@ def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) 
 
 
 def _reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
-    ship, track = living_track(state, p.ship)
-    if track.reduced_turn == state.clock.turn:
-        raise RuleError(f"{ship.name} has already rolled pain reduction this turn (SH-14)", "ship")
-    if track.level == 0:
-        raise RuleError(f"{ship.name} feels no pain: there is nothing to reduce", "ship")
+    ship, track = living_track(state, p.ship)  # a second roll this turn, or none at pain 0: `_may_reduce`
     return [reduce(state, ship, track, dice)]
 
 
@@ -217,13 +212,7 @@ def report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSou
 
 
 def _report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSource) -> list[Event]:
-    ship, track = living_track(state, p.ship)
-    if track.reaction != "FIVE":
-        raise RuleError(
-            f"{ship.name} is not panicked (reaction {track.reaction}); the range matters only at FIVE"
-        )
-    if any(o.kind in ("phase_out", "plot_phase_out") for o in track.active()):
-        raise RuleError(f"{ship.name} already has to phase out", "ship")
+    ship, track = living_track(state, p.ship)  # not at FIVE, or a phase-out owed: `_may_report_range`
     rng, note, data = p.range, "", {}
     if rng is None:
         rng, nearest = range_from_map(state, ship)
@@ -264,8 +253,7 @@ def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -
 def _phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     duty = _phase_duty(track)
-    if duty is None:
-        raise RuleError(f"{ship.name} has no phase-out to resolve", "ship")
+    assert duty is not None  # the gate (`_may_phase_out`) refuses a ship with no phase-out owed
     when = now(state)
     if p.result == "phased_out":
         end(duty, f"met: phased out ({when.label()})", when.turn)
@@ -378,9 +366,7 @@ def set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource)
 
 def _set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
-    duties = [o for o in track.active() if o.kind in TARGETING]
-    if not duties:
-        raise RuleError(f"{ship.name} has no targeting obligation to change", "ship")
+    duties = [o for o in track.active() if o.kind in TARGETING]  # one at least: `_may_retarget`
     target = state.ship(p.target, "target")
     if target.id == ship.id:
         raise RuleError("a ship cannot be obliged to target itself", "target")

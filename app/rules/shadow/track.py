@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from app.rules.figures import Turning
+from app.rules.parsed import parsed, store
 from app.rules.ruleset import Settable, part
 from app.rules.state import BattleState, Ship
 
@@ -207,12 +208,12 @@ class PainTrack(BaseModel):
 
 
 def load(ship: Ship) -> PainTrack | None:
-    raw = ship.part("pain")
-    return None if raw is None else PainTrack.model_validate(raw)
+    """The pain track, parsed once per action (app/rules/parsed.py)."""
+    return parsed(ship, "pain", PainTrack)
 
 
 def save(ship: Ship, track: PainTrack) -> None:
-    ship.parts["pain"] = track.model_dump(mode="json")
+    store(ship, "pain", track)
 
 
 def now(state: BattleState) -> When:

@@ -33,8 +33,7 @@ from app.rules.system import ALLOCATION
 
 def _shields(ship: Ship) -> Shields:
     shields = read_part(ship, PART, Shields)
-    if shields is None:
-        raise RuleError(f"{ship.name} has no shields", "ship")
+    assert shields is not None  # extend and retract are gated on the part (`equipped(PART, "shields")`)
     return shields
 
 

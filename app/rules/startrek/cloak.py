@@ -206,12 +206,7 @@ def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> li
 
 def _engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
-    cloak = need_part(ship, PART, Cloak, "cloaking device")
-    if cloak.cloaked:
-        raise RuleError(f"{ship.name} is already cloaked", "ship")
-    device = device_name(ship, cloak)
-    if system_destroyed(ship, device):
-        raise RuleError(f"{ship.name}'s cloaking device is destroyed", "ship")
+    cloak = need_part(ship, PART, Cloak, "cloaking device")  # not cloaked, its device working: `_may_cloak`
     cloak.cloaked = True
     cloak.cloaked_turn = state.clock.turn
     cloak.detected = False
@@ -241,9 +236,7 @@ def disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) ->
 
 def _disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
-    cloak = need_part(ship, PART, Cloak, "cloaking device")
-    if not cloak.cloaked:
-        raise RuleError(f"{ship.name} is not cloaked", "ship")
+    cloak = need_part(ship, PART, Cloak, "cloaking device")  # cloaked: `_may_decloak`
     cloak.cloaked = False
     cloak.decloaked_turn = state.clock.turn
     cloak.detected = False
@@ -358,12 +351,6 @@ def _detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> li
         raise RuleError(f"{target.name} is not cloaked", "target")
     if detector.id == target.id:
         raise RuleError("a ship cannot look for itself", "target")
-    for ship in state.ships.values():
-        other = read_part(ship, PART, Cloak)
-        if other and any(a.detector == detector.id and a.turn == state.clock.turn for a in other.attempts):
-            raise RuleError(
-                f"{detector.name} has already searched for a cloaked ship this turn (ST-23)", "detector"
-            )
     rng, note = p.range, ""
     if rng is None:
         rng, note = range_from_map(detector, target, cloak), " (to its last known position, from the map)"

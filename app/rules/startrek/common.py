@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from app.rules.core import Event, RuleError
 from app.rules.generic.sheet import Sheet, SystemBoxes
+from app.rules.parsed import parsed, store
 from app.rules.state import BattleState, Ship
 
 M = TypeVar("M", bound=BaseModel)
@@ -23,8 +24,7 @@ def ships_in_order(state: BattleState) -> list[Ship]:
 
 def read_part(ship: Ship, name: str, model: type[M]) -> M | None:
     """The ship's part as its model, or None when the ship does not have it."""
-    raw = ship.part(name)
-    return None if raw is None else model.model_validate(raw)
+    return parsed(ship, name, model)
 
 
 def equipped(name: str, what: str) -> Callable[[BattleState, Ship], str | None]:
@@ -46,12 +46,11 @@ def need_part(ship: Ship, name: str, model: type[M], what: str) -> M:
 
 
 def save_part(ship: Ship, name: str, part: BaseModel) -> None:
-    ship.parts[name] = part.model_dump(mode="json")
+    store(ship, name, part)
 
 
 def sheet_of(ship: Ship) -> Sheet | None:
-    raw = ship.part("sheet")
-    return None if raw is None else Sheet.model_validate(raw)
+    return parsed(ship, "sheet", Sheet)
 
 
 def sheet_system(ship: Ship, name: str | None) -> SystemBoxes | None:

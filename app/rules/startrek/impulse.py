@@ -177,8 +177,7 @@ def thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> lis
 def _thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     impulse = read_part(ship, PART, Impulse)
-    if impulse is None:
-        raise RuleError(f"{ship.name} has no impulse drive", "ship")
+    assert impulse is not None  # the gate (`equipped(PART, "impulse drive")`) refuses a ship without one
     events = check_thrusters(state, ship)
     impulse = read_part(ship, PART, Impulse)
     assert impulse is not None

@@ -184,8 +184,7 @@ def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) 
 def _buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     shields = read_part(ship, PART, Shields)
-    if shields is None:
-        raise RuleError(f"{ship.name} has no shields", "ship")
+    assert shields is not None  # the gate (`equipped(PART, "shields")`) refuses a ship without them
     deflector = shields.deflector(p.deflector)
     if not deflector_working(ship, shields, deflector):
         raise RuleError(f"{deflector.name} is not working (off, destroyed, or no generator)", "deflector")

@@ -80,9 +80,6 @@ class Projection(BaseModel):
     def room(self) -> int:
         return self.rating - self.value
 
-    def label(self) -> str:
-        return f"{self.name} shield ({ratio(self.value, self.rating)})"
-
 
 class Deflector(BaseModel):
     """A deflector shield: free regeneration `value` into a projection it covers (ST-07)."""

@@ -50,8 +50,7 @@ def to_hit_modifier(count: int) -> int:
 
 def _parts(ship: Ship) -> PhotonLaunchers:
     launchers = read_part(ship, PART, PhotonLaunchers)
-    if launchers is None:
-        raise RuleError(f"{ship.name} has no advanced photon launcher", "ship")
+    assert launchers is not None  # both actions are gated on the part (`fits=LAUNCHER`)
     return launchers
 
 

@@ -72,8 +72,7 @@ def transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) ->
 def _transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     shields = read_part(ship, PART, Shields)
-    if shields is None:
-        raise RuleError(f"{ship.name} has no shields", "ship")
+    assert shields is not None  # the gate (`_may_transfer`) refuses a ship without them
     source = shields.projection(p.source, "source")
     target = shields.projection(p.target, "target")
     if state.game.in_moment(state, ALLOCATION) and not target.down_at_open:

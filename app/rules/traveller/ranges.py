@@ -97,10 +97,21 @@ def entry(state: BattleState, a: str, b: str) -> RangeEntry | None:
     return RangeEntry(band=start) if start else None
 
 
-def put(state: BattleState, a: str, b: str, placed: RangeEntry) -> None:
-    part, key = _holder(state, a, b)
-    assert part is not None
-    part.setdefault("ranges", {})[key] = placed.model_dump(mode="json")
+def put(state: BattleState, a: str, b: str, placed: RangeEntry | None) -> None:
+    """Place the pair (None: take it off the board). The holder's part is written as a new dict,
+    never changed in place: a model this action parsed from the old one is then read afresh
+    (app/rules/parsed.py)."""
+    first, key = sorted((a, b))
+    ship = state.ships[first]
+    name = unit_part(ship)
+    assert name is not None
+    part = ship.parts[name]
+    if placed is None and key not in (part.get("ranges") or {}):
+        return
+    ranges = {k: v for k, v in (part.get("ranges") or {}).items() if k != key}
+    if placed is not None:
+        ranges[key] = placed.model_dump(mode="json")
+    ship.parts[name] = {**part, "ranges": ranges}
 
 
 def attack_band(state: BattleState, shooter: Ship, target: Ship, typed: str | None) -> str:
@@ -275,14 +286,9 @@ def _set_range(state: BattleState, p: SetRange, actor: Actor, dice: DiceSource) 
         raise RuleError(f"band must be one of {', '.join(T.RANGE_BANDS)}", "band")
     before = entry(state, ship.id, other.id)
     pair = pair_name(state, ship.id, other.id)
-    part, key = _holder(state, ship.id, other.id)
-    assert part is not None
-    if p.band is None:
-        if start_band(state) is not None:
-            raise RuleError("this battle starts every pair at a band: give one", "band")
-        (part.get("ranges") or {}).pop(key, None)
-    else:
-        put(state, ship.id, other.id, RangeEntry(band=p.band))
+    if p.band is None and start_band(state) is not None:
+        raise RuleError("this battle starts every pair at a band: give one", "band")
+    put(state, ship.id, other.id, RangeEntry(band=p.band) if p.band is not None else None)
     old = label(before.band) if before else "off the board"
     new = label(p.band) if p.band else "off the board"
     return [

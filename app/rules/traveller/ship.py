@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, computed_field, model_validator
+from pydantic import BaseModel, Field, ValidationInfo, computed_field, model_validator
 
 from app.rules.figures import Turning
 from app.rules.ruleset import Settable, part
@@ -31,6 +31,12 @@ SLOT_LABELS: dict[str, str] = {
     "power_plant": "P-Plant",
 }
 FIXED_KINDS: dict[str, str] = {label: kind for kind, label in SLOT_LABELS.items()}
+
+# Validation context for a part read back from the battle state: the rules wrote it themselves from
+# a model that passed every check (ship.add, a save, the referee's override all validate in full),
+# so its Section Hit Tables are already laid out and already hold every combat component. Reading
+# it skips only that layout check, which was half the cost of every read.
+OWN_PART = {"own_part": True}
 
 
 class Slot(BaseModel):
@@ -378,7 +384,7 @@ class HgShip(Combatant):
     jumped: int | None = Field(default=None, description="round the ship jumped out of the battle")
 
     @model_validator(mode="after")
-    def _design(self) -> HgShip:
+    def _design(self, info: ValidationInfo) -> HgShip:
         if self.configuration not in T.CONFIGURATIONS:
             raise ValueError(f"configuration must be one of {', '.join(T.CONFIGURATIONS)}")
         if self.thrust_max is None:
@@ -398,7 +404,9 @@ class HgShip(Combatant):
             if sorted(s.name for s in self.sections) != sorted(names):
                 raise ValueError(f"hull code {self.hull_code} has sections {', '.join(names)}")
             self.sections.sort(key=lambda s: names.index(s.name))
-            fill_hit_tables(self)
+            own = bool(info.context and info.context.get("own_part"))
+            if not (own and all(s.hit_table is not None for s in self.sections)):
+                fill_hit_tables(self)
         elif not self.sections:
             raise ValueError("a spacecraft or small craft needs one section giving its Hull and Structure")
         return self

@@ -8,9 +8,10 @@ has moved on; round 1 (which no "enter turn" hook ever announces) works the same
 from __future__ import annotations
 
 from app.rules.core import RuleError
+from app.rules.parsed import parsed, store
 from app.rules.state import BattleState, Ship
 from app.rules.traveller.flights import Flight
-from app.rules.traveller.ship import Combatant, HgShip, RoundState
+from app.rules.traveller.ship import OWN_PART, Combatant, HgShip, RoundState
 
 UNIT_PARTS = ("hg_ship", "flight")
 FIRE_HISTORY = 5  # rounds of fire kept for crew fire limits (Survivors fire once per 5 rounds)
@@ -32,18 +33,17 @@ def load_unit(state: BattleState, ship: Ship, field: str = "ship") -> Combatant:
     name = unit_part(ship)
     if name is None:
         raise RuleError(f"{ship.name} is not a High Guard ship or flight", field)
-    model: Combatant = (
-        HgShip.model_validate(ship.parts[name])
-        if name == "hg_ship"
-        else Flight.model_validate(ship.parts[name])
-    )
+    kind = HgShip if name == "hg_ship" else Flight
+    model: Combatant | None = parsed(ship, name, kind, lambda raw: kind.model_validate(raw, context=OWN_PART))
+    assert model is not None  # unit_part found the part
     fresh_round(model, state.clock.turn)
     return model
 
 
 def save_unit(ship: Ship, unit: Combatant) -> None:
-    name = "flight" if isinstance(unit, Flight) else "hg_ship"
-    ship.parts[name] = unit.model_dump(mode="json")
+    """Write the unit back; within an action the model stays the part's parse (app/rules/parsed.py),
+    so a unit read again in the same action is this very object."""
+    store(ship, "flight" if isinstance(unit, Flight) else "hg_ship", unit)
 
 
 def units(state: BattleState) -> list[tuple[Ship, Combatant]]:

@@ -72,6 +72,18 @@ async def held_seats(session: AsyncSession, profile_id: str) -> list[HeldSeat]:
     return [HeldSeat(p, key) for key, p in rows.all() if key == seat_key(p.token_hash)]
 
 
+async def holders(session: AsyncSession, battle_id: str) -> dict[str, Profile]:
+    """The profile holding each seat of a battle, by seat id — only while the seat's link is the one
+    it was claimed with (a new link takes the seat away from the profile)."""
+    rows = await session.execute(
+        select(Participant, ProfileSeat.seat_key, Profile)
+        .join(ProfileSeat, ProfileSeat.participant_id == Participant.id)
+        .join(Profile, Profile.id == ProfileSeat.profile_id)
+        .where(Participant.battle_id == battle_id, Participant.active.is_(True))
+    )
+    return {p.id: profile for p, key, profile in rows.all() if key == seat_key(p.token_hash)}
+
+
 async def claim(db: Database, profile_id: str, seats: list[HeldSeat]) -> int:
     """Remember these seats for the profile (each checked against its token now: a browser's stale
     seat is not claimed). Answers how many were new."""

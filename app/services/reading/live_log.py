@@ -93,7 +93,7 @@ class LiveLogs:
 
     It also keeps, per battle, the last commit this process made (`committed`: the battle row, the
     new state and the log row, exactly what went to the database) and the seats as last read (kept
-    until the seats change: every process hears of that, `seats_changed`). A round after a local
+    until the seats change: every process hears of that, `SeatsChanged`). A round after a local
     action then reads nothing back from the database for spectators and players."""
 
     def __init__(self, battles: int = BATTLES, seats_for: float = SEATS_FOR) -> None:

@@ -15,9 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.models import ActionLog, Battle, Participant
 from app.rules import STANDARD, Rules
 from app.rules.core import Event
+from app.rules.generic.timing import paused, settings_of
 from app.rules.state import BattleState
 from app.rules.views import Viewer, battle_view, event_for, viewer_for
+from app.services.clock import now as clock_now
 from app.services.history.replay import TakenBack, state_at, taken_back
+from app.services.reading.clock_view import clock_view, read_run
 from app.services.reading.maps import as_data, read_map
 from app.services.store import drafts
 from app.services.store.battles import load_state, participants
@@ -117,6 +120,7 @@ def turn_bar(
     *,
     live: bool = True,
     step_since: datetime | None = None,
+    clock: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The sticky bar: the step sequence with the current step, who the step waits on (✓ for those
     done, since when the others are pending), the turn order where a ruleset keeps one, and "your
@@ -171,6 +175,8 @@ def turn_bar(
         "acts": step.acts,
         "done": viewer.participant_id in state.ready,
         "finished": state.finished,
+        "paused": paused(state),  # the referee paused the battle (every clock stops)
+        "clocks": clock,  # the battle clock and each seat's time (reading/clock_view.py), None without one
     }
 
 
@@ -249,7 +255,10 @@ async def read_battle(
         state = with_drafts(state, await drafts.rows(session, battle.id), viewer)
     people = await participants(session, battle.id)
     since = await step_began(session, battle.id, seq)
-    data = view_data(battle, state, seq, participant, viewer, people, live=at_seq is None, step_since=since)
+    run = await read_run(session, battle.id) if at_seq is None and settings_of(state) is not None else None
+    data = view_data(
+        battle, state, seq, participant, viewer, people, live=at_seq is None, step_since=since, clock_run=run
+    )
     return data, viewer, people, state
 
 
@@ -269,8 +278,10 @@ def view_data(
     *,
     live: bool = True,
     step_since: datetime | None = None,
+    clock_run: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The viewer's data from what was read (no database)."""
+    clock = clock_view(state, clock_run, clock_now(), people) if live else None  # none in a replay
     return {
         "id": battle.id,
         "name": battle.name,
@@ -287,7 +298,7 @@ def view_data(
             "ships": sorted(viewer.ships),
         },
         "participants": [{"id": p.id, "name": p.name, "role": p.role} for p in people if p.active],
-        "turn_bar": turn_bar(battle, state, viewer, people, live=live, step_since=step_since),
+        "turn_bar": turn_bar(battle, state, viewer, people, live=live, step_since=step_since, clock=clock),
         "state": battle_view(state, viewer),
     }
 

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, Snapshot
-from app.realtime.broker import Topic
 from app.rules import STANDARD, Rules
 from app.rules.core import RuleError
 from app.rules.dice import seed_commitment
@@ -124,12 +122,6 @@ async def battles_held(
         return []
     rows = await session.scalars(select(Battle).where(Battle.id.in_(mine)))
     return sorted(rows, key=lambda b: b.updated_at, reverse=True)
-
-
-def seats_changed(platform: Any, battle_id: str) -> None:
-    """After a seat is added, removed or given a new link: every process's pages of the battle are
-    read again (the turn bar's table, the referee's seat list), like any other change."""
-    platform.broker.announce(battle_id, 0, Topic.SEATS)
 
 
 async def get_battle(session: AsyncSession, battle_id: str) -> Battle:

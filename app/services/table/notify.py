@@ -46,6 +46,7 @@ from app.services.store.seats import (
     table_options,
     utcnow,
 )
+from app.services.table import pings
 from app.services.table.outbound_address import resolve
 from app.services.table.webhooks import webhooks_of
 
@@ -74,7 +75,13 @@ def check_url(url: str, allow_private: bool) -> str:
 
 
 async def deliver(
-    platform: Platform, url: str, content: str, *, retries: int | None = None, seat: str | None = None
+    platform: Platform,
+    url: str,
+    content: str,
+    *,
+    retries: int | None = None,
+    seat: str | None = None,
+    embeds: list[dict[str, Any]] | None = None,
 ) -> bool:
     """POST {"content": …} with retries and exponential backoff; True once a 2xx answers. A message
     the server started (`retries` None) is dropped with a log line when the seat's rate is spent or
@@ -89,7 +96,10 @@ async def deliver(
             log.warning("webhook message dropped: the seat's rate is spent for %s s", wait)
             return False
     # "@" gets a zero-width space: a battle or seat name never pings @everyone on Discord.
-    body = json.dumps({"content": content[:1900].replace("@", "@\u200b")}).encode()
+    message: dict[str, Any] = {"content": content[:1900].replace("@", "@\u200b")}
+    if embeds:  # Discord's optional embeds (pings.py): plain text a receiver may ignore
+        message["embeds"] = embeds[:10]
+    body = json.dumps(message).encode()
     attempts = 1 + (s.webhook_retries if retries is None else retries)
     delay = s.webhook_backoff_seconds
     for attempt in range(attempts):
@@ -178,6 +188,15 @@ async def send_test(platform: Platform, participant: Participant) -> bool:
     return await deliver(platform, url, text, retries=0, seat=participant.id)
 
 
+def spawn(coro: Any) -> None:
+    """Start a send in the background (pings.py): the game never waits for it."""
+    _spawn(coro)
+
+
+def link_to(platform: Platform, battle_id: str) -> str:
+    return _link(platform, battle_id)
+
+
 def _link(platform: Platform, battle_id: str) -> str:
     base = platform.settings.public_url
     return f" {base.rstrip('/')}/battles/{battle_id}" if base else ""
@@ -232,6 +251,7 @@ async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: s
             awaited = set() if state.finished else set(state.game.seats(state.game.awaited(state), referees))
             rows = await statuses(session, battle_id)
             step = state.game.step(state.clock).title(state.clock)
+            wanted = await pings.for_battle(session, battle_id)
             moved = await session.scalars(
                 select(ActionLog).where(
                     ActionLog.battle_id == battle_id, ActionLog.seq > since, ActionLog.seq <= current
@@ -246,7 +266,9 @@ async def after_commit(platform: Platform, battle_id: str, seq: int, actor_id: s
             for pid, row in rows.items():
                 now_waited = pid in awaited and pid in people
                 idle = not recently_seen(row, platform.settings.notify_idle_seconds)
-                if now_waited and (new_step or not row.awaited) and row.webhook_url and idle:
+                asked = wanted.get(pid, pings.DEFAULT)  # the seat's choice of pings
+                wants = asked.your_move and asked.webhook
+                if now_waited and (new_step or not row.awaited) and row.webhook_url and idle and wants:
                     link = _link(platform, battle_id)
                     text = f"Starboard: “{battle.name}” is waiting on you — {step}.{link}"
                     sends.append((pid, row.webhook_url, text))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 
 from app.realtime.broker import Topic
-from app.services.bus import ActionCommitted, TableChanged
+from app.services.bus import ActionCommitted, SeatsChanged, TableChanged
 from app.services.history import replay as history
 from app.services.platform import Platform
 
@@ -42,3 +42,8 @@ def wire(platform: Platform) -> None:
         platform.broker.announce(event.battle_id, event.seq, Topic.TABLE)
 
     platform.bus.on(TableChanged, wake_table)
+
+    def wake_seats(event: SeatsChanged) -> None:
+        platform.broker.announce(event.battle_id, 0, Topic.SEATS)
+
+    platform.bus.on(SeatsChanged, wake_seats)

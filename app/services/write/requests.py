@@ -2,7 +2,9 @@
 battle's `damage_needs_approval` option is on — damage a player enters on an enemy ship, which waits
 in the same queue. The referee approves (undo: the existing `battle.undo`; damage: submitted through
 `submit` as the player entered it) or refuses with a reason; either way the player is told in a
-private chat line from the referee. A request is seen by the referee and its player only."""
+private chat line from the referee. A request is seen by the referee and its player only. A
+stranger's claim of an open seat (app/services/table/lobby.py) waits in the same queue, named for
+the seat and seen by the referee alone; approving it runs no action."""
 
 from __future__ import annotations
 
@@ -22,9 +24,11 @@ from app.services.history.replay import HISTORY_ACTIONS, UNDO
 from app.services.platform import Platform
 from app.services.store.battles import get_battle, get_participant, load_state, participants
 from app.services.store.seats import ASKERS, DAMAGE, utcnow
-from app.services.table import chat
+from app.services.table import chat, lobby
 from app.services.write import actions as action_service
 from app.services.write.actions import Command
+
+TIMEOUT = "timeout"  # a request the battle clock made for the referee when a seat's time ran out
 
 
 @dataclass
@@ -103,9 +107,13 @@ async def ask_undo(
     return req
 
 
-def _summary(req: TableRequest, ship_names: dict[str, str]) -> str:
+def _summary(req: TableRequest, ship_names: dict[str, str], seat_names: dict[str, str]) -> str:
+    if req.kind == lobby.SEAT:  # a stranger's claim of an open seat (app/services/table/lobby.py)
+        return lobby.claim_summary(req, seat_names.get(req.participant_id, "?"))[1]
     if req.kind == "undo":
         return f"undo action #{req.target_seq}"
+    if req.kind == TIMEOUT:  # the battle clock ran out on this seat (services/table/clocks.py)
+        return f"time ran out (action #{req.target_seq}): mark the seat done?"
     p = (req.payload or {}).get("payload", {})
     target = ship_names.get(str(p.get("target")), str(p.get("target")))
     source = ship_names.get(str(p.get("source")), str(p.get("source") or "?"))
@@ -121,7 +129,8 @@ async def requests_for(
     if viewer.role != "referee":
         if viewer.role not in ASKERS:
             return []
-        query = query.where(TableRequest.participant_id == viewer.id)
+        # a seat claim names the seat, not its asker: only the referee reads it
+        query = query.where(TableRequest.participant_id == viewer.id, TableRequest.kind != lobby.SEAT)
     rows = list(await session.scalars(query.order_by(TableRequest.id.desc()).limit(limit)))
     names = {p.id: p.name for p in await participants(session, battle.id)}
     state, _ = await load_state(session, battle.id, rules)
@@ -129,11 +138,11 @@ async def requests_for(
     return [
         Shown(
             r.id,
-            names.get(r.participant_id, "someone"),
+            lobby.claim_summary(r, "")[0] if r.kind == lobby.SEAT else names.get(r.participant_id, "someone"),
             r.participant_id,
             r.kind,
             r.target_seq,
-            _summary(r, ships),
+            _summary(r, ships, names),
             r.reason,
             r.status,
             r.answer,
@@ -164,6 +173,19 @@ async def decide(
         battle = await get_battle(session, battle_id)
     refusal = "" if approve else _reason(answer, "answer")
     result_seq = None
+    if req.kind == lobby.SEAT:  # a seat claim: no action; the claimer collects the seat with their secret
+        async with platform.transaction() as work:
+            session = work.session
+            row = await existing(session, TableRequest, request_id)
+            if row.status != "pending":  # another claim for the seat was approved meanwhile
+                raise Invalid(f"that request was already {row.status}", "request")
+            if approve:
+                await lobby.grant_claim(session, row)
+            row.status = "approved" if approve else "refused"
+            row.answer = refusal or None
+            row.decided_at = utcnow()
+            work.emit(TableChanged(battle_id))
+        return row
     if approve:
         if req.kind == "undo":
             if battle.seq != req.target_seq:
@@ -180,6 +202,8 @@ async def decide(
                 {"reason": f"at {name}'s request (#{req.id})"[:300]},
                 f"request-{req.id}-{uuid.uuid4().hex[:8]}",
             )
+        elif req.kind == TIMEOUT:  # approved: the seat is done with this step, as "Done" would say
+            cmd = Command(battle_id, req.participant_id, "step.ready", {}, f"request-{req.id}")
         else:
             body = req.payload or {}
             cmd = Command(
@@ -200,7 +224,7 @@ async def decide(
         row.answer = refusal or None
         row.result_seq = result_seq
         row.decided_at = utcnow()
-    what = "undo" if req.kind == "undo" else "damage"
+    what = {"undo": "undo", TIMEOUT: "time-out"}.get(req.kind, "damage")
     note = (
         f"Your {what} request is approved (action #{result_seq})."
         if approve

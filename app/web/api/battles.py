@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, StrictInt
 
 from app.models import Participant
+from app.services.bus import SeatsChanged
 from app.services.errors import Forbidden, Invalid, Unauthorized
 from app.services.history.records import dice_record as read_dice_record
 from app.services.history.replay import rebuild
@@ -24,7 +25,6 @@ from app.services.store.battles import (
     load_state,
     remove_participant,
     rotate_token,
-    seats_changed,
 )
 from app.services.store.drafts import rows as draft_rows
 from app.services.store.tokens import hash_token
@@ -248,12 +248,13 @@ async def new_seat(
     """Referee: add a participant; their token is returned once. A battle holds at most
     MAX_SEATS_PER_BATTLE seats (422 naming `participants` past it)."""
     await _referee(platform, battle_id, creds)
-    async with platform.db.transaction() as session:
+    async with platform.transaction() as work:
+        session = work.session
         battle = await get_battle(session, battle_id)
         seat = await add_participant(
             session, battle, body.name, body.role, max_seats=platform.settings.max_seats_per_battle
         )
-    seats_changed(platform, battle_id)
+        work.emit(SeatsChanged(battle_id))
     return _seat_out(request, seat)
 
 
@@ -268,9 +269,10 @@ async def new_token_for_seat(
     """Referee: give a seat a new token (and join link); the old one stops working at once, and
     browsers seated with it lose the seat at their next request."""
     await _referee(platform, battle_id, creds)
-    async with platform.db.transaction() as session:
+    async with platform.transaction() as work:
+        session = work.session
         seat = await rotate_token(session, battle_id, participant_id)
-    seats_changed(platform, battle_id)
+        work.emit(SeatsChanged(battle_id))
     return _seat_out(request, seat)
 
 
@@ -282,9 +284,10 @@ async def new_token_for_seat(
 async def drop_seat(battle_id: str, participant_id: str, platform: PlatformDep, creds: Creds) -> Response:
     """Referee: remove a participant (their token stops working)."""
     await _referee(platform, battle_id, creds)
-    async with platform.db.transaction() as session:
+    async with platform.transaction() as work:
+        session = work.session
         await remove_participant(session, battle_id, participant_id)
-    seats_changed(platform, battle_id)
+        work.emit(SeatsChanged(battle_id))
     return Response(status_code=204)
 
 

@@ -16,6 +16,8 @@ from app.models import Passkey, Profile
 from app.services.errors import Invalid
 from app.services.identity import passkeys, profiles, recovery
 from app.services.store.seats import aware
+from app.services.table import pings
+from app.web.api.clocks import PingsIn
 from app.web.deps import PlatformDep, errors
 from app.web.profile_session import (
     bring_seats,
@@ -232,6 +234,23 @@ async def me(request: Request, platform: PlatformDep) -> MeOut:
         recovery_codes_left=left,
         library=[row.slug for row in library],
     )
+
+
+@router.get("/me/pings", response_model=pings.Pings, responses=errors(401))
+async def my_pings(request: Request, platform: PlatformDep) -> pings.Pings:
+    """Your pings, for every battle your profile holds a seat in ("your move", "deadline soon";
+    by browser, by webhook)."""
+    profile = await required(request, platform)
+    return await pings.read_profile(platform, profile.id)
+
+
+@router.put("/me/pings", response_model=pings.Pings, responses=errors(401, 403))
+async def set_my_pings(body: PingsIn, request: Request, platform: PlatformDep) -> pings.Pings:
+    """Choose your pings once for every battle your profile holds a seat in (a battle's own
+    PUT /battles/{id}/pings, made from a seat your profile holds, changes the same choice)."""
+    same_site(request)
+    profile = await required(request, platform)
+    return await pings.save_profile(platform, profile.id, pings.Pings(**body.model_dump()))
 
 
 @router.delete("/me/passkeys/{passkey_id}", responses=errors(401, 403))

@@ -19,6 +19,7 @@ from app.db import Database
 from app.models import ActionLog, Battle, Participant, Snapshot
 from app.realtime.hub import SeatGone, Subscriber
 from app.rules import STANDARD, Rules
+from app.rules.generic.timing import settings_of
 from app.rules.overrides import choices_for
 from app.rules.state import BattleState
 from app.rules.views import Viewer
@@ -26,6 +27,7 @@ from app.services.errors import NotFound
 from app.services.history.replay import TakenBack
 from app.services.history.replay import preview as history_preview
 from app.services.library.samples import ships_for
+from app.services.reading.clock_view import read_run
 from app.services.reading.live_log import LiveLogs, remarked
 from app.services.reading.maps import has_map, map_for, map_rows
 from app.services.reading.overrides import Mark, flags, standing
@@ -41,6 +43,7 @@ from app.services.reading.views import (
 from app.services.store.battles import participants
 from app.services.store.drafts import drafts_possible
 from app.services.store.drafts import rows as draft_rows
+from app.services.table.lobby import PUBLIC_ID, public_reader, public_watch
 from app.web.drawing.cards import CardMemo
 from app.web.drawing.rulebook import prose, rule_links
 from app.web.drawing.tile_names import tile_lines
@@ -290,6 +293,8 @@ class LiveRead:
     # the end came in these rows: the entries before it that it opens to more viewers (ST-22's path)
     revealed: list[ActionLog] = field(default_factory=list)
     end: int | None = None  # the end's seq, when it came in these rows
+    clock_run: dict[str, Any] | None = None  # the battle clock's times (reading/clock_view.py), if it has one
+    public: bool = False  # the battle is open to watchers by its public link (app/services/table/lobby.py)
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.people}
@@ -348,6 +353,9 @@ async def read_live(
         history = await history_preview(session, battle_id) if referee_seated else None
         end = next((r.seq for r in rows if r.action_type == END), None)
         revealed = await revealed_at_end(session, battle_id, end) if end is not None else []
+        clock_run = await read_run(session, battle_id) if settings_of(state) is not None else None
+        # read only while a public watcher is here: whether the battle is still open to them
+        public = watching is not None and PUBLIC_ID in watching and await public_watch(session, battle_id)
     return LiveRead(
         battle,
         state,
@@ -363,6 +371,8 @@ async def read_live(
         touched={seq: seqs for seq, seqs in log.touched.items() if seq > since},
         revealed=revealed,
         end=end,
+        clock_run=clock_run,
+        public=public,
     )
 
 
@@ -400,6 +410,10 @@ class LiveViews:
         self.cards = CardMemo(env, PART_TEMPLATES)  # a card is drawn again only when it changed
 
     def _me(self, read: LiveRead, viewer: Subscriber) -> Participant:
+        if viewer.participant_id == PUBLIC_ID:  # every public watcher shares the spectator's view
+            if not read.public:
+                raise SeatGone(viewer.participant_id)
+            return public_reader(read.battle)
         me = read.by_id.get(viewer.participant_id)
         if me is None or not me.active:
             raise SeatGone(viewer.participant_id)
@@ -444,7 +458,16 @@ def live_html(
     (`cards`: ship cards kept from earlier frames; None draws every one)."""
     viewer = viewer_of(me, read.state)
     state = with_drafts(read.state, read.drafts, viewer)
-    data = view_data(read.battle, state, read.seq, me, viewer, read.people, step_since=read.step_since)
+    data = view_data(
+        read.battle,
+        state,
+        read.seq,
+        me,
+        viewer,
+        read.people,
+        step_since=read.step_since,
+        clock_run=read.clock_run,
+    )
     rows = [r for r in read.rows if r.seq > since]
     log = log_entries(rows, read.battle, viewer, read.names, read.taken)
     history = read.history if me.role == "referee" else None

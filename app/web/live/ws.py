@@ -38,6 +38,7 @@ from app.realtime.hub import TRY_AGAIN_LATER, Hub, Subscriber
 from app.services.errors import ServiceError
 from app.services.store import seats
 from app.services.store.battles import get_battle, get_participant
+from app.services.table.lobby import PUBLIC_ID, public_watch
 from app.services.write import actions
 from app.services.write.actions import Command
 from app.web.drawing.render import render
@@ -93,7 +94,12 @@ async def battle_socket(websocket: WebSocket) -> None:
         await websocket.close(code=POLICY_VIOLATION, reason="origin not allowed")
         return
     try:
-        participant_id = await _seat_of(platform, battle_id, seat_in(websocket, battle_id))
+        try:
+            participant_id = await _seat_of(platform, battle_id, seat_in(websocket, battle_id))
+        except ServiceError:  # no seat here: a public watcher, where the battle is open to them
+            participant_id = await _public_watcher(platform, battle_id)
+            if participant_id is None:
+                raise
     except ServiceError:
         await websocket.close(code=POLICY_VIOLATION, reason="join the battle first")
         return
@@ -108,7 +114,7 @@ async def battle_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     opened = hub.open_socket(battle_id, participant_id)
     try:
-        if opened > settings.ws_max_sockets_per_seat:
+        if opened > settings.ws_max_sockets_per_seat and participant_id != PUBLIC_ID:
             metrics.RATE_LIMITED.labels("socket").inc()
             await _close(websocket, POLICY_VIOLATION, "too many connections")
             return
@@ -124,6 +130,13 @@ async def _seat_of(platform: Any, battle_id: str, seat: Any) -> str:
         participant_id: str = (await get_participant(session, battle_id, seat)).id
         await get_battle(session, battle_id)
     return participant_id
+
+
+async def _public_watcher(platform: Any, battle_id: str) -> str | None:
+    """A browser with no seat here watches as the public (one shared spectator's view, no seat
+    made) when the referee opened the battle to spectators (app/services/table/lobby.py)."""
+    async with platform.db.reader() as session:
+        return PUBLIC_ID if await public_watch(session, battle_id) else None
 
 
 SOCKET_PATH = re.compile(r"/battles/([^/]+)/ws")

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Participant
+from app.services.bus import SeatsChanged
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library.shiplib import library_definition, library_entries
 from app.services.store.battles import (
@@ -19,7 +20,6 @@ from app.services.store.battles import (
     load_state,
     participant_by_token,
     remove_participant,
-    seats_changed,
     seats_held,
 )
 from app.services.write import actions
@@ -39,6 +39,7 @@ from app.web.middleware.security import (
 from app.web.numbers import whole_number
 from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash
 from app.web.pages.forms import dice_from_form, payload_from_form
+from app.web.pages.lobby import listing_context
 from app.web.pages.table import page_extras as table_extras
 from app.web.profile_session import remember
 
@@ -185,6 +186,7 @@ async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -
                 system = platform.rules.game(battle.system).system
                 also = await referee_seats(session, request)
                 context["ship_library"] = await library_entries(session, platform.rules, system, me, also)
+                context.update(await listing_context(platform, battle_id))  # the lobby listing form
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)
@@ -346,12 +348,13 @@ async def drop_seat(battle_id: str, participant_id: str, request: Request, platf
                 "Their link and token stop working at once; ships they command stay, unassigned.",
                 f"Yes, remove {who.name}",
             )
-        async with platform.db.transaction() as session:
+        async with platform.transaction() as work:
+            session = work.session
             me = await get_participant(session, battle_id, seat_in(request, battle_id))
             if me.role != "referee":
                 raise Forbidden("only the referee removes participants")
             gone = await remove_participant(session, battle_id, participant_id)
-        seats_changed(platform, battle_id)
+            work.emit(SeatsChanged(battle_id))
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status)
     return _answer(request, back, f"{gone.name} has left the battle.")

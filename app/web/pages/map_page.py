@@ -14,7 +14,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.services.errors import ServiceError
 from app.services.reading.maps import read_map
 from app.services.reading.views import read_battle
-from app.services.store.battles import get_battle, get_participant
+from app.services.store.battles import get_battle
+from app.services.table.lobby import seat_or_public
 from app.web.deps import SEQ_MAX, PlatformDep
 from app.web.drawing.render import page_context, render, templates
 from app.web.middleware.security import csrf_token, seat_in
@@ -42,7 +43,7 @@ async def map_page(
     try:
         async with platform.db.reader() as session:
             battle = await get_battle(session, battle_id)
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+            me = await seat_or_public(session, battle, seat_in(request, battle_id))  # the lobby's watchers
             at = None if seq is None else min(seq, battle.seq)
             if part == SELECTION:
                 data, viewer, _, _ = await read_battle(session, battle, me, at, platform.rules)

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.services.errors import ServiceError
 from app.services.identity import passkeys, profiles, recovery
+from app.services.table import pings
 from app.web.deps import PlatformDep
 from app.web.drawing.render import templates
 from app.web.middleware.security import csrf_token
@@ -107,8 +108,26 @@ async def my_battles(request: Request, platform: PlatformDep) -> Response:
         "battles": cards,
         "library": library,
         "others": [(p, names.get(p.battle_id, "")) for p in others],
+        "my_pings": pings.of_profile(profile),
     }
     return _page(request, "profile/me.html", context)
+
+
+@router.post("/me/pings")
+async def set_pings(request: Request, platform: PlatformDep) -> Response:
+    """The profile's pings, for every battle it plays: a box left unticked is a ping turned off."""
+    try:
+        form = await _form(request)
+        profile = await signed_in(request, platform)
+        if profile is None:
+            return RedirectResponse("/signin", status_code=303)
+        wanted = pings.Pings(**{name: form.get(name) == "on" for name in pings.Pings.model_fields})
+        await pings.save_profile(platform, profile.id, wanted)
+    except ServiceError as exc:
+        _flash(request, exc.message, "error")
+        return RedirectResponse("/me#my-pings", status_code=303)
+    _flash(request, "Pings saved: they apply to every battle of yours.")
+    return RedirectResponse("/me#my-pings", status_code=303)
 
 
 @router.post("/me/keep-seats")

@@ -21,7 +21,7 @@ from app.services.platform import Platform
 from app.services.reading.views import catch_up
 from app.services.store import seats
 from app.services.store.battles import get_battle, get_participant, participants
-from app.services.table import chat, notify
+from app.services.table import chat, notify, pings
 from app.services.write import requests
 from app.web.deps import PlatformDep
 from app.web.drawing.render import regions_of, render
@@ -75,6 +75,7 @@ async def page_extras(
         extras = await table_context(session, platform, battle, me, viewer)
         status = await seats.read_status(session, me.id)
         extras["my_webhook"] = status.webhook_url if status is not None else None
+        extras["my_pings"] = await pings.settings_for(session, me)
         extras["catch_up"] = await catch_up(session, battle, viewer, before, seq)
         extras["catch_up_talk"] = await chat.since_visit(session, battle.id, me, left_at)
     return extras

@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.rules.system import GameSystem
+from app.services.bus import SeatsChanged
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library.shiplib import library_chosen, library_picks
 from app.services.reading.home_cards import home_cards
@@ -28,7 +29,6 @@ from app.services.store.battles import (
     get_participant,
     participants,
     rotate_token,
-    seats_changed,
 )
 from app.services.write.creation import SeatWanted, ShipWanted, create_prepared, seat_limit_refusal
 from app.web.deps import PlatformDep, join_url
@@ -344,13 +344,13 @@ async def new_link(battle_id: str, participant_id: str, request: Request, platfo
     """A seat's link shown again: a new token (the old link and bearer token stop working)."""
     try:
         await _form(request)
-        async with platform.db.transaction() as session:
-            await _referee_seat(request, battle_id, session)
-            seat = await rotate_token(session, battle_id, participant_id)
+        async with platform.transaction() as work:
+            await _referee_seat(request, battle_id, work.session)
+            seat = await rotate_token(work.session, battle_id, participant_id)
+            work.emit(SeatsChanged(battle_id))
         if str(seat_in(request, battle_id)) == seat.participant.id:  # the referee's own: keep it here
             take_seat(request, battle_id, seat.participant.id, seat.participant.token_hash)
             await remember(request, platform, seat.participant)
-        seats_changed(platform, battle_id)
         headline = f"New link for {seat.participant.name}: the old one no longer works."
         return await _seats_page(request, platform, battle_id, [_link(request, seat)], headline)
     except ServiceError as exc:
@@ -362,7 +362,8 @@ async def add_seat(battle_id: str, request: Request, platform: PlatformDep) -> R
     """A seat added after creation, its link shown until dismissed (not in a passing message)."""
     try:
         form = await _form(request)
-        async with platform.db.transaction() as session:
+        async with platform.transaction() as work:
+            session = work.session
             await _referee_seat(request, battle_id, session)
             battle = await get_battle(session, battle_id)
             seat = await add_participant(
@@ -372,7 +373,7 @@ async def add_seat(battle_id: str, request: Request, platform: PlatformDep) -> R
                 str(form.get("role", "player")),
                 max_seats=platform.settings.max_seats_per_battle,
             )
-        seats_changed(platform, battle_id)
+            work.emit(SeatsChanged(battle_id))
         headline = f"{seat.participant.name} ({seat.participant.role}) is seated."
         return await _seats_page(request, platform, battle_id, [_link(request, seat)], headline)
     except ServiceError as exc:

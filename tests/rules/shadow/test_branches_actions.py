@@ -161,3 +161,20 @@ def test_SH_14_a_ship_at_pain_0_has_nothing_to_reduce():
         refused(battle(), "shadow.reduce_pain", {"ship": KER})
         == "Ker feels no pain: there is nothing to reduce"
     )
+
+
+def test_SH_07_an_obligation_that_ended_last_turn_is_not_marked_done():
+    """Turn 1's FOUR (pain 12) owed a HET away, ended with that turn's movement; in turn 2, 250 more
+    damage (+2, pain 14) brings FIVE (SH-06: 14–15) with its own HET. The old HET, still listed on
+    the sheet, is refused on its number with the reason it ended."""
+    state = with_reaction(12)
+    state = until_step(state, "impulse")
+    state, _ = hit(state, 250)
+    state, _ = end_impulse(state, [6, 1, 6, 2])
+    assert (pain(state).level, pain(state).reaction) == (14, "FIVE")
+    with pytest.raises(RuleError) as err:
+        act(state, "shadow.obligation_done", {"ship": KER, "obligation": 1}, actor=PLAYER)
+    assert (err.value.field, err.value.message) == (
+        "obligation",
+        "that obligation has already ended (due in the movement after turn 1 impulse 1)",
+    )

@@ -91,7 +91,10 @@ def test_ST_21a_a_cloak_that_keeps_shields_leaves_them_up_before_cloaking_too():
 def test_ST_23_detection_needs_a_cloaked_target_other_than_the_detector():
     state = advance_to(on_map(), "combat")
     attempt = {"detector": "excelsior", "target": "kor-vaq", "ew": 5, "range": 3}
-    assert refused(state, "startrek.detect_cloak", attempt, ENEMY) == "no other ship is cloaked to look for (ST-23)"
+    assert (
+        refused(state, "startrek.detect_cloak", attempt, ENEMY)
+        == "no other ship is cloaked to look for (ST-23)"
+    )
     state = advance_to(cloaked(on_map()), "combat", turn=2)
     own = {"detector": "kor-vaq", "target": "kor-vaq", "ew": 5, "range": 0}
     # the only cloaked ship is the detector itself: nothing else is cloaked to look for
@@ -151,3 +154,37 @@ def test_ST_23_a_ship_the_referee_marks_uncloaked_is_not_lost_from_sight():
         events += more
     assert of_kind(events, "cloak_hidden") == []
     assert cloak(state).detected is False
+
+
+def two_birds_one_cloaked():
+    """Excelsior, the Kor'vaq cloaked (turn 1's Adjust Ship Systems) and a second Bird of Prey, the
+    Kor'vaq II, not cloaked, in turn 2's combat."""
+    state = on_map()
+    second = definition("klingon-bird-of-prey") | {"name": "Kor'vaq II"}
+    state = add(state, second, {"hex": "0909", "facing": 1})
+    return advance_to(cloaked(state), "combat", turn=2)
+
+
+def test_ST_23_a_search_names_a_cloaked_target():
+    state = two_birds_one_cloaked()
+    attempt = {"detector": "excelsior", "target": "kor-vaq-ii", "ew": 5, "range": 3}
+    with pytest.raises(RuleError) as err:
+        act(state, "startrek.detect_cloak", attempt, REFEREE)
+    assert (err.value.field, err.value.message) == ("target", "Kor'vaq II is not cloaked")
+
+
+def test_ST_23_a_ship_without_a_cloaking_device_is_not_searched_for():
+    state = two_birds_one_cloaked()
+    attempt = {"detector": "kor-vaq-ii", "target": "excelsior", "ew": 5, "range": 3}
+    assert refused(state, "startrek.detect_cloak", attempt, REFEREE) == "Excelsior has no cloaking device"
+
+
+def test_ST_23_a_cloaked_ship_does_not_search_for_itself():
+    """With the Kor'vaq II cloaked too there is another ship to look for; the Kor'vaq still may not
+    name itself."""
+    state = two_birds_one_cloaked()
+    state = set_value(state, "ships.kor-vaq-ii.parts.cloak.cloaked", True)
+    attempt = {"detector": "kor-vaq", "target": "kor-vaq", "ew": 5, "range": 0}
+    with pytest.raises(RuleError) as err:
+        act(state, "startrek.detect_cloak", attempt, REFEREE)
+    assert (err.value.field, err.value.message) == ("target", "a ship cannot look for itself")

@@ -11,7 +11,23 @@ is destroyed, all shield projections immediately fall" (ST-11).
 
 from __future__ import annotations
 
-from tests.rules.startrek.helpers import KER, advance, advance_to, battle, hit, of_kind, set_value, shields
+import pytest
+from pydantic import ValidationError
+
+from app.rules import STANDARD
+from app.rules.core import RuleError
+from app.rules.startrek.shields import Projection
+from tests.rules.startrek.helpers import (
+    KER,
+    act,
+    advance,
+    advance_to,
+    battle,
+    hit,
+    of_kind,
+    set_value,
+    shields,
+)
 
 
 def test_ST_13_a_drain_scores_ten_times_and_counts_as_absorbed() -> None:
@@ -57,3 +73,31 @@ def test_ST_11_a_destroyed_generator_drops_every_projection_for_good() -> None:
     assert [e.text for e in of_kind(events, "shield_regeneration")] == [
         "Excelsior has no shield generator: no regeneration."
     ]
+
+
+def test_ST_05_a_projection_holds_no_more_than_its_rating() -> None:
+    """The Excelsior's Fore projection is rated 40: ship data giving it 41 is refused, naming it."""
+    with pytest.raises(ValidationError, match="projection 'Fore': current 41 above its rating 40"):
+        Projection.model_validate({"name": "Fore", "arcs": ["fore"], "rating": 40, "current": 41})
+
+
+def test_ST_07_regeneration_is_bought_for_a_deflector_the_ship_has() -> None:
+    payload = {"ship": "excelsior", "deflector": "Aft Phaser Array", "points": 1}
+    with pytest.raises(RuleError) as err:
+        act(battle("excelsior"), "startrek.buy_regeneration", payload)
+    assert (err.value.field, err.value.message) == (
+        "deflector",
+        "no deflector 'Aft Phaser Array' (deflectors: Fore Deflector, Starboard Deflector, Aft Deflector, "
+        "Port Deflector)",
+    )
+
+
+def test_ST_06_a_hit_is_a_turning_point_when_it_empties_a_projection() -> None:
+    """The report marks a hit that drove a projection from some strength to 0 (ST-06)."""
+    emptied = STANDARD.parts()["shields"].turning[2]
+    assert emptied.event == "shield_absorb"
+    assert emptied.holds({"data": {"before": 12, "after": 0}}) is True
+    assert emptied.holds({"data": {"before": 0, "after": 0}}) is False  # it was empty already
+    assert emptied.holds({"data": {"before": None, "after": 0}}) is False
+    assert emptied.holds({"data": {"before": 12, "after": 2}}) is False
+    assert emptied.holds({}) is False

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules import STANDARD
 from app.rules.startrek.warp import Warp
 from tests.rules.startrek.helpers import act, battle, definition, hit, of_kind, player, set_value
 
@@ -116,3 +117,16 @@ def test_ST_18_a_listed_nacelle_missing_from_the_sheet_has_no_destroyed_boxes() 
     assert events[0].kind == "warp_declared"
     assert "Spare Nacelle is undamaged (0% failure)" in events[0].text
     assert events[0].rolls == []
+
+
+def test_ST_18_the_sheet_lists_only_the_nacelles_the_damage_sheet_has() -> None:
+    """Warp data naming a third nacelle the Excelsior's sheet lacks: the sheet shows the two it has,
+    each 20 boxes, undamaged (0% failure chance, ST-18)."""
+    state = battle("excelsior")
+    ship = state.ships["excelsior"]
+    part = dict(ship.parts["warp"]) | {"nacelles": ["Port Nacelle", "Ventral Nacelle", "Starboard Nacelle"]}
+    shown = STANDARD.parts()["warp"].display(part, ship, state)
+    assert [(n["name"], n["boxes"], n["chance"], n["dead"]) for n in shown["nacelles"]] == [
+        ("Port Nacelle", 20, 0, False),
+        ("Starboard Nacelle", 20, 0, False),
+    ]

@@ -1,0 +1,31 @@
+"""The battle clock and pings on the pages: a seat's choice of pings (the referee's clock and the
+pause are actions, posted through the battle's action form like any other)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from app.services.errors import ServiceError
+from app.services.store.battles import get_participant
+from app.services.table import pings
+from app.web.deps import PlatformDep
+from app.web.middleware.security import seat_in
+from app.web.pages.answers import _answer, _form
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.post("/battles/{battle_id}/pings")
+async def set_pings(battle_id: str, request: Request, platform: PlatformDep) -> Response:
+    """Checkboxes: a box left unticked is a ping turned off."""
+    back = f"/battles/{battle_id}#notify"
+    try:
+        form = await _form(request)
+        async with platform.db.reader() as session:
+            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+        wanted = pings.Pings(**{name: form.get(name) == "on" for name in pings.Pings.model_fields})
+        await pings.save(platform, me, wanted)
+    except ServiceError as exc:
+        return _answer(request, back, exc.message, "error", exc.status, field=exc.field)
+    return _answer(request, back, "Pings saved.")

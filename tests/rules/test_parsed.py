@@ -1,0 +1,75 @@
+"""A part is parsed once per action (app/rules/parsed.py): the memo returns the model parsed from the
+very dict a ship still holds, takes a save's model as the parse of what it wrote, parses a part
+written since afresh, and keeps nothing outside the action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.rules.parsed import parse_once, parsed, store
+from app.rules.shadow.track import PainTrack
+from app.rules.state import Ship
+from app.rules.traveller.ship import HgShip
+from tests.rules.traveller.helpers import act, advance_to, battle, beam_shot, capital, section
+
+
+def shadow() -> Ship:
+    return Ship(id="s", name="Shadow", system="b5wars", parts={"pain": {"level": 3}})
+
+
+def test_inside_an_action_the_same_dict_gives_the_same_model() -> None:
+    ship = shadow()
+    with parse_once():
+        first = parsed(ship, "pain", PainTrack)
+        assert first is not None and first.level == 3
+        assert parsed(ship, "pain", PainTrack) is first
+
+
+def test_a_saved_model_is_the_parse_of_what_it_wrote() -> None:
+    ship = shadow()
+    with parse_once():
+        track = parsed(ship, "pain", PainTrack)
+        assert track is not None
+        track.level = 5
+        store(ship, "pain", track)
+        assert ship.parts["pain"]["level"] == 5
+        assert parsed(ship, "pain", PainTrack) is track
+
+
+def test_a_part_written_as_a_new_dict_is_parsed_afresh() -> None:
+    ship = shadow()
+    with parse_once():
+        first = parsed(ship, "pain", PainTrack)
+        ship.parts["pain"] = {**ship.parts["pain"], "level": 7}
+        again = parsed(ship, "pain", PainTrack)
+        assert again is not first and again is not None and again.level == 7
+
+
+def test_outside_an_action_every_read_parses() -> None:
+    ship = shadow()
+    first = parsed(ship, "pain", PainTrack)
+    assert parsed(ship, "pain", PainTrack) is not first
+    ship.parts["pain"]["level"] = 9  # a dict changed in place between actions is read as it is now
+    again = parsed(ship, "pain", PainTrack)
+    assert again is not None and again.level == 9
+    assert parsed(ship, "nothing", PainTrack) is None
+
+
+def test_TR_05_a_barrage_parses_each_ship_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gate, the combat loop, escorts and the readiness check after the barrage all read both
+    ships; each High Guard part is parsed once in the action (the numbers are test_barrage's)."""
+    state = advance_to(battle(capital("Kestrel"), capital("Tigress")), "combat").state
+    parses: list[Any] = []
+    plain = HgShip.model_validate
+
+    def counted(raw: Any, **kwargs: Any) -> HgShip:
+        parses.append(raw)
+        return plain(raw, **kwargs)
+
+    monkeypatch.setattr(HgShip, "model_validate", counted)
+    done = act(state, "traveller.barrage", beam_shot(), dice=[3, 4, 4])  # 15 damage, location Main
+    assert len(parses) == 2
+    assert section(done.state, "tigress", "Main")["hull"] == 58
+    assert section(done.state, "tigress", "Forward")["hull"] == 59
