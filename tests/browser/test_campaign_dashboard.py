@@ -71,6 +71,9 @@ async def test_the_campaign_dashboard_and_fleet_page_at_desktop_and_phone(
         context = await browser.new_context(**options)
         page = await context.new_page()
         try:
+            await page.goto(f"{server.url}/campaigns")  # start, import, the campaigns held
+            assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), size
+            await scan(page, f"campaigns @{size}", found)
             await page.goto(f"{server.url}/campaigns/join/{camp['ref']}")
             await expect(page.locator("h1")).to_have_text("Border war")
             # A side added with the form: tapped on the phone, clicked on the desktop.
