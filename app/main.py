@@ -24,10 +24,12 @@ from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
 from app.services.bootstrap import build_platform
 from app.services.bus import ActionCommitted, settle
+from app.services.campaigns import fleets as campaign_fleets
 from app.services.reading.live_log import LiveLogs
 from app.services.table import clocks, notify
 from app.web.api import battlefile as api_battlefile
 from app.web.api import battles, health
+from app.web.api import campaigns as api_campaigns
 from app.web.api import clocks as api_clocks
 from app.web.api import identity as api_identity
 from app.web.api import leagues as api_leagues
@@ -42,6 +44,7 @@ from app.web.middleware.security import BodyLimit, SecurityHeaders, install_log_
 from app.web.pages import (
     battle,
     battlefile,
+    campaigns,
     dice,
     lobby,
     map_page,
@@ -167,6 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         broker.subscribe(feeds.wake)
         broker.on_resubscribed(feeds.wake_all)
         platform.bus.on(ActionCommitted, partial(notify.on_committed, platform))  # maybe a webhook
+        platform.bus.on(ActionCommitted, partial(campaign_fleets.on_committed, platform))  # campaign fleets
         deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
         timer = asyncio.get_running_loop().create_task(clocks.run_timer(platform))  # time-outs, reminders
         await broker.start()
@@ -246,6 +250,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ship_library.router)  # the ship library over REST
     app.include_router(api_table.router)
     app.include_router(api_identity.router)  # profiles: passkeys, recovery codes, /me
+    app.include_router(api_campaigns.router)  # campaigns: fleets that outlive a battle
     app.include_router(api_clocks.router)  # the battle clock, pause and resume, pings
     app.include_router(clock_pages.router)  # a seat's pings from the page
     app.include_router(api_lobby.router)  # the lobby over REST
@@ -263,5 +268,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(wizard.router)  # the home page and battle creation
     app.include_router(overrides.router)
     app.include_router(profile.router)  # a profile's pages: sign-in, My battles, devices
+    app.include_router(campaigns.router)  # campaigns: the referee's dashboard, fleet pages
     app.include_router(battle.router)
     return app

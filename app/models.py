@@ -293,6 +293,62 @@ class IdentityChallenge(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+# --- Campaigns: fleets that outlive a battle (app/services/campaigns) ---------------------------
+
+
+class Campaign(Base):
+    """A referee's campaign in one game system. Its sides, players, fleets and battles are its log
+    (`CampaignEvent`); `seq` is the log's last number, `options` its set-up (secret rosters, pain
+    that carries)."""
+
+    __tablename__ = "campaigns"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    system: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(json_column_type(), default=dict)
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class CampaignSeat(Base):
+    """Who may read or change a campaign: the referee, or a player by name on a side, each holding
+    a token (only its hash is kept). `profile_id` links a seat to a player's profile when they
+    claim it (nullable: a seat works without one)."""
+
+    __tablename__ = "campaign_seats"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    role: Mapped[str] = mapped_column(String(20))  # referee | player
+    side: Mapped[str] = mapped_column(String(40), default="")
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # the profile that claimed the seat; no foreign key, so the campaign tables migrate on their own
+    profile_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class CampaignEvent(Base):
+    """One change to a campaign; never updated, never deleted (a rewind is an event too). The
+    fleets are rebuilt from these (`services.campaigns.fold`). `battle_id` links a battle started
+    from the campaign, or whose end the event records."""
+
+    __tablename__ = "campaign_events"
+    __table_args__ = (UniqueConstraint("campaign_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(40))
+    actor: Mapped[str] = mapped_column(String(80), default="")  # who made it, in words
+    battle_id: Mapped[str | None] = mapped_column(
+        ForeignKey("battles.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    data: Mapped[dict[str, Any]] = mapped_column(ordered_json_type())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 # --- Clocks and pings -------------------------------------------------------------------
 
 

@@ -8,7 +8,7 @@ importing a module: `app/rules/registry.py` holds the one list of rulesets and s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, Literal
@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from app.rules import counters, figures
 from app.rules.attack import DamageContext
-from app.rules.core import Actor, Event
+from app.rules.core import Actor, Event, Roll
 from app.rules.dice import DiceSource
 from app.rules.state import BattleState, Clock, Ship
 from app.rules.system import Step
@@ -30,6 +30,12 @@ StepHook = Callable[[BattleState, DiceSource], list[Event]]
 DamageStage = Callable[[DamageContext], None]
 PublicView = Callable[[dict[str, Any], Ship], dict[str, Any] | None]
 Display = Callable[[dict[str, Any], Ship, BattleState], dict[str, Any]]
+# What of a part outlives its battle in a campaign fleet: the part as it ended and the campaign's
+# set-up options → the part as the ship's next battle starts it.
+Carry = Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
+# A repair between battles by the part's own rules: the part, the section and system named, the
+# dice → the part after the attempt, the log's sentence and the rolls (RuleError when it may not).
+Mend = Callable[[dict[str, Any], str, str, DiceSource], tuple[dict[str, Any], str, list[Roll]]]
 When = Literal["enter", "leave"]
 
 
@@ -112,6 +118,11 @@ class PartSpec:
     # on a ship carrying it do not commute (the Shadow's per-impulse pain total and its first
     # largest source, High Guard's section sequence).
     ordered: tuple[str, ...] = ()
+    # Campaigns (app/services/campaigns/carry.py): what of the part a fleet keeps when its battle
+    # ends (None: the part starts each battle as the fleet's definition has it), and a repair
+    # between battles by the part's own rules (None: only a referee's ruling mends it).
+    carry: Carry | None = None
+    mend: Mend | None = None
 
 
 @dataclass(frozen=True)

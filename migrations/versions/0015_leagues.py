@@ -13,7 +13,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0015_leagues"
-down_revision: str | Sequence[str] | None = "0013_clocks_and_pings"
+down_revision: str | Sequence[str] | None = "0014_campaigns"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

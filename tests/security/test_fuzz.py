@@ -52,6 +52,15 @@ def _table(url: str) -> tuple[str, dict[str, str], str]:
         return created["battle_id"], auth, seat.json()["participant_id"]
 
 
+def _campaign(url: str) -> tuple[str, dict[str, str]]:
+    """A campaign with one ship, fuzzed as its referee (docs/campaigns.md)."""
+    with httpx.Client(base_url=url) as c:
+        made = c.post("/api/v1/campaigns", json={"name": "Fuzzed", "system": "traveller", "sides": ["A", "B"]}).json()
+        auth = {"Authorization": f"Bearer {made['referee']['token']}"}
+        c.post(f"/api/v1/campaigns/{made['campaign_id']}/ships", json={"side": "A", "library": "tr-arbellatra-cruiser"}, headers=auth)
+        return made["campaign_id"], auth
+
+
 def _fuzz_operation(
     operation: schemathesis.APIOperation,
     mode: schemathesis.GenerationMode,
@@ -83,6 +92,7 @@ def test_the_rest_api_survives_a_fuzz_from_its_own_schema(db_url: str) -> None:
     server = Server(db_url)
     try:
         battle_id, auth, seat_id = _table(server.url)
+        campaign_id, campaign_auth = _campaign(server.url)
         schema = schemathesis.openapi.from_url(f"{server.url}/openapi.json")
         ran: Counter[str] = Counter()
         statuses: Counter[int] = Counter()
@@ -92,11 +102,12 @@ def test_the_rest_api_survives_a_fuzz_from_its_own_schema(db_url: str) -> None:
             operation = result.ok()
             if operation.path.endswith("/feed"):  # an event stream stays open: tests/web/test_feed.py
                 continue
-            ids = {"battle_id": battle_id, "participant_id": seat_id}
+            ids = {"battle_id": battle_id, "participant_id": seat_id, "campaign_id": campaign_id, "ship_id": "s1"}
             fixed = {k: v for k, v in ids.items() if f"{{{k}}}" in operation.path}
+            bearer = campaign_auth if "/campaigns/" in operation.path else auth  # a campaign's own seat
             for mode in (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE):
                 try:
-                    _fuzz_operation(operation, mode, server.url, auth, fixed, ran, statuses)
+                    _fuzz_operation(operation, mode, server.url, bearer, fixed, ran, statuses)
                 except Unsatisfiable:  # no invalid input exists: an operation without parameters
                     assert mode is schemathesis.GenerationMode.NEGATIVE and not fixed, operation.label
                 except Exception as exc:  # collect every operation's failure, then report them all

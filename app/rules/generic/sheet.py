@@ -136,9 +136,16 @@ def sheet_counter(sheet: dict[str, Any]) -> Counter:
     return Counter(badge=_damage_badge(sections), arcs=_firing_arcs(sections))
 
 
+def sheet_carry(sheet: dict[str, Any], setup: Any) -> dict[str, Any]:
+    """A campaign fleet keeps every box the battle took: armour, structure, system damage and
+    Excess Damage (nothing on the sheet heals by itself between battles)."""
+    return dict(sheet)
+
+
 @part(
     "sheet",
     report=sheet_figures,
+    carry=sheet_carry,
     counter=sheet_counter,
     turning=(
         Turning("section_destroyed", "section", "Section"),  # GEN-03

@@ -9,6 +9,7 @@ steps carry the `allocation` and `impulse_end` moments.
 
 from app.rules.ruleset import gather
 from app.rules.shadow import actions, display, hooks, pain, reactions, track
+from app.rules.shadow.carry import pain_carry
 from app.rules.system import ALLOCATION, IMPULSE_END
 
 RULESET = gather(
@@ -16,7 +17,12 @@ RULESET = gather(
     "Shadow living ships",
     [track, pain, reactions, actions, hooks],
     parts={
-        "pain": {"display": display.pain, "report": display.pain_figures, "counter": display.pain_counter}
+        "pain": {
+            "display": display.pain,
+            "report": display.pain_figures,
+            "counter": display.pain_counter,
+            "carry": pain_carry,
+        }
     },
     needs=frozenset({ALLOCATION, IMPULSE_END}),
     damage_filters=(actions.refuse_panicked_fire,),

@@ -33,6 +33,7 @@ from app.rules.traveller import (
     spinal,
     turns,
 )
+from app.rules.traveller.campaign import hg_carry, hg_mend
 
 
 def jumped_out(unit: Ship) -> str | None:
@@ -61,7 +62,12 @@ RULESET = gather(
         spinal,
     ],
     parts={
-        "hg_ship": {"display": display.unit, "report": display.hg_figures},
+        "hg_ship": {
+            "display": display.unit,
+            "report": display.hg_figures,
+            "carry": hg_carry,
+            "mend": hg_mend,
+        },
         "flight": {"display": display.unit},
     },
     needs=frozenset({ORDERS, MOVEMENT, FIRE, SHIP_ACTION}),

@@ -7,12 +7,15 @@ refuse — nothing is written: there is no half-made battle to clean up."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from app.db import existing
 from app.models import ActionLog, Battle, Checkpoint, Snapshot
-from app.rules import Action
+from app.rules import Action, BattleState
 from app.rules.views import viewer_for
 from app.services.errors import Invalid, ServiceError
 from app.services.platform import Platform
@@ -63,9 +66,11 @@ async def create_prepared(
     seats: list[SeatWanted],
     ships: list[ShipWanted],
     options: dict[str, Any] | None = None,
+    then: Callable[[AsyncSession, Battle, BattleState], Awaitable[None]] | None = None,
 ) -> tuple[Battle, Seat, list[Seat]]:
     """The battle, the referee's seat and the others' (each with its token, shown once), all
-    committed together or not at all."""
+    committed together or not at all; `then` writes what belongs with it in the same transaction
+    (a campaign's record of the battle it started), given the battle and its state as made."""
     limit = platform.settings.max_seats_per_battle
     refused = seat_limit_refusal(len(seats), limit, seats[-1].field if seats else "seats")
     if refused is not None:
@@ -114,4 +119,6 @@ async def create_prepared(
         snap.state = state.model_dump(mode="json")
         battle.seq = len(ships)
         await session.flush()
+        if then is not None:
+            await then(session, battle, state)
     return battle, referee, made
