@@ -156,7 +156,9 @@ def _context(
     history: dict[str, Any] | None,
     marks: list[Mark] | None = None,
     moves: list[ActionLog] | None = None,
+    common: dict[Any, Any] | None = None,
 ) -> dict[str, Any]:
+    """`common`: what a live round's views share (see `display_values`); None for a page."""
     state = data["state"]
     offers = Offers(offers_for(game_state, viewer) if live else [])
     game = game_state.game
@@ -191,7 +193,7 @@ def _context(
         "names": names,
         "library": ships_for(game_state.game.system) if participant.role == "referee" else {},
         "offers": offers,
-        "display": display_values(game_state, state),
+        "display": display_values(game_state, state, common),
         "damage_traits": damage_traits(game_state),
         "panels": ruleset_panels(game_state),
         # the board a ruleset keeps where the system plays in range bands (templates/partials/range_board.html)
@@ -233,18 +235,28 @@ class Offers:
         return bool(self._by_type)
 
 
-def display_values(state: Any, shown: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def display_values(
+    state: Any, shown: dict[str, Any], common: dict[Any, Any] | None = None
+) -> dict[str, dict[str, Any]]:
     """ship id → part name → the values the rules derive for that part's template (from what the
-    viewer may see of it)."""
+    viewer may see of it). `common`: a round's values kept by ship and whether it is seen whole
+    (the referee's and its commander's view) or in public — one state, so one answer for every
+    view that sees the ship so (a tenth of a round's CPU was these worked out once per view)."""
     game = state.game
     out: dict[str, dict[str, Any]] = {}
     for sid, ship_data in shown["ships"].items():
-        ship = state.ships[sid]
-        out[sid] = {
-            name: game.display(state, ship, name, part)
-            for name, part in ship_data["parts"].items()
-            if isinstance(part, dict)
-        }
+        key = ("display", sid, bool(ship_data.get("commanded")))
+        kept = common.get(key) if common is not None else None
+        if kept is None:
+            ship = state.ships[sid]
+            kept = {
+                name: game.display(state, ship, name, part)
+                for name, part in ship_data["parts"].items()
+                if isinstance(part, dict)
+            }
+            if common is not None:
+                common[key] = kept
+        out[sid] = kept
     return out
 
 
@@ -290,6 +302,9 @@ class LiveRead:
     # the end came in these rows: the entries before it that it opens to more viewers (ST-22's path)
     revealed: list[ActionLog] = field(default_factory=list)
     end: int | None = None  # the end's seq, when it came in these rows
+    # what the round's views have in common, worked out for the first that needs it: each ship's
+    # display values as seen whole or in public (the round's own; it goes with the read)
+    common: dict[Any, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.people}
@@ -462,6 +477,8 @@ def live_html(
         history,
         read.marks,
         moves=read.moves,
+        # shared only while the view's state is the round's (drafts folded in make it the viewer's)
+        common=read.common if state is read.state else None,
     )
     # the entries this viewer holds whose taken-back mark changed (an undo, redo or rewind landed)
     context["remarked"] = [(seq, read.taken.get(seq)) for seq in remarked(read.touched, since)]
