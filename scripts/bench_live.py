@@ -38,8 +38,7 @@ What it does (all on this machine; PostgreSQL as for the tests, user postgres, t
     chat line: a table frame with its mark), also by the watchers' role and by the action's kind;
     CPU ms per action of the app process and of its PostgreSQL backends (/proc); bytes per pushed
     frame (content and table frames, as received), also by role; server RSS per idle websocket
-    (once every watcher was sent its first frame, minus before, divided by watchers: each idle
-    page's record and the cards drawn for it are counted, not just the socket).
+    (after all watchers said hello, minus before, divided by watchers).
   * ``--with-floor`` runs scripts/bench_floor.py right after with the same watchers, battles, rate,
     seconds and warmup, on the same database, its frames as large as the app's were on average,
     and prints app/floor ratios of the p50/p90 figures.
@@ -486,8 +485,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
         await asyncio.sleep(1)
         rss0 = sum(benchkit.rss_of(srv.pid) for srv in servers)
         watch = await benchkit.Watchers.start(watcher_plan(plan, ports), cli_cpus)
-        answered = await watch.first_frames()  # every hello answered (its first frame drawn and sent)
-        await asyncio.sleep(2)  # idle
+        await asyncio.sleep(2)  # every hello answered, idle
         rss1 = sum(benchkit.rss_of(srv.pid) for srv in servers)
         # the schedule
         n = int(a.rate * (a.warmup + a.seconds))
@@ -618,7 +616,6 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
             "frames": seen["frames"],
             "frames_by_role": seen["frames_by_role"],
             "mem_per_idle_socket_kib": (rss1 - rss0) / a.watchers / 1024,
-            "hellos_answered": answered,
             "url": url,
         }
     finally:
@@ -717,8 +714,7 @@ def report(a: argparse.Namespace, r: dict[str, Any]) -> None:
     print(f"  CPU ms/action app {cpu['app']:.2f}, PostgreSQL {cpu['pg']:.2f}, watchers {cpu['watchers']:.2f}")
     print(
         f"  bytes/frame {r['bytes_per_frame']:.0f} over {r['frames']} frames; "
-        f"memory per idle socket {r['mem_per_idle_socket_kib']:.1f} KiB ({r.get('hellos_answered')} hellos answered); "
-        f"errors {r['errors']}, "
+        f"memory per idle socket {r['mem_per_idle_socket_kib']:.1f} KiB; errors {r['errors']}, "
         f"missing {r['missing_deliveries']}, watchers lost {r['watchers_lost']}"
     )
     if a.mix == "real":

@@ -268,13 +268,9 @@ class RawWatcher(asyncio.Protocol):
         self.lost = True
 
 
-FIRST_WAIT = 60  # seconds the watchers wait for every hello's answer before saying FIRST anyway
-
-
 async def watchers_main(cpus: str) -> None:
     """The watcher process: the plan on stdin (one JSON list of {"port", "path", "headers",
-    "hello"}), "READY n" once every watcher said hello, "FIRST k" once every one of them was sent a
-    frame (k: how many were, after FIRST_WAIT at most), then on "END" one line
+    "hello"}), "READY n" once every watcher said hello, then on "END" one line
     "RESULT {frames: {k: [[seq, t, bytes, chat], …]}, lost, cpu_s}"."""
     raise_nofile()
     pin(cpus)
@@ -296,11 +292,6 @@ async def watchers_main(cpus: str) -> None:
 
     await asyncio.gather(*(one(k, w) for k, w in enumerate(plan)))
     print(f"READY {len(watchers)}", flush=True)
-    for _ in range(FIRST_WAIT * 20):  # every hello answered: what an idle socket holds is all there
-        if all(p.log or p.lost for p in watchers.values()):
-            break
-        await asyncio.sleep(0.05)
-    print(f"FIRST {sum(1 for p in watchers.values() if p.log)}", flush=True)
     cpu0 = cpu_seconds_self()
     await loop.run_in_executor(None, sys.stdin.readline)  # "END"
     cpu1 = cpu_seconds_self()
@@ -318,7 +309,6 @@ class Watchers:
 
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
-        self.firsts = False
 
     @classmethod
     async def start(
@@ -342,20 +332,10 @@ class Watchers:
             raise SystemExit(f"the watchers did not connect: {line!r}")
         return cls(proc)
 
-    async def first_frames(self, timeout: float = FIRST_WAIT + 10) -> int:
-        """Once every watcher was sent its first frame (the answer to its hello): how many were."""
-        line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)  # type: ignore[union-attr]
-        if not line.startswith(b"FIRST"):
-            raise SystemExit(f"the watchers said {line[:80]!r}, not FIRST")
-        self.firsts = True
-        return int(line.split()[1])
-
     async def finish(self, timeout: float = 120) -> dict[str, Any]:
         self.proc.stdin.write(b"END\n")  # type: ignore[union-attr]
         await self.proc.stdin.drain()  # type: ignore[union-attr]
         line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)  # type: ignore[union-attr]
-        while line.startswith(b"FIRST"):  # not asked for (the floor's run)
-            line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)  # type: ignore[union-attr]
         await self.proc.wait()
         return json.loads(line[len(b"RESULT ") :])
 
