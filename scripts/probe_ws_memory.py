@@ -70,8 +70,6 @@ async def probe(a: argparse.Namespace) -> None:
     saved = Path(tempfile.mkdtemp(dir=ROOT / "var")) / "before.snapshot"
     tracemalloc.take_snapshot().dump(str(saved))
     gc.collect()
-    hub = app.state.hub
-    framed = hub.stats["frames"]
     watch = await bench_live.start_watchers(port, plan)
     line = await asyncio.wait_for(watch.stdout.readline(), 60)  # type: ignore[union-attr]
     print(line.decode().strip())
