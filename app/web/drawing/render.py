@@ -235,28 +235,32 @@ class Offers:
         return bool(self._by_type)
 
 
+_NONE = object()
+
+
 def display_values(
     state: Any, shown: dict[str, Any], common: dict[Any, Any] | None = None
 ) -> dict[str, dict[str, Any]]:
     """ship id → part name → the values the rules derive for that part's template (from what the
-    viewer may see of it). `common`: a round's values kept by ship and whether it is seen whole
-    (the referee's and its commander's view) or in public — one state, so one answer for every
-    view that sees the ship so (a tenth of a round's CPU was these worked out once per view)."""
+    viewer may see of it). `common`: a round's values by ship and part, each kept with the part as
+    it was shown — one state, so a part shown alike (a public part, or a ship seen whole by its
+    commander and the referee) has one answer for every view (a sixth of a round's CPU was these
+    worked out once per view)."""
     game = state.game
     out: dict[str, dict[str, Any]] = {}
     for sid, ship_data in shown["ships"].items():
-        key = ("display", sid, bool(ship_data.get("commanded")))
-        kept = common.get(key) if common is not None else None
-        if kept is None:
-            ship = state.ships[sid]
-            kept = {
-                name: game.display(state, ship, name, part)
-                for name, part in ship_data["parts"].items()
-                if isinstance(part, dict)
-            }
-            if common is not None:
-                common[key] = kept
-        out[sid] = kept
+        ship = state.ships[sid]
+        values: dict[str, Any] = {}
+        for name, part in ship_data["parts"].items():
+            if not isinstance(part, dict):
+                continue
+            kept = common.setdefault((sid, name), []) if common is not None else []
+            found = next((value for seen, value in kept if seen == part), _NONE)
+            if found is _NONE:
+                found = game.display(state, ship, name, part)
+                kept.append((part, found))
+            values[name] = found
+        out[sid] = values
     return out
 
 
@@ -302,8 +306,8 @@ class LiveRead:
     # the end came in these rows: the entries before it that it opens to more viewers (ST-22's path)
     revealed: list[ActionLog] = field(default_factory=list)
     end: int | None = None  # the end's seq, when it came in these rows
-    # what the round's views have in common, worked out for the first that needs it: each ship's
-    # display values as seen whole or in public (the round's own; it goes with the read)
+    # what the round's views have in common, worked out for the first that needs it: each ship
+    # part's display values by how the part is shown (the round's own; it goes with the read)
     common: dict[Any, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
