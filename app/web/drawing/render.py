@@ -490,6 +490,7 @@ def live_html(
     held = [r for r in read.revealed if r.seq <= since] if read.end is not None and since < read.end else []
     context["reopened"] = log_entries(held, read.battle, viewer, read.names, read.taken) if held else []
     context["pushed"] = True  # forms without the seq: the page fills it in (partials/action_fields.html)
+    context["unpacked"] = read.common.setdefault("cards", {})  # kept cards unpacked once a round
     context["cards"] = (cards or _EVERY_CARD).cards(context)
     return render("partials/live_update.html", context)
 
