@@ -1,12 +1,14 @@
 """Where the live path's CPU goes: cProfile over an app served in this process.
 
-    .venv/bin/python scripts/probe_live_cpu.py [--watchers 100]
+    .venv/bin/python scripts/probe_live_cpu.py [--watchers 100] [--mix real]
 
 Serves the app (PostgreSQL as for the tests, a database of its own, in-memory broker) with uvicorn
-in this process, sets up battles with scripts/bench_live.py's `setup_tables`, connects the watchers
-in bench_live's watcher process (another process: not profiled), then POSTs `--actions` damage
-actions (`--mix real`: bench_live's B5 Wars turn script) at `--rate` a second with bench_live's `Poster` under cProfile, and prints the functions
-with the most cumulative and own time. Nothing is asserted.
+in this process, sets up battles with scripts/bench_live.py's `setup_tables` (`--mix real`: its
+`setup_real`, the B5 Wars tables of a referee and four commanders), connects the watchers in
+bench_live's watcher process (another process: not profiled), then POSTs `--actions` actions at
+`--rate` a second with bench_live's `Poster` under cProfile — damage entries, or (`--mix real`)
+bench_live's turn script, each battle's actions one after another — and prints the functions with
+the most cumulative and own time. Nothing is asserted.
 """
 
 from __future__ import annotations

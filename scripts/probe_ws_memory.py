@@ -3,11 +3,11 @@
     .venv/bin/python scripts/probe_ws_memory.py [--watchers 200]
 
 Runs the app (SQLite in var/, in-memory broker) with uvicorn in this process under
-``tracemalloc.start(25)``, sets up one battle with scripts/bench_live.py's `setup_tables` (`--mix real`: `--battles` of its
-`setup_real`), connects
-``--watchers`` spectators with bench_live's watcher process (scripts/benchkit.py's raw client, in
-a separate process so its allocations are not counted), waits until every hello was answered, and
-prints the allocations that grew, grouped by traceback, per socket. Nothing is asserted.
+``tracemalloc.start(25)``, sets up one battle with scripts/bench_live.py's `setup_tables`
+(`--mix real`: `--battles` B5 Wars tables of its `setup_real`, a referee and four commanders
+each), connects ``--watchers`` viewers with bench_live's watcher process (scripts/benchkit.py's
+raw client, in a separate process so its allocations are not counted), waits until every hello's
+round is done, and prints the allocations that grew, grouped by traceback, per socket. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -73,10 +73,11 @@ async def probe(a: argparse.Namespace) -> None:
     watch = await bench_live.start_watchers(port, plan)
     line = await asyncio.wait_for(watch.stdout.readline(), 60)  # type: ignore[union-attr]
     print(line.decode().strip())
-    for _ in range(600):  # every hello answered (a first frame each), however slow tracing makes it
-        if hub.stats["frames"] - framed >= a.watchers:
+    hub = app.state.hub
+    for _ in range(600):  # every hello's round done (a hello at the page's own seq is sent no frame)
+        await asyncio.sleep(0.5)
+        if not hub._rounds:
             break
-        await asyncio.sleep(0.2)
     await asyncio.sleep(2)
     gc.collect()
     after = tracemalloc.take_snapshot()
