@@ -38,7 +38,9 @@ What it does (all on this machine; PostgreSQL as for the tests, user postgres, t
     chat line: a table frame with its mark), also by the watchers' role and by the action's kind;
     CPU ms per action of the app process and of its PostgreSQL backends (/proc); bytes per pushed
     frame (content and table frames, as received), also by role; server RSS per idle websocket
-    (after all watchers said hello, minus before, divided by watchers).
+    (after all watchers said hello, minus before, divided by watchers: a hello at the page's own
+    seq is sent nothing, so this is the socket's own cost) and per watching socket (the same at
+    the run's end, when every page holds what it was sent and the hub keeps a record of it).
   * ``--with-floor`` runs scripts/bench_floor.py right after with the same watchers, battles, rate,
     seconds and warmup, on the same database, its frames as large as the app's were on average,
     and prints app/floor ratios of the p50/p90 figures.
@@ -568,6 +570,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
             await asyncio.wait(tasks, timeout=a.drain + (60 if a.mix == "real" else 0))
         await asyncio.sleep(a.drain)
         cpu1 = sum(benchkit.cpu_seconds_pid(srv.pid) or 0.0 for srv in servers)
+        rss2 = sum(benchkit.rss_of(srv.pid) for srv in servers)  # every page now holds what it was sent
         pids1 = await backend_pids(PG_ADMIN, dbname)
         pg1 = pg_cpu(pids1)
         pg_new = pg_cpu([p for p in pids1 if p not in pids0])
@@ -616,6 +619,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
             "frames": seen["frames"],
             "frames_by_role": seen["frames_by_role"],
             "mem_per_idle_socket_kib": (rss1 - rss0) / a.watchers / 1024,
+            "mem_per_watching_socket_kib": (rss2 - rss0) / a.watchers / 1024,
             "url": url,
         }
     finally:
@@ -714,7 +718,8 @@ def report(a: argparse.Namespace, r: dict[str, Any]) -> None:
     print(f"  CPU ms/action app {cpu['app']:.2f}, PostgreSQL {cpu['pg']:.2f}, watchers {cpu['watchers']:.2f}")
     print(
         f"  bytes/frame {r['bytes_per_frame']:.0f} over {r['frames']} frames; "
-        f"memory per idle socket {r['mem_per_idle_socket_kib']:.1f} KiB; errors {r['errors']}, "
+        f"memory per idle socket {r['mem_per_idle_socket_kib']:.1f} KiB, "
+        f"per watching socket {r.get('mem_per_watching_socket_kib', 0):.1f} KiB; errors {r['errors']}, "
         f"missing {r['missing_deliveries']}, watchers lost {r['watchers_lost']}"
     )
     if a.mix == "real":

@@ -1,12 +1,14 @@
 """Where the live path's CPU goes: cProfile over an app served in this process.
 
-    .venv/bin/python scripts/probe_live_cpu.py [--watchers 100]
+    .venv/bin/python scripts/probe_live_cpu.py [--watchers 100] [--mix real]
 
 Serves the app (PostgreSQL as for the tests, a database of its own, in-memory broker) with uvicorn
-in this process, sets up battles with scripts/bench_live.py's `setup_tables`, connects the watchers
-in bench_live's watcher process (another process: not profiled), then POSTs `--actions` damage
-actions at `--rate` a second with bench_live's `Poster` under cProfile, and prints the functions
-with the most cumulative and own time. Nothing is asserted.
+in this process, sets up battles with scripts/bench_live.py's `setup_tables` (`--mix real`: its
+`setup_real`, the B5 Wars tables of a referee and four commanders), connects the watchers in
+bench_live's watcher process (another process: not profiled), then POSTs `--actions` actions at
+`--rate` a second with bench_live's `Poster` under cProfile — damage entries, or (`--mix real`)
+bench_live's turn script, each battle's actions one after another — and prints the functions with
+the most cumulative and own time. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -60,7 +62,12 @@ async def probe(a: argparse.Namespace) -> None:
         serving = asyncio.create_task(server.serve())
         while not server.started:
             await asyncio.sleep(0.05)
-        tables, plan = await bench_live.setup_tables(f"http://127.0.0.1:{port}", a.watchers, a.battles)
+        if a.mix == "real":
+            tables, plan = await bench_live.setup_real(f"http://127.0.0.1:{port}", a.watchers, a.battles)
+        else:
+            tables, plan = await bench_live.setup_tables(f"http://127.0.0.1:{port}", a.watchers, a.battles)
+        scripts = [bench_live.Script(t) for t in tables]
+        last: list[asyncio.Task[None] | None] = [None] * a.battles
         watch = await bench_live.start_watchers(port, plan)
         print((await watch.stdout.readline()).decode().strip())  # type: ignore[union-attr]
         await asyncio.sleep(1)
@@ -90,18 +97,26 @@ async def probe(a: argparse.Namespace) -> None:
         profile = cProfile.Profile()
         profile.enable()
         tasks = []
-        for i in range(a.actions):
+
+        async def fire(i: int, prev: asyncio.Task[None] | None) -> None:
             t = tables[i % a.battles]
-            body = {
-                "type": "damage.apply",
-                "action_id": uuid.uuid4().hex,
-                "payload": {"target": "crow", "source": "hawk", "amount": 1},
-            }
-            tasks.append(
-                asyncio.create_task(
-                    poster.post(f"/api/v1/battles/{t.battle_id}/actions", body, t.tokens["ann"])
-                )
-            )
+            if a.mix == "real":  # bench_live's turn script: a battle's actions one after another
+                _, who, action_type, payload = scripts[i % a.battles].next()
+                if prev is not None:
+                    await asyncio.wait([prev])
+            else:
+                who, action_type = "ann", "damage.apply"
+                payload = {"target": t.ships["crow"], "source": t.ships["hawk"], "amount": 1}
+            if action_type is None:
+                await poster.post(f"/api/v1/battles/{t.battle_id}/chat", {"text": payload}, t.tokens[who])
+            else:
+                body = {"type": action_type, "action_id": uuid.uuid4().hex, "payload": payload}
+                await poster.post(f"/api/v1/battles/{t.battle_id}/actions", body, t.tokens[who])
+
+        for i in range(a.actions):
+            task = asyncio.create_task(fire(i, last[i % a.battles]))
+            last[i % a.battles] = task
+            tasks.append(task)
             await asyncio.sleep(1 / a.rate)
         await asyncio.gather(*tasks)
         await asyncio.sleep(1)
@@ -132,6 +147,7 @@ def main() -> None:
     ap.add_argument("--actions", type=int, default=200)
     ap.add_argument("--rate", type=float, default=20.0)
     ap.add_argument("--top", type=int, default=60)
+    ap.add_argument("--mix", choices=("damage", "real"), default="damage", help="as scripts/bench_live.py's")
     ap.add_argument("--dump", help="write the profile here too (pstats format)")
     a = ap.parse_args()
     asyncio.run(probe(a))

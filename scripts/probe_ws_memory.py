@@ -3,10 +3,11 @@
     .venv/bin/python scripts/probe_ws_memory.py [--watchers 200]
 
 Runs the app (SQLite in var/, in-memory broker) with uvicorn in this process under
-``tracemalloc.start(25)``, sets up one battle with scripts/bench_live.py's `setup_tables`, connects
-``--watchers`` spectators with bench_live's watcher process (scripts/benchkit.py's raw client, in
-a separate process so its allocations are not counted), waits until every hello was answered, and
-prints the allocations that grew, grouped by traceback, per socket. Nothing is asserted.
+``tracemalloc.start(25)``, sets up one battle with scripts/bench_live.py's `setup_tables`
+(`--mix real`: `--battles` B5 Wars tables of its `setup_real`, a referee and four commanders
+each), connects ``--watchers`` viewers with bench_live's watcher process (scripts/benchkit.py's
+raw client, in a separate process so its allocations are not counted), waits until every hello's
+round is done, and prints the allocations that grew, grouped by traceback, per socket. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -52,12 +53,16 @@ async def probe(a: argparse.Namespace) -> None:
     from app.web.middleware.serving import WS_PROTOCOL
 
     port = _free_port()
-    config = uvicorn.Config(create_app(), port=port, log_level="warning", ws=WS_PROTOCOL, ws_max_size=65536)
+    app = create_app()
+    config = uvicorn.Config(app, port=port, log_level="warning", ws=WS_PROTOCOL, ws_max_size=65536)
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve())
     while not server.started:
         await asyncio.sleep(0.05)
-    _, plan = await bench_live.setup_tables(f"http://127.0.0.1:{port}", a.watchers, 1)
+    if a.mix == "real":  # bench_live's B5 Wars tables: a referee and four commanders, each a view
+        _, plan = await bench_live.setup_real(f"http://127.0.0.1:{port}", a.watchers, a.battles)
+    else:
+        _, plan = await bench_live.setup_tables(f"http://127.0.0.1:{port}", a.watchers, 1)
     await asyncio.sleep(1)
     gc.collect()
     # The snapshot taken before is kept on disk, not in the heap the second one measures, so
@@ -68,6 +73,11 @@ async def probe(a: argparse.Namespace) -> None:
     watch = await bench_live.start_watchers(port, plan)
     line = await asyncio.wait_for(watch.stdout.readline(), 60)  # type: ignore[union-attr]
     print(line.decode().strip())
+    hub = app.state.hub
+    for _ in range(600):  # every hello's round done (a hello at the page's own seq is sent no frame)
+        await asyncio.sleep(0.5)
+        if not hub._rounds:
+            break
     await asyncio.sleep(2)
     gc.collect()
     after = tracemalloc.take_snapshot()
@@ -100,6 +110,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--watchers", type=int, default=200)
     ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--mix", choices=("damage", "real"), default="damage", help="as scripts/bench_live.py's")
+    ap.add_argument("--battles", type=int, default=20, help="--mix real: the battles the watchers share")
     ap.add_argument("--depth", type=int, default=8, help="frames of each traceback shown (innermost last)")
     a = ap.parse_args()
     tracemalloc.start(25)

@@ -29,7 +29,9 @@ import contextlib
 import json
 import logging
 import random
+import sys
 import types
+import zlib
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -54,8 +56,42 @@ class SeatGone(Exception):
 OUTBOX_LIMIT = 64  # frames waiting for one socket; more and it is closed 1013 (it catches up by seq)
 
 
+PACK_FROM = 1024  # characters: a region this long is held zlib-packed (HTML packs to about a tenth)
+# Whether str hashes are keyed per process (the default): then a region's length and hash tell
+# whether a page holds it, and nobody outside can make two regions' hashes meet; with a fixed seed
+# (PYTHONHASHSEED=0) the held copy is unpacked and compared whole instead.
+_KEYED_HASH = bool(sys.flags.hash_randomization)
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """One region as a record keeps it: its length and hash (str hashes are computed once per
+    string, so every record compares with one rendering's region for the price of one), and its
+    text — zlib-packed when long, so an idle socket's page costs the server a tenth of its HTML."""
+
+    size: int
+    fingerprint: int
+    packed: bytes | str
+
+    @classmethod
+    def of(cls, text: str) -> Held:
+        packed = zlib.compress(text.encode(), 1) if len(text) >= PACK_FROM else text
+        return cls(len(text), hash(text), packed)
+
+    def text(self) -> str:
+        return zlib.decompress(self.packed).decode() if isinstance(self.packed, bytes) else self.packed
+
+    def holds(self, text: str) -> bool:
+        """Whether this is `text`."""
+        if self.size != len(text):
+            return False
+        if isinstance(self.packed, str):
+            return self.packed == text
+        return self.fingerprint == hash(text) if _KEYED_HASH else self.text() == text
+
+
 class Sent:
-    """What a viewer's page holds, region by region: each region's HTML as last sent to it.
+    """What a viewer's page holds, region by region: each region's HTML as last sent to it (`Held`).
 
     Viewers sent the same frames share one record, so a round works out what a rendering adds for
     them once (the record is the key: compared by identity, and held by the round while it runs).
@@ -63,8 +99,13 @@ class Sent:
 
     __slots__ = ("regions",)
 
-    def __init__(self, regions: Mapping[str, str] | None = None) -> None:
-        self.regions: Mapping[str, str] = types.MappingProxyType(dict(regions or {}))
+    def __init__(self, regions: Mapping[str, Held] | None = None) -> None:
+        self.regions: Mapping[str, Held] = types.MappingProxyType(dict(regions or {}))
+
+    def text(self, target: str) -> str | None:
+        """The HTML the page holds for this region (None: it holds none)."""
+        held = self.regions.get(target)
+        return held.text() if held is not None else None
 
 
 NOTHING_SENT = Sent()  # a new viewer's record: its page's regions are as of its hello's seq
@@ -143,34 +184,54 @@ class Drawn:
 
     regions: list[tuple[str, str]]
     held: dict[str, str]
+    packed: dict[str, Held] = field(default_factory=dict)  # each region as records keep it, packed once
 
     @classmethod
     def of(cls, html: str | list[tuple[str, str]]) -> Drawn:
         regions = [("", html)] if isinstance(html, str) else html
         return cls(regions, {target: part for target, part in regions if not target.startswith("+")})
 
-    def fresh(self, sent: Mapping[str, str]) -> tuple[str, ...]:
+    def fresh(self, sent: Mapping[str, Held]) -> tuple[str, ...]:
         """The regions a viewer whose page holds `sent` lacks: appended ones always."""
-        return tuple(t for t, _ in self.regions if t.startswith("+") or sent.get(t) != self.held[t])
+        fresh = []
+        for target, html in self.regions:
+            if not target.startswith("+"):
+                held = sent.get(target)
+                if held is not None and held.holds(html):
+                    continue
+            fresh.append(target)
+        return tuple(fresh)
+
+    def holds(self, sent: Sent, fresh: tuple[str, ...]) -> Sent:
+        """The record of a page that held `sent` and was sent the `fresh` regions of this rendering."""
+        regions = dict(sent.regions)
+        for target in fresh:
+            if target in self.held:
+                held = self.packed.get(target)
+                if held is None:
+                    held = self.packed[target] = Held.of(self.held[target])
+                regions[target] = held
+        return Sent(regions)
 
     def frame(
         self, sent: Sent, tail: dict[str, Any], patches: bool, same_seq: bool = False, table: bool = False
-    ) -> str | None:
+    ) -> tuple[str | None, Sent]:
         """The frame for a page holding `sent`, as JSON text ending in `tail` (its seq, …): the
         regions it lacks, each whole or (`patches`) as hunks against the version it holds when
-        those are smaller. None when there is nothing to send: a refresh at the page's own seq
-        (`same_seq`) or the table's regions (`table`) that find nothing new."""
+        those are smaller; and the record of what the page holds once sent it. None when there is
+        nothing to send: a refresh at the page's own seq (`same_seq`) or the table's regions
+        (`table`) that find nothing new."""
         fresh = self.fresh(sent.regions)
         if same_seq:
             fresh = tuple(t for t in fresh if not t.startswith("+"))  # the same seq: the log has nothing new
         if (same_seq or table) and not fresh:
-            return None
+            return None, sent
         whole: list[str] = []
         hunks: list[list[Any]] = []
         for target, html in self.regions:
             if target not in fresh:
                 continue
-            old = sent.regions.get(target) if patches else None
+            old = sent.text(target) if patches else None
             if old is not None:
                 length, ops = patch(old, html)
                 if sum(len(op[2]) + 16 for op in ops) < len(html):  # ~16: an op's offsets and brackets
@@ -180,7 +241,7 @@ class Drawn:
         body: dict[str, Any] = {"content": "".join(whole)}
         if hunks:
             body["patch"] = hunks
-        return json.dumps(body | tail)
+        return json.dumps(body | tail), self.holds(sent, fresh)
 
 
 def _delay(attempt: int, settings: HubSettings) -> float:
@@ -490,9 +551,8 @@ class Hub:
             if made is None:
                 # a refresh: the same seq, new regions — the page must not skip it as one it has
                 tail = {"seq": seq, "refresh": True} if refresh else {"seq": seq}
-                made = frames[(key, viewer.sent, refresh, same_seq, patches)] = (
-                    drawn.frame(viewer.sent, tail, patches, same_seq),
-                    Sent({**viewer.sent.regions, **drawn.held}),
+                made = frames[(key, viewer.sent, refresh, same_seq, patches)] = drawn.frame(
+                    viewer.sent, tail, patches, same_seq
                 )
             frame, holds = made
             if frame is None:
@@ -575,10 +635,7 @@ class Hub:
             patches = viewer.patches and self._fits(viewer)
             key = (viewer.sent, patches)  # viewers sent the same share the frame and the record
             if key not in made:
-                made[key] = (
-                    drawn.frame(viewer.sent, {"table": True}, patches, table=True),
-                    Sent({**viewer.sent.regions, **drawn.held}),
-                )
+                made[key] = drawn.frame(viewer.sent, {"table": True}, patches, table=True)
             frame, holds = made[key]
             if frame is None:
                 continue

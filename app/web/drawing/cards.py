@@ -16,7 +16,9 @@ ship and one who does see the public card, drawn once. A card with an action for
 per seq. Which variables the card's templates (and all they include) read is found by parsing them
 (`jinja2.meta`): a template that starts reading anything else turns the memo off (every card is
 drawn, as before) until `INPUTS` names it, and a test says so. Anything in those inputs that is not
-plain JSON data also means the card is drawn, never a guess.
+plain JSON data also means the card is drawn, never a guess. Cards are kept zlib-packed (`pack`):
+a card is 20–30 thousand characters, two bytes each in a str, and a frame's round unpacks each
+once for all its views.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import hashlib
 import json
 import re
 import weakref
+import zlib
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
@@ -253,6 +256,12 @@ class AskedViewer:
         return value
 
 
+def pack(card: str) -> bytes:
+    """A card as the memo keeps it: zlib-packed UTF-8 (a card is 20–30 thousand characters, held
+    two bytes each as soon as one is not Latin-1 — a minus sign will do — and packs to a twentieth)."""
+    return zlib.compress(card.encode(), 1)
+
+
 VARIANTS = 8  # cards kept under one key, for viewers who answer a card's questions differently
 
 
@@ -310,19 +319,30 @@ class CardMemo:
         if key is by_seq:
             kept = self._cards.get(by_seq)
         offers, viewer = context["offers"], context["viewer"]
-        for questions, card in kept if isinstance(kept, list) else ():
+        for questions, packed in kept if isinstance(kept, list) else ():
             if Asked.same(questions, offers, viewer):
                 self._cards.move_to_end(key)
                 self.hits += 1
-                return card
+                return self._unpacked(packed, context.get("unpacked"))
         asked = Asked(offers, viewer)
         card = self._drawn({**context, "offers": asked.offers, "viewer": asked.viewer}, ship)
         self.draws += 1
         if key is base and SEEN_SEQ in card:  # it draws a form: the same inputs differ by seq
             self._keep(base, _BY_SEQ)
             key, kept = by_seq, self._cards.get(by_seq)
-        variants = [*(kept if isinstance(kept, list) else ()), (asked.questions, card)][-VARIANTS:]
+        variants = [*(kept if isinstance(kept, list) else ()), (asked.questions, pack(card))][-VARIANTS:]
         self._keep(key, variants)
+        return card
+
+    @staticmethod
+    def _unpacked(packed: bytes, unpacked: dict[bytes, Markup] | None) -> Markup:
+        """A kept card's HTML; `unpacked`: the round's cards already unpacked (a public card is
+        every spectator's and most players')."""
+        card = unpacked.get(packed) if unpacked is not None else None
+        if card is None:
+            card = Markup(zlib.decompress(packed).decode())
+            if unpacked is not None:
+                unpacked[packed] = card
         return card
 
     def _drawn(self, context: dict[str, Any], ship: dict[str, Any]) -> Markup:

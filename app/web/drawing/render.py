@@ -159,7 +159,9 @@ def _context(
     history: dict[str, Any] | None,
     marks: list[Mark] | None = None,
     moves: list[ActionLog] | None = None,
+    common: dict[Any, Any] | None = None,
 ) -> dict[str, Any]:
+    """`common`: what a live round's views share (see `display_values`); None for a page."""
     state = data["state"]
     offers = Offers(offers_for(game_state, viewer) if live else [])
     game = game_state.game
@@ -194,7 +196,7 @@ def _context(
         "names": names,
         "library": ships_for(game_state.game.system) if participant.role == "referee" else {},
         "offers": offers,
-        "display": display_values(game_state, state),
+        "display": display_values(game_state, state, common),
         "damage_traits": damage_traits(game_state),
         "panels": ruleset_panels(game_state),
         # the board a ruleset keeps where the system plays in range bands (templates/partials/range_board.html)
@@ -236,18 +238,32 @@ class Offers:
         return bool(self._by_type)
 
 
-def display_values(state: Any, shown: dict[str, Any]) -> dict[str, dict[str, Any]]:
+_NONE = object()
+
+
+def display_values(
+    state: Any, shown: dict[str, Any], common: dict[Any, Any] | None = None
+) -> dict[str, dict[str, Any]]:
     """ship id → part name → the values the rules derive for that part's template (from what the
-    viewer may see of it)."""
+    viewer may see of it). `common`: a round's values by ship and part, each kept with the part as
+    it was shown — one state, so a part shown alike (a public part, or a ship seen whole by its
+    commander and the referee) has one answer for every view (a sixth of a round's CPU was these
+    worked out once per view)."""
     game = state.game
     out: dict[str, dict[str, Any]] = {}
     for sid, ship_data in shown["ships"].items():
         ship = state.ships[sid]
-        out[sid] = {
-            name: game.display(state, ship, name, part)
-            for name, part in ship_data["parts"].items()
-            if isinstance(part, dict)
-        }
+        values: dict[str, Any] = {}
+        for name, part in ship_data["parts"].items():
+            if not isinstance(part, dict):
+                continue
+            kept = common.setdefault((sid, name), []) if common is not None else []
+            found = next((value for seen, value in kept if seen == part), _NONE)
+            if found is _NONE:
+                found = game.display(state, ship, name, part)
+                kept.append((part, found))
+            values[name] = found
+        out[sid] = values
     return out
 
 
@@ -295,6 +311,9 @@ class LiveRead:
     end: int | None = None  # the end's seq, when it came in these rows
     clock_run: dict[str, Any] | None = None  # the battle clock's times (reading/clock_view.py), if it has one
     public: bool = False  # the battle is open to watchers by its public link (app/services/table/lobby.py)
+    # what the round's views have in common, worked out for the first that needs it: each ship
+    # part's display values by how the part is shown (the round's own; it goes with the read)
+    common: dict[Any, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_id = {p.id: p for p in self.people}
@@ -485,6 +504,8 @@ def live_html(
         history,
         read.marks,
         moves=read.moves,
+        # shared only while the view's state is the round's (drafts folded in make it the viewer's)
+        common=read.common if state is read.state else None,
     )
     # the entries this viewer holds whose taken-back mark changed (an undo, redo or rewind landed)
     context["remarked"] = [(seq, read.taken.get(seq)) for seq in remarked(read.touched, since)]
@@ -492,6 +513,7 @@ def live_html(
     held = [r for r in read.revealed if r.seq <= since] if read.end is not None and since < read.end else []
     context["reopened"] = log_entries(held, read.battle, viewer, read.names, read.taken) if held else []
     context["pushed"] = True  # forms without the seq: the page fills it in (partials/action_fields.html)
+    context["unpacked"] = read.common.setdefault("cards", {})  # kept cards unpacked once a round
     context["cards"] = (cards or _EVERY_CARD).cards(context)
     return render("partials/live_update.html", context)
 

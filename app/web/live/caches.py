@@ -35,7 +35,7 @@ CACHES: tuple[Cache, ...] = (
     Cache(
         "app/web/drawing/cards.py",
         "CardMemo",
-        "ship cards as drawn for a frame, by a digest of everything their templates read",
+        "ship cards as drawn for a frame (zlib-packed), by a digest of everything their templates read",
         "any change in what a card reads is a new digest (a miss); a template that reads something "
         "the digest does not name turns the memo off",
         "512 cards, least recently used first out (one per LiveViews)",
@@ -60,10 +60,19 @@ CACHES: tuple[Cache, ...] = (
     Cache(
         "app/realtime/hub.py",
         "Sent",
-        "per socket, each region's HTML as last sent (what the page holds), shared by viewers sent "
-        "the same frames — the base a region's hunks are made against",
+        "per socket, each region's HTML as last sent (what the page holds: `Held`, its length, hash "
+        "and text — zlib-packed from 1 KB), shared by viewers sent the same frames — the base a "
+        "region's hunks are made against",
         "a hello (the page may hold less: every region is sent whole again); a frame replaces it",
         "one record per distinct page state; dropped with the socket",
+    ),
+    Cache(
+        "app/web/drawing/render.py",
+        "LiveRead",
+        "for one round: each ship part's display values by how the part is shown (`common`), so "
+        "views that see a part alike share one answer",
+        "nothing: it lives as long as the round's read (one state), and goes with it",
+        "the parts of the battle's ships, times the ways each is shown (public, whole)",
     ),
     # -- the write path ----------------------------------------------------------------------
     Cache(
