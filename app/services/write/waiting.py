@@ -5,7 +5,7 @@ write path decides this once, inside the action's own unit of work, for every do
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,7 +17,17 @@ from app.services.store.seats import ASKERS, DAMAGE
 
 if TYPE_CHECKING:
     from app.models import Participant
-    from app.services.write.actions import Command
+
+
+class Command(Protocol):
+    """What of an action's command the question reads (the write path's `Command` has it)."""
+
+    battle_id: str
+    action_type: str
+    payload: dict[str, Any]
+    action_id: str
+    dice: list[int] | None
+    approved: bool
 
 MAX_PENDING = 10  # damage entries one player may have waiting for the referee
 
