@@ -190,3 +190,31 @@ async def test_the_lobby_is_in_the_openapi_schema(client: httpx.AsyncClient) -> 
     assert {"get", "put"} <= set(paths["/api/v1/battles/{battle_id}/listing"])
     assert "post" in paths["/api/v1/lobby/{battle_id}/seats/{seat_id}/claim"]
     assert "post" in paths["/api/v1/lobby/{battle_id}/claims/{claim_id}/collect"]
+
+
+async def test_the_viewscreen_as_data_runs_behind_by_the_delay_and_shows_only_the_public(
+    client: httpx.AsyncClient,
+) -> None:
+    """GET /api/v1/battles/{id}/screen: the screen's seq, how far behind the battle it is, each
+    ship's public figures then and the ticker, newest first. Open to anyone while the battle is
+    listed for spectators; otherwise a seat's token."""
+    table = await table_with_ships(client)
+    url = f"/api/v1/battles/{table.battle_id}/screen"
+    assert (await client.get(url)).status_code == 401  # not listed: a seat's token is asked
+    hit = {"target": "crow", "source": "hawk", "amount": 4, "direction": "fore"}
+    assert (await act(client, table, "ann", "damage.apply", hit)).status_code == 200
+    seated = await client.get(url, headers=table.auth("bob"))
+    assert seated.status_code == 200, seated.text
+    now = seated.json()
+    assert (now["seq"], now["behind"], now["status"]) == (3, 0, "active")
+    assert now["ticker"][0]["seq"] == 3 and now["ticker"][0]["texts"][0].startswith("Hawk hits Crow for 4")
+    await listed(client, table, open_seats=[], delay_actions=1)
+    public = await client.get(url)  # listed for spectators: no token needed
+    assert public.status_code == 200, public.text
+    behind = public.json()
+    assert (behind["seq"], behind["behind"]) == (2, 1)
+    assert [t["seq"] for t in behind["ticker"]] == [2, 1]  # the hit is not on the screen yet
+    crow_now = next(s for s in now["ships"] if s["name"] == "Crow")
+    crow_then = next(s for s in behind["ships"] if s["name"] == "Crow")
+    assert crow_then["points"] - crow_now["points"] == 4
+    assert "token" not in public.text and table.tokens["ref"] not in public.text

@@ -15,8 +15,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Battle
+from app.rules import Rules
 from app.rules.ruleset import PartSpec
 from app.services.reading.report import figures
+from app.services.reading.report_share import public_reader
+from app.services.reading.views import read_battle, visible_log
 
 TICKER_LINES = 6  # the last log entries the screen's ticker shows
 _TURN = re.compile(r"T(\d+)")
@@ -106,3 +109,28 @@ def screen_ships(view: dict[str, Any], parts: Mapping[str, PartSpec]) -> list[di
 def _number(value: float, most: float | None) -> str:
     shown = f"{value:g}"
     return shown if most is None else f"{shown}/{most:g}"
+
+
+async def screen_view(
+    session: AsyncSession, battle: Battle, delay_actions: int, delay_turn: bool, rules: Rules
+) -> dict[str, Any]:
+    """What the viewscreen shows, as data (the bots' and tools' twin of the page): the seq it
+    shows and how far behind the battle that is, each ship as the public sees it then, and the
+    ticker — read as the public reads it, through the same views and replay as the page."""
+    at = await screen_seq(session, battle, delay_actions, delay_turn)
+    data, viewer, people, _ = await read_battle(
+        session, battle, public_reader(battle), None if at == battle.seq else at, rules
+    )
+    names = {p.id: p.name for p in people}
+    log = await visible_log(session, battle, viewer, since=max(0, at - 40), until=data["seq"], names=names)
+    return {
+        "battle_id": battle.id,
+        "name": battle.name,
+        "system": battle.system,
+        "status": battle.status,
+        "seq": at,
+        "behind": battle.seq - at if battle.status != "finished" else 0,
+        "ships": screen_ships(data["state"], rules.game(battle.system).parts),
+        "ticker": screen_ticker(log),
+    }
+

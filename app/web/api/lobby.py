@@ -11,6 +11,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from app.services.errors import Forbidden, Unauthorized
+from app.services.reading.screen import screen_view
+from app.services.store.battles import get_battle
 from app.services.table import lobby
 from app.web.api.battles import SeatOut, _seat_out
 from app.web.deps import Creds, HubDep, PlatformDep, errors, participant_by_bearer
@@ -84,6 +86,23 @@ async def read_lobby(platform: PlatformDep, hub: HubDep) -> Any:
     async with platform.db.reader() as session:
         found = await lobby.lobby(session, platform.rules, lobby.watchers(hub.viewers))
     return found.as_dict()
+
+
+@router.get("/battles/{battle_id}/screen", responses=errors(401, 403, 404))
+async def read_screen(battle_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
+    """The audience's viewscreen as data: the seq it shows (behind the battle by the referee's
+    delay), each ship's public figures and the last events. Anyone may read it where the battle is
+    open to spectators; otherwise a seat of the battle (its bearer token). Only what the public
+    may see, whoever asks."""
+    async with platform.db.reader() as session:
+        battle = await get_battle(session, battle_id)
+        listing = await lobby.listing_of(session, battle_id)
+    if not listing.spectators:
+        await participant_by_bearer(platform, battle_id, creds)
+    async with platform.db.reader() as session:
+        return await screen_view(
+            session, battle, int(listing.delay_actions or 0), bool(listing.delay_turn), platform.rules
+        )
 
 
 async def _referee_id(platform: PlatformDep, battle_id: str, creds: Creds) -> str:
