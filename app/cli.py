@@ -6,6 +6,9 @@
 - `python -m app.cli export BATTLE > file.json`: the battle as a file (docs/battle-file.md)
 - `python -m app.cli import file.json`: a new battle from a file, replayed and checked; prints its
   id and each seat's join link (tokens are shown once)
+- `python -m app.cli campaign-export CAMPAIGN > file.json` / `campaign-import file.json`: a campaign
+  as one file with its battles inside, any size (docs/campaigns.md); the import prints the new
+  campaign's id and its seats' tokens as JSON
 - `python -m app.cli backup [FILE]` / `restore FILE [--into URL] [--clean]`: a consistent copy of
   the database and its way back (docs/operations.md, "Backups")
 - `python -m app.cli archive --older-than-days N --to DIR [--remove]`: finished battles untouched
@@ -131,6 +134,54 @@ def import_file(path: str) -> int:
     return _print_made(battle_id, seats)
 
 
+async def _export_campaign(platform: Platform, campaign_id: str) -> dict:
+    from app.services.campaigns.files import export_campaign
+
+    async with platform.db.reader() as session:
+        return await export_campaign(session, campaign_id)
+
+
+async def _import_campaign(platform: Platform, data: dict) -> dict:
+    from app.services.campaigns.files import import_campaign
+
+    made = await import_campaign(platform, data)
+    return {"campaign": made["campaign"].id, "seats": made["seats"], "battles": made["battles"]}
+
+
+def export_campaign_file(campaign_id: str) -> int:
+    """A campaign as one file, its battles inside: any size (the web doors stop at MAX_BODY_BYTES)."""
+    from app.services.errors import ServiceError
+
+    try:
+        data = asyncio.run(_with_platform(lambda platform: _export_campaign(platform, campaign_id)))
+    except ServiceError as exc:
+        print(f"campaign-export: {exc.message}", file=sys.stderr)
+        return 1
+    json.dump(data, sys.stdout, indent=1, ensure_ascii=False)
+    print()
+    return 0
+
+
+def import_campaign_file(path: str) -> int:
+    """A new campaign from a campaign file, read as strictly as the doors read one; prints the new
+    campaign's id and each seat's token (JSON)."""
+    from app.services.errors import ServiceError
+    from app.web.battle_file_reader import read_battle_file
+
+    try:
+        data = read_battle_file(Path(path).read_bytes())
+        made = asyncio.run(_with_platform(lambda platform: _import_campaign(platform, data)))
+    except (OSError, ValueError) as exc:
+        print(f"campaign-import: {path}: {exc}", file=sys.stderr)
+        return 1
+    except ServiceError as exc:
+        print(f"campaign-import: refused: {exc.message}", file=sys.stderr)
+        return 1
+    json.dump(made, sys.stdout, indent=1)
+    print()
+    return 0
+
+
 def fork_battle(battle: str, seq: int) -> int:
     from app.services.errors import ServiceError
 
@@ -253,6 +304,10 @@ def main(argv: list[str] | None = None) -> None:
     export_cmd.add_argument("battle")
     import_cmd = sub.add_parser("import", help="create a new battle from a battle file")
     import_cmd.add_argument("file")
+    campaign_export = sub.add_parser("campaign-export", help="write a campaign (its battles inside) to stdout")
+    campaign_export.add_argument("campaign")
+    campaign_import = sub.add_parser("campaign-import", help="create a new campaign from a campaign file")
+    campaign_import.add_argument("file")
     fork_cmd = sub.add_parser("fork", help="start a what-if battle from a seq of an existing one")
     fork_cmd.add_argument("battle")
     fork_cmd.add_argument("seq", type=int)
@@ -282,6 +337,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(export_file(args.battle))
     elif args.command == "import":
         sys.exit(import_file(args.file))
+    elif args.command == "campaign-export":
+        sys.exit(export_campaign_file(args.campaign))
+    elif args.command == "campaign-import":
+        sys.exit(import_campaign_file(args.file))
     elif args.command == "fork":
         sys.exit(fork_battle(args.battle, args.seq))
     elif args.command == "verify":

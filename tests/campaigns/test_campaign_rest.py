@@ -6,13 +6,15 @@ nothing changed; a secret roster never leaks."""
 
 from __future__ import annotations
 
+import json
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
 
-from app.services.campaigns.files import import_campaign
 from tests.helpers import eventually, ship_def, simple_ship
+from tests.web.test_battle_file import cli
 
 API = "/api/v1"
 
@@ -118,7 +120,9 @@ async def fight(
     return {"battle": battle, "ids": ids}
 
 
-async def test_three_battle_campaign_carries_repairs_destroys_and_retires(client: httpx.AsyncClient) -> None:
+async def test_three_battle_campaign_carries_repairs_destroys_and_retires(
+    client: httpx.AsyncClient, tmp_path: Path
+) -> None:
     c = client
     camp = await traveller_campaign(c)
     view = await read(c, camp)
@@ -234,8 +238,17 @@ async def test_three_battle_campaign_carries_repairs_destroys_and_retires(client
     # service the door calls takes any size.
     too_big = await c.post(f"{API}/campaigns/import", json=exported)
     assert too_big.status_code == 413
-    made = await import_campaign(c.app.state.platform, exported)  # type: ignore[attr-defined]
-    imported = {"campaign_id": made["campaign"].id, "battles": made["battles"]}
+    # …so the operator's command line writes and reads it, whatever its size
+    url = c.app.state.settings.database_url  # type: ignore[attr-defined]
+    written = cli(url, "campaign-export", camp["id"])
+    assert written.returncode == 0, written.stderr
+    assert json.loads(written.stdout) == exported
+    path = tmp_path / "campaign.json"
+    path.write_text(written.stdout)
+    done = cli(url, "campaign-import", str(path))
+    assert done.returncode == 0, done.stderr
+    made = json.loads(done.stdout)
+    imported = {"campaign_id": made["campaign"], "battles": made["battles"]}
     referee = next(s for s in made["seats"] if s["role"] == "referee")
     copy = await ok(
         await c.get(f"{API}/campaigns/{imported['campaign_id']}", headers=bearer(referee["token"]))
