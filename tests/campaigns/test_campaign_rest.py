@@ -6,13 +6,16 @@ nothing changed; a secret roster never leaks."""
 
 from __future__ import annotations
 
+import copy
 import json
 import uuid
 from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import select
 
+from app.models import CampaignEvent
 from tests.helpers import eventually, ship_def, simple_ship
 from tests.web.test_battle_file import cli
 
@@ -191,7 +194,7 @@ async def test_three_battle_campaign_carries_repairs_destroys_and_retires(
     assert view["seq"] == seq_before + 1
 
     # Battle 2: the Vigilant is ruled destroyed (TR-17), then struck off the roster.
-    await fight(
+    b2 = await fight(
         c,
         camp,
         "Second Regina",
@@ -223,6 +226,42 @@ async def test_three_battle_campaign_carries_repairs_destroys_and_retires(
     assert [h["battle"] for h in arb["history"]][-1] == b3["battle"]
     assert arb["totals"]["battles"] == 3
 
+    # The audit makes each recorded result again from its battle's log: all three agree, until a
+    # recorded figure is changed behind the log's back.
+    audit_url = f"{API}/campaigns/{camp['id']}/audit"
+    audited = await ok(await c.get(audit_url, headers=bearer(camp["ref"])))
+    assert audited["ok"] is True and [b["battle"] for b in audited["battles"]] == [
+        b1["battle"],
+        b2["battle"],
+        b3["battle"],
+    ]
+    assert (await c.get(audit_url, headers=bearer(camp["ann"]))).status_code == 403
+    platform = c.app.state.platform  # type: ignore[attr-defined]
+    async with platform.db.transaction() as session:
+        first = (
+            await session.scalars(
+                select(CampaignEvent)
+                .where(CampaignEvent.campaign_id == camp["id"], CampaignEvent.kind == "battle_recorded")
+                .order_by(CampaignEvent.seq)
+            )
+        ).first()
+        fleet_id = next(iter(first.data["ships"]))
+        original = copy.deepcopy(first.data)
+        forged = copy.deepcopy(first.data)
+        forged["ships"][fleet_id]["taken"] += 1
+        first.data = forged
+    audited = await ok(await c.get(audit_url, headers=bearer(camp["ref"])))
+    assert audited["ok"] is False
+    assert [(b["battle"], b["matches"], b["differences"]) for b in audited["battles"]] == [
+        (b1["battle"], False, [f"ships.{fleet_id}.taken"]),
+        (b2["battle"], True, []),
+        (b3["battle"], True, []),
+    ]
+    async with platform.db.transaction() as session:
+        row = await session.get(CampaignEvent, first.id)
+        row.data = original
+    assert (await ok(await c.get(audit_url, headers=bearer(camp["ref"]))))["ok"] is True
+
     # The log is the campaign: rewinding to before battle 3 forgets it; the file carries it all.
     log = await ok(await c.get(f"{API}/campaigns/{camp['id']}/log", headers=bearer(camp["ref"])))
     started3 = next(e["seq"] for e in log if e["kind"] == "battle_started" and e["battle"] == b3["battle"])
@@ -250,13 +289,13 @@ async def test_three_battle_campaign_carries_repairs_destroys_and_retires(
     made = json.loads(done.stdout)
     imported = {"campaign_id": made["campaign"], "battles": made["battles"]}
     referee = next(s for s in made["seats"] if s["role"] == "referee")
-    copy = await ok(
+    copied = await ok(
         await c.get(f"{API}/campaigns/{imported['campaign_id']}", headers=bearer(referee["token"]))
     )
-    assert [(s["id"], s["status"], s["totals"]) for s in copy["ships"]] == [
+    assert [(s["id"], s["status"], s["totals"]) for s in copied["ships"]] == [
         (s["id"], s["status"], s["totals"]) for s in (await read(c, camp))["ships"]
     ]
-    assert all(b["id"] in imported["battles"] for b in copy["battles"])
+    assert all(b["id"] in imported["battles"] for b in copied["battles"])
 
 
 async def test_bad_input_is_refused_naming_the_field_and_changes_nothing(client: httpx.AsyncClient) -> None:

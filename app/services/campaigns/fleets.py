@@ -419,6 +419,43 @@ async def start_battle(
     return Started(battle, referee, made, mapping)
 
 
+async def walked_battle(
+    session: AsyncSession, rules: Any, battle: Battle
+) -> tuple[record.Result, dict[int, list[dict[str, Any]]]]:
+    """The battle's log walked from its start (the state at its end, the damage and kills), and its
+    events by seq: what a recorded result is made from, and checked against by the audit."""
+    raw = await log_rows(session, battle.id)
+    rows = [LogRow(r.seq, r.action_type, r.actor_id, r.actor_role, r.payload, r.dice) for r in raw]
+    events = {r.seq: list(r.events) for r in raw}
+    return record.walk(rules, battle, rows, events), events
+
+
+def recorded_result(
+    state: dict[str, Any],
+    battle: Battle,
+    ships: dict[str, str],
+    walked: record.Result,
+    events: dict[int, list[dict[str, Any]]],
+) -> dict[str, Any]:
+    """The `battle_recorded` entry's data for a battle whose fleet ships are `ships` (fleet id →
+    the ship's id in the battle), from the campaign as it stood (`state`) and the walked battle."""
+    end = walked.state
+    result: dict[str, Any] = {}
+    for fleet_id, bid in ships.items():
+        ship = state["ships"][fleet_id]
+        result[fleet_id] = {
+            "battle_ship": bid,
+            "parts": carry.carried_parts(end, bid, ship["parts"], state["options"]),
+            "destroyed": carry.destroyed(end, bid),
+            "taken": walked.taken.get(bid, 0),
+            "dealt": walked.dealt.get(bid, 0),
+            "kills": walked.kills.get(bid, []),
+        }
+    ending = next((e for evs in events.values() for e in evs if e.get("kind") == "battle_end"), None)
+    won = winner(ending, {sid: {"side": s.side} for sid, s in end.ships.items()}) if ending else None
+    return {"battle": battle.id, "winner": won, "ships": result}
+
+
 async def record_battle(platform: Platform, battle_id: str) -> int | None:
     """The end of a battle started from a campaign, written back to its fleets as one event: each
     ship's parts as its parts' declarations carry them, whether it was destroyed, the damage it
@@ -440,10 +477,7 @@ async def record_battle(platform: Platform, battle_id: str) -> int | None:
         battle = await session.get(Battle, battle_id)
         if battle is None or battle.status != "finished":
             return None
-        raw = await log_rows(session, battle_id)
-    rows = [LogRow(r.seq, r.action_type, r.actor_id, r.actor_role, r.payload, r.dice) for r in raw]
-    events = {r.seq: list(r.events) for r in raw}
-    walked = record.walk(platform.rules, battle, rows, events)
+        walked, events = await walked_battle(session, platform.rules, battle)
     return await _write_record(platform, started.campaign_id, battle, walked, events)
 
 
@@ -454,27 +488,13 @@ async def _write_record(
     walked: record.Result,
     events: dict[int, list[dict[str, Any]]],
 ) -> int | None:
-    end = walked.state
     async with platform.db.transaction() as session:
         campaign = await log.get_campaign(session, campaign_id, lock=True)
         state = await log.folded(session, campaign_id)
         entry = state["battles"].get(battle.id)
         if entry is None or entry["status"] != "running":
             return None
-        result: dict[str, Any] = {}
-        for fleet_id, bid in entry["ships"].items():
-            ship = state["ships"][fleet_id]
-            result[fleet_id] = {
-                "battle_ship": bid,
-                "parts": carry.carried_parts(end, bid, ship["parts"], state["options"]),
-                "destroyed": carry.destroyed(end, bid),
-                "taken": walked.taken.get(bid, 0),
-                "dealt": walked.dealt.get(bid, 0),
-                "kills": walked.kills.get(bid, []),
-            }
-        ending = next((e for evs in events.values() for e in evs if e.get("kind") == "battle_end"), None)
-        won = winner(ending, {sid: {"side": s.side} for sid, s in end.ships.items()}) if ending else None
-        data = {"battle": battle.id, "winner": won, "ships": result}
+        data = recorded_result(state, battle, entry["ships"], walked, events)
         return (
             await log.append(session, campaign, "battle_recorded", data, "the rules", battle_id=battle.id)
         ).seq

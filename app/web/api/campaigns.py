@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.models import CampaignSeat
 from app.services.campaigns import fleets, log
+from app.services.campaigns.audit import audit_campaign
 from app.services.campaigns.files import export_campaign, import_campaign
 from app.services.campaigns.view import campaign_view, log_view
 from app.services.errors import Forbidden
@@ -310,6 +311,15 @@ async def record(campaign_id: str, battle_id: str, platform: PlatformDep, creds:
     seat = await _seat(platform, campaign_id, creds)
     fleets.referee_only(seat)
     return {"seq": await fleets.record_battle(platform, battle_id)}
+
+
+@router.get("/campaigns/{campaign_id}/audit", responses=errors(401, 403, 404, 422))
+async def audit(campaign_id: str, platform: PlatformDep, creds: Creds) -> dict[str, Any]:
+    """Referee: every battle result the campaign recorded, made again from its battle's log and
+    compared (`ok`; per battle `matches` and where it differs)."""
+    seat = await _seat(platform, campaign_id, creds)
+    fleets.referee_only(seat)
+    return await audit_campaign(platform, campaign_id)
 
 
 @router.get("/campaigns/{campaign_id}/export", responses=errors(401, 403, 404, 422))
