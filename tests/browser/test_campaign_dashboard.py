@@ -1,11 +1,14 @@
 """The campaign dashboard and a fleet page in chromium, at desktop (1366×900) and phone (390×844):
 a referee's browser seated by its campaign link adds a side and a ship with the forms (a tap on the
-phone), starts a battle from the fleets and is shown its links; the fleet page draws each ship's
+phone), starts a battle from the fleets and is shown its links; between the second and third
+battles it retires the ship the second destroyed, refits another by a ruling and starts the third —
+three battles, each brought home; the fleet page draws each ship's
 record as an SVG chart with its title and desc; no page scrolls sideways on the phone; axe finds
 nothing critical or serious, light or dark."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -60,6 +63,38 @@ async def _campaign(server: Server) -> dict[str, Any]:
 
         await eventually(home, what="the battle's result at home in the campaign")
     return {"id": cid, "ref": ref}
+
+
+async def _fight_to_the_end(
+    server: Server, camp: dict[str, Any], referee: str, target: str, amount: int
+) -> None:
+    """At the battle's table, as its referee's bot: Hawk hits `target`, the battle ends, and its
+    result comes home to the campaign."""
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        auth = {"Authorization": f"Bearer {camp['ref']}"}
+        running = [
+            b["id"]
+            for b in (await c.get(f"/api/v1/campaigns/{camp['id']}", headers=auth)).json()["battles"]
+            if b["status"] == "running"
+        ]
+        assert len(running) == 1, running
+        for type_, payload in (
+            ("damage.apply", {"target": target, "source": "hawk", "amount": amount}),
+            ("battle.end", {"reason": "the fight is over"}),
+        ):
+            body = {"type": type_, "payload": payload, "action_id": uuid.uuid4().hex}
+            r = await c.post(
+                f"/api/v1/battles/{running[0]}/actions",
+                json=body,
+                headers={"Authorization": f"Bearer {referee}"},
+            )
+            assert r.status_code == 200, r.text
+
+        async def home() -> bool:
+            view = (await c.get(f"/api/v1/campaigns/{camp['id']}", headers=auth)).json()
+            return all(b["status"] == "recorded" for b in view["battles"])
+
+        await eventually(home, what="the battle's result at home in the campaign")
 
 
 async def test_the_campaign_dashboard_and_fleet_page_at_desktop_and_phone(
@@ -123,6 +158,47 @@ async def test_the_campaign_dashboard_and_fleet_page_at_desktop_and_phone(
         await expect(page.locator("#links-title")).to_be_visible()
         first = await page.locator(".links input").first.input_value()
         assert "/join#" in first
+        # The second battle is fought at its table (over REST here) to Crow's loss and comes home…
+        await _fight_to_the_end(server, camp, first.split("#", 1)[1], "crow", 200)
+        # …then, in the browser, between battles: the lost Crow is retired, Hawk refitted by the
+        # referee's ruling, a new Romulan ship added, and the third battle started from the fleets.
+        await page.goto(f"{server.url}/campaigns/join/{camp['ref']}")
+        retire = page.locator("form[action$='/retire']")
+        await retire.locator("select[name=ship]").select_option(label="Crow (destroyed)")
+        await retire.get_by_label("Reason").fill("lost with all hands")
+        await retire.get_by_role("button", name="Retire").click()
+        await expect(page.locator("table.fleet", has_text="Crow")).to_contain_text("retired")
+        ruling = page.locator("form[action$='/ruling']")
+        await ruling.locator("select[name=ship]").select_option(label="Hawk")
+        await ruling.get_by_label("Reason").fill("refit at the yards")
+        await ruling.get_by_label("Restore the ship as built (a refit)").check()
+        await ruling.get_by_role("button", name="Log the ruling").click()
+        await expect(page.locator("body")).to_contain_text("refit at the yards")
+        ships = page.locator("form[action$='/ships']")
+        await ships.get_by_label("Side").select_option("Romulan")
+        await ships.get_by_label("Or a definition as JSON").fill(json.dumps(simple_ship("Kite")))
+        await ships.get_by_role("button", name="Add ship").click()
+        start = page.locator("form[action$='/battles']")
+        await start.get_by_label("Battle name").fill("Third clash")
+        await start.get_by_label("Hawk (Federation)").check()
+        await start.get_by_label("Kite (Romulan)").check()
+        await start.get_by_role("button", name="Start the battle").click()
+        await expect(page.locator("#links-title")).to_be_visible()
+        third = await page.locator(".links input").first.input_value()
+        await _fight_to_the_end(server, camp, third.split("#", 1)[1], "kite", 5)
+        # Hawk's record across the three battles, on its fleet page
+        await page.goto(f"{server.url}/campaigns/{camp['id']}/fleets/Federation")
+        await expect(page.locator("figure.report-chart svg[role=img]").first).to_be_visible()
+        async with httpx.AsyncClient(base_url=server.url) as c:
+            view = (
+                await c.get(
+                    f"/api/v1/campaigns/{camp['id']}", headers={"Authorization": f"Bearer {camp['ref']}"}
+                )
+            ).json()
+        hawk = next(s for s in view["ships"] if s["name"] == "Hawk")
+        crow = next(s for s in view["ships"] if s["name"] == "Crow")
+        assert (hawk["status"], hawk["totals"]["battles"], crow["status"]) == ("ready", 3, "retired")
+        assert [b["status"] for b in view["battles"]] == ["recorded", "recorded", "recorded"]
     finally:
         await context.close()
     counts, lines = report(found)
