@@ -73,7 +73,7 @@ def test_ST_05_the_selected_excelsior_draws_its_four_projections_turned_with_its
     assert [s["name"] for s in chosen["shields"]] == ["Fore", "Starboard", "Aft", "Port"]
     # The Fore Phaser Array (270°–90° off the nose) turned by 60°: from compass 330°, a half disc of 105.
     phaser = chosen["weapons"][0]
-    assert phaser["weapons"] == ["Fore Phaser Array"]
+    assert (phaser["weapons"], phaser["label"]) == (["Fore Phaser Array"], "270°–90°")
     assert phaser["path"].startswith("M 210 233.8 L 157.5 142.9 A 105 105 0 0 1 ")
 
 
