@@ -242,3 +242,21 @@ def test_SH_02_with_the_last_excess_box_gone_the_next_point_destroys_wherever_it
         True,
     )
     assert state.ships["hulk"].destroyed is True
+
+
+# --- apply_action's two ways with the state (GEN-01) --------------------------------------------------
+
+
+def test_GEN_01_an_action_changes_a_copy_unless_the_caller_hands_the_state_over():
+    state = battle()
+    out = apply_action(state, Action("clock.advance", {}, REFEREE), ScriptedDice([]))
+    assert (out.state is state, state.clock.step, out.state.clock.step) == (False, "ship_power", "movement")
+    owned = apply_action(state, Action("clock.advance", {}, REFEREE), ScriptedDice([]), owned=True)
+    assert (owned.state is state, state.clock.step) == (True, "movement")
+
+
+def test_GEN_01_the_last_commander_done_ends_the_step_once():
+    """One commander in a B5 Wars battle says Done in Ship Power: the step ends, to Movement, and
+    no further."""
+    state, events = act(battle(), "step.ready", {}, KIRK)
+    assert state.clock.step == "movement"
