@@ -131,3 +131,22 @@ def test_ST_16_every_known_part_is_read_in_every_battle():
     sfb = STANDARD.game("sfb")
     assert "first_one" in sfb.parts and "shields" in sfb.parts
     assert "startrek.cloak" not in sfb.actions
+
+
+def test_GEN_01_the_logs_time_stamp_names_turn_step_and_impulse():
+    sfb, b5 = STANDARD.game("sfb").system, STANDARD.game("b5wars").system
+    assert sfb.short(Clock(turn=4, step="impulse", impulse=17)) == "T4 I17"
+    assert b5.short(Clock(turn=2, step="ship_power")) == "T2 Power"
+
+
+def test_GEN_01_a_server_may_add_a_system_or_a_ruleset_to_the_standard_rules():
+    from dataclasses import replace
+
+    from app.rules.registry import GENERIC, SFB
+
+    drill = STANDARD.with_system(replace(SFB, key="drill", name="Drill"))
+    assert drill.names()["drill"] == "Drill" and drill.names()["sfb"] == "Star Fleet Battles (impulses)"
+    assert drill.game("drill").system.name == "Drill"
+    extra = STANDARD.with_ruleset(replace(GENERIC, key="extra", name="Extra", hooks=()))
+    assert "extra" in extra.rulesets and "generic" in extra.rulesets
+    assert list(extra.names()) == list(STANDARD.names())
