@@ -288,3 +288,81 @@ def test_GEN_03_a_weapon_without_its_own_arc_fires_in_its_sections_quadrant():
         "weapons": ["Fore Phaser Array"],
     }
     assert [w["arc"] for w in counter["weapons"]] == ["fore", "port", "starboard", "aft"]
+
+
+# --- the board drawn and one counter in full ------------------------------------------------------
+
+
+def test_GEN_01_the_board_is_what_the_viewer_sees_with_a_margin_of_three_hexes():
+    """One ship at 0505: columns 02–15 and rows 02–11 (a margin of 3, at least 14 × 10 hexes). The
+    view box runs from x = 30 + 45·1 − 30 = 45 and y = 30√3·1 ≈ 52 (less 4 of padding) to column
+    15's right edge (30 + 45·14 + 30 = 690) and row 11's bottom (30√3·11.5 ≈ 597.6)."""
+    bounds = map_model(view(excelsior=ship("excelsior")))["bounds"]
+    assert (bounds["columns"], bounds["rows"]) == ((2, 15), (2, 11))
+    assert bounds["viewbox"] == "41 48 653 553.6"
+    assert (bounds["width"], bounds["height"], bounds["tile_width"], bounds["tile_height"]) == (
+        "4470",
+        "5170.2",
+        "90",
+        "52",
+    )
+    assert [c[0] for c in bounds["column_labels"]] == [f"{c:02d}" for c in range(2, 16)]
+    assert [r[0] for r in bounds["row_labels"]] == [f"{r:02d}" for r in range(2, 12)]
+    label, x, y = bounds["column_labels"][0]
+    assert (label, round(x, 1), round(y, 1)) == ("02", 75.0, 61.0)  # column 02's centre, 9 below the top
+    label, x, y = bounds["row_labels"][0]
+    assert (label, round(x, 1), round(y, 1)) == ("02", 54.0, 103.9)  # column 02 is half a hex lower
+
+
+def test_GEN_01_an_empty_board_starts_at_0101_and_a_far_ship_stops_at_99():
+    assert map_model(view())["bounds"]["columns"] == (1, 14)
+    assert map_model(view())["bounds"]["rows"] == (1, 10)
+    far = map_model(view(far=ship("excelsior", hex_="9898")))["bounds"]
+    assert (far["columns"], far["rows"]) == ((95, 99), (95, 99))
+
+
+def test_ST_22_a_counter_in_full_and_a_ghost_in_full():
+    bop = ship("klingon-bird-of-prey", hex_="0707", facing=2, commanded=True, side="Klingon Empire")
+    bop["position"]["speed"] = 6
+    ghost = ship(
+        "klingon-bird-of-prey", hex_=None, position_hidden=True, name="Hidden Bird"
+    )  # over 9 letters: "Bird"
+    ghost["parts"]["cloak"] = {"cloaked": True, "last_known": {"hex": "0303"}}
+    model = map_model(view(bop=bop, ghost=ghost), select="bop")
+    (counter,) = model["counters"]
+    expected = {
+        "id": "bop",
+        "name": "Kor'vaq",
+        "code": "KO",
+        "label": "Kor'vaq",
+        "side": "Klingon Empire",
+        "hex": "0707",
+        "facing": 2,
+        "heading": 60,
+        "speed": 6,
+        "x": 300.0,
+        "y": 337.7,
+        "commanded": True,
+        "destroyed": False,
+        "cloaked": False,
+        "badge": None,
+        "path": [],
+        "due": 0,
+    }
+    assert {k: counter[k] for k in expected} == expected
+    assert model["ghosts"] == [
+        {
+            "id": "ghost",
+            "name": "Hidden Bird",
+            "code": "HB",
+            "label": "Bird",
+            "hex": "0303",
+            "turn": None,
+            "x": 120.0,
+            "y": 129.9,
+        }
+    ]
+    assert model["unplaced"] == []
+    assert model["size"] == 30.0
+    chosen = model["selected"]
+    assert (chosen["id"], chosen["name"], chosen["x"], chosen["y"]) == ("bop", "Kor'vaq", 300.0, 337.7)
