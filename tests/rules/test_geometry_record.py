@@ -71,3 +71,12 @@ def test_ST_05_tiling_problems_come_in_clockwise_order_whatever_the_listing():
         (1, "B's arc starts where A's does (0°): they overlap"),
         (0, "A's arc starts where B's does (360°): they overlap"),
     ]
+
+
+def test_ST_05_arcs_are_ordered_by_where_they_start_not_where_they_end():
+    """Port 0°–180° and a narrow Fore 90°–120° inside it: Port comes first (it starts first) and
+    overlaps Fore by 90°; Fore then leaves 240° before Port starts again."""
+    assert tiling_problems([("Port", (0, 180)), ("Fore", (90, 120))]) == [
+        (0, "Port's arc (0°–180°) overlaps Fore's by 90°"),
+        (1, "Fore's arc (90°–120°) leaves a gap of 240° before Port's"),
+    ]
