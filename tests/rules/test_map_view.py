@@ -366,3 +366,62 @@ def test_ST_22_a_counter_in_full_and_a_ghost_in_full():
     assert model["size"] == 30.0
     chosen = model["selected"]
     assert (chosen["id"], chosen["name"], chosen["x"], chosen["y"]) == ("bop", "Kor'vaq", 300.0, 337.7)
+
+
+# --- counter labels, the log's turn, the impulse chart at its ends ------------------------------------
+
+
+def test_GEN_04_counter_labels_keep_nine_letters_and_codes_three_initials():
+    from app.rules.map_view import labels, turn_of
+
+    named = labels(
+        {
+            "a": "Excalibur",  # 9 letters: kept
+            "b": "Enterprise",  # one word of 10: cut to 8 and "…"
+            "c": "USS Excelsior",  # the last word, 9 letters
+            "d": "Big Battlecruiser",  # a last word of 13: the name cut
+            "e": "Federation Heavy Strike Cruiser",  # three initials at most
+            "f": "K'Tinga Cruiser",
+            "g": "***",  # no word to take letters from
+        }
+    )
+    assert named == {
+        "a": ("EX", "Excalibur"),
+        "b": ("EN", "Enterpri…"),
+        "c": ("UE", "Excelsior"),
+        "d": ("BB", "Big Batt…"),
+        "e": ("FHS", "F.H.S. Cruiser"),  # both end in "Cruiser": the other words' initials tell them apart
+        "f": ("KC", "K. Cruiser"),
+        "g": ("?", "***"),
+    }
+    assert (turn_of("T4 I17"), turn_of("T12 Power"), turn_of(""), turn_of("Turn 3")) == (4, 12, None, None)
+
+
+def counter(cid: str, speed: object, destroyed: bool = False) -> dict[str, object]:
+    return {"id": cid, "name": cid.title(), "code": cid[:2].upper(), "speed": speed, "destroyed": destroyed}
+
+
+def test_GEN_01_the_impulse_chart_at_the_turns_first_and_last_impulse():
+    """Speed 32 moves every impulse, speed 1 only in impulse 32; a wreck or a ship with no speed set
+    has no row (the one with none is listed as unset), whatever comes after it."""
+    from app.rules.map_view import impulse_chart
+
+    ships = [counter("wreck", 10, True), counter("drift", None), counter("fast", 32), counter("slow", 1)]
+    first = impulse_chart(ships, {"impulse": 1}, 32)
+    assert (first["now"], first["of"], first["unset"]) == (1, 32, ["Drift"])
+    assert [(r["id"], r["code"], r["speed"]) for r in first["rows"]] == [
+        ("fast", "FA", 32),
+        ("slow", "SL", 1),
+    ]
+    assert first["due"] == [{"id": "fast", "name": "Fast", "hexes": 1}]
+    assert [s.get("due") for s in ships] == [None, None, 1, 0]
+    last = impulse_chart(ships, {"impulse": 32}, 32)
+    assert last["due"] == [
+        {"id": "fast", "name": "Fast", "hexes": 1},
+        {"id": "slow", "name": "Slow", "hexes": 1},
+    ]
+    assert [s["due"] for s in ships[2:]] == [1, 1]
+    for outside in (0, 33, None):
+        chart = impulse_chart(ships, {"impulse": outside}, 32)
+        assert (chart["now"], chart["due"], [s["due"] for s in ships[2:]]) == (None, [], [0, 0])
+    assert impulse_chart(ships, {"impulse": 2}, 4)["rows"][1]["chart"] == [0, 0, 0, 1]
