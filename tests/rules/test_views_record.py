@@ -150,3 +150,16 @@ def test_GEN_01_a_server_may_add_a_system_or_a_ruleset_to_the_standard_rules():
     extra = STANDARD.with_ruleset(replace(GENERIC, key="extra", name="Extra", hooks=()))
     assert "extra" in extra.rulesets and "generic" in extra.rulesets
     assert list(extra.names()) == list(STANDARD.names())
+
+
+def test_ST_22_no_bearing_from_the_map_while_either_ship_is_cloaked():
+    """The Kor'vaq two hexes off the Excelsior's port side (facing 1) is at 270° from its nose; once
+    either ship is cloaked its counter is off the board and the map gives no bearing."""
+    from app.rules.attack import DamageEntry, map_bearing
+
+    state = add(new_battle("b5wars"), definition("excelsior"), {"hex": "0505", "facing": 1})
+    state = add(state, definition("klingon-bird-of-prey"), {"hex": "0305", "facing": 1})
+    entry = DamageEntry(target="excelsior", source="kor-vaq", amount=5)
+    assert map_bearing(state, entry) == 270.0
+    state.ships["kor-vaq"].parts["cloak"]["cloaked"] = True
+    assert map_bearing(state, entry) is None
