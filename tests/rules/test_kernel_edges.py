@@ -281,3 +281,31 @@ def test_GEN_03_one_more_problem_is_counted_in_the_singular():
         "amount",
         "amount: must be a whole number (you sent “x”) (and 1 more problem)",
     )
+
+
+def test_TR_03_GEN_02_who_the_step_waits_on_now_and_later_and_for_what():
+    """Before the engagement's initiative the orders step waits on the referee (TR-03) and every
+    commander of a ship still fighting comes later, once each, in ship order, less those done; a
+    step's end waiting for a die waits on that ship's commander (GEN-02), or the referee where the
+    ship is gone, and on nobody later."""
+    from app.rules.state import PendingRoll
+
+    game = STANDARD.game("traveller")
+    kite = capital("Kite")
+    state = battle(
+        capital("Kestrel"), capital("Tigress"), kite, capital("Wreck"), owners=("p-k", "p-t", "p-k", "p-w")
+    )
+    state.ships["wreck"].destroyed = True
+    assert game.awaited(state) == [REFEREE_SEAT]
+    assert game.later(state) == ["p-k", "p-t"]
+    assert game.waiting_for(state) == "roll initiative for the engagement (TR-03)"
+    state.ready = ["p-t"]
+    assert game.later(state) == ["p-k"]
+    state.rolling = PendingRoll(ship="tigress", sides=6, purpose="reaction")
+    assert (game.awaited(state), game.later(state)) == (["p-t"], [])
+    assert game.waiting_for(state) == "dice for Tigress: 1d6 for reaction"
+    state.rolling = PendingRoll(ship="gone", sides=20, purpose="damage")
+    assert (game.awaited(state), game.waiting_for(state)) == (
+        [REFEREE_SEAT],
+        "dice for gone: 1d20 for damage",
+    )
