@@ -1,5 +1,5 @@
 """Hex geometry for SFB and Babylon 5 Wars maps: printed hex numbers, facings, distance, bearings,
-arcs and lines. Pure arithmetic; the rules use it only where ships carry hex positions.
+and arcs. Pure arithmetic; the rules use it only where ships carry hex positions.
 
 Conventions (as the maps print them; `docs/decisions.md`, "Map geometry"):
 
@@ -13,7 +13,7 @@ Conventions (as the maps print them; `docs/decisions.md`, "Map geometry"):
 * **Arcs** are (start, end) in those degrees, clockwise from start, half-open [start, end), and may
   wrap past 360° ((315, 45) is the fore quadrant); (0, 360) is the whole circle.
 
-Internally a hex is an axial (q, r) pair; cube coordinates (q, r, -q-r) give distance and lines.
+Internally a hex is an axial (q, r) pair; cube coordinates (q, r, -q-r) give distance.
 """
 
 from __future__ import annotations
@@ -108,29 +108,6 @@ def neighbour(hex_: Hex, facing: int) -> Hex:
     """The adjacent hex in the direction of a facing."""
     step = STEPS[check_facing(facing)]
     return Hex(hex_.q + step.q, hex_.r + step.r)
-
-
-def _cube_round(q: float, r: float) -> Hex:
-    s = -q - r
-    rq, rr, rs = round(q), round(r), round(s)
-    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-    if dq > dr and dq > ds:
-        rq = -rr - rs
-    elif dr > ds:
-        rr = -rq - rs
-    return Hex(int(rq), int(rr))
-
-
-def line(a: Hex, b: Hex) -> list[Hex]:
-    """The hexes from a to b inclusive (cube interpolation, rounded). A line along a hex spine is
-    nudged by a hair one way, so it is always the same side for the same two hexes."""
-    n = distance(a, b)
-    if n == 0:
-        return [a]
-    eps = 1e-6
-    aq, ar = a.q + eps, a.r + eps
-    bq, br = b.q + eps, b.r + eps
-    return [_cube_round(aq + (bq - aq) * i / n, ar + (br - ar) * i / n) for i in range(n + 1)]
 
 
 # --- bearings and arcs ----------------------------------------------------------------------------

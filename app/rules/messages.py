@@ -27,7 +27,7 @@ NUMERIC = {"greater_than_equal", "greater_than", "less_than_equal", "less_than"}
 PATTERNS = {"hex": "must be four digits, column then row, e.g. 0405"}
 
 
-def _shown(value: Any, numeric: bool = False) -> str:
+def _shown(value: Any, numeric: bool) -> str:
     if numeric and isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,19}(\.[0-9]{1,10})?", value):
         return value  # a number typed in a form or a query reads as the number
     if isinstance(value, str):
@@ -96,7 +96,7 @@ def explain(error: dict[str, Any]) -> str:
     return str(error.get("msg", "is not valid")).lower()
 
 
-def field_of(error: dict[str, Any], prefix: str = "") -> str | None:
+def field_of(error: dict[str, Any], prefix: str) -> str | None:
     """The dotted path an error names (`definition.parts.sheet.sections.0.structure_max`)."""
     loc = [str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "header")]
     where = ".".join([prefix, *loc] if prefix else loc)

@@ -18,6 +18,7 @@ from app.rules.dice import (
     SeatedDice,
     SeededDice,
     derive_roll,
+    dice_plan,
     end_told,
 )
 
@@ -136,3 +137,53 @@ def test_GEN_02_server_dice_roll_every_die_of_the_end():
 def test_GEN_02_the_end_of_a_battle_reveals_the_seed_only_where_the_server_rolled():
     assert end_told("The battle ends.", ScriptedDice([])) == "The battle ends. The dice seed is revealed."
     assert end_told("The battle ends.", EnteredDice([])) == "The battle ends."
+
+
+def test_GEN_02_the_server_rolls_anothers_die_filed_under_its_purpose_and_ship():
+    dice = seated(ScriptedDice([5]))
+    dice.die(6, "reaction", "ker")
+    assert dice.source.record == [{"sides": 6, "value": 5, "purpose": "reaction", "ship": "ker"}]
+
+
+def two_dice(counter: list[int]):
+    def run(dice) -> None:
+        counter.append(1)
+        dice.die(6, "to hit", "ker")
+        dice.die(6, "damage", "ker")
+
+    return run
+
+
+def test_GEN_02_the_plan_tries_each_face_of_each_die_once():
+    """Two d6 always asked: 1 run with none entered, 6 with the first, 36 with both — 43 runs."""
+    runs: list[int] = []
+    assert dice_plan(two_dice(runs), []) == [
+        {"index": 0, "sides": 6, "purpose": "to hit", "ship": "ker", "always": True},
+        {"index": 1, "sides": 6, "purpose": "damage", "ship": "ker", "always": True},
+    ]
+    assert len(runs) == 43
+
+
+def test_GEN_02_the_plan_runs_at_most_400_times():
+    runs: list[int] = []
+
+    def endless(dice) -> None:
+        runs.append(1)
+        while True:
+            dice.die(6, "again")
+
+    dice_plan(endless, [])
+    assert len(runs) == 400
+
+
+def d6_then_maybe_another(dice) -> None:
+    """A rule that asks one d6, and a second only when the first shows 6."""
+    if dice.die(6, "first") == 6:
+        dice.die(6, "second")
+
+
+def test_GEN_02_the_plan_counts_from_the_dice_already_entered():
+    """A 6 entered for the first die: only the second is still to come, and always."""
+    assert dice_plan(d6_then_maybe_another, [6]) == [
+        {"index": 1, "sides": 6, "purpose": "second", "ship": None, "always": True}
+    ]

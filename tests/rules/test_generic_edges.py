@@ -242,3 +242,48 @@ def test_SH_02_with_the_last_excess_box_gone_the_next_point_destroys_wherever_it
         True,
     )
     assert state.ships["hulk"].destroyed is True
+
+
+# --- apply_action's two ways with the state (GEN-01) --------------------------------------------------
+
+
+def test_GEN_01_an_action_changes_a_copy_unless_the_caller_hands_the_state_over():
+    state = battle()
+    out = apply_action(state, Action("clock.advance", {}, REFEREE), ScriptedDice([]))
+    assert (out.state is state, state.clock.step, out.state.clock.step) == (False, "ship_power", "movement")
+    owned = apply_action(state, Action("clock.advance", {}, REFEREE), ScriptedDice([]), owned=True)
+    assert (owned.state is state, state.clock.step) == (True, "movement")
+
+
+def test_GEN_01_the_last_commander_done_ends_the_step_once():
+    """One commander in a B5 Wars battle says Done in Ship Power: the step ends, to Movement, and
+    no further."""
+    state, events = act(battle(), "step.ready", {}, KIRK)
+    assert state.clock.step == "movement"
+
+
+def test_GEN_01_a_commanders_skip_folds_the_quiet_impulses_into_one_line():
+    """The only commander of an SFB battle is done until impulse 5: impulses 1–4 pass at once, as
+    one log line counting 4; done to the end of the impulses, 5–32 pass (28); a skip of one
+    impulse is its own ordinary clock line."""
+    state, _ = act(battle("sfb"), "clock.advance", {})  # Energy Allocation → Impulse 1
+    state, events = act(state, "clock.skip", {"to": 5}, KIRK)
+    assert [(e.kind, e.text, e.data) for e in events] == [
+        ("ready", "Done until impulse 5.", {"participant": "p-kirk", "until": 5}),
+        ("ready", "Everyone is done with Impulse 1/32.", {}),
+        (
+            "clock",
+            "Turn 1 · Impulse 1/32 to Impulse 4/32 pass quietly; Turn 1 · Impulse 5/32 begins.",
+            {"skipped": 4},
+        ),
+    ]
+    assert (state.clock.impulse, state.ready, state.ready_until) == (5, [], {})
+    state, events = act(state, "clock.skip", {"to": 6}, KIRK)
+    assert events[-1].text == "Turn 1 · Impulse 5/32 ends; Turn 1 · Impulse 6/32 begins."
+    state, events = act(state, "clock.skip", {}, KIRK)
+    assert events[0].text == "Done until the end of impulses."
+    assert (
+        events[-1].text == "Turn 1 · Impulse 6/32 to Impulse 32/32 pass quietly; Turn 1 · End of turn begins."
+    )
+    assert events[-1].data == {"skipped": 27}
+    assert (state.clock.step, state.clock.impulse) == ("end_of_turn", None)

@@ -1,4 +1,4 @@
-"""Map geometry: printed hex numbers, facings, distance, bearings, arcs and lines, by
+"""Map geometry: printed hex numbers, facings, distance, bearings, and arcs, by
 known values and by properties (hypothesis). ST-05: the sample ships' shield projections tile 360°,
 so every bearing falls in exactly one."""
 
@@ -17,7 +17,6 @@ from app.rules.geometry import (
     bearing,
     distance,
     in_arc,
-    line,
     neighbour,
     on_boundary,
     parse_hex,
@@ -122,16 +121,6 @@ def test_splines_and_tiling_problems():
     ]
 
 
-def test_known_line():
-    assert [printed(h) for h in line(parse_hex("0101"), parse_hex("0104"))] == [
-        "0101",
-        "0102",
-        "0103",
-        "0104",
-    ]
-    assert [printed(h) for h in line(parse_hex("0101"), parse_hex("0301"))] == ["0101", "0201", "0301"]
-
-
 def test_printed_numbers_refuse_what_is_not_a_hex():
     for bad in ("405", "04050", "ab05", "0005", "0500"):
         with pytest.raises(ValueError):
@@ -197,11 +186,3 @@ def test_axial_round_trips_where_the_map_prints_it(hex_):
     except ValueError:
         return
     assert parse_hex(number) == hex_
-
-
-@given(hexes, hexes)
-def test_line_has_distance_plus_one_hexes_each_next_to_the_last(a, b):
-    hexes_on = line(a, b)
-    assert len(hexes_on) == distance(a, b) + 1
-    assert hexes_on[0] == a and hexes_on[-1] == b
-    assert all(distance(x, y) == 1 for x, y in zip(hexes_on, hexes_on[1:], strict=False))

@@ -14,7 +14,7 @@ from app.rules.core import NeedRoll, RuleError
 from app.rules.dice import EnteredDice, ScriptedDice, SeatedDice, SeededDice, dice_plan, verify_rolls
 from app.rules.game import REFEREE_SEAT
 from app.rules.impulses import movement_chart
-from app.rules.messages import explain, first_error, humane
+from app.rules.messages import explain, field_of, first_error, humane
 from app.rules.state import Clock
 from tests.rules.traveller.helpers import battle, capital
 
@@ -213,3 +213,99 @@ def test_GEN_01_the_step_waits_on_a_referee_only_as_a_referee():
     assert REFEREE_SEAT in game.awaited(state)
     assert game.waits_on(state, "r-1", referee=True) is True
     assert game.waits_on(state, "p-kirk", referee=False) is False
+
+
+@pytest.mark.parametrize(
+    ("error", "words"),
+    [
+        # the pydantic kinds each sentence covers, one by one
+        ({"type": "greater_than", "ctx": {"gt": 0}, "input": 0}, "must be more than 0 (you sent 0)"),
+        ({"type": "less_than_equal", "ctx": {"le": 6}, "input": "7"}, "must be at most 6 (you sent 7)"),
+        (
+            {"type": "int_type", "input": "3"},
+            "must be a whole number (you sent 3)",
+        ),  # a typed number reads bare
+        ({"type": "int_from_float", "input": 2.5}, "must be a whole number (you sent 2.5)"),
+        ({"type": "float_parsing", "input": "-1.5"}, "must be a number (you sent -1.5)"),
+        ({"type": "bool_type", "input": 2}, "must be true or false (you sent 2)"),
+        ({"type": "bool_parsing", "input": "maybe"}, "must be true or false (you sent “maybe”)"),
+        ({"type": "string_type", "input": "5"}, "must be text (you sent “5”)"),  # not a number field: quoted
+        ({"type": "enum", "ctx": {"expected": "'a'"}, "input": "b"}, "must be one of 'a' (you sent “b”)"),
+        ({"type": "literal_error", "input": "b"}, "must be one of … (you sent “b”)"),
+        ({"type": "dict_type", "input": []}, "must be an object ({…}) (you sent [])"),
+        ({"type": "model_attributes_type", "input": 1}, "must be an object ({…}) (you sent 1)"),
+        ({"type": "tuple_type", "input": 1}, "must be a list ([…]) (you sent 1)"),
+        ({"type": "set_type", "input": 1}, "must be a list ([…]) (you sent 1)"),
+        ({"type": "string_too_short", "input": ""}, "must not be empty"),  # no length given: 1
+        (
+            {"type": "string_too_short", "ctx": {"min_length": 2}, "input": "a"},
+            "needs at least 2 characters (you sent “a”)",
+        ),
+        ({"type": "value_error"}, ""),
+        ({"type": "missing"}, "is required"),
+        ({"type": "url_parsing"}, "is not valid"),
+        ({}, "is not valid"),
+        # what was sent, cut at 40 characters
+        ({"type": "string_type", "input": "y" * 40}, "must be text (you sent “" + "y" * 40 + "”)"),
+        ({"type": "string_type", "input": "y" * 41}, "must be text (you sent “" + "y" * 40 + "…”)"),
+        (
+            {"type": "bool_type", "input": [10**37]},  # 40 characters of JSON: shown whole
+            "must be true or false (you sent [" + "1" + "0" * 37 + "])",
+        ),
+        (
+            {"type": "bool_type", "input": [10**38]},  # 41: cut to 39 and "…"
+            "must be true or false (you sent [" + "1" + "0" * 37 + "…)",
+        ),
+    ],
+)
+def test_GEN_03_every_kind_of_input_error_has_its_sentence(error: dict[str, Any], words: str):
+    assert explain(error) == words
+
+
+def test_GEN_03_the_field_leaves_out_where_in_the_request_it_was():
+    for where in ("body", "query", "path", "header"):
+        assert field_of({"loc": (where, "amount")}, "") == "amount"
+    assert field_of({"loc": ("sections", 0, "name")}, "definition") == "definition.sections.0.name"
+    assert field_of({}, "") is None
+    assert humane({"type": "missing"}) == (None, "is required")
+
+
+def test_GEN_03_one_more_problem_is_counted_in_the_singular():
+    class Pair(BaseModel):
+        amount: int
+        ship: str
+
+    with pytest.raises(ValidationError) as err:
+        Pair.model_validate({"amount": "x", "ship": 1})
+    assert first_error(err.value) == (
+        "amount",
+        "amount: must be a whole number (you sent “x”) (and 1 more problem)",
+    )
+
+
+def test_TR_03_GEN_02_who_the_step_waits_on_now_and_later_and_for_what():
+    """Before the engagement's initiative the orders step waits on the referee (TR-03) and every
+    commander of a ship still fighting comes later, once each, in ship order, less those done; a
+    step's end waiting for a die waits on that ship's commander (GEN-02), or the referee where the
+    ship is gone, and on nobody later."""
+    from app.rules.state import PendingRoll
+
+    game = STANDARD.game("traveller")
+    kite = capital("Kite")
+    state = battle(
+        capital("Kestrel"), capital("Tigress"), kite, capital("Wreck"), owners=("p-k", "p-t", "p-k", "p-w")
+    )
+    state.ships["wreck"].destroyed = True
+    assert game.awaited(state) == [REFEREE_SEAT]
+    assert game.later(state) == ["p-k", "p-t"]
+    assert game.waiting_for(state) == "roll initiative for the engagement (TR-03)"
+    state.ready = ["p-t"]
+    assert game.later(state) == ["p-k"]
+    state.rolling = PendingRoll(ship="tigress", sides=6, purpose="reaction")
+    assert (game.awaited(state), game.later(state)) == (["p-t"], [])
+    assert game.waiting_for(state) == "dice for Tigress: 1d6 for reaction"
+    state.rolling = PendingRoll(ship="gone", sides=20, purpose="damage")
+    assert (game.awaited(state), game.waiting_for(state)) == (
+        [REFEREE_SEAT],
+        "dice for gone: 1d20 for damage",
+    )

@@ -73,7 +73,7 @@ def test_ST_05_the_selected_excelsior_draws_its_four_projections_turned_with_its
     assert [s["name"] for s in chosen["shields"]] == ["Fore", "Starboard", "Aft", "Port"]
     # The Fore Phaser Array (270°–90° off the nose) turned by 60°: from compass 330°, a half disc of 105.
     phaser = chosen["weapons"][0]
-    assert phaser["weapons"] == ["Fore Phaser Array"]
+    assert (phaser["weapons"], phaser["label"]) == (["Fore Phaser Array"], "270°–90°")
     assert phaser["path"].startswith("M 210 233.8 L 157.5 142.9 A 105 105 0 0 1 ")
 
 
@@ -288,3 +288,140 @@ def test_GEN_03_a_weapon_without_its_own_arc_fires_in_its_sections_quadrant():
         "weapons": ["Fore Phaser Array"],
     }
     assert [w["arc"] for w in counter["weapons"]] == ["fore", "port", "starboard", "aft"]
+
+
+# --- the board drawn and one counter in full ------------------------------------------------------
+
+
+def test_GEN_01_the_board_is_what_the_viewer_sees_with_a_margin_of_three_hexes():
+    """One ship at 0505: columns 02–15 and rows 02–11 (a margin of 3, at least 14 × 10 hexes). The
+    view box runs from x = 30 + 45·1 − 30 = 45 and y = 30√3·1 ≈ 52 (less 4 of padding) to column
+    15's right edge (30 + 45·14 + 30 = 690) and row 11's bottom (30√3·11.5 ≈ 597.6)."""
+    bounds = map_model(view(excelsior=ship("excelsior")))["bounds"]
+    assert (bounds["columns"], bounds["rows"]) == ((2, 15), (2, 11))
+    assert bounds["viewbox"] == "41 48 653 553.6"
+    assert (bounds["width"], bounds["height"], bounds["tile_width"], bounds["tile_height"]) == (
+        "4470",
+        "5170.2",
+        "90",
+        "52",
+    )
+    assert [c[0] for c in bounds["column_labels"]] == [f"{c:02d}" for c in range(2, 16)]
+    assert [r[0] for r in bounds["row_labels"]] == [f"{r:02d}" for r in range(2, 12)]
+    label, x, y = bounds["column_labels"][0]
+    assert (label, round(x, 1), round(y, 1)) == ("02", 75.0, 61.0)  # column 02's centre, 9 below the top
+    label, x, y = bounds["row_labels"][0]
+    assert (label, round(x, 1), round(y, 1)) == ("02", 54.0, 103.9)  # column 02 is half a hex lower
+
+
+def test_GEN_01_an_empty_board_starts_at_0101_and_a_far_ship_stops_at_99():
+    assert map_model(view())["bounds"]["columns"] == (1, 14)
+    assert map_model(view())["bounds"]["rows"] == (1, 10)
+    far = map_model(view(far=ship("excelsior", hex_="9898")))["bounds"]
+    assert (far["columns"], far["rows"]) == ((95, 99), (95, 99))
+
+
+def test_ST_22_a_counter_in_full_and_a_ghost_in_full():
+    bop = ship("klingon-bird-of-prey", hex_="0707", facing=2, commanded=True, side="Klingon Empire")
+    bop["position"]["speed"] = 6
+    ghost = ship(
+        "klingon-bird-of-prey", hex_=None, position_hidden=True, name="Hidden Bird"
+    )  # over 9 letters: "Bird"
+    ghost["parts"]["cloak"] = {"cloaked": True, "last_known": {"hex": "0303"}}
+    model = map_model(view(bop=bop, ghost=ghost), select="bop")
+    (counter,) = model["counters"]
+    expected = {
+        "id": "bop",
+        "name": "Kor'vaq",
+        "code": "KO",
+        "label": "Kor'vaq",
+        "side": "Klingon Empire",
+        "hex": "0707",
+        "facing": 2,
+        "heading": 60,
+        "speed": 6,
+        "x": 300.0,
+        "y": 337.7,
+        "commanded": True,
+        "destroyed": False,
+        "cloaked": False,
+        "badge": None,
+        "path": [],
+        "due": 0,
+    }
+    assert {k: counter[k] for k in expected} == expected
+    assert model["ghosts"] == [
+        {
+            "id": "ghost",
+            "name": "Hidden Bird",
+            "code": "HB",
+            "label": "Bird",
+            "hex": "0303",
+            "turn": None,
+            "x": 120.0,
+            "y": 129.9,
+        }
+    ]
+    assert model["unplaced"] == []
+    assert model["size"] == 30.0
+    chosen = model["selected"]
+    assert (chosen["id"], chosen["name"], chosen["x"], chosen["y"]) == ("bop", "Kor'vaq", 300.0, 337.7)
+
+
+# --- counter labels, the log's turn, the impulse chart at its ends ------------------------------------
+
+
+def test_GEN_04_counter_labels_keep_nine_letters_and_codes_three_initials():
+    from app.rules.map_view import labels, turn_of
+
+    named = labels(
+        {
+            "a": "Excalibur",  # 9 letters: kept
+            "b": "Enterprise",  # one word of 10: cut to 8 and "…"
+            "c": "USS Excelsior",  # the last word, 9 letters
+            "d": "Big Battlecruiser",  # a last word of 13: the name cut
+            "e": "Federation Heavy Strike Cruiser",  # three initials at most
+            "f": "K'Tinga Cruiser",
+            "g": "***",  # no word to take letters from
+        }
+    )
+    assert named == {
+        "a": ("EX", "Excalibur"),
+        "b": ("EN", "Enterpri…"),
+        "c": ("UE", "Excelsior"),
+        "d": ("BB", "Big Batt…"),
+        "e": ("FHS", "F.H.S. Cruiser"),  # both end in "Cruiser": the other words' initials tell them apart
+        "f": ("KC", "K. Cruiser"),
+        "g": ("?", "***"),
+    }
+    assert (turn_of("T4 I17"), turn_of("T12 Power"), turn_of(""), turn_of("Turn 3")) == (4, 12, None, None)
+
+
+def counter(cid: str, speed: object, destroyed: bool = False) -> dict[str, object]:
+    return {"id": cid, "name": cid.title(), "code": cid[:2].upper(), "speed": speed, "destroyed": destroyed}
+
+
+def test_GEN_01_the_impulse_chart_at_the_turns_first_and_last_impulse():
+    """Speed 32 moves every impulse, speed 1 only in impulse 32; a wreck or a ship with no speed set
+    has no row (the one with none is listed as unset), whatever comes after it."""
+    from app.rules.map_view import impulse_chart
+
+    ships = [counter("wreck", 10, True), counter("drift", None), counter("fast", 32), counter("slow", 1)]
+    first = impulse_chart(ships, {"impulse": 1}, 32)
+    assert (first["now"], first["of"], first["unset"]) == (1, 32, ["Drift"])
+    assert [(r["id"], r["code"], r["speed"]) for r in first["rows"]] == [
+        ("fast", "FA", 32),
+        ("slow", "SL", 1),
+    ]
+    assert first["due"] == [{"id": "fast", "name": "Fast", "hexes": 1}]
+    assert [s.get("due") for s in ships] == [None, None, 1, 0]
+    last = impulse_chart(ships, {"impulse": 32}, 32)
+    assert last["due"] == [
+        {"id": "fast", "name": "Fast", "hexes": 1},
+        {"id": "slow", "name": "Slow", "hexes": 1},
+    ]
+    assert [s["due"] for s in ships[2:]] == [1, 1]
+    for outside in (0, 33, None):
+        chart = impulse_chart(ships, {"impulse": outside}, 32)
+        assert (chart["now"], chart["due"], [s["due"] for s in ships[2:]]) == (None, [], [0, 0])
+    assert impulse_chart(ships, {"impulse": 2}, 4)["rows"][1]["chart"] == [0, 0, 0, 1]

@@ -227,3 +227,51 @@ def test_GEN_03_a_place_the_data_lacks_offers_nothing():
     assert declared({}, Settable("count", "Count")) == []
     assert declared({"boxes": "not a list"}, Settable("boxes.*.hits", "h")) == []
     assert declared({"inner": "not a mapping"}, Settable("inner.hits", "h")) == []
+
+
+def test_GEN_03_each_choice_names_its_ship_group_and_current_value():
+    state = excelsior()
+    flags = choices_for(state, "excelsior")[:2]
+    assert [(c.ship, c.group, c.current) for c in flags] == [("excelsior", "ship", False)] * 2
+    fore = choice_at(state, FORE)
+    assert (fore.ship, fore.group, fore.current) == ("excelsior", "shields", 40)
+    output = choice_at(state, "ships.excelsior.parts.power.output")
+    assert (output.group, output.low, output.high) == ("power", 0, 1000)  # ST-07: output 0 … 1000
+    assert choice_at(state, "ships") is None
+
+
+def test_GEN_03_a_number_out_of_range_is_refused_on_its_path():
+    with pytest.raises(RuleError) as err:
+        number(0, 40).parse("41")
+    assert err.value.field == "ships.x.parts.p.v"
+
+
+def test_GEN_03_a_choice_and_a_toggle_name_their_ship_and_group():
+    mode, flag = declared(
+        {"inner": Box().model_dump(), "flag": True},
+        Settable("inner.mode", "Mode"),
+        Settable("flag", "Flag"),
+    )
+    assert [(c.ship, c.group, c.label, c.current) for c in (mode, flag)] == [
+        ("x", "p", "Mode", "off"),
+        ("x", "p", "Flag", True),
+    ]
+
+
+def test_GEN_03_a_cap_above_the_fields_own_bound_leaves_the_bound():
+    (hits,) = declared({"boxes": [Box(cap=9).model_dump()]}, Settable("boxes.*.hits", "h", upto="cap"))
+    assert (hits.high, hits.group) == (6, "p")  # its own lt=7 holds, not the cap of 9
+
+
+def test_GEN_03_an_item_without_its_cap_does_not_hide_the_next_ones():
+    boxes = [Box().model_dump(), Box(cap=4).model_dump()]
+    (hits,) = declared({"boxes": boxes}, Settable("boxes.*.hits", "h", upto="cap"))
+    assert hits.path == "ships.x.parts.p.boxes.1.hits"
+    assert declared({"inner": 3}, Settable("inner.hits", "h")) == []  # a number where a model belongs
+
+
+def test_GEN_03_a_part_the_game_does_not_know_does_not_hide_the_parts_after_it():
+    state = excelsior()
+    ship = state.ships["excelsior"]
+    ship.parts = {"mystery": {"value": 1}, **ship.parts}
+    assert FORE in [c.path for c in choices_for(state, "excelsior")]

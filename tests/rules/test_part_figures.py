@@ -75,3 +75,10 @@ def test_SH_06_a_reaction_that_reads_ZERO_is_no_turning_point():
     assert reaction.holds({"data": {"reaction": "ONE"}}) is True
     assert reaction.holds({"data": {"reaction": "ZERO"}}) is False
     assert reaction.holds({"data": None}) is False
+
+
+def test_SH_02_SH_06_a_turning_point_is_any_death_and_a_reaction_that_took_hold():
+    reaction, death = STANDARD.parts()["pain"].turning
+    assert death.of({"data": {}}) is True  # no condition: every pain death (SH-02)
+    assert reaction.of({"data": {"reaction": "TWO"}}) is True
+    assert reaction.of({"data": {"reaction": "ZERO"}}) is False
