@@ -24,7 +24,6 @@ from app.realtime.broker import make_broker
 from app.realtime.hub import Hub, HubSettings
 from app.services.bootstrap import build_platform
 from app.services.bus import ActionCommitted, settle
-from app.services.campaigns import fleets as campaign_fleets
 from app.services.reading.live_log import LiveLogs
 from app.services.table import clocks, notify
 from app.web.api import battlefile as api_battlefile
@@ -170,7 +169,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         broker.subscribe(feeds.wake)
         broker.on_resubscribed(feeds.wake_all)
         platform.bus.on(ActionCommitted, partial(notify.on_committed, platform))  # maybe a webhook
-        platform.bus.on(ActionCommitted, partial(campaign_fleets.on_committed, platform))  # campaign fleets
         deadlines = asyncio.get_running_loop().create_task(notify.deadline_loop(platform))
         timer = asyncio.get_running_loop().create_task(clocks.run_timer(platform))  # time-outs, reminders
         await broker.start()

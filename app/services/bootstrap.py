@@ -12,6 +12,7 @@ from app.db import Database
 from app.realtime.broker import Broker
 from app.rules import STANDARD, Rules
 from app.services.bus import ActionCommitted
+from app.services.campaigns import fleets as campaign_fleets
 from app.services.leagues import ratings as league_ratings
 from app.services.platform import Platform
 from app.services.table import clocks
@@ -23,4 +24,5 @@ def build_platform(settings: Settings, db: Database, broker: Broker, rules: Rule
     wire(platform)
     platform.bus.on(ActionCommitted, partial(clocks.on_committed, platform))  # the battle clocks' times
     league_ratings.wire(platform)  # a league battle is rated as it ends
+    platform.bus.on(ActionCommitted, partial(campaign_fleets.on_committed, platform))  # its fleets' result
     return platform

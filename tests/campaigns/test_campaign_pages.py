@@ -8,13 +8,18 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
 import pytest
 
+from app.main import create_app
 from app.services.campaigns import fleets
 from tests.campaigns.test_campaign_rest import bearer
+from tests.conftest import settings_for
 from tests.helpers import eventually, simple_ship
+from tests.web.test_identity_api import device, make_profile
 from tests.web.test_pages import csrf
 
 
@@ -237,3 +242,32 @@ async def test_a_result_that_did_not_come_home_is_brought_home_from_the_dashboar
         and "result recorded" in page.text
         and "Bring its result home" not in page.text
     )
+
+
+@pytest.fixture
+async def identity_app(db_url: str) -> AsyncIterator[Any]:
+    """The app served as http://localhost, where passkeys are made (as tests/web/test_identity_api.py)."""
+    application = create_app(settings_for(db_url))
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+async def test_a_profile_brings_its_campaign_seats_to_another_device(identity_app: Any) -> None:
+    """Players of a campaign may be profiles: a campaign made (or joined) while signed in is kept
+    by the profile, and signing in on another device brings its seat there — the dashboard opens
+    on the phone with no link handed over. A browser signed in as nobody holds nothing."""
+    async with device(identity_app) as laptop, device(identity_app) as phone, device(identity_app) as other:
+        made, _ = await make_profile(laptop, "Ann")
+        cid, page = await _dashboard(laptop)
+        assert page.status_code == 200 and "Border war" in page.text
+        assert (await phone.get(f"/campaigns/{cid}")).status_code != 200 or "Border war" not in (
+            await phone.get(f"/campaigns/{cid}")
+        ).text
+        signed = await phone.post("/api/v1/profiles/recovery", json={"code": made["recovery_codes"][0]})
+        assert signed.status_code == 200, signed.text
+        home = await phone.get("/campaigns")
+        assert f'href="/campaigns/{cid}"' in home.text
+        there = await phone.get(f"/campaigns/{cid}")
+        assert there.status_code == 200 and 'action="/campaigns/' in there.text and "Border war" in there.text
+        stranger = await other.get("/campaigns")
+        assert f'href="/campaigns/{cid}"' not in stranger.text

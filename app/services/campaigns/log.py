@@ -98,3 +98,21 @@ async def folded(session: AsyncSession, campaign_id: str, upto: int | None = Non
 
 def new_campaign(name: str, system: str, options: dict[str, Any]) -> Campaign:
     return Campaign(id=new_id(), name=name, system=system, options=options, seq=0)
+
+
+async def remember(db: Any, seat_id: str, profile_id: str) -> None:
+    """A signed-in player's profile keeps the campaign seat this browser just took, so their other
+    devices bring it (the seat's token stays the permission: the profile only remembers it)."""
+    async with db.transaction() as session:
+        seat = await session.get(CampaignSeat, seat_id)
+        if seat is not None:
+            seat.profile_id = profile_id
+
+
+async def seats_of_profile(session: AsyncSession, profile_id: str) -> list[CampaignSeat]:
+    """The campaign seats a profile remembers, oldest first."""
+    rows = await session.execute(
+        select(CampaignSeat).where(CampaignSeat.profile_id == profile_id).order_by(CampaignSeat.created_at)
+    )
+    return list(rows.scalars())
+

@@ -32,6 +32,7 @@ from app.web.middleware.limits import check_battle_creation
 from app.web.middleware.security import csrf_token
 from app.web.pages.answers import _flash, _form, _pop_flash
 from app.web.pages.report import bar_chart
+from app.web.profile_session import signed_in
 
 router = APIRouter(include_in_schema=False)
 
@@ -42,6 +43,14 @@ def _hold(request: Request, campaign_id: str, token_hash: str) -> None:
     held = dict(request.session.get(SESSION_CAMPAIGNS, {}))
     held[campaign_id] = seat_key(token_hash)
     request.session[SESSION_CAMPAIGNS] = held
+
+
+async def _keep(request: Request, platform: Any, campaign_id: str, seat_id: str, token_hash: str) -> None:
+    """This browser holds the seat; a signed-in player's profile remembers it too."""
+    _hold(request, campaign_id, token_hash)
+    profile = await signed_in(request, platform)
+    if profile is not None:
+        await log.remember(platform.db, seat_id, profile.id)
 
 
 async def _seat(request: Request, platform: Any, campaign_id: str) -> CampaignSeat | None:
@@ -69,9 +78,13 @@ def _page(request: Request, name: str, context: dict[str, Any], status: int = 20
 
 @router.get("/campaigns", response_class=HTMLResponse)
 async def campaigns_home(request: Request, platform: PlatformDep) -> Response:
-    """Start a campaign, import one, or go back to one this browser holds."""
+    """Start a campaign, import one, or go back to one this browser holds — or, signed in, one
+    the profile holds from another device (brought into this browser here)."""
     held = []
+    profile = await signed_in(request, platform)
     async with platform.db.reader() as session:
+        for seat in await log.seats_of_profile(session, profile.id) if profile is not None else []:
+            _hold(request, seat.campaign_id, seat.token_hash)
         for cid in request.session.get(SESSION_CAMPAIGNS, {}):
             try:
                 held.append(await log.get_campaign(session, cid))
@@ -92,7 +105,7 @@ async def new_campaign(request: Request, platform: PlatformDep) -> Response:
         )
     except ServiceError as exc:
         return await _refused_home(request, platform, exc)
-    _hold(request, made.campaign.id, made.referee.seat.token_hash)
+    await _keep(request, platform, made.campaign.id, made.referee.seat.id, made.referee.seat.token_hash)
     _flash(request, "Campaign created. This browser holds its referee's seat.", "info")
     return RedirectResponse(f"/campaigns/{made.campaign.id}", status_code=303)
 
@@ -121,7 +134,7 @@ async def import_page(request: Request, platform: PlatformDep) -> Response:
         return await _refused_home(request, platform, exc)
     referee = next((s for s in made["seats"] if s["role"] == "referee"), None)
     if referee is not None:
-        _hold(request, made["campaign"].id, hash_token(referee["token"]))
+        await _keep(request, platform, made["campaign"].id, referee["seat"], hash_token(referee["token"]))
     _flash(request, "Campaign imported, its battles with it.", "info")
     return RedirectResponse(f"/campaigns/{made['campaign'].id}", status_code=303)
 
@@ -135,7 +148,7 @@ async def join(token: str, request: Request, platform: PlatformDep) -> Response:
     if seat is None:
         _flash(request, "That campaign link is not valid.", "error")
         return RedirectResponse("/campaigns", status_code=303)
-    _hold(request, seat.campaign_id, seat.token_hash)
+    await _keep(request, platform, seat.campaign_id, seat.id, seat.token_hash)
     return RedirectResponse(f"/campaigns/{seat.campaign_id}", status_code=303)
 
 
