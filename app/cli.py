@@ -32,7 +32,7 @@ import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.config import ROOT, get_settings
 
@@ -105,33 +105,43 @@ async def _fork(platform: Platform, battle_id: str, seq: int) -> tuple[str, list
     return battle.id, seats
 
 
-def export_file(battle_id: str) -> int:
+def _write_json(command: str, work: Callable[[Platform], Awaitable[Any]]) -> int:
+    """Run `work` on a platform and print what it answers as JSON (a refusal: exit 1, in words)."""
     from app.services.errors import ServiceError
 
     try:
-        data = asyncio.run(_with_platform(lambda platform: _export(platform, battle_id)))
+        data = asyncio.run(_with_platform(work))
     except ServiceError as exc:
-        print(f"export: {exc.message}", file=sys.stderr)
+        print(f"{command}: {exc.message}", file=sys.stderr)
         return 1
     json.dump(data, sys.stdout, indent=1, ensure_ascii=False)
     print()
     return 0
 
 
-def import_file(path: str) -> int:
+def _read_file(command: str, path: str, work: Callable[[Platform, dict], Awaitable[Done]]) -> Done | None:
+    """A file read as strictly as the doors' imports read one, handed to `work` (None: refused,
+    said on stderr)."""
     from app.services.errors import ServiceError
     from app.web.battle_file_reader import read_battle_file
 
     try:
-        data = read_battle_file(Path(path).read_bytes())  # as strict as the doors' imports
-        battle_id, seats = asyncio.run(_with_platform(lambda platform: _import(platform, data)))
+        data = read_battle_file(Path(path).read_bytes())
+        return asyncio.run(_with_platform(lambda platform: work(platform, data)))
     except (OSError, ValueError) as exc:
-        print(f"import: {path}: {exc}", file=sys.stderr)
-        return 1
+        print(f"{command}: {path}: {exc}", file=sys.stderr)
     except ServiceError as exc:
-        print(f"import: refused: {exc.message}", file=sys.stderr)
-        return 1
-    return _print_made(battle_id, seats)
+        print(f"{command}: refused: {exc.message}", file=sys.stderr)
+    return None
+
+
+def export_file(battle_id: str) -> int:
+    return _write_json("export", lambda platform: _export(platform, battle_id))
+
+
+def import_file(path: str) -> int:
+    made = _read_file("import", path, _import)
+    return 1 if made is None else _print_made(*made)
 
 
 async def _export_campaign(platform: Platform, campaign_id: str) -> dict:
@@ -150,32 +160,13 @@ async def _import_campaign(platform: Platform, data: dict) -> dict:
 
 def export_campaign_file(campaign_id: str) -> int:
     """A campaign as one file, its battles inside: any size (the web doors stop at MAX_BODY_BYTES)."""
-    from app.services.errors import ServiceError
-
-    try:
-        data = asyncio.run(_with_platform(lambda platform: _export_campaign(platform, campaign_id)))
-    except ServiceError as exc:
-        print(f"campaign-export: {exc.message}", file=sys.stderr)
-        return 1
-    json.dump(data, sys.stdout, indent=1, ensure_ascii=False)
-    print()
-    return 0
+    return _write_json("campaign-export", lambda platform: _export_campaign(platform, campaign_id))
 
 
 def import_campaign_file(path: str) -> int:
-    """A new campaign from a campaign file, read as strictly as the doors read one; prints the new
-    campaign's id and each seat's token (JSON)."""
-    from app.services.errors import ServiceError
-    from app.web.battle_file_reader import read_battle_file
-
-    try:
-        data = read_battle_file(Path(path).read_bytes())
-        made = asyncio.run(_with_platform(lambda platform: _import_campaign(platform, data)))
-    except (OSError, ValueError) as exc:
-        print(f"campaign-import: {path}: {exc}", file=sys.stderr)
-        return 1
-    except ServiceError as exc:
-        print(f"campaign-import: refused: {exc.message}", file=sys.stderr)
+    """A new campaign from a campaign file; prints the new campaign's id and each seat's token (JSON)."""
+    made = _read_file("campaign-import", path, _import_campaign)
+    if made is None:
         return 1
     json.dump(made, sys.stdout, indent=1)
     print()
