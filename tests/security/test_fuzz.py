@@ -88,7 +88,13 @@ def _fuzz_operation(
     fuzz()
 
 
-def test_the_rest_api_survives_a_fuzz_from_its_own_schema(db_url: str) -> None:
+def test_the_rest_api_survives_a_fuzz_from_its_own_schema_on_sqlite(sqlite_url: str) -> None:
+    fuzz_the_api(sqlite_url)
+
+
+def fuzz_the_api(db_url: str) -> None:
+    """The whole fuzz against a server on `db_url` (the PostgreSQL run is its own file,
+    test_fuzz_postgres.py, so the two databases' runs can go to two workers side by side)."""
     server = Server(db_url)
     try:
         battle_id, auth, seat_id = _table(server.url)
