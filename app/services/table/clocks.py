@@ -38,7 +38,7 @@ from app.services.history.replay import HISTORY_ACTIONS
 from app.services.platform import Platform
 from app.services.reading.clock_view import dues, next_due, wait_key
 from app.services.store.battles import load_state, participants
-from app.services.table import pings
+from app.services.table import notify
 from app.services.write import actions
 from app.services.write.actions import Command
 from app.services.write.requests import TIMEOUT as TIMEOUT_REQUEST
@@ -199,7 +199,7 @@ async def _battle_due(platform: Platform, battle_id: str, now: float) -> int:
             run["reminded"] = [*run.get("reminded", []), key]
             if await _claim(platform, row, run, next_due(run, settings)):
                 left = d.deadline - now
-                await pings.deadline_soon(platform, battle_id, d.participant, left)
+                await notify.deadline_soon(platform, battle_id, d.participant, left)
                 done += 1
                 async with platform.db.reader() as session:
                     row = await session.get(BattleClock, battle_id) or row

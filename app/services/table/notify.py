@@ -32,6 +32,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.models import ActionLog, Battle, Participant, SeatStatus, TableSettings
+from app.rules.generic.timing import span
 from app.services.bus import ActionCommitted
 from app.services.errors import Busy, Forbidden, Invalid, ServiceError
 from app.services.platform import Platform
@@ -357,3 +358,29 @@ async def deadline_loop(platform: Platform) -> None:
             await check_deadlines(platform)
         except Exception:
             log.exception("step deadline check failed")
+
+
+def deadline_body(
+    battle_name: str, seat_name: str, left_s: float, link: str
+) -> tuple[str, list[dict[str, Any]]]:
+    """The "deadline soon" message: Discord's incoming-webhook fields (`content`, `embeds`)."""
+    content = f"Starboard: “{battle_name}” — {seat_name}, your time runs out in {span(left_s)}.{link}"
+    embed = {"title": "Deadline soon", "description": f"{span(left_s)} left to act", "color": 0xE8A33D}
+    return content, [embed]
+
+
+async def deadline_soon(platform: Platform, battle_id: str, participant_id: str, left_s: float) -> bool:
+    """Ping a seat whose time runs out soon, by its webhook if it wants this ping (the page's
+    browser ping reads the turn bar's clock itself). Answers whether a message was started."""
+    async with platform.db.reader() as session:
+        seat = await session.get(Participant, participant_id)
+        status = await session.get(SeatStatus, participant_id)
+        battle = await session.get(Battle, battle_id)
+        wanted = await pings.settings_for(session, seat) if seat is not None else pings.DEFAULT
+    if seat is None or battle is None or status is None or not status.webhook_url:
+        return False
+    if not (wanted.deadline and wanted.webhook):
+        return False
+    content, embeds = deadline_body(battle.name, seat.name, left_s, link_to(platform, battle_id))
+    spawn(deliver(platform, status.webhook_url, content, seat=participant_id, embeds=embeds))
+    return True

@@ -13,18 +13,14 @@ is read with the defaults when nobody chose."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Battle, Participant, PingSettings, Profile, SeatStatus
-from app.rules.generic.timing import span
+from app.models import Participant, PingSettings, Profile
 from app.services.errors import Forbidden
 from app.services.identity import profiles
 from app.services.platform import Platform
-from app.services.table import notify
 
 
 class Pings(BaseModel):
@@ -115,29 +111,3 @@ async def save_profile(platform: Platform, profile_id: str, wanted: Pings) -> Pi
 async def save_for_profile(session: AsyncSession, profile: Profile, wanted: Pings) -> None:
     """A profile's pings, for every battle it plays (a new dict: the JSON column sees the change)."""
     profile.settings = {**(profile.settings or {}), "pings": wanted.model_dump()}
-
-
-def deadline_body(
-    battle_name: str, seat_name: str, left_s: float, link: str
-) -> tuple[str, list[dict[str, Any]]]:
-    """The "deadline soon" message: Discord's incoming-webhook fields (`content`, `embeds`)."""
-    content = f"Starboard: “{battle_name}” — {seat_name}, your time runs out in {span(left_s)}.{link}"
-    embed = {"title": "Deadline soon", "description": f"{span(left_s)} left to act", "color": 0xE8A33D}
-    return content, [embed]
-
-
-async def deadline_soon(platform: Platform, battle_id: str, participant_id: str, left_s: float) -> bool:
-    """Ping a seat whose time runs out soon, by its webhook if it wants this ping (the page's
-    browser ping reads the turn bar's clock itself). Answers whether a message was started."""
-    async with platform.db.reader() as session:
-        seat = await session.get(Participant, participant_id)
-        status = await session.get(SeatStatus, participant_id)
-        battle = await session.get(Battle, battle_id)
-        wanted = await settings_for(session, seat) if seat is not None else DEFAULT
-    if seat is None or battle is None or status is None or not status.webhook_url:
-        return False
-    if not (wanted.deadline and wanted.webhook):
-        return False
-    content, embeds = deadline_body(battle.name, seat.name, left_s, notify.link_to(platform, battle_id))
-    notify.spawn(notify.deliver(platform, status.webhook_url, content, seat=participant_id, embeds=embeds))
-    return True
