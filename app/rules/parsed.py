@@ -55,8 +55,10 @@ def parsed(ship: Ship, name: str, model: type[M], parse: Callable[[Any], M] | No
     memo = _ACTION.get()
     if memo is not None:
         kept = memo.get((ship.id, name))
-        if kept is not None and kept[0] is raw and isinstance(kept[1], model):
-            return kept[1]  # type: ignore[return-value]  # checked just above
+        if kept is not None and kept[0] is raw:
+            cached = kept[1]
+            if isinstance(cached, model):  # narrows it to the model asked for
+                return cached
     found = (parse or model.model_validate)(raw)
     if memo is not None:
         memo[(ship.id, name)] = (raw, found)
