@@ -46,11 +46,13 @@ fi
 
 .venv/bin/ruff check app tests migrations
 # Two workers (pytest-xdist), a test file each at a time: the suite's wall time is about halved on
-# two cores. Each worker has its own PostgreSQL database and small pools (tests/conftest.py).
+# two cores. Each worker has its own PostgreSQL database and small pools (tests/conftest.py). The
+# files go in the order tests/conftest.py gives them, longest first (xdist's own reorder would
+# put the one-test files — the minute-long schema fuzz among them — last, leaving a long tail).
 # STARBOARD_TEST_WORKERS=0 runs serially; an explicit -n in the arguments wins.
 workers="${STARBOARD_TEST_WORKERS:-2}"
 xdist=()
 if [ "$workers" != "0" ] && [[ " $* " != *" -n "* ]]; then
-  xdist=(-n "$workers" --dist loadfile)
+  xdist=(-n "$workers" --dist loadfile --no-loadscope-reorder)
 fi
 exec .venv/bin/python -m pytest "${xdist[@]}" "$@"

@@ -70,11 +70,23 @@ def needs(item: pytest.Item) -> set[str]:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each item marked with what it needs (postgres, redis, browser, nginx, fault), so that
     `-m "not postgres and not redis and not browser"` runs exactly the tests those servers and
-    tools are not needed for; browser tests last: they are the slowest and need the most set-up."""
+    tools are not needed for. Then the longest files first: with two workers taking a file at a
+    time (scripts/test.sh runs xdist with `--no-loadscope-reorder`, so this order is the queue),
+    a minute-long file started last would leave one worker idle while the other finishes it."""
     for item in items:
         for marker in sorted(needs(item) - {m.name for m in item.iter_markers()}):
             item.add_marker(marker)
-    items.sort(key=lambda item: 1 if "browser" in item.keywords else 0)
+    items.sort(key=_queue_place)
+
+
+def _queue_place(item: pytest.Item) -> int:
+    """The schema fuzz (a minute or more a database) first, then the files that start servers,
+    browsers or faults (seconds a test), then the rest (milliseconds a test)."""
+    if "fuzz" in item.keywords:
+        return 0
+    if any(marker in item.keywords for marker in ("browser", "fault", "nginx")):
+        return 1
+    return 2
 
 
 def migrate(url: str) -> None:
