@@ -199,3 +199,38 @@ def test_the_map_keeps_only_rows_that_place_a_ship() -> None:
         ]
     )
     assert [r.seq for r in log.moves] == [1, 50, 51] and log.last == 51
+    # what the map keeps of a row is its map events: the damage beside the reveal is not kept
+    assert [e["kind"] for e in log.moves[1].events] == ["cloak_revealed"]
+
+
+def test_a_watched_battle_lets_go_of_the_rows_its_viewers_are_past() -> None:
+    """The whole rows kept for frames are those after the oldest viewer's seq (and a few before
+    it, for a page loaded a moment ago): a battle watched for hours holds its last moves, not its
+    set-up — a `ship.add` row carries a ship's whole definition."""
+    from app.models import ActionLog
+
+    def row(seq: int) -> ActionLog:
+        return ActionLog(
+            battle_id="b",
+            seq=seq,
+            action_id=str(seq),
+            actor_role="player",
+            action_type="ship.add",
+            clock="T1 I1",
+            payload={"ship": {"name": "a ship's whole definition"}},
+            dice=[],
+            events=[],
+        )
+
+    log = live_log.BattleLog()
+    log.extend([row(seq) for seq in range(1, 101)])
+    assert [r.seq for r in log.recent] == list(range(1, 101))
+    log.trim(100)
+    assert [r.seq for r in log.recent] == list(range(100 - live_log.BEHIND + 1, 101))
+    # a page loaded BEHIND rows ago is still served from what is kept
+    assert [r.seq for r in log.rows_after(100 - live_log.BEHIND) or []] == list(
+        range(100 - live_log.BEHIND + 1, 101)
+    )
+    assert [r.seq for r in log.rows_after(99) or []] == [100]
+    assert log.rows_after(10) is None  # further back: read from the database
+    assert log.kinds[0] == (1, "ship.add") and log.last == 100  # the readings still cover the whole log

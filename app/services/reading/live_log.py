@@ -22,12 +22,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.models import ActionLog, Participant
 from app.services.history.replay import HISTORY_ACTIONS, TakenBackWalk
 from app.services.kept import Commit
-from app.services.reading.maps import Parts, places_ships
+from app.services.reading.maps import MapRow, Parts, places_ships
 from app.services.reading.overrides import Mark, is_special, marks_in
 from app.services.reading.views import STEP_LOOKBACK, moves_clock
 
 SEATS_FOR = 30.0  # seconds the seats are kept without a change heard of
 RECENT = 256  # rows kept whole for frames (a viewer further behind is read from the database)
+BEHIND = 16  # rows kept before the oldest viewer's seq: a page loaded a moment ago says hello from there
 BATTLES = 256  # battles kept per process (least recently read dropped first)
 
 
@@ -38,7 +39,7 @@ class BattleLog:
     last: int = 0
     kinds: list[tuple[int, str]] = field(default_factory=list)  # every row's (seq, action type)
     details: dict[int, tuple[dict[str, Any], list[dict[str, Any]]]] = field(default_factory=dict)
-    moves: list[ActionLog] = field(default_factory=list)  # the rows the map reads
+    moves: list[MapRow] = field(default_factory=list)  # what the map reads of its rows
     recent: deque[ActionLog] = field(default_factory=lambda: deque(maxlen=RECENT))
     clock_row: tuple[int, datetime | None] | None = None  # the latest row that moved the clock
     parts: Parts | None = None  # the battle's part declarations: which rows the map reads
@@ -58,11 +59,19 @@ class BattleLog:
             if row.action_type in HISTORY_ACTIONS:
                 self.touched[row.seq] = changed
             if places_ships(row, self.parts):
-                self.moves.append(row)
+                self.moves.append(MapRow.of(row, self.parts))
             if moves_clock(row.events):
                 self.clock_row = (row.seq, row.created_at)
             self.recent.append(row)
             self.last = row.seq
+
+    def trim(self, since: int) -> None:
+        """Let go of the whole rows the viewers are past (all but `BEHIND` before `since`, the
+        oldest viewer's seq): a viewer from further back is read from the database, as one beyond
+        `RECENT` is. Without this a battle kept its set-up rows — every ship's definition — for as
+        long as it was watched."""
+        while self.recent and self.recent[0].seq <= since - BEHIND:
+            self.recent.popleft()
 
     def rows_after(self, since: int) -> list[ActionLog] | None:
         """The kept rows after `since`, or None when some of them are no longer kept."""
@@ -167,6 +176,7 @@ class LiveLogs:
                 )
             )
         log.extend(rows)  # takes only the rows after its `last`
+        log.trim(since)
         return log, kept + [r for r in rows if r.seq > since]
 
 

@@ -9,7 +9,8 @@ battle has a map is its system's `board`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -48,9 +49,25 @@ def places_ships(row: ActionLog, parts: Parts | None = None) -> bool:
     return row.action_type in actions and any(e.get("kind") in declared for e in row.events)
 
 
+@dataclass(frozen=True, slots=True)
+class MapRow:
+    """What the map reads of a log row: when it was made and its map events. The live path keeps
+    these per battle for as long as the battle is watched, so they hold nothing else (a `ship.add`
+    row's payload is the ship's whole definition)."""
+
+    seq: int
+    clock: str
+    events: tuple[dict[str, Any], ...]
+
+    @classmethod
+    def of(cls, row: ActionLog, parts: Parts | None = None) -> MapRow:
+        kinds = _declared(parts)
+        return cls(row.seq, row.clock, tuple(e for e in row.events if e.get("kind") in kinds))
+
+
 async def map_rows(
     session: AsyncSession, battle_id: str, until: int, parts: Parts | None = None
-) -> list[ActionLog]:
+) -> list[MapRow]:
     """The rows up to `until` whose events place, hide or reveal a ship, oldest first."""
     rows = await session.scalars(
         select(ActionLog)
@@ -61,11 +78,11 @@ async def map_rows(
         )
         .order_by(ActionLog.seq)
     )
-    return [row for row in rows if places_ships(row, parts)]
+    return [MapRow.of(row, parts) for row in rows if places_ships(row, parts)]
 
 
 def map_events(
-    rows: list[ActionLog], viewer: Viewer, finished: bool, parts: Parts | None = None
+    rows: Sequence[MapRow], viewer: Viewer, finished: bool, parts: Parts | None = None
 ) -> list[tuple[int | None, dict[str, Any]]]:
     """(turn, event) for each map event of these rows as this viewer may read it."""
     kinds = _declared(parts)
@@ -83,7 +100,7 @@ def map_events(
 
 def map_for(
     view: dict[str, Any],
-    rows: list[ActionLog],
+    rows: Sequence[MapRow],
     viewer: Viewer,
     finished: bool,
     select: str | None = None,

@@ -29,7 +29,7 @@ from app.services.history.replay import preview as history_preview
 from app.services.library.samples import ships_for
 from app.services.reading.clock_view import read_run
 from app.services.reading.live_log import LiveLogs, remarked
-from app.services.reading.maps import has_map, map_for, map_rows
+from app.services.reading.maps import MapRow, has_map, map_for, map_rows
 from app.services.reading.overrides import Mark, flags, standing
 from app.services.reading.views import (
     log_entries,
@@ -158,7 +158,7 @@ def _context(
     live: bool,
     history: dict[str, Any] | None,
     marks: list[Mark] | None = None,
-    moves: list[ActionLog] | None = None,
+    moves: list[MapRow] | None = None,
     common: dict[Any, Any] | None = None,
 ) -> dict[str, Any]:
     """`common`: what a live round's views share (see `display_values`); None for a page."""
@@ -301,7 +301,7 @@ class LiveRead:
     step_since: Any = None  # when the current step began (the turn bar's pending times)
     drafts: list[Any] = field(default_factory=list)  # saved drafts (each viewer folds in its own)
     history: dict[str, Any] | None = None  # what the referee's undo/redo would do
-    moves: list[ActionLog] = field(default_factory=list)  # the map's rows (app/services/reading/maps.py)
+    moves: list[MapRow] = field(default_factory=list)  # the map's rows (app/services/reading/maps.py)
     marks: list[Mark] = field(default_factory=list)  # overrides still standing (the ⚑ markers)
     # the actions an undo or rewind took back, and the marks each history row here changed
     taken: dict[int, TakenBack] = field(default_factory=dict)
