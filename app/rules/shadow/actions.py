@@ -13,7 +13,7 @@ from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.generic.boarding import KIND_WORDS
 from app.rules.geometry import distance, hex_of
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.shadow.reactions import end, expire, shift_down, targeting_text
 from app.rules.shadow.track import (
     DOABLE,
@@ -129,15 +129,16 @@ def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -
     )
 
 
-@when(ALLOCATION, refusal="pain reduction is rolled during {step} (SH-14)", field="ship")
-@action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship="ship", fits=_may_reduce)
 def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _reduce_pain(state, p, actor, dice)
-
-
-def _reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)  # a second roll this turn, or none at pain 0: `_may_reduce`
     return [reduce(state, ship, track, dice)]
+
+
+mark(
+    reduce_pain,
+    action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship="ship", fits=_may_reduce),
+    when(ALLOCATION, refusal="pain reduction is rolled during {step} (SH-14)", field="ship"),
+)
 
 
 class PlotSpeed(BaseModel):
@@ -145,18 +146,19 @@ class PlotSpeed(BaseModel):
     speed: int = Field(ge=0, le=SPEED_MAX, description="speed plotted for this turn (maximum 50)")
 
 
-@when(ALLOCATION, referee_anytime=True, refusal="speed is plotted during {step}", field="speed")
-@action("shadow.plot_speed", PlotSpeed, "Record the ship's speed", ship="ship", fits=_living)
 def plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource) -> list[Event]:
     """The tracker keeps the speed so FOUR/FIVE can raise it (cap 50) and DEATH can cut it (SH-11…13)."""
-    return _plot_speed(state, p, actor, dice)
-
-
-def _plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     track.speed = p.speed
     save(ship, track)
     return [Event(kind="pain_speed", ship=ship.id, text=f"{ship.name} is plotted at speed {p.speed}.")]
+
+
+mark(
+    plot_speed,
+    action("shadow.plot_speed", PlotSpeed, "Record the ship's speed", ship="ship", fits=_living),
+    when(ALLOCATION, referee_anytime=True, refusal="speed is plotted during {step}", field="speed"),
+)
 
 
 class ReportRange(BaseModel):
@@ -199,19 +201,8 @@ def range_from_map(state: BattleState, ship: Ship) -> tuple[int, Ship]:
     return min(placed, key=lambda pair: pair[0])
 
 
-@action(
-    "shadow.report_range",
-    ReportRange,
-    "Report the range to the nearest enemy",
-    ship="ship",
-    fits=_may_report_range,
-)
 def report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSource) -> list[Event]:
     """SH-12: a panicked ship 10+ hexes from the nearest enemy must try to phase out."""
-    return _report_range(state, p, actor, dice)
-
-
-def _report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)  # not at FIVE, or a phase-out owed: `_may_report_range`
     rng, note, data = p.range, "", {}
     if rng is None:
@@ -234,6 +225,18 @@ def _report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSo
     return [Event(kind="pain_phase_out", ship=ship.id, text=text, data={"range": rng, **data})]
 
 
+mark(
+    report_range,
+    action(
+        "shadow.report_range",
+        ReportRange,
+        "Report the range to the nearest enemy",
+        ship="ship",
+        fits=_may_report_range,
+    ),
+)
+
+
 class PhaseOut(BaseModel):
     ship: str
     result: Literal["phased_out", "impossible"] = Field(description="what happened at the table")
@@ -243,14 +246,9 @@ def _phase_duty(track: PainTrack) -> Obligation | None:
     return next((o for o in track.active() if o.kind in ("phase_out", "plot_phase_out")), None)
 
 
-@action("shadow.phase_out", PhaseOut, "Resolve the phase-out attempt", ship="ship", fits=_may_phase_out)
 def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -> list[Event]:
     """SH-12: phase out now; if impossible, plot it at the next Energy Allocation; if that is still
     impossible through damage, the ship makes its normal reduction roll and plays on."""
-    return _phase_out(state, p, actor, dice)
-
-
-def _phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     duty = _phase_duty(track)
     assert duty is not None  # the gate (`_may_phase_out`) refuses a ship with no phase-out owed
@@ -293,23 +291,18 @@ def _phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) 
     return events
 
 
+mark(
+    phase_out,
+    action("shadow.phase_out", PhaseOut, "Resolve the phase-out attempt", ship="ship", fits=_may_phase_out),
+)
+
+
 class ObligationDone(BaseModel):
     ship: str
     obligation: int = Field(ge=0, description="the obligation's id on the pain track")
 
 
-@action(
-    "shadow.obligation_done",
-    ObligationDone,
-    "Mark a reaction's move or attack done",
-    ship="ship",
-    fits=_may_mark_done,
-)
 def obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _obligation_done(state, p, actor, dice)
-
-
-def _obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     duty = track.find(p.obligation)
     if duty is None:
@@ -327,6 +320,18 @@ def _obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: 
             kind="pain_obligation_done", ship=ship.id, text=f"{ship.name} has done what it must: {duty.text}."
         )
     ]
+
+
+mark(
+    obligation_done,
+    action(
+        "shadow.obligation_done",
+        ObligationDone,
+        "Mark a reaction's move or attack done",
+        ship="ship",
+        fits=_may_mark_done,
+    ),
+)
 
 
 class SetTarget(BaseModel):
@@ -349,22 +354,10 @@ def _may_retarget(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-@action(
-    "shadow.set_target",
-    SetTarget,
-    "Set a reaction's target",
-    referee_only=True,
-    ship="ship",
-    fits=_may_retarget,
-)
 def set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource) -> list[Event]:
     """Rewrites every standing targeting obligation (TWO, THREE, the owed Shadow Cutter attack) and
     the recorded most-damaging ship, so the sheet, SH-10's release on destruction and the log agree.
     A generic override of `obligations.N.target` would leave the sheet naming the old ship."""
-    return _set_target(state, p, actor, dice)
-
-
-def _set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     duties = [o for o in track.active() if o.kind in TARGETING]  # one at least: `_may_retarget`
     target = state.ship(p.target, "target")
@@ -393,6 +386,19 @@ def _set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource
             },
         )
     ]
+
+
+mark(
+    set_target,
+    action(
+        "shadow.set_target",
+        SetTarget,
+        "Set a reaction's target",
+        referee_only=True,
+        ship="ship",
+        fits=_may_retarget,
+    ),
+)
 
 
 def living_ship_refusal(target: Ship, kind: str) -> str | None:

@@ -23,7 +23,7 @@ from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.figures import Turning
 from app.rules.geometry import arcs_containing, on_boundary, tiling_problems
-from app.rules.ruleset import Settable, hook, part
+from app.rules.ruleset import Settable, hook, mark, part
 from app.rules.startrek.cloak import shields_down_by_cloak
 from app.rules.startrek.common import ratio, read_part, save_part, sheet_of, ships_in_order, system_destroyed
 from app.rules.state import BattleState, Ship
@@ -480,13 +480,8 @@ def generator_listener(ctx: DamageContext) -> None:
     ctx.events.extend(generator_check(ctx.state, ctx.target))
 
 
-@hook("leave", ADJUST)
 def collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-12: a projection with no working deflector in arc collapses as Adjust Ship Systems ends."""
-    return _collapse_unguarded(state, dice)
-
-
-def _collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         shields = read_part(ship, PART, Shields)
@@ -515,3 +510,6 @@ def _collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
                 )
             )
     return events
+
+
+mark(collapse_unguarded, hook("leave", ADJUST))

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
@@ -49,15 +49,7 @@ def _fires_single_missiles(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
-@action(
-    "traveller.missile", MissileAttack, "Fire individual missiles", ship="ship", fits=_fires_single_missiles
-)
 def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _missile_attack(state, p, actor, dice)
-
-
-def _missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id or target_ship.destroyed:
@@ -115,3 +107,16 @@ def _missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: Di
         + f". {hits} hit{'s' if hits != 1 else ''}: {after}."
     )
     return [Event(kind="missiles", ship=ship.id, text=text, rolls=rolls, data={"hits": hits})]
+
+
+mark(
+    missile_attack,
+    action(
+        "traveller.missile",
+        MissileAttack,
+        "Fire individual missiles",
+        ship="ship",
+        fits=_fires_single_missiles,
+    ),
+    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
+)

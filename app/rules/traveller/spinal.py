@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
@@ -73,13 +73,7 @@ def _has_spinal(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
-@action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship", fits=_has_spinal)
 def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _fire_spinal(state, p, actor, dice)
-
-
-def _fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id or target_ship.destroyed:
@@ -145,6 +139,13 @@ def _fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSour
         events = _particle(res, spinal.damage, section, line, rolls, ship.id)
     save_unit(target_ship, target)
     return events + res.events
+
+
+mark(
+    fire_spinal,
+    action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship", fits=_has_spinal),
+    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
+)
 
 
 def _meson(
