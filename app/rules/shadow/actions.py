@@ -4,6 +4,7 @@ immediate obligation as carried out. Each refuses with a reason a player can act
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -13,7 +14,7 @@ from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.generic.boarding import KIND_WORDS
 from app.rules.geometry import distance, hex_of
-from app.rules.ruleset import action, mark, when
+from app.rules.ruleset import Fits, action, mark, when
 from app.rules.shadow.reactions import end, expire, shift_down, targeting_text
 from app.rules.shadow.track import (
     DOABLE,
@@ -44,10 +45,18 @@ def _living(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-def _may_reduce(state: BattleState, ship: Ship) -> str | None:
-    track = load(ship)
-    if track is None:
-        return _living(state, ship)
+def _on_track(check: Callable[[BattleState, Ship, PainTrack], str | None]) -> Fits:
+    """The gate of a Shadow action that reads the pain track: a ship without one is refused as
+    `_living` refuses it, any other by `check` on its track."""
+
+    def fits(state: BattleState, ship: Ship) -> str | None:
+        track = load(ship)
+        return _living(state, ship) if track is None else check(state, ship, track)
+
+    return fits
+
+
+def _may_reduce(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
     if track.reduced_turn == state.clock.turn:
         return f"{ship.name} has already rolled pain reduction this turn (SH-14)"
     if track.level == 0:
@@ -55,10 +64,7 @@ def _may_reduce(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-def _may_report_range(state: BattleState, ship: Ship) -> str | None:
-    track = load(ship)
-    if track is None:
-        return _living(state, ship)
+def _may_report_range(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
     if track.reaction != "FIVE":
         return f"{ship.name} is not panicked (reaction {track.reaction}); the range matters only at FIVE"
     if any(o.kind in ("phase_out", "plot_phase_out") for o in track.active()):
@@ -66,19 +72,13 @@ def _may_report_range(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-def _may_phase_out(state: BattleState, ship: Ship) -> str | None:
-    track = load(ship)
-    if track is None:
-        return _living(state, ship)
+def _may_phase_out(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
     if _phase_duty(track) is None:
         return f"{ship.name} has no phase-out to resolve"
     return None
 
 
-def _may_mark_done(state: BattleState, ship: Ship) -> str | None:
-    track = load(ship)
-    if track is None:
-        return _living(state, ship)
+def _may_mark_done(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
     active = track.active()
     if not active:
         return f"{ship.name} has no obligation to mark done"
@@ -136,7 +136,7 @@ def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) 
 
 mark(
     reduce_pain,
-    action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship="ship", fits=_may_reduce),
+    action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship="ship", fits=_on_track(_may_reduce)),
     when(ALLOCATION, refusal="pain reduction is rolled during {step} (SH-14)", field="ship"),
 )
 
@@ -232,7 +232,7 @@ mark(
         ReportRange,
         "Report the range to the nearest enemy",
         ship="ship",
-        fits=_may_report_range,
+        fits=_on_track(_may_report_range),
     ),
 )
 
@@ -293,7 +293,13 @@ def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -
 
 mark(
     phase_out,
-    action("shadow.phase_out", PhaseOut, "Resolve the phase-out attempt", ship="ship", fits=_may_phase_out),
+    action(
+        "shadow.phase_out",
+        PhaseOut,
+        "Resolve the phase-out attempt",
+        ship="ship",
+        fits=_on_track(_may_phase_out),
+    ),
 )
 
 
@@ -329,7 +335,7 @@ mark(
         ObligationDone,
         "Mark a reaction's move or attack done",
         ship="ship",
-        fits=_may_mark_done,
+        fits=_on_track(_may_mark_done),
     ),
 )
 
@@ -345,10 +351,7 @@ class SetTarget(BaseModel):
 TARGETING = ("target", "cutter_attack")
 
 
-def _may_retarget(state: BattleState, ship: Ship) -> str | None:
-    track = load(ship)
-    if track is None:
-        return _living(state, ship)
+def _may_retarget(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
     if not any(o.kind in TARGETING for o in track.active()):
         return f"{ship.name} has no targeting obligation to change"
     return None
@@ -396,7 +399,7 @@ mark(
         "Set a reaction's target",
         referee_only=True,
         ship="ship",
-        fits=_may_retarget,
+        fits=_on_track(_may_retarget),
     ),
 )
 

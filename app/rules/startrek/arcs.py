@@ -16,10 +16,11 @@ from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action, mark, when
 from app.rules.startrek import power as budget
-from app.rules.startrek.common import equipped, owner_event, read_part, save_part, segment
+from app.rules.startrek.common import owner_event, read_part, save_part, segment
 from app.rules.startrek.regeneration import rework_free
 from app.rules.startrek.shields import (
     PART,
+    SHIELDED,
     Shields,
     adjacent,
     covered,
@@ -33,7 +34,7 @@ from app.rules.system import ALLOCATION
 
 def _shields(ship: Ship) -> Shields:
     shields = read_part(ship, PART, Shields)
-    assert shields is not None  # extend and retract are gated on the part (`equipped(PART, "shields")`)
+    assert shields is not None  # extend and retract are gated on the part (`fits=SHIELDED`)
     return shields
 
 
@@ -90,9 +91,7 @@ def extend(state: BattleState, p: Extend, actor: Actor, dice: DiceSource) -> lis
 
 mark(
     extend,
-    action(
-        "startrek.extend_arc", Extend, "Extend a deflector's arc", ship="ship", fits=equipped(PART, "shields")
-    ),
+    action("startrek.extend_arc", Extend, "Extend a deflector's arc", ship="ship", fits=SHIELDED),
     when(ALLOCATION, refusal=segment("Extending a deflector's arc")),
 )
 
@@ -126,11 +125,7 @@ def retract(state: BattleState, p: DeflectorRef, actor: Actor, dice: DiceSource)
 mark(
     retract,
     action(
-        "startrek.retract_arc",
-        DeflectorRef,
-        "Drop a deflector's arc extensions",
-        ship="ship",
-        fits=equipped(PART, "shields"),
+        "startrek.retract_arc", DeflectorRef, "Drop a deflector's arc extensions", ship="ship", fits=SHIELDED
     ),
     when(ALLOCATION, refusal=segment("Changing a deflector's arc")),
 )

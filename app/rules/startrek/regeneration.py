@@ -23,7 +23,6 @@ from app.rules.dice import DiceSource
 from app.rules.ruleset import action, hook, mark, when
 from app.rules.startrek import power as budget
 from app.rules.startrek.common import (
-    equipped,
     owner_event,
     ratio,
     read_part,
@@ -33,6 +32,7 @@ from app.rules.startrek.common import (
 )
 from app.rules.startrek.shields import (
     PART,
+    SHIELDED,
     Deflector,
     Projection,
     Shields,
@@ -170,7 +170,7 @@ def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) 
     """ST-07: up to 2× the deflector's current value, 1 power a point, applied at once."""
     ship = state.ship(p.ship)
     shields = read_part(ship, PART, Shields)
-    assert shields is not None  # the gate (`equipped(PART, "shields")`) refuses a ship without them
+    assert shields is not None  # the gate (`fits=SHIELDED`) refuses a ship without them
     deflector = shields.deflector(p.deflector)
     if not deflector_working(ship, shields, deflector):
         raise RuleError(f"{deflector.name} is not working (off, destroyed, or no generator)", "deflector")
@@ -221,11 +221,7 @@ def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) 
 mark(
     buy,
     action(
-        "startrek.buy_regeneration",
-        BuyRegeneration,
-        "Buy shield regeneration",
-        ship="ship",
-        fits=equipped(PART, "shields"),
+        "startrek.buy_regeneration", BuyRegeneration, "Buy shield regeneration", ship="ship", fits=SHIELDED
     ),
     when(ALLOCATION, refusal=segment("Buying shield regeneration")),
 )

@@ -20,7 +20,7 @@ from app.rules.traveller.checks import DM, dm_text, standard_check
 from app.rules.traveller.crew import computer_dms
 from app.rules.traveller.loop import COMBAT_ACTION, loop_order
 from app.rules.traveller.ship import Combatant, HgShip
-from app.rules.traveller.units import load_unit, save_unit, units
+from app.rules.traveller.units import load_unit, other_ship, save_unit, units
 
 
 class RollInitiative(BaseModel):
@@ -162,9 +162,7 @@ def board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list[
     bear on it: Board Them! (no effect text in the seed: recorded, TR-27 Decision) and the
     defender's Prepare to Repel Boarders!, +1 DM on the Boarding Action table."""
     ship = state.ship(p.ship)
-    target_ship = state.ship(p.target, "target")
-    if target_ship.id == ship.id or target_ship.destroyed:
-        raise RuleError("board another ship still in the fight", "target")
+    target_ship = other_ship(state, ship, p.target, "board another ship still in the fight")
     unit = load_unit(state, ship)
     target = load_unit(state, target_ship, "target")
     reason = state.game.boarding_refusal(target_ship, "boarding")

@@ -24,7 +24,7 @@ from app.rules.traveller.crew import computer_dms, crew_dms
 from app.rules.traveller.loop import COMBAT_ACTION
 from app.rules.traveller.ranges import attack_band
 from app.rules.traveller.ship import HgShip
-from app.rules.traveller.units import load_unit, save_unit
+from app.rules.traveller.units import load_unit, other_ship, save_unit
 
 
 class MissileAttack(BaseModel):
@@ -51,9 +51,7 @@ def _fires_single_missiles(state: BattleState, ship: Ship) -> str | None:
 
 def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
-    target_ship = state.ship(p.target, "target")
-    if target_ship.id == ship.id or target_ship.destroyed:
-        raise RuleError("choose another ship still in the fight", "target")
+    target_ship = other_ship(state, ship, p.target, "choose another ship still in the fight")
     band = attack_band(state, ship, target_ship, p.range)
     shooter = load_unit(state, ship)
     target = load_unit(state, target_ship, "target")

@@ -25,7 +25,7 @@ from app.rules.traveller.loop import COMBAT_ACTION
 from app.rules.traveller.radiation import apply_radiation
 from app.rules.traveller.ranges import attack_band
 from app.rules.traveller.ship import HgSection, HgShip
-from app.rules.traveller.units import load_unit, orders_on, save_unit
+from app.rules.traveller.units import load_unit, orders_on, other_ship, save_unit
 
 PARTICLE_ARMOUR_FACTOR = 30
 SYSTEM_ROLL_PER = 50
@@ -75,9 +75,7 @@ def _has_spinal(state: BattleState, ship: Ship) -> str | None:
 
 def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
-    target_ship = state.ship(p.target, "target")
-    if target_ship.id == ship.id or target_ship.destroyed:
-        raise RuleError("choose another ship still in the fight", "target")
+    target_ship = other_ship(state, ship, p.target, "choose another ship still in the fight")
     model = load_unit(state, ship)
     assert isinstance(model, HgShip)  # the gate (`_has_spinal`) refuses any other unit
     target = load_unit(state, target_ship, "target")
