@@ -70,6 +70,8 @@ def may_advance(state: BattleState, actor: Actor) -> str | None:
 
 
 def advance_clock(state: BattleState, payload: AdvanceClock, actor: Actor, dice: DiceSource) -> list[Event]:
+    """GEN-01: end the current step now (refused once the clock has left `expect_step`); the clock
+    line names whoever was still pending and the reason given."""
     if payload.expect_step and payload.expect_step != state.clock.step:
         raise RuleError(f"the clock is at {state.clock.step}, not {payload.expect_step}", "expect_step")
     pending = [p for p in state.game.awaited(state) if p != actor.participant_id]
@@ -309,6 +311,8 @@ def build_ship(state: BattleState, definition: ShipDefinition, owner: str | None
 
 
 def add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee brings a ship into the battle from its definition, placed on the map if a
+    position is given."""
     ship = build_ship(state, payload.definition, payload.owner)
     ship.position = payload.position.stored() if payload.position is not None else None
     state.ships[ship.id] = ship
@@ -325,6 +329,8 @@ mark(add_ship, action("ship.add", AddShip, "Add a ship", referee_only=True))
 
 
 def remove_ship(state: BattleState, payload: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee takes a ship out of the battle altogether (a destroyed one stays on the sheet
+    instead, GEN-04)."""
     ship = state.ship(payload.ship)
     del state.ships[ship.id]
     return [Event(kind="ship_removed", text=f"{ship.name} is removed from the battle.")]
@@ -339,6 +345,7 @@ class AssignShip(BaseModel):
 
 
 def assign_ship(state: BattleState, payload: AssignShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee hands a ship's command to another participant, or to no one."""
     ship = state.ship(payload.ship)
     ship.owner = payload.owner
     return [Event(kind="ship_assigned", ship=ship.id, text=f"{ship.name} changes command.")]
@@ -380,6 +387,9 @@ def _walk(tree: Any, keys: list[str]) -> tuple[Any, str | int]:
 
 
 def override(state: BattleState, payload: Override, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee sets any value of the state (ux §6): refused where the battle it would give fails
+    its models, changes its game system or puts the clock at a step the system lacks; the log line
+    says what changed, from what, and why."""
     tree = state.model_dump(mode="json")
     try:
         node, last = _walk(tree, payload.path.split("."))
@@ -491,6 +501,7 @@ class EndBattle(BaseModel):
 
 
 def end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee ends the battle, naming a side as the winner, a draw, or neither."""
     why = f": {payload.reason}" if payload.reason else ""
     if payload.winner is None:  # as every end was logged before a winner could be named
         state.finished = True
@@ -516,6 +527,8 @@ class MoveShip(BaseModel):
 
 
 def move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    """Place a ship on the map. A ship whose position is hidden (cloaked, ST-22) moves in its owner's
+    log only; the others read the move when the battle ends."""
     ship = state.ship(payload.ship)
     position = payload.position.stored()
     ship.position = position

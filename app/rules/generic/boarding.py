@@ -31,6 +31,8 @@ class DeclareBoarding(BaseModel):
 def declare_boarding(
     state: BattleState, payload: DeclareBoarding, actor: Actor, dice: DiceSource
 ) -> list[Event]:
+    """GEN-03: the outcome of a boarding action or hit-and-run raid is entered, not rolled; a ruleset
+    may refuse the target (a Shadow ship, SH-17)."""
     attacker = state.ship(payload.attacker, "attacker")
     target = state.ship(payload.target, "target")
     if attacker.id == target.id:

@@ -218,6 +218,9 @@ def _may_enter_damage(state: BattleState, entry: DamageEntry, actor: Actor) -> N
 # Two entries on one ship commute (GEN-03: each takes its share through the same defences onto the
 # same boxes) unless a part of the ship reads their order (`PartSpec.ordered`).
 def apply_damage(state: BattleState, entry: DamageEntry, actor: Actor, dice: DiceSource) -> list[Event]:
+    """GEN-03: damage whose to-hit and location the seeds leave to the full rules is entered, then
+    every rule the seeds give applies it: the rulesets' filters (shields), the sheet, then their
+    listeners (pain)."""
     return resolve_damage(state, entry, dice, actor)
 
 

@@ -96,6 +96,7 @@ mark(set_clock, action("clock.set", ClockSettings, "Choose the battle's clock", 
 
 
 def pause(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee stops every clock of the battle until it resumes."""
     if paused(state):
         raise RuleError("the battle is already paused", "action_type")
     state.options[PAUSED] = True
@@ -106,6 +107,7 @@ mark(pause, action("battle.pause", NoPayload, "Pause the battle", referee_only=T
 
 
 def resume(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee lets the battle's clocks run again."""
     if not paused(state):
         raise RuleError("the battle is not paused", "action_type")
     state.options.pop(PAUSED, None)

@@ -130,6 +130,8 @@ def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -
 
 
 def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
+    """SH-14, SH-15: the pain-reduction roll, once a turn in the Energy Allocation Phase; the reaction
+    level falls with the pain."""
     ship, track = living_track(state, p.ship)  # a second roll this turn, or none at pain 0: `_may_reduce`
     return [reduce(state, ship, track, dice)]
 
@@ -309,6 +311,8 @@ class ObligationDone(BaseModel):
 
 
 def obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: DiceSource) -> list[Event]:
+    """SH-16: the commander marks an owed move or attack (a flinch, a HET, the Shadow Cutter attack)
+    carried out; a restriction ends by itself instead."""
     ship, track = living_track(state, p.ship)
     duty = track.find(p.obligation)
     if duty is None:

@@ -36,6 +36,8 @@ class Ram(BaseModel):
 
 
 def ram(state: BattleState, p: Ram, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-09: the ramming factor with the in-arc projection's current value added; the ram itself is
+    resolved by the full rules (GEN-03)."""
     ship = state.ship(p.ship)
     total, text = ramming_factor(state, ship, p.direction, p.factor)
     return [Event(kind="ramming_factor", ship=ship.id, text=text + ".", data={"factor": total})]

@@ -64,6 +64,7 @@ class Load(BaseModel):
 
 
 def load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-25: torpedoes go into a launcher that is not destroyed, up to what it holds."""
     ship = state.ship(p.ship)
     launchers = _parts(ship)
     launcher = launchers.launcher(p.launcher)

@@ -58,6 +58,8 @@ class Transfer(BaseModel):
 
 
 def transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-08, ST-15a: strength moves to an adjacent projection, half of what the donor held when the
+    segment opened in all; in Ship Power only to a projection that collapsed last turn."""
     ship = state.ship(p.ship)
     shields = read_part(ship, PART, Shields)
     assert shields is not None  # the gate (`_may_transfer`) refuses a ship without them

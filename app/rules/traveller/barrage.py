@@ -324,6 +324,8 @@ def _defence_text(dice_per_mount: int, found: list[DM]) -> str:
 
 
 def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-05 … TR-09: one barrage against one target: the attack roll, protection, the damage table,
+    then the hits."""
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id:

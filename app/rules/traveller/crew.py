@@ -115,6 +115,7 @@ mark(
 
 
 def frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
+    """TR-24: in the turn a revived frozen watch counts, the crew steps back up."""
     events: list[Event] = []
     for ship in ships_by_id(state):
         if "hg_ship" not in ship.parts or ship.destroyed:

@@ -39,6 +39,8 @@ def _may_enter(state: BattleState, p: EnteredHit, actor: Actor) -> None:
 # A hit is damage like any other entry; the High Guard ship part reads the order of hits (TR-14's
 # third drive hit), so two on one ship never commute there.
 def entered_hit(state: BattleState, p: EnteredHit, actor: Actor, dice: DiceSource) -> list[Event]:
+    """GEN-03, TR-14: a hit the core rules resolve (a starship's or small craft's attack) is entered:
+    damage to a section and/or one system hit."""
     target = state.ship(p.target, "target")
     if "hg_ship" not in target.parts:
         raise RuleError(f"{target.name} is not a High Guard ship", "target")

@@ -41,6 +41,8 @@ def _faster(unit: Combatant, ship: Ship, others: list[tuple[Ship, Combatant]]) -
 
 
 def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-03, TR-03a: initiative for the engagement, rolled once: each fleet commander's Tactics
+    check, then every ship's own roll."""
     everyone = units(state)
     pending = [(s, u) for s, u in everyone if u.initiative_base is None]
     if not pending:

@@ -50,6 +50,8 @@ def _fires_single_missiles(state: BattleState, ship: Ship) -> str | None:
 
 
 def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-01, TR-01a: a single missile attack by a ship that is not a capital ship, its to-hit number
+    from the gunnery accuracy check's Effect."""
     ship = state.ship(p.ship)
     target_ship = other_ship(state, ship, p.target, "choose another ship still in the fight")
     band = attack_band(state, ship, target_ship, p.range)

@@ -103,6 +103,8 @@ def _initiative_rolled(state: BattleState, actor: Actor) -> str | None:
 
 
 def give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-26: a ship's secret orders for the round, kept as a draft or committed; what they cost comes
+    off this round's initiative."""
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)", "orders")
     ship = state.ship(p.ship)
@@ -210,6 +212,7 @@ class Reveal(BaseModel):
 
 
 def force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-26: the referee reveals every ship's orders now, without waiting for the last commit."""
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)")
     if all(u.round.revealed for _, u in units(state)):

@@ -268,6 +268,7 @@ class SetRange(BaseModel):
 
 
 def set_range(state: BattleState, p: SetRange, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee puts a pair of ships at a range band (TR-02), or takes the pair off the range board."""
     ship = state.ship(p.ship)
     other = state.ship(p.other, "other")
     if other.id == ship.id:

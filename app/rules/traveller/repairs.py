@@ -128,6 +128,8 @@ def refusal(
 
 
 def repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-22, GEN-05: one repair attempt per section per Ship Action phase, a standard check with the
+    crew's DMs."""
     ship = state.ship(p.ship)
     model = load_unit(state, ship)
     if not isinstance(model, HgShip):

@@ -74,6 +74,7 @@ def _has_spinal(state: BattleState, ship: Ship) -> str | None:
 
 
 def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-10 … TR-13: a spinal mount's shot: to-hit, a meson gun's penetration, damage and radiation."""
     ship = state.ship(p.ship)
     target_ship = other_ship(state, ship, p.target, "choose another ship still in the fight")
     model = load_unit(state, ship)
