@@ -5,6 +5,7 @@ immediate obligation as carried out. Each refuses with a reason a player can act
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -14,7 +15,7 @@ from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.generic.boarding import KIND_WORDS
 from app.rules.geometry import distance, hex_of
-from app.rules.ruleset import Fits, action, mark, when
+from app.rules.ruleset import action, mark, when
 from app.rules.shadow.reactions import end, expire, shift_down, targeting_text
 from app.rules.shadow.track import (
     DOABLE,
@@ -45,15 +46,14 @@ def _living(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-def _on_track(check: Callable[[BattleState, Ship, PainTrack], str | None]) -> Fits:
-    """The gate of a Shadow action that reads the pain track: a ship without one is refused as
-    `_living` refuses it, any other by `check` on its track."""
-
-    def fits(state: BattleState, ship: Ship) -> str | None:
-        track = load(ship)
-        return _living(state, ship) if track is None else check(state, ship, track)
-
-    return fits
+def _on_track(
+    check: Callable[[BattleState, Ship, PainTrack], str | None], state: BattleState, ship: Ship
+) -> str | None:
+    """The gate of a Shadow action that reads the pain track, given as `partial(_on_track, check)`: a
+    ship without one is refused as `_living` refuses it, any other by `check` on its track. (A partial,
+    not a closure made while the module loads, so mutation testing reaches this body.)"""
+    track = load(ship)
+    return _living(state, ship) if track is None else check(state, ship, track)
 
 
 def _may_reduce(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
@@ -138,7 +138,13 @@ def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) 
 
 mark(
     reduce_pain,
-    action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship="ship", fits=_on_track(_may_reduce)),
+    action(
+        "shadow.reduce_pain",
+        ShipRef,
+        "Roll pain reduction",
+        ship="ship",
+        fits=partial(_on_track, _may_reduce),
+    ),
     when(ALLOCATION, refusal="pain reduction is rolled during {step} (SH-14)", field="ship"),
 )
 
@@ -234,7 +240,7 @@ mark(
         ReportRange,
         "Report the range to the nearest enemy",
         ship="ship",
-        fits=_on_track(_may_report_range),
+        fits=partial(_on_track, _may_report_range),
     ),
 )
 
@@ -300,7 +306,7 @@ mark(
         PhaseOut,
         "Resolve the phase-out attempt",
         ship="ship",
-        fits=_on_track(_may_phase_out),
+        fits=partial(_on_track, _may_phase_out),
     ),
 )
 
@@ -339,7 +345,7 @@ mark(
         ObligationDone,
         "Mark a reaction's move or attack done",
         ship="ship",
-        fits=_on_track(_may_mark_done),
+        fits=partial(_on_track, _may_mark_done),
     ),
 )
 
@@ -403,7 +409,7 @@ mark(
         "Set a reaction's target",
         referee_only=True,
         ship="ship",
-        fits=_on_track(_may_retarget),
+        fits=partial(_on_track, _may_retarget),
     ),
 )
 
