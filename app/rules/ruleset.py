@@ -1,8 +1,9 @@
 """A ruleset as one object: its parts, its actions (declared once with where they may play), its hooks
 keyed by moment, its damage stages in an explicit order, who must act for it and why a ship has left.
 
-A ruleset module marks what it defines with the decorators below (`@action`, `@hook`, `@part`); the
-package's `__init__.py` gathers its modules into one `Ruleset`. Nothing is registered anywhere by
+A ruleset module marks what it defines with the marks below: a handler by a `mark(handler, action(…),
+when(…))` statement right after its def (or `hook(…)`), a part's model with `@part`; the package's
+`__init__.py` gathers its modules into one `Ruleset`. Nothing is registered anywhere by
 importing a module: `app/rules/registry.py` holds the one list of rulesets and systems.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -37,6 +38,7 @@ Carry = Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
 # dice → the part after the attempt, the log's sentence and the rolls (RuleError when it may not).
 Mend = Callable[[dict[str, Any], str, str, DiceSource], tuple[dict[str, Any], str, list[Roll]]]
 When = Literal["enter", "leave"]
+Marked = TypeVar("Marked", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
@@ -175,24 +177,35 @@ class Ruleset:
 
 
 # --- marking what a module defines -----------------------------------------------------------
-# A marked handler is a thin wrapper: its body is one call to a plain function of the same name with
-# a leading underscore, where the rule lives. mutmut does not mutate decorated functions, so a rule
-# written in the decorated body would sit outside every mutation score.
+# A handler is a plain function holding its rule; the statement right after it marks it:
+# `mark(engage, action(...), when(...))`. mutmut does not mutate decorated functions, so the marks
+# are not decorators: mutmut puts its trampoline where the def was, the statement marks that, and
+# every rule body stays inside the mutation score.
 
 _SPEC = "__starboard_action__"
 _HOOKS = "__starboard_hooks__"
 _PART = "__starboard_part__"
 
 
+def mark(fn: Marked, *marks: Callable[[Marked], Marked]) -> Marked:
+    """Apply `marks` to a plain function in the order given, as decorators listed bottom-up would
+    (`action` before the `when` that places it): `mark(engage, action(...), when(...))`."""
+    for apply in marks:
+        fn = apply(fn)
+    return fn
+
+
 def action(name: str, payload: type[BaseModel], summary: str, **options: Any) -> Callable[[Handler], Handler]:
     """Mark a handler as an action; `options` are ActionSpec fields (ship, outside…). The moments it
-    belongs to are `@when`'s."""
+    belongs to are `when`'s, applied after this."""
 
-    def mark(handler: Handler) -> Handler:
+    def stamp(handler: Handler) -> Handler:
+        if hasattr(handler, _SPEC):  # gather would still find it once, but as only one of the two
+            raise TypeError(f"{handler.__name__} is marked as an action twice")
         setattr(handler, _SPEC, ActionSpec(name, payload, handler, summary, **options))
         return handler
 
-    return mark
+    return stamp
 
 
 def when(
@@ -203,11 +216,11 @@ def when(
     in_turn: bool = False,
     referee_anytime: bool = False,
 ) -> Callable[[Handler], Handler]:
-    """Put an action (marked by `@action` below this) in the moments of the turn it belongs to:
+    """Put an action (marked by `action` before this) in the moments of the turn it belongs to:
     outside them the gate refuses it with `refusal` ({step}, {now}, or a moment's name) on `field`.
     `not_in`: moments it never belongs to; `in_turn`: taken in turn order (TR-04)."""
 
-    def mark(handler: Handler) -> Handler:
+    def stamp(handler: Handler) -> Handler:
         spec = spec_of(handler)
         setattr(
             handler,
@@ -224,17 +237,19 @@ def when(
         )
         return handler
 
-    return mark
+    return stamp
 
 
 def hook(when: When, moment: str) -> Callable[[StepHook], StepHook]:
     """Mark a function to run on entering or leaving every step that carries `moment` (or "turn")."""
 
-    def mark(fn: StepHook) -> StepHook:
+    def stamp(fn: StepHook) -> StepHook:
+        if (when, moment) in getattr(fn, _HOOKS, []):  # it would run twice at every such step
+            raise TypeError(f"{fn.__name__} is marked as a hook on {when} {moment} twice")
         setattr(fn, _HOOKS, [*getattr(fn, _HOOKS, []), (when, moment)])
         return fn
 
-    return mark
+    return stamp
 
 
 def part(
@@ -247,12 +262,12 @@ def part(
     """Mark a model as the schema of a ship part; the other arguments are PartSpec fields (what the
     part says to each consumer: `settable`, `report`, `turning`…)."""
 
-    def mark(model: type[BaseModel]) -> type[BaseModel]:
+    def stamp(model: type[BaseModel]) -> type[BaseModel]:
         spec = PartSpec(name, model, public_view, display, hides_position)
         setattr(model, _PART, replace(spec, **_tuples(declared)))
         return model
 
-    return mark
+    return stamp
 
 
 def _tuples(fields: dict[str, Any]) -> dict[str, Any]:

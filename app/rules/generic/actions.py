@@ -13,7 +13,7 @@ from app.rules.dice import DiceSource, end_told
 from app.rules.generic.ending import DRAW, sides_of
 from app.rules.messages import first_error
 from app.rules.overrides import choice_at
-from app.rules.ruleset import action
+from app.rules.ruleset import action, mark
 from app.rules.state import BattleState, Ship
 
 
@@ -69,12 +69,9 @@ def may_advance(state: BattleState, actor: Actor) -> str | None:
     return None
 
 
-@action("clock.advance", AdvanceClock, "Advance the turn clock", permit=may_advance)
 def advance_clock(state: BattleState, payload: AdvanceClock, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _advance_clock(state, payload, actor, dice)
-
-
-def _advance_clock(state: BattleState, payload: AdvanceClock, actor: Actor, dice: DiceSource) -> list[Event]:
+    """GEN-01: end the current step now (refused once the clock has left `expect_step`); the clock
+    line names whoever was still pending and the reason given."""
     if payload.expect_step and payload.expect_step != state.clock.step:
         raise RuleError(f"the clock is at {state.clock.step}, not {payload.expect_step}", "expect_step")
     pending = [p for p in state.game.awaited(state) if p != actor.participant_id]
@@ -85,6 +82,9 @@ def _advance_clock(state: BattleState, payload: AdvanceClock, actor: Actor, dice
         clock = next(e for e in events if e.kind in ("clock", "rolling"))
         clock.data.update({"pending": pending, "reason": payload.reason})
     return events
+
+
+mark(advance_clock, action("clock.advance", AdvanceClock, "Advance the turn clock", permit=may_advance))
 
 
 class SkipAhead(BaseModel):
@@ -106,15 +106,10 @@ def may_skip(state: BattleState, actor: Actor) -> str | None:
     return reason
 
 
-@action("clock.skip", SkipAhead, "Skip quiet impulses", permit=may_skip)
 def skip_ahead(state: BattleState, payload: SkipAhead, actor: Actor, dice: DiceSource) -> list[Event]:
     """Pass the step's repeats up to `to` (or past the last), stopping early after any repeat where
     something happened besides the clock (a pain check, a reaction, an obligation). Under readiness
     a commander's skip is "done until then": the repeats pass once nobody else is pending."""
-    return _skip_ahead(state, payload, actor, dice)
-
-
-def _skip_ahead(state: BattleState, payload: SkipAhead, actor: Actor, dice: DiceSource) -> list[Event]:
     game = state.game
     step = game.step(state.clock)
     if not step.repeats or state.clock.impulse is None:
@@ -136,6 +131,9 @@ def _skip_ahead(state: BattleState, payload: SkipAhead, actor: Actor, dice: Dice
     return _fold_quiet(events, step.label, first)
 
 
+mark(skip_ahead, action("clock.skip", SkipAhead, "Skip quiet impulses", permit=may_skip))
+
+
 def _fold_quiet(events: list[Event], label: str, first: int) -> list[Event]:
     """A run of clock-only lines becomes one: "Impulses 3–17 pass quietly"."""
     quiet = [e for e in events if e.kind == "clock"]
@@ -150,14 +148,12 @@ def _fold_quiet(events: list[Event], label: str, first: int) -> list[Event]:
     ]
 
 
-@action("step.ready", NoPayload, "Done with this step", permit=lambda s, a: _may_ready(s, a))
 def ready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     """The readiness handshake: the actor is done; the step ends by itself when nobody is pending."""
-    return _ready(state, payload, actor, dice)
-
-
-def _ready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     return state.game.mark_ready(state, actor, dice)
+
+
+mark(ready, action("step.ready", NoPayload, "Done with this step", permit=lambda s, a: _may_ready(s, a)))
 
 
 def _may_ready(state: BattleState, actor: Actor) -> str | None:
@@ -173,13 +169,8 @@ def _may_ready(state: BattleState, actor: Actor) -> str | None:
     return None
 
 
-@action("step.unready", NoPayload, "Not done after all", permit=lambda s, a: _may_unready(s, a))
 def unready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     """Take back "done" until the step ends."""
-    return _unready(state, payload, actor, dice)
-
-
-def _unready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     state.ready.remove(actor.participant_id or "")
     return [
         Event(
@@ -190,6 +181,9 @@ def _unready(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSou
     ]
 
 
+mark(unready, action("step.unready", NoPayload, "Not done after all", permit=lambda s, a: _may_unready(s, a)))
+
+
 def _may_unready(state: BattleState, actor: Actor) -> str | None:
     if state.rolling is not None:
         return _ending(state)
@@ -198,25 +192,26 @@ def _may_unready(state: BattleState, actor: Actor) -> str | None:
     return None
 
 
-@action(
-    "step.roll",
-    NoPayload,
-    "Enter the dice the step's end waits for",
-    permit=lambda s, a: _may_roll(s, a),
-)
 def roll_for_step(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     """GEN-02 physical dice: the die (and those after it) a step's end waits for, entered by the
     commander of the ship it is rolled for, or the referee; the step then ends as it would have."""
-    return _roll_for_step(state, payload, actor, dice)
-
-
-def _roll_for_step(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
     game = state.game
     events = game.end_step(state, dice, actor)
     if state.rolling is None:
         state.ready_until.clear()  # something happened at the end: standing skips stop here
         events += game.settle(state, dice, actor)
     return events
+
+
+mark(
+    roll_for_step,
+    action(
+        "step.roll",
+        NoPayload,
+        "Enter the dice the step's end waits for",
+        permit=lambda s, a: _may_roll(s, a),
+    ),
+)
 
 
 def _may_roll(state: BattleState, actor: Actor) -> str | None:
@@ -315,12 +310,9 @@ def build_ship(state: BattleState, definition: ShipDefinition, owner: str | None
     )
 
 
-@action("ship.add", AddShip, "Add a ship", referee_only=True)
 def add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _add_ship(state, payload, actor, dice)
-
-
-def _add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee brings a ship into the battle from its definition, placed on the map if a
+    position is given."""
     ship = build_ship(state, payload.definition, payload.owner)
     ship.position = payload.position.stored() if payload.position is not None else None
     state.ships[ship.id] = ship
@@ -333,15 +325,18 @@ def _add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSour
     ]
 
 
-@action("ship.remove", ShipRef, "Remove a ship", referee_only=True)
+mark(add_ship, action("ship.add", AddShip, "Add a ship", referee_only=True))
+
+
 def remove_ship(state: BattleState, payload: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _remove_ship(state, payload, actor, dice)
-
-
-def _remove_ship(state: BattleState, payload: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee takes a ship out of the battle altogether (a destroyed one stays on the sheet
+    instead, GEN-04)."""
     ship = state.ship(payload.ship)
     del state.ships[ship.id]
     return [Event(kind="ship_removed", text=f"{ship.name} is removed from the battle.")]
+
+
+mark(remove_ship, action("ship.remove", ShipRef, "Remove a ship", referee_only=True))
 
 
 class AssignShip(BaseModel):
@@ -349,15 +344,14 @@ class AssignShip(BaseModel):
     owner: str | None = Field(description="participant id, or null to leave the ship unassigned")
 
 
-@action("ship.assign", AssignShip, "Assign a ship", referee_only=True)
 def assign_ship(state: BattleState, payload: AssignShip, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _assign_ship(state, payload, actor, dice)
-
-
-def _assign_ship(state: BattleState, payload: AssignShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee hands a ship's command to another participant, or to no one."""
     ship = state.ship(payload.ship)
     ship.owner = payload.owner
     return [Event(kind="ship_assigned", ship=ship.id, text=f"{ship.name} changes command.")]
+
+
+mark(assign_ship, action("ship.assign", AssignShip, "Assign a ship", referee_only=True))
 
 
 class Override(BaseModel):
@@ -392,12 +386,10 @@ def _walk(tree: Any, keys: list[str]) -> tuple[Any, str | int]:
     return node, last
 
 
-@action("override.set", Override, "Override a value", referee_only=True)
 def override(state: BattleState, payload: Override, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _override(state, payload, actor, dice)
-
-
-def _override(state: BattleState, payload: Override, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee sets any value of the state (ux §6): refused where the battle it would give fails
+    its models, changes its game system or puts the clock at a step the system lacks; the log line
+    says what changed, from what, and why."""
     tree = state.model_dump(mode="json")
     try:
         node, last = _walk(tree, payload.path.split("."))
@@ -441,6 +433,9 @@ def _override(state: BattleState, payload: Override, actor: Actor, dice: DiceSou
             )
         ]
     return [Event(kind="override", text=text, data=data)]
+
+
+mark(override, action("override.set", Override, "Override a value", referee_only=True))
 
 
 def _check_clock(before: BattleState, after: BattleState) -> None:
@@ -505,12 +500,8 @@ class EndBattle(BaseModel):
     )
 
 
-@action("battle.end", EndBattle, "End the battle", referee_only=True)
 def end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _end_battle(state, payload, actor, dice)
-
-
-def _end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee ends the battle, naming a side as the winner, a draw, or neither."""
     why = f": {payload.reason}" if payload.reason else ""
     if payload.winner is None:  # as every end was logged before a winner could be named
         state.finished = True
@@ -525,6 +516,9 @@ def _end_battle(state: BattleState, payload: EndBattle, actor: Actor, dice: Dice
     return [Event(kind="battle_end", text=end_told(f"The battle ends{why} — {said}.", dice), data=data)]
 
 
+mark(end_battle, action("battle.end", EndBattle, "End the battle", referee_only=True))
+
+
 class MoveShip(BaseModel):
     """Record where a ship now is (the map lives on the table; the tracker keeps what it needs)."""
 
@@ -532,12 +526,9 @@ class MoveShip(BaseModel):
     position: Position = Field(description='e.g. {"hex": "0405", "facing": 2, "speed": 10}')
 
 
-@action("ship.move", MoveShip, "Move a ship", ship="ship")
 def move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _move_ship(state, payload, actor, dice)
-
-
-def _move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSource) -> list[Event]:
+    """Place a ship on the map. A ship whose position is hidden (cloaked, ST-22) moves in its owner's
+    log only; the others read the move when the battle ends."""
     ship = state.ship(payload.ship)
     position = payload.position.stored()
     ship.position = position
@@ -561,3 +552,6 @@ def _move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSo
             data={"position": position},
         )
     ]
+
+
+mark(move_ship, action("ship.move", MoveShip, "Move a ship", ship="ship"))

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action
+from app.rules.ruleset import action, mark
 from app.rules.state import BattleState
 
 BoardingKind = Literal["boarding", "hit_and_run"]
@@ -28,16 +28,11 @@ class DeclareBoarding(BaseModel):
     outcome: str = Field(min_length=1, max_length=300, description="the result from the table (GEN-03)")
 
 
-@action("boarding.declare", DeclareBoarding, "Declare boarding or a hit-and-run raid", ship="attacker")
 def declare_boarding(
     state: BattleState, payload: DeclareBoarding, actor: Actor, dice: DiceSource
 ) -> list[Event]:
-    return _declare_boarding(state, payload, actor, dice)
-
-
-def _declare_boarding(
-    state: BattleState, payload: DeclareBoarding, actor: Actor, dice: DiceSource
-) -> list[Event]:
+    """GEN-03: the outcome of a boarding action or hit-and-run raid is entered, not rolled; a ruleset
+    may refuse the target (a Shadow ship, SH-17)."""
     attacker = state.ship(payload.attacker, "attacker")
     target = state.ship(payload.target, "target")
     if attacker.id == target.id:
@@ -59,3 +54,9 @@ def _declare_boarding(
             },
         )
     ]
+
+
+mark(
+    declare_boarding,
+    action("boarding.declare", DeclareBoarding, "Declare boarding or a hit-and-run raid", ship="attacker"),
+)

@@ -17,7 +17,7 @@ from app.rules.core import Actor, Event, NotAllowed, RuleError
 from app.rules.dice import DiceSource
 from app.rules.generic.sheet import Section, Sheet
 from app.rules.geometry import quadrant
-from app.rules.ruleset import action
+from app.rules.ruleset import action, mark
 from app.rules.state import BattleState
 
 
@@ -217,17 +217,21 @@ def _may_enter_damage(state: BattleState, entry: DamageEntry, actor: Actor) -> N
 
 # Two entries on one ship commute (GEN-03: each takes its share through the same defences onto the
 # same boxes) unless a part of the ship reads their order (`PartSpec.ordered`).
-@action(
-    "damage.apply",
-    DamageEntry,
-    "Enter damage",
-    active=("source",),
-    authorise=_may_enter_damage,
-    commutes="damage",
-)
 def apply_damage(state: BattleState, entry: DamageEntry, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _apply_damage(state, entry, actor, dice)
-
-
-def _apply_damage(state: BattleState, entry: DamageEntry, actor: Actor, dice: DiceSource) -> list[Event]:
+    """GEN-03: damage whose to-hit and location the seeds leave to the full rules is entered, then
+    every rule the seeds give applies it: the rulesets' filters (shields), the sheet, then their
+    listeners (pain)."""
     return resolve_damage(state, entry, dice, actor)
+
+
+mark(
+    apply_damage,
+    action(
+        "damage.apply",
+        DamageEntry,
+        "Enter damage",
+        active=("source",),
+        authorise=_may_enter_damage,
+        commutes="damage",
+    ),
+)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, model_validator
 from app.rules.core import Actor, Event, NoPayload, RuleError
 from app.rules.dice import DiceSource
 from app.rules.game import REFEREE_SEAT
-from app.rules.ruleset import action
+from app.rules.ruleset import action, mark
 from app.rules.state import BattleState
 
 CLOCK = "clock"  # state.options key: the chosen clock (ClockSettings as JSON)
@@ -86,27 +86,35 @@ def describe(settings: ClockSettings) -> str:
     return "no clock"
 
 
-@action("clock.set", ClockSettings, "Choose the battle's clock", referee_only=True)
 def set_clock(state: BattleState, payload: ClockSettings, actor: Actor, dice: DiceSource) -> list[Event]:
     """The referee picks the clock; every seat's wait starts afresh under it."""
     state.options[CLOCK] = payload.model_dump(mode="json")
     return [Event(kind="clock_set", text=f"The referee sets the clock: {describe(payload)}.")]
 
 
-@action("battle.pause", NoPayload, "Pause the battle", referee_only=True)
+mark(set_clock, action("clock.set", ClockSettings, "Choose the battle's clock", referee_only=True))
+
+
 def pause(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee stops every clock of the battle until it resumes."""
     if paused(state):
         raise RuleError("the battle is already paused", "action_type")
     state.options[PAUSED] = True
     return [Event(kind="paused", text="The referee pauses the battle; every clock stops.")]
 
 
-@action("battle.resume", NoPayload, "Resume the battle", referee_only=True)
+mark(pause, action("battle.pause", NoPayload, "Pause the battle", referee_only=True))
+
+
 def resume(state: BattleState, payload: NoPayload, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee lets the battle's clocks run again."""
     if not paused(state):
         raise RuleError("the battle is not paused", "action_type")
     state.options.pop(PAUSED, None)
     return [Event(kind="resumed", text="The referee resumes the battle; the clocks run again.")]
+
+
+mark(resume, action("battle.resume", NoPayload, "Resume the battle", referee_only=True))
 
 
 class TimeOut(BaseModel):
@@ -129,7 +137,6 @@ def seat_actor(state: BattleState, participant: str) -> Actor:
     return Actor(participant, "player", ships)
 
 
-@action("clock.timeout", TimeOut, "A seat's time ran out", referee_only=True)
 def time_out(state: BattleState, payload: TimeOut, actor: Actor, dice: DiceSource) -> list[Event]:
     """The chosen consequence, as a sentence: the seat is done with no orders (the step ends by
     itself if it waited on nobody else), or the referee is asked."""
@@ -153,3 +160,6 @@ def time_out(state: BattleState, payload: TimeOut, actor: Actor, dice: DiceSourc
     text = f"Time ran out for {who} in {step}: marked done with no orders."
     events = [Event(kind="timeout", text=text, data=data)]
     return events + game.mark_ready(state, seat_actor(state, payload.participant), dice)
+
+
+mark(time_out, action("clock.timeout", TimeOut, "A seat's time ran out", referee_only=True))

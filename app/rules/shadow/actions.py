@@ -4,6 +4,8 @@ immediate obligation as carried out. Each refuses with a reason a player can act
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -13,7 +15,7 @@ from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.generic.boarding import KIND_WORDS
 from app.rules.geometry import distance, hex_of
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.shadow.reactions import end, expire, shift_down, targeting_text
 from app.rules.shadow.track import (
     DOABLE,
@@ -44,10 +46,17 @@ def _living(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-def _may_reduce(state: BattleState, ship: Ship) -> str | None:
+def _on_track(
+    check: Callable[[BattleState, Ship, PainTrack], str | None], state: BattleState, ship: Ship
+) -> str | None:
+    """The gate of a Shadow action that reads the pain track, given as `partial(_on_track, check)`: a
+    ship without one is refused as `_living` refuses it, any other by `check` on its track. (A partial,
+    not a closure made while the module loads, so mutation testing reaches this body.)"""
     track = load(ship)
-    if track is None:
-        return _living(state, ship)
+    return _living(state, ship) if track is None else check(state, ship, track)
+
+
+def _may_reduce(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
     if track.reduced_turn == state.clock.turn:
         return f"{ship.name} has already rolled pain reduction this turn (SH-14)"
     if track.level == 0:
@@ -55,10 +64,7 @@ def _may_reduce(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-def _may_report_range(state: BattleState, ship: Ship) -> str | None:
-    track = load(ship)
-    if track is None:
-        return _living(state, ship)
+def _may_report_range(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
     if track.reaction != "FIVE":
         return f"{ship.name} is not panicked (reaction {track.reaction}); the range matters only at FIVE"
     if any(o.kind in ("phase_out", "plot_phase_out") for o in track.active()):
@@ -66,19 +72,13 @@ def _may_report_range(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-def _may_phase_out(state: BattleState, ship: Ship) -> str | None:
-    track = load(ship)
-    if track is None:
-        return _living(state, ship)
+def _may_phase_out(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
     if _phase_duty(track) is None:
         return f"{ship.name} has no phase-out to resolve"
     return None
 
 
-def _may_mark_done(state: BattleState, ship: Ship) -> str | None:
-    track = load(ship)
-    if track is None:
-        return _living(state, ship)
+def _may_mark_done(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
     active = track.active()
     if not active:
         return f"{ship.name} has no obligation to mark done"
@@ -129,15 +129,24 @@ def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -
     )
 
 
-@when(ALLOCATION, refusal="pain reduction is rolled during {step} (SH-14)", field="ship")
-@action("shadow.reduce_pain", ShipRef, "Roll pain reduction", ship="ship", fits=_may_reduce)
 def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _reduce_pain(state, p, actor, dice)
-
-
-def _reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
+    """SH-14, SH-15: the pain-reduction roll, once a turn in the Energy Allocation Phase; the reaction
+    level falls with the pain."""
     ship, track = living_track(state, p.ship)  # a second roll this turn, or none at pain 0: `_may_reduce`
     return [reduce(state, ship, track, dice)]
+
+
+mark(
+    reduce_pain,
+    action(
+        "shadow.reduce_pain",
+        ShipRef,
+        "Roll pain reduction",
+        ship="ship",
+        fits=partial(_on_track, _may_reduce),
+    ),
+    when(ALLOCATION, refusal="pain reduction is rolled during {step} (SH-14)", field="ship"),
+)
 
 
 class PlotSpeed(BaseModel):
@@ -145,18 +154,19 @@ class PlotSpeed(BaseModel):
     speed: int = Field(ge=0, le=SPEED_MAX, description="speed plotted for this turn (maximum 50)")
 
 
-@when(ALLOCATION, referee_anytime=True, refusal="speed is plotted during {step}", field="speed")
-@action("shadow.plot_speed", PlotSpeed, "Record the ship's speed", ship="ship", fits=_living)
 def plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource) -> list[Event]:
     """The tracker keeps the speed so FOUR/FIVE can raise it (cap 50) and DEATH can cut it (SH-11…13)."""
-    return _plot_speed(state, p, actor, dice)
-
-
-def _plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     track.speed = p.speed
     save(ship, track)
     return [Event(kind="pain_speed", ship=ship.id, text=f"{ship.name} is plotted at speed {p.speed}.")]
+
+
+mark(
+    plot_speed,
+    action("shadow.plot_speed", PlotSpeed, "Record the ship's speed", ship="ship", fits=_living),
+    when(ALLOCATION, referee_anytime=True, refusal="speed is plotted during {step}", field="speed"),
+)
 
 
 class ReportRange(BaseModel):
@@ -199,19 +209,8 @@ def range_from_map(state: BattleState, ship: Ship) -> tuple[int, Ship]:
     return min(placed, key=lambda pair: pair[0])
 
 
-@action(
-    "shadow.report_range",
-    ReportRange,
-    "Report the range to the nearest enemy",
-    ship="ship",
-    fits=_may_report_range,
-)
 def report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSource) -> list[Event]:
     """SH-12: a panicked ship 10+ hexes from the nearest enemy must try to phase out."""
-    return _report_range(state, p, actor, dice)
-
-
-def _report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)  # not at FIVE, or a phase-out owed: `_may_report_range`
     rng, note, data = p.range, "", {}
     if rng is None:
@@ -234,6 +233,18 @@ def _report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSo
     return [Event(kind="pain_phase_out", ship=ship.id, text=text, data={"range": rng, **data})]
 
 
+mark(
+    report_range,
+    action(
+        "shadow.report_range",
+        ReportRange,
+        "Report the range to the nearest enemy",
+        ship="ship",
+        fits=partial(_on_track, _may_report_range),
+    ),
+)
+
+
 class PhaseOut(BaseModel):
     ship: str
     result: Literal["phased_out", "impossible"] = Field(description="what happened at the table")
@@ -243,14 +254,9 @@ def _phase_duty(track: PainTrack) -> Obligation | None:
     return next((o for o in track.active() if o.kind in ("phase_out", "plot_phase_out")), None)
 
 
-@action("shadow.phase_out", PhaseOut, "Resolve the phase-out attempt", ship="ship", fits=_may_phase_out)
 def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -> list[Event]:
     """SH-12: phase out now; if impossible, plot it at the next Energy Allocation; if that is still
     impossible through damage, the ship makes its normal reduction roll and plays on."""
-    return _phase_out(state, p, actor, dice)
-
-
-def _phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     duty = _phase_duty(track)
     assert duty is not None  # the gate (`_may_phase_out`) refuses a ship with no phase-out owed
@@ -293,23 +299,26 @@ def _phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) 
     return events
 
 
+mark(
+    phase_out,
+    action(
+        "shadow.phase_out",
+        PhaseOut,
+        "Resolve the phase-out attempt",
+        ship="ship",
+        fits=partial(_on_track, _may_phase_out),
+    ),
+)
+
+
 class ObligationDone(BaseModel):
     ship: str
     obligation: int = Field(ge=0, description="the obligation's id on the pain track")
 
 
-@action(
-    "shadow.obligation_done",
-    ObligationDone,
-    "Mark a reaction's move or attack done",
-    ship="ship",
-    fits=_may_mark_done,
-)
 def obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _obligation_done(state, p, actor, dice)
-
-
-def _obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: DiceSource) -> list[Event]:
+    """SH-16: the commander marks an owed move or attack (a flinch, a HET, the Shadow Cutter attack)
+    carried out; a restriction ends by itself instead."""
     ship, track = living_track(state, p.ship)
     duty = track.find(p.obligation)
     if duty is None:
@@ -329,6 +338,18 @@ def _obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: 
     ]
 
 
+mark(
+    obligation_done,
+    action(
+        "shadow.obligation_done",
+        ObligationDone,
+        "Mark a reaction's move or attack done",
+        ship="ship",
+        fits=partial(_on_track, _may_mark_done),
+    ),
+)
+
+
 class SetTarget(BaseModel):
     """SH-09 decision: the referee may rule which ship the Shadow must target."""
 
@@ -340,31 +361,16 @@ class SetTarget(BaseModel):
 TARGETING = ("target", "cutter_attack")
 
 
-def _may_retarget(state: BattleState, ship: Ship) -> str | None:
-    track = load(ship)
-    if track is None:
-        return _living(state, ship)
+def _may_retarget(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
     if not any(o.kind in TARGETING for o in track.active()):
         return f"{ship.name} has no targeting obligation to change"
     return None
 
 
-@action(
-    "shadow.set_target",
-    SetTarget,
-    "Set a reaction's target",
-    referee_only=True,
-    ship="ship",
-    fits=_may_retarget,
-)
 def set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource) -> list[Event]:
     """Rewrites every standing targeting obligation (TWO, THREE, the owed Shadow Cutter attack) and
     the recorded most-damaging ship, so the sheet, SH-10's release on destruction and the log agree.
     A generic override of `obligations.N.target` would leave the sheet naming the old ship."""
-    return _set_target(state, p, actor, dice)
-
-
-def _set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource) -> list[Event]:
     ship, track = living_track(state, p.ship)
     duties = [o for o in track.active() if o.kind in TARGETING]  # one at least: `_may_retarget`
     target = state.ship(p.target, "target")
@@ -393,6 +399,19 @@ def _set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource
             },
         )
     ]
+
+
+mark(
+    set_target,
+    action(
+        "shadow.set_target",
+        SetTarget,
+        "Set a reaction's target",
+        referee_only=True,
+        ship="ship",
+        fits=partial(_on_track, _may_retarget),
+    ),
+)
 
 
 def living_ship_refusal(target: Ship, kind: str) -> str | None:

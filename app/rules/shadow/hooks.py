@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app.rules.core import Event
 from app.rules.dice import DiceSource
-from app.rules.ruleset import hook
+from app.rules.ruleset import hook, mark
 from app.rules.shadow.actions import allocation_name
 from app.rules.shadow.reactions import expire
 from app.rules.shadow.track import PainTrack, living_shadows, now, save
@@ -40,33 +40,24 @@ def _forget_old(track: PainTrack, turn: int) -> None:
     ]
 
 
-@hook("enter", "turn")
 def new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     """SH-07: end-of-turn restrictions and TWO's next-turn target end when their turn is over."""
-    return _new_turn(state, dice)
-
-
-def _new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     return _expire_all(state, "turn")
 
 
-@hook("leave", MOVEMENT)
+mark(new_turn, hook("enter", "turn"))
+
+
 def after_movement(state: BattleState, dice: DiceSource) -> list[Event]:
     """B5 Wars: a flinch or HET owed from the combat step is made in the next movement step."""
-    return _after_movement(state, dice)
-
-
-def _after_movement(state: BattleState, dice: DiceSource) -> list[Event]:
     return _expire_all(state, "movement")
 
 
-@hook("enter", ALLOCATION)
+mark(after_movement, hook("leave", MOVEMENT))
+
+
 def offer_reduction(state: BattleState, dice: DiceSource) -> list[Event]:
     """SH-14: tell each commander their pain-reduction roll is available (and any phase-out to plot)."""
-    return _offer_reduction(state, dice)
-
-
-def _offer_reduction(state: BattleState, dice: DiceSource) -> list[Event]:
     step = allocation_name(state)
     events: list[Event] = []
     for ship, track in living_shadows(state):
@@ -90,3 +81,6 @@ def _offer_reduction(state: BattleState, dice: DiceSource) -> list[Event]:
                 )
             )
     return events
+
+
+mark(offer_reduction, hook("enter", ALLOCATION))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from app.rules.attack import DamageContext
 from app.rules.core import Event, Roll
 from app.rules.dice import DiceSource
-from app.rules.ruleset import hook
+from app.rules.ruleset import hook, mark
 from app.rules.shadow.reactions import die_of_shock, expire, lift, overrides, take_effect
 from app.rules.shadow.track import (
     PAIN_MAX,
@@ -161,13 +161,8 @@ def _react(
 # step ends (the systems mark those steps too), so it never joins the next impulse's total (or the
 # next turn's). B5 Wars movement (ramming) is part of the turn's one "impulse" and is checked with
 # the combat step.
-@hook("leave", IMPULSE_END)
 def end_of_impulse(state: BattleState, dice: DiceSource) -> list[Event]:
     """Run at the end of every SFB impulse and every B5 Wars combat step (SH-03)."""
-    return _end_of_impulse(state, dice)
-
-
-def _end_of_impulse(state: BattleState, dice: DiceSource) -> list[Event]:
     when = When(turn=state.clock.turn, impulse=state.clock.impulse)
     events: list[Event] = []
     for ship in state.ships.values():
@@ -186,6 +181,9 @@ def _end_of_impulse(state: BattleState, dice: DiceSource) -> list[Event]:
         _clear_impulse(track, when)
         save(ship, track)
     return events
+
+
+mark(end_of_impulse, hook("leave", IMPULSE_END))
 
 
 def _quiet(ship: Ship) -> bool:

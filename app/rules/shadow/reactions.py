@@ -15,6 +15,7 @@ from app.rules.shadow.track import (
     PHASE_OUT_RANGE,
     SPEED_MAX,
     Obligation,
+    ObligationKind,
     PainTrack,
     Reaction,
     When,
@@ -52,6 +53,16 @@ def _speed_up(track: PainTrack, by: int) -> str:
     old = track.speed
     track.speed = min(old + by, SPEED_MAX)
     return f"speed {old} → {track.speed}"
+
+
+def _move_now(
+    kind: ObligationKind, level: Reaction, text: str, direction: str | None, when: When
+) -> Obligation:
+    """A move the reaction forces at once in a direction (ONE's flinch, FOUR's and FIVE's HET): owed
+    until the ship's next movement (SH-08, SH-11, SH-12)."""
+    return Obligation(
+        kind=kind, level=level, text=text, direction=direction, since=when, until="next_movement"
+    )
 
 
 def _evasion(level: Reaction, when: When) -> Obligation:
@@ -102,25 +113,23 @@ def obligations_for(
     """The new obligations of a reaction, the immediate effects in words, and any roll made (SH-08…SH-13)."""
     direction = track.dominant_direction()
     if level == "ONE":
-        flinch = Obligation(
-            kind="flinch",
-            level=level,
-            text=f"must move 1 hex away from the damage{_away(direction)}, keeping facing",
-            direction=direction,
-            since=when,
-            until="next_movement",
+        flinch = _move_now(
+            "flinch",
+            level,
+            f"must move 1 hex away from the damage{_away(direction)}, keeping facing",
+            direction,
+            when,
         )
         return [flinch], [], []
     if level in ("TWO", "THREE"):
         return [_target(state, track, level, when)], [], []
     if level == "FOUR":
-        het = Obligation(
-            kind="het_away",
-            level=level,
-            text=f"must HET directly away from the damage{_away(direction)} at once; it always succeeds",
-            direction=direction,
-            since=when,
-            until="next_movement",
+        het = _move_now(
+            "het_away",
+            level,
+            f"must HET directly away from the damage{_away(direction)} at once; it always succeeds",
+            direction,
+            when,
         )
         return [het, _evasion(level, when)], [_speed_up(track, 5)], []
     # FIVE is the only level left: ZERO is no reaction and DEATH dies of shock before any reaction
@@ -129,14 +138,7 @@ def obligations_for(
     roll = dice.roll(1, 6, "panic HET direction", ship=ship.id)
     heading = SFB_DIRECTIONS[roll.total - 1]
     roll.outcome = f"direction {heading}"
-    het = Obligation(
-        kind="het_random",
-        level=level,
-        text=f"must HET in direction {heading} (rolled) at once",
-        direction=heading,
-        since=when,
-        until="next_movement",
-    )
+    het = _move_now("het_random", level, f"must HET in direction {heading} (rolled) at once", heading, when)
     no_fire = Obligation(
         kind="no_fire",
         level=level,

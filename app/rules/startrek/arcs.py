@@ -14,12 +14,13 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.startrek import power as budget
-from app.rules.startrek.common import equipped, owner_event, read_part, save_part, segment
+from app.rules.startrek.common import owner_event, read_part, save_part, segment
 from app.rules.startrek.regeneration import rework_free
 from app.rules.startrek.shields import (
     PART,
+    SHIELDED,
     Shields,
     adjacent,
     covered,
@@ -33,7 +34,7 @@ from app.rules.system import ALLOCATION
 
 def _shields(ship: Ship) -> Shields:
     shields = read_part(ship, PART, Shields)
-    assert shields is not None  # extend and retract are gated on the part (`equipped(PART, "shields")`)
+    assert shields is not None  # extend and retract are gated on the part (`fits=SHIELDED`)
     return shields
 
 
@@ -50,16 +51,8 @@ class Extend(BaseModel):
     projection: str = Field(description="the adjacent projection to reach")
 
 
-@when(ALLOCATION, refusal=segment("Extending a deflector's arc"))
-@action(
-    "startrek.extend_arc", Extend, "Extend a deflector's arc", ship="ship", fits=equipped(PART, "shields")
-)
 def extend(state: BattleState, p: Extend, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: power ×3 and regeneration −1 per 90°; medium ships buy 180° (two steps) at once."""
-    return _extend(state, p, actor, dice)
-
-
-def _extend(state: BattleState, p: Extend, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     shields = _shields(ship)
     deflector = shields.deflector(p.deflector)
@@ -96,25 +89,20 @@ def _extend(state: BattleState, p: Extend, actor: Actor, dice: DiceSource) -> li
     ]
 
 
+mark(
+    extend,
+    action("startrek.extend_arc", Extend, "Extend a deflector's arc", ship="ship", fits=SHIELDED),
+    when(ALLOCATION, refusal=segment("Extending a deflector's arc")),
+)
+
+
 class DeflectorRef(BaseModel):
     ship: str
     deflector: str
 
 
-@when(ALLOCATION, refusal=segment("Changing a deflector's arc"))
-@action(
-    "startrek.retract_arc",
-    DeflectorRef,
-    "Drop a deflector's arc extensions",
-    ship="ship",
-    fits=equipped(PART, "shields"),
-)
 def retract(state: BattleState, p: DeflectorRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: back to the listed arc, value and power."""
-    return _retract(state, p, actor, dice)
-
-
-def _retract(state: BattleState, p: DeflectorRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     shields = _shields(ship)
     deflector = shields.deflector(p.deflector)
@@ -134,20 +122,23 @@ def _retract(state: BattleState, p: DeflectorRef, actor: Actor, dice: DiceSource
     ]
 
 
+mark(
+    retract,
+    action(
+        "startrek.retract_arc", DeflectorRef, "Drop a deflector's arc extensions", ship="ship", fits=SHIELDED
+    ),
+    when(ALLOCATION, refusal=segment("Changing a deflector's arc")),
+)
+
+
 class Switch(BaseModel):
     ship: str
     system: str = Field(description="a power consumer or a deflector")
     on: bool = Field(default=False, description="true to switch it back on")
 
 
-@when(ALLOCATION, refusal=segment("Switching systems"))
-@action("startrek.switch_system", Switch, "Switch a system off or on", ship="ship", fits=_switchable)
 def switch(state: BattleState, p: Switch, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-14: systems may be switched off in the Ship Power segment to free power."""
-    return _switch(state, p, actor, dice)
-
-
-def _switch(state: BattleState, p: Switch, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     verb = "on" if p.on else "off"
     shields = read_part(ship, PART, Shields)
@@ -188,3 +179,10 @@ def _switch(state: BattleState, p: Switch, actor: Actor, dice: DiceSource) -> li
             f"{ship.name} switches {name} {verb}.",
         )
     ]
+
+
+mark(
+    switch,
+    action("startrek.switch_system", Switch, "Switch a system off or on", ship="ship", fits=_switchable),
+    when(ALLOCATION, refusal=segment("Switching systems")),
+)

@@ -20,7 +20,7 @@ from app.rules.counters import CounterEvent
 from app.rules.dice import DiceSource
 from app.rules.figures import Turning
 from app.rules.geometry import distance, hex_of
-from app.rules.ruleset import Settable, action, hook, part, when
+from app.rules.ruleset import Settable, action, hook, mark, part, when
 from app.rules.startrek.common import (
     need_part,
     read_part,
@@ -197,14 +197,8 @@ def _may_decloak(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-@when(ADJUST, refusal=segment("Cloaking"))
-@action("startrek.cloak", ShipRef, "Cloak", ship="ship", fits=_may_cloak)
 def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-21: at the end of a turn, a ship with an intact device cloaks at once."""
-    return _engage(state, p, actor, dice)
-
-
-def _engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     cloak = need_part(ship, PART, Cloak, "cloaking device")  # not cloaked, its device working: `_may_cloak`
     cloak.cloaked = True
@@ -227,14 +221,15 @@ def _engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> l
     ]
 
 
-@when(ADJUST, refusal=segment("Decloaking"))
-@action("startrek.decloak", ShipRef, "Decloak", ship="ship", fits=_may_decloak)
+mark(
+    engage,
+    action("startrek.cloak", ShipRef, "Cloak", ship="ship", fits=_may_cloak),
+    when(ADJUST, refusal=segment("Cloaking")),
+)
+
+
 def disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-22: decloaking at the end of a turn makes only the current position public."""
-    return _disengage(state, p, actor, dice)
-
-
-def _disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     cloak = need_part(ship, PART, Cloak, "cloaking device")  # cloaked: `_may_decloak`
     cloak.cloaked = False
@@ -254,18 +249,20 @@ def _disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -
     ]
 
 
+mark(
+    disengage,
+    action("startrek.decloak", ShipRef, "Decloak", ship="ship", fits=_may_decloak),
+    when(ADJUST, refusal=segment("Decloaking")),
+)
+
+
 class SetSignature(BaseModel):
     ship: str
     signature: int = Field(ge=0, le=100)
 
 
-@action("startrek.set_signature", SetSignature, "Set a cloak signature", referee_only=True)
 def set_signature(state: BattleState, p: SetSignature, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23: the seed's signature table is missing, so the referee sets each ship's value."""
-    return _set_signature(state, p, actor, dice)
-
-
-def _set_signature(state: BattleState, p: SetSignature, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     cloak = need_part(ship, PART, Cloak, "cloaking device")
     cloak.signature = p.signature
@@ -278,6 +275,11 @@ def _set_signature(state: BattleState, p: SetSignature, actor: Actor, dice: Dice
             text=f"The referee sets {ship.name}'s cloak signature to {p.signature} (ST-23).",
         )
     ]
+
+
+mark(
+    set_signature, action("startrek.set_signature", SetSignature, "Set a cloak signature", referee_only=True)
+)
 
 
 class Detect(BaseModel):
@@ -333,17 +335,11 @@ def _may_search(state: BattleState, detector: Ship) -> str | None:
     return None
 
 
-@when(FIRE, refusal=segment("Detecting a cloaked ship"))
-@action("startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship="detector", fits=_may_search)
 def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23: record the attempt; the referee rules the outcome (GEN-03) with the suggestion, which
     only the referee reads: the signature is the referee's, and EW and range are the detector's own
     inputs, so a verdict shown to the detector would let tries narrow it down. One attempt per
     detector per turn."""
-    return _detect(state, p, actor, dice)
-
-
-def _detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> list[Event]:
     detector = state.ship(p.detector, "detector")
     target = state.ship(p.target, "target")
     cloak = need_part(target, PART, Cloak, "cloaking device")
@@ -402,24 +398,23 @@ def _detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> li
     ]
 
 
+mark(
+    detect,
+    action(
+        "startrek.detect_cloak", Detect, "Try to detect a cloaked ship", ship="detector", fits=_may_search
+    ),
+    when(FIRE, refusal=segment("Detecting a cloaked ship")),
+)
+
+
 class RuleDetection(BaseModel):
     target: str
     attempt: int = Field(ge=0, description="index of the detection attempt")
     detected: bool
 
 
-@action(
-    "startrek.rule_detection",
-    RuleDetection,
-    "Rule a detection attempt",
-    referee_only=True,
-)
 def rule_detection(state: BattleState, p: RuleDetection, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23/23a: the referee's ruling; a detected ship's position is public and it may be fired at."""
-    return _rule_detection(state, p, actor, dice)
-
-
-def _rule_detection(state: BattleState, p: RuleDetection, actor: Actor, dice: DiceSource) -> list[Event]:
     target = state.ship(p.target, "target")
     cloak = need_part(target, PART, Cloak, "cloaking device")
     if p.attempt >= len(cloak.attempts):
@@ -456,6 +451,17 @@ def _rule_detection(state: BattleState, p: RuleDetection, actor: Actor, dice: Di
     ]
 
 
+mark(
+    rule_detection,
+    action(
+        "startrek.rule_detection",
+        RuleDetection,
+        "Rule a detection attempt",
+        referee_only=True,
+    ),
+)
+
+
 def reveal_by_collateral(state: BattleState, ship: Ship, effect: str) -> Event | None:
     """ST-24: flash or shredder collateral reveals a cloaked ship's position (it was not a target)."""
     cloak = cloak_of(ship)
@@ -472,14 +478,9 @@ def reveal_by_collateral(state: BattleState, ship: Ship, effect: str) -> Event |
     )
 
 
-@hook("enter", "turn")
 def forget_sightings(state: BattleState, dice: DiceSource) -> list[Event]:
     """A detection or reveal opens one turn; next turn the ship is hidden again (its last known
     position stays public)."""
-    return _forget_sightings(state, dice)
-
-
-def _forget_sightings(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         cloak = cloak_of(ship)
@@ -497,3 +498,6 @@ def _forget_sightings(state: BattleState, dice: DiceSource) -> list[Event]:
                 )
             )
     return events
+
+
+mark(forget_sightings, hook("enter", "turn"))

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from app.rules.core import Event, RuleError
-from app.rules.generic.sheet import Sheet, SystemBoxes
+from app.rules.generic.sheet import Section, Sheet, SystemBoxes
 from app.rules.parsed import parsed, store
 from app.rules.state import BattleState, Ship
 
@@ -53,28 +53,31 @@ def sheet_of(ship: Ship) -> Sheet | None:
     return parsed(ship, "sheet", Sheet)
 
 
-def sheet_system(ship: Ship, name: str | None) -> SystemBoxes | None:
-    """The sheet system with this name (case-insensitive), or None."""
+def _named_system(ship: Ship, name: str | None) -> tuple[Section, SystemBoxes] | None:
+    """The first sheet system with this name (case-insensitive) and the section holding it, or None."""
     sheet = sheet_of(ship)
     if sheet is None or not name:
         return None
     for section in sheet.sections:
         for system in section.systems:
             if system.name.lower() == name.lower():
-                return system
+                return section, system
     return None
+
+
+def sheet_system(ship: Ship, name: str | None) -> SystemBoxes | None:
+    """The sheet system with this name (case-insensitive), or None."""
+    found = _named_system(ship, name)
+    return None if found is None else found[1]
 
 
 def system_destroyed(ship: Ship, name: str | None) -> bool:
     """A named system counts as destroyed when its boxes are all gone, or its section is."""
-    sheet = sheet_of(ship)
-    if sheet is None or not name:
+    found = _named_system(ship, name)
+    if found is None:
         return False
-    for section in sheet.sections:
-        for system in section.systems:
-            if system.name.lower() == name.lower():
-                return system.destroyed or section.destroyed
-    return False
+    section, system = found
+    return system.destroyed or section.destroyed
 
 
 def systems_of_kind(ship: Ship, kind: str) -> list[SystemBoxes]:

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import Settable, action, hook, part, when
+from app.rules.ruleset import Settable, action, hook, mark, part, when
 from app.rules.startrek.cloak import position_secret
 from app.rules.startrek.common import (
     equipped,
@@ -141,13 +141,8 @@ def thruster_listener(ctx: DamageContext) -> None:
     ctx.events.extend(check_thrusters(ctx.state, ctx.target))
 
 
-@hook("enter", "turn")
 def new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     """Thrust used resets each turn; thruster losses from referee overrides are caught here too."""
-    return _new_turn(state, dice)
-
-
-def _new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         impulse = read_part(ship, PART, Impulse)
@@ -160,6 +155,9 @@ def _new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     return events
 
 
+mark(new_turn, hook("enter", "turn"))
+
+
 class Thrust(BaseModel):
     ship: str
     manoeuvre: Manoeuvre
@@ -167,14 +165,8 @@ class Thrust(BaseModel):
     times: int = Field(default=1, ge=1, le=20)
 
 
-@when(MOVEMENT, refusal=segment("Thrusting"))
-@action("startrek.thrust", Thrust, "Spend impulse thrust", ship="ship", fits=equipped(PART, "impulse drive"))
 def thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-01/ST-03: charge a manoeuvre to this turn's thrust; beyond the free thrust is over-thrust."""
-    return _thrust(state, p, actor, dice)
-
-
-def _thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     impulse = read_part(ship, PART, Impulse)
     assert impulse is not None  # the gate (`equipped(PART, "impulse drive")`) refuses a ship without one
@@ -213,3 +205,12 @@ def _thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> li
         )
     )
     return events
+
+
+mark(
+    thrust,
+    action(
+        "startrek.thrust", Thrust, "Spend impulse thrust", ship="ship", fits=equipped(PART, "impulse drive")
+    ),
+    when(MOVEMENT, refusal=segment("Thrusting")),
+)

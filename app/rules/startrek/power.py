@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import Settable, hook, part
+from app.rules.ruleset import Settable, hook, mark, part
 from app.rules.startrek.common import read_part, save_part, ships_in_order, system_destroyed
 from app.rules.startrek.shields import PART as SHIELDS
 from app.rules.startrek.shields import Shields, power_requirement
@@ -100,13 +100,8 @@ def check_need(ship: Ship, shields: Shields, what: str) -> int:
     return left
 
 
-@hook("enter", ALLOCATION)
 def new_budget(state: BattleState, dice: DiceSource) -> list[Event]:
     """Each turn's purchases start from nothing."""
-    return _new_budget(state, dice)
-
-
-def _new_budget(state: BattleState, dice: DiceSource) -> list[Event]:
     for ship in ships_in_order(state):
         power = power_of(ship)
         if power is None or (power.turn == state.clock.turn and not power.spent):
@@ -115,3 +110,6 @@ def _new_budget(state: BattleState, dice: DiceSource) -> list[Event]:
         power.turn = state.clock.turn
         save_part(ship, PART, power)
     return []
+
+
+mark(new_budget, hook("enter", ALLOCATION))

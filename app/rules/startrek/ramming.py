@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.startrek.common import read_part, segment
 from app.rules.startrek.shields import PART, Shields, projection_for, shields_down
 from app.rules.state import BattleState, Ship
@@ -35,13 +35,16 @@ class Ram(BaseModel):
     direction: str | None = Field(default=None, description="arc of the collision, or a spline pick")
 
 
-@when(MOVEMENT, refusal=segment("Ramming"))
-@action("startrek.ramming_factor", Ram, "Work out a ramming factor with shields", ship="ship")
 def ram(state: BattleState, p: Ram, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _ram(state, p, actor, dice)
-
-
-def _ram(state: BattleState, p: Ram, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-09: the ramming factor with the in-arc projection's current value added; the ram itself is
+    resolved by the full rules (GEN-03)."""
     ship = state.ship(p.ship)
     total, text = ramming_factor(state, ship, p.direction, p.factor)
     return [Event(kind="ramming_factor", ship=ship.id, text=text + ".", data={"factor": total})]
+
+
+mark(
+    ram,
+    action("startrek.ramming_factor", Ram, "Work out a ramming factor with shields", ship="ship"),
+    when(MOVEMENT, refusal=segment("Ramming")),
+)

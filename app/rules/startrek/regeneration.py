@@ -20,10 +20,9 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook, when
+from app.rules.ruleset import action, hook, mark, when
 from app.rules.startrek import power as budget
 from app.rules.startrek.common import (
-    equipped,
     owner_event,
     ratio,
     read_part,
@@ -33,6 +32,7 @@ from app.rules.startrek.common import (
 )
 from app.rules.startrek.shields import (
     PART,
+    SHIELDED,
     Deflector,
     Projection,
     Shields,
@@ -112,13 +112,8 @@ def rework_free(
     return f"; its free regeneration stays on {target.name}, once per Ship Power, at its value now (ST-07): {landed}"
 
 
-@hook("enter", ALLOCATION)
 def open_ship_power(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-07/ST-15: free regeneration from every working deflector, then the segment's transfer base."""
-    return _open_ship_power(state, dice)
-
-
-def _open_ship_power(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         if ship.destroyed or ship.part(PART) is None or (ship.part("warp") or {}).get("departed"):
@@ -159,6 +154,9 @@ def _open_ship_power(state: BattleState, dice: DiceSource) -> list[Event]:
     return events
 
 
+mark(open_ship_power, hook("enter", ALLOCATION))
+
+
 class BuyRegeneration(BaseModel):
     ship: str
     deflector: str
@@ -168,23 +166,11 @@ class BuyRegeneration(BaseModel):
     )
 
 
-@when(ALLOCATION, refusal=segment("Buying shield regeneration"))
-@action(
-    "startrek.buy_regeneration",
-    BuyRegeneration,
-    "Buy shield regeneration",
-    ship="ship",
-    fits=equipped(PART, "shields"),
-)
 def buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-07: up to 2× the deflector's current value, 1 power a point, applied at once."""
-    return _buy(state, p, actor, dice)
-
-
-def _buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     shields = read_part(ship, PART, Shields)
-    assert shields is not None  # the gate (`equipped(PART, "shields")`) refuses a ship without them
+    assert shields is not None  # the gate (`fits=SHIELDED`) refuses a ship without them
     deflector = shields.deflector(p.deflector)
     if not deflector_working(ship, shields, deflector):
         raise RuleError(f"{deflector.name} is not working (off, destroyed, or no generator)", "deflector")
@@ -230,3 +216,12 @@ def _buy(state: BattleState, p: BuyRegeneration, actor: Actor, dice: DiceSource)
             data={"projection": target.name, "before": before, "after": target.value, "power": p.points},
         )
     ]
+
+
+mark(
+    buy,
+    action(
+        "startrek.buy_regeneration", BuyRegeneration, "Buy shield regeneration", ship="ship", fits=SHIELDED
+    ),
+    when(ALLOCATION, refusal=segment("Buying shield regeneration")),
+)

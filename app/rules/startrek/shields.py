@@ -23,13 +23,23 @@ from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.figures import Turning
 from app.rules.geometry import arcs_containing, on_boundary, tiling_problems
-from app.rules.ruleset import Settable, hook, part
+from app.rules.ruleset import Settable, hook, mark, part
 from app.rules.startrek.cloak import shields_down_by_cloak
-from app.rules.startrek.common import ratio, read_part, save_part, sheet_of, ships_in_order, system_destroyed
+from app.rules.startrek.common import (
+    equipped,
+    ratio,
+    read_part,
+    save_part,
+    sheet_of,
+    ships_in_order,
+    system_destroyed,
+)
 from app.rules.state import BattleState, Ship
 from app.rules.system import ADJUST
 
 PART = "shields"
+# The gate (`fits`) of the actions on a ship's shields: arc extension and regeneration (ST-14, ST-12).
+SHIELDED = equipped(PART, "shields")
 ALL = "all"
 EXTENSION_POWER_FACTOR = 3  # "increases the power requirement by two times the current": p → 3p
 
@@ -360,6 +370,20 @@ def _opening(ctx: DamageContext) -> str:
     return f"{ctx.target.name}: "
 
 
+def _change(projection: Projection, before: int) -> str:
+    """The projection's fill before and after the hit, as the sheet writes it: "(12/20 → 4/20)"."""
+    return f"({ratio(before, projection.rating)} → {ratio(projection.value, projection.rating)})"
+
+
+def _shield_event(
+    ctx: DamageContext, kind: str, text: str, projection: Projection, before: int, figures: dict[str, Any]
+) -> None:
+    """Log what the hit did to the projection: its name and value before and after, as every shield
+    event's data gives them (regeneration's too), then the figures of this kind of hit."""
+    data = {"projection": projection.name, "before": before, "after": projection.value, **figures}
+    ctx.events.append(Event(kind=kind, ship=ctx.target.id, text=f"{_opening(ctx)}{text}", data=data))
+
+
 def _drain(ctx: DamageContext, shields: Shields, projection: Projection, multiplier: int) -> None:
     """ST-13: the drain scores 10× on the shield; more than it holds bleeds through for a free to-hit."""
     before = projection.value
@@ -369,28 +393,15 @@ def _drain(ctx: DamageContext, shields: Shields, projection: Projection, multipl
     ctx.absorbed += ctx.remaining
     drained = ctx.remaining
     ctx.remaining = 0
-    state_text = f"{projection.name} shield ({ratio(before, projection.rating)} → {ratio(projection.value, projection.rating)})"
+    state_text = f"{projection.name} shield {_change(projection, before)}"
     doubled = " (doubled: First One fire)" if multiplier == 2 else ""
     if overkill:
         tail = f"{scored} overkills {state_text}: the weapon bleeds through and may roll to hit again, a free shot (ST-13)."
     else:
         tail = f"{scored} scored on {state_text}; no bleed-through (ST-13)."
-    ctx.events.append(
-        Event(
-            kind="shield_drain",
-            ship=ctx.target.id,
-            text=f"{_opening(ctx)}energy drain scores 10×{doubled} on shields — {tail}",
-            data={
-                "projection": projection.name,
-                "before": before,
-                "after": projection.value,
-                "drain": drained,
-                "scored": scored,
-                "free_to_hit": overkill,
-                "source": ctx.entry.source,
-            },
-        )
-    )
+    text = f"energy drain scores 10×{doubled} on shields — {tail}"
+    figures = {"drain": drained, "scored": scored, "free_to_hit": overkill, "source": ctx.entry.source}
+    _shield_event(ctx, "shield_drain", text, projection, before, figures)
 
 
 def shield_filter(ctx: DamageContext) -> None:
@@ -430,7 +441,7 @@ def shield_filter(ctx: DamageContext) -> None:
     ctx.absorbed += taken
     ctx.remaining -= taken
     save_part(ctx.target, PART, shields)
-    change = f"({ratio(before, projection.rating)} → {ratio(projection.value, projection.rating)})"
+    change = _change(projection, before)
     if ctx.remaining:
         body = f"{taken} fill {projection.name} shield {change}, {ctx.remaining} reach the ship."
     elif multiplier == 2:
@@ -438,21 +449,8 @@ def shield_filter(ctx: DamageContext) -> None:
     else:
         body = f"{projection.name} shield absorbs all {taken} {change}; nothing reaches the ship."
     prefix = "First One fire counts double on shields — " if multiplier == 2 else ""
-    ctx.events.append(
-        Event(
-            kind="shield_absorb",
-            ship=ctx.target.id,
-            text=f"{_opening(ctx)}{prefix}{body}",
-            data={
-                "projection": projection.name,
-                "before": before,
-                "after": projection.value,
-                "absorbed": taken,
-                "through": ctx.remaining,
-                "multiplier": multiplier,
-            },
-        )
-    )
+    figures = {"absorbed": taken, "through": ctx.remaining, "multiplier": multiplier}
+    _shield_event(ctx, "shield_absorb", prefix + body, projection, before, figures)
 
 
 def drop_all(ship: Ship, shields: Shields, turn: int, why: str) -> Event:
@@ -480,13 +478,8 @@ def generator_listener(ctx: DamageContext) -> None:
     ctx.events.extend(generator_check(ctx.state, ctx.target))
 
 
-@hook("leave", ADJUST)
 def collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-12: a projection with no working deflector in arc collapses as Adjust Ship Systems ends."""
-    return _collapse_unguarded(state, dice)
-
-
-def _collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         shields = read_part(ship, PART, Shields)
@@ -515,3 +508,6 @@ def _collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
                 )
             )
     return events
+
+
+mark(collapse_unguarded, hook("leave", ADJUST))

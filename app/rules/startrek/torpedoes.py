@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import Settable, action, part, when
+from app.rules.ruleset import Settable, action, mark, part, when
 from app.rules.startrek.common import equipped, read_part, save_part, segment, system_destroyed
 from app.rules.startrek.fire import fire_blocked, may_be_targeted
 from app.rules.state import BattleState, Ship
@@ -63,12 +63,8 @@ class Load(BaseModel):
     count: int = Field(default=1, ge=1, le=CAPACITY)
 
 
-@action("startrek.load_torpedoes", Load, "Load photon torpedoes", ship="ship", fits=LAUNCHER)
 def load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _load(state, p, actor, dice)
-
-
-def _load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-25: torpedoes go into a launcher that is not destroyed, up to what it holds."""
     ship = state.ship(p.ship)
     launchers = _parts(ship)
     launcher = launchers.launcher(p.launcher)
@@ -92,6 +88,9 @@ def _load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[E
     ]
 
 
+mark(load, action("startrek.load_torpedoes", Load, "Load photon torpedoes", ship="ship", fits=LAUNCHER))
+
+
 def targets(state: BattleState, ship: Ship) -> list[tuple[str, str]]:
     """The ships the card offers as a volley's target (id, name): those fighting against this one
     and still in the battle, less a cloaked ship not detected (ST-22, ST-23) — never the firing
@@ -110,14 +109,8 @@ class Fire(BaseModel):
     target: str | None = None
 
 
-@when(FIRE, refusal=segment("Firing"))
-@action("startrek.fire_torpedoes", Fire, "Fire photon torpedoes", ship="ship", fits=LAUNCHER)
 def fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-25: a volley of N; the to-hit penalty is recorded for the entered rolls."""
-    return _fire(state, p, actor, dice)
-
-
-def _fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     blocked = fire_blocked(state, ship)
     if blocked:
@@ -149,3 +142,10 @@ def _fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[E
             data={"count": p.count, "to_hit_modifier": modifier, "target": p.target},
         )
     ]
+
+
+mark(
+    fire,
+    action("startrek.fire_torpedoes", Fire, "Fire photon torpedoes", ship="ship", fits=LAUNCHER),
+    when(FIRE, refusal=segment("Firing")),
+)

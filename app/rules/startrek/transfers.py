@@ -12,20 +12,15 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook, when
+from app.rules.ruleset import action, hook, mark, when
 from app.rules.startrek.common import ratio, read_part, save_part, ships_in_order
 from app.rules.startrek.shields import PART, Shields, adjacent, generator_down
 from app.rules.state import BattleState, Ship
 from app.rules.system import ADJUST, ALLOCATION
 
 
-@hook("enter", ADJUST)
 def open_adjust_systems(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-08 Decision: the 50% bound is taken of each donor's value when the segment opens."""
-    return _open_adjust_systems(state, dice)
-
-
-def _open_adjust_systems(state: BattleState, dice: DiceSource) -> list[Event]:
     for ship in ships_in_order(state):
         shields = read_part(ship, PART, Shields)
         if shields is None:
@@ -35,6 +30,9 @@ def _open_adjust_systems(state: BattleState, dice: DiceSource) -> list[Event]:
             projection.given = 0
         save_part(ship, PART, shields)
     return []
+
+
+mark(open_adjust_systems, hook("enter", ADJUST))
 
 
 def _may_transfer(state: BattleState, ship: Ship) -> str | None:
@@ -59,17 +57,9 @@ class Transfer(BaseModel):
     points: int = Field(ge=1, le=1000)
 
 
-@when(
-    ADJUST,
-    ALLOCATION,
-    refusal="shield strength moves in the {adjust} segment (or, to a collapsed projection, in {allocation})",
-)
-@action("startrek.transfer_shields", Transfer, "Transfer shield strength", ship="ship", fits=_may_transfer)
 def transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _transfer(state, p, actor, dice)
-
-
-def _transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) -> list[Event]:
+    """ST-08, ST-15a: strength moves to an adjacent projection, half of what the donor held when the
+    segment opened in all; in Ship Power only to a projection that collapsed last turn."""
     ship = state.ship(p.ship)
     shields = read_part(ship, PART, Shields)
     assert shields is not None  # the gate (`_may_transfer`) refuses a ship without them
@@ -116,3 +106,16 @@ def _transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) -
             data={"source": source.name, "target": target.name, "points": p.points},
         )
     ]
+
+
+mark(
+    transfer,
+    action(
+        "startrek.transfer_shields", Transfer, "Transfer shield strength", ship="ship", fits=_may_transfer
+    ),
+    when(
+        ADJUST,
+        ALLOCATION,
+        refusal="shield strength moves in the {adjust} segment (or, to a collapsed projection, in {allocation})",
+    ),
+)

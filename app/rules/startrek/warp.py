@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from app.rules.attack import DamageContext
 from app.rules.core import Actor, Event, Roll, RuleError, ShipRef
 from app.rules.dice import DiceSource
-from app.rules.ruleset import Settable, action, hook, part, when
+from app.rules.ruleset import Settable, action, hook, mark, part, when
 from app.rules.startrek.common import (
     need_part,
     read_part,
@@ -144,15 +144,9 @@ def declare_refusal(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-@when(ALLOCATION, refusal=segment("Declaring warp"))
-@action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship", fits=declare_refusal)
 def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-17/18/19: declare at the start of the turn (the gate has asked `declare_refusal`); check
     every working nacelle."""
-    return _declare(state, p, actor, dice)
-
-
-def _declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     warp = need_part(ship, PART, Warp, "warp drive")
     active = working_nacelles(ship, warp)
@@ -194,6 +188,13 @@ def _declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> 
     ]
 
 
+mark(
+    declare,
+    action("startrek.declare_warp", ShipRef, "Declare warp", ship="ship", fits=declare_refusal),
+    when(ALLOCATION, refusal=segment("Declaring warp")),
+)
+
+
 class ShutDownNacelle(BaseModel):
     ship: str
     nacelle: str
@@ -213,21 +214,9 @@ def shutdown_refusal(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-@when(ALLOCATION, refusal=segment("Shutting down a nacelle"))
-@action(
-    "startrek.shutdown_nacelle",
-    ShutDownNacelle,
-    "Shut down a nacelle",
-    ship="ship",
-    fits=shutdown_refusal,
-)
 def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-20: with more than two working nacelles, shut one down per turn (the gate has asked
     `shutdown_refusal`); the delay grows by 1."""
-    return _shut_down(state, p, actor, dice)
-
-
-def _shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     warp = need_part(ship, PART, Warp, "warp drive")
     names = {n.lower(): n for n in nacelle_names(ship, warp)}
@@ -250,13 +239,21 @@ def _shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceS
     ]
 
 
-@hook("leave", ADJUST)
+mark(
+    shut_down,
+    action(
+        "startrek.shutdown_nacelle",
+        ShutDownNacelle,
+        "Shut down a nacelle",
+        ship="ship",
+        fits=shutdown_refusal,
+    ),
+    when(ALLOCATION, refusal=segment("Shutting down a nacelle")),
+)
+
+
 def leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-17: a ship that went to warp this turn leaves the battle at its end."""
-    return _leave_for_warp(state, dice)
-
-
-def _leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         warp = read_part(ship, PART, Warp)
@@ -270,14 +267,12 @@ def _leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
     return events
 
 
-@hook("leave", "turn")
+mark(leave_for_warp, hook("leave", ADJUST))
+
+
 def count_down(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-17: one turn of the delay passes at each turn's end (not the turn of a reset); nacelles
     destroyed by a referee's override are counted here too (ST-19)."""
-    return _count_down(state, dice)
-
-
-def _count_down(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_in_order(state):
         events.extend(count_destroyed_nacelles(ship))
@@ -287,3 +282,6 @@ def _count_down(state: BattleState, dice: DiceSource) -> list[Event]:
         warp.counter -= 1
         save_part(ship, PART, warp)
     return events
+
+
+mark(count_down, hook("leave", "turn"))

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource, SeededDice
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
@@ -323,13 +323,9 @@ def _defence_text(dice_per_mount: int, found: list[DM]) -> str:
     return f"({dice_per_mount}" + "".join(f" − {label} {value}" for label, value in found) + ")"
 
 
-@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
-@action("traveller.barrage", BarrageOrder, "Fire a barrage", ship="ship")
 def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _barrage(state, p, actor, dice)
-
-
-def _barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-05 … TR-09: one barrage against one target: the attack roll, protection, the damage table,
+    then the hits."""
     ship = state.ship(p.ship)
     target_ship = state.ship(p.target, "target")
     if target_ship.id == ship.id:
@@ -442,6 +438,13 @@ def _barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource
         apply_radiation(res, rad, cut, label, fire.kind, target.defence_armour())
     save_unit(target_ship, target)
     return events + res.events
+
+
+mark(
+    barrage,
+    action("traveller.barrage", BarrageOrder, "Fire a barrage", ship="ship"),
+    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
+)
 
 
 def _record_fire(

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from app.rules.core import Actor, Event, Roll
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook
+from app.rules.ruleset import action, hook, mark
 from app.rules.state import BattleState, Ship
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import DM
@@ -82,25 +82,12 @@ def _may_revive(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-@action(
-    "traveller.revive_frozen_watch",
-    ReviveFrozenWatch,
-    "Revive the frozen watch",
-    ship="ship",
-    fits=_may_revive,
-)
 def revive_frozen_watch(
-    state: BattleState, p: ReviveFrozenWatch, actor: Actor, dice: DiceSource
-) -> list[Event]:
-    """TR-24: any time; the thawed crew count from the start of the round six rounds on."""
-    return _revive_frozen_watch(state, p, actor, dice)
-
-
-def _revive_frozen_watch(
     state: BattleState, p: ReviveFrozenWatch, actor: Actor, dice: DiceSource
 ) -> list[Event]:
     # The gate (`_may_revive`) has refused every ship without a frozen watch to thaw and a crew to
     # thaw it, with its reason on "ship"; apply_action never reaches here for one.
+    """TR-24: any time; the thawed crew count from the start of the round six rounds on."""
     ship = state.ship(p.ship)
     model = load(ship)
     ready = state.clock.turn + FROZEN_WATCH_ROUNDS
@@ -115,12 +102,20 @@ def _revive_frozen_watch(
     ]
 
 
-@hook("enter", "turn")
+mark(
+    revive_frozen_watch,
+    action(
+        "traveller.revive_frozen_watch",
+        ReviveFrozenWatch,
+        "Revive the frozen watch",
+        ship="ship",
+        fits=_may_revive,
+    ),
+)
+
+
 def frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
-    return _frozen_watch_wakes(state, dice)
-
-
-def _frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
+    """TR-24: in the turn a revived frozen watch counts, the crew steps back up."""
     events: list[Event] = []
     for ship in ships_by_id(state):
         if "hg_ship" not in ship.parts or ship.destroyed:
@@ -140,6 +135,9 @@ def _frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
             )
         )
     return events
+
+
+mark(frozen_watch_wakes, hook("enter", "turn"))
 
 
 def abandon_ship(state: BattleState, ship: Ship, model: HgShip) -> Event | None:

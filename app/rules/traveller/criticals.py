@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from app.rules.core import Event, Roll
 from app.rules.dice import DiceSource
-from app.rules.ruleset import hook
+from app.rules.ruleset import hook, mark
 from app.rules.state import BattleState
 from app.rules.system import SHIP_ACTION
 from app.rules.traveller import tables as T
@@ -26,14 +26,9 @@ from app.rules.traveller.ship import Fire, HgSection, HgShip, save
 from app.rules.traveller.units import ships_by_id
 
 
-@hook("enter", SHIP_ACTION)
 def fight_fires(state: BattleState, dice: DiceSource) -> list[Event]:
     """Every fire older than this round: Discipline check; failure means another section hit,
     +1 to the target, and at 12+ the fire spreads to a neighbour (1d6: 1–3 aft, 4–6 fore)."""
-    return _fight_fires(state, dice)
-
-
-def _fight_fires(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for ship in ships_by_id(state):
         if ship.destroyed or "hg_ship" not in ship.parts:
@@ -46,6 +41,9 @@ def _fight_fires(state: BattleState, dice: DiceSource) -> list[Event]:
         save(ship, model)
         events.extend(res.events)
     return events
+
+
+mark(fight_fires, hook("enter", SHIP_ACTION))
 
 
 def _fight_fire(res: Resolution, section: HgSection) -> None:

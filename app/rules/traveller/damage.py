@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action
+from app.rules.ruleset import action, mark
 from app.rules.state import BattleState
 from app.rules.traveller.crew import abandon_ship
 from app.rules.traveller.hits import Resolution, damage_section, ship_system_hit
@@ -38,14 +38,9 @@ def _may_enter(state: BattleState, p: EnteredHit, actor: Actor) -> None:
 # ship destroyed or gone scores none (GEN-04); without one, only the referee enters it.
 # A hit is damage like any other entry; the High Guard ship part reads the order of hits (TR-14's
 # third drive hit), so two on one ship never commute there.
-@action(
-    "traveller.entered_hit", EnteredHit, "Enter a hit", ship="source", authorise=_may_enter, commutes="damage"
-)
 def entered_hit(state: BattleState, p: EnteredHit, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _entered_hit(state, p, actor, dice)
-
-
-def _entered_hit(state: BattleState, p: EnteredHit, actor: Actor, dice: DiceSource) -> list[Event]:
+    """GEN-03, TR-14: a hit the core rules resolve (a starship's or small craft's attack) is entered:
+    damage to a section and/or one system hit."""
     target = state.ship(p.target, "target")
     if "hg_ship" not in target.parts:
         raise RuleError(f"{target.name} is not a High Guard ship", "target")
@@ -67,6 +62,19 @@ def _entered_hit(state: BattleState, p: EnteredHit, actor: Actor, dice: DiceSour
     return [Event(kind="entered_hit", ship=target.id, text=text), *res.events]
 
 
+mark(
+    entered_hit,
+    action(
+        "traveller.entered_hit",
+        EnteredHit,
+        "Enter a hit",
+        ship="source",
+        authorise=_may_enter,
+        commutes="damage",
+    ),
+)
+
+
 _ENTERABLE = ("m_drive", "j_drive", "power_plant", "sensors", "computer", "command")
 
 
@@ -75,13 +83,8 @@ class Ruling(BaseModel):
     outcome: Literal["crippled", "destroyed"]
 
 
-@action("traveller.rule_ship", Ruling, "Rule a crippled ship", referee_only=True)
 def rule_ship(state: BattleState, p: Ruling, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-17 Decision: a section at 0 Structure leaves the ship crippled until the referee rules."""
-    return _rule_ship(state, p, actor, dice)
-
-
-def _rule_ship(state: BattleState, p: Ruling, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     model = HgShip.model_validate(ship.parts["hg_ship"])
     model.referee_ruling = p.outcome
@@ -94,3 +97,6 @@ def _rule_ship(state: BattleState, p: Ruling, actor: Actor, dice: DiceSource) ->
             events.append(escaped)
     ship.parts["hg_ship"] = model.model_dump(mode="json")
     return events
+
+
+mark(rule_ship, action("traveller.rule_ship", Ruling, "Rule a crippled ship", referee_only=True))

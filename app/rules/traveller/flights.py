@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.rules.core import Actor, Event, NotAllowed, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import Settable, action, part
+from app.rules.ruleset import Settable, action, mark, part
 from app.rules.state import BattleState, Ship
 from app.rules.traveller.ship import Battery, Combatant, strip_orders
 
@@ -88,20 +88,10 @@ def _may_attack_craft(state: BattleState, p: CraftAttack, actor: Actor) -> None:
     raise NotAllowed("enter attacks made by a ship you command, or as referee", "source")
 
 
-@action(
-    "traveller.craft_attack",
-    CraftAttack,
-    "Enter an attack on single craft of a flight",
-    authorise=_may_attack_craft,
-)
 def craft_attack(state: BattleState, p: CraftAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-25a: single craft inside a flight may be attacked on their own by the normal rules; the −4
     and the craft-loss rule belong to barrages against the flight, so none of them applies here —
     the players enter what the core rules gave (GEN-03) and the flight loses those craft."""
-    return _craft_attack(state, p, actor, dice)
-
-
-def _craft_attack(state: BattleState, p: CraftAttack, actor: Actor, dice: DiceSource) -> list[Event]:
     target = state.ship(p.flight, "flight")
     if "flight" not in target.parts:
         raise RuleError(f"{target.name} is not a flight", "flight")
@@ -121,3 +111,14 @@ def _craft_attack(state: BattleState, p: CraftAttack, actor: Actor, dice: DiceSo
         target.destroyed = True
         events.append(Event(kind="ship_destroyed", ship=target.id, text=f"{target.name} has no craft left."))
     return events
+
+
+mark(
+    craft_attack,
+    action(
+        "traveller.craft_attack",
+        CraftAttack,
+        "Enter an attack on single craft of a flight",
+        authorise=_may_attack_craft,
+    ),
+)

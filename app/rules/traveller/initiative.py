@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
@@ -20,7 +20,7 @@ from app.rules.traveller.checks import DM, dm_text, standard_check
 from app.rules.traveller.crew import computer_dms
 from app.rules.traveller.loop import COMBAT_ACTION, loop_order
 from app.rules.traveller.ship import Combatant, HgShip
-from app.rules.traveller.units import load_unit, save_unit, units
+from app.rules.traveller.units import load_unit, other_ship, save_unit, units
 
 
 class RollInitiative(BaseModel):
@@ -40,17 +40,9 @@ def _faster(unit: Combatant, ship: Ship, others: list[tuple[Ship, Combatant]]) -
     return bool(rivals) and unit.thrust > max(rivals)
 
 
-@action(
-    "traveller.initiative",
-    RollInitiative,
-    "Roll initiative for the engagement",
-    referee_only=True,
-)
 def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _roll_initiative(state, p, actor, dice)
-
-
-def _roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-03, TR-03a: initiative for the engagement, rolled once: each fleet commander's Tactics
+    check, then every ship's own roll."""
     everyone = units(state)
     pending = [(s, u) for s, u in everyone if u.initiative_base is None]
     if not pending:
@@ -106,14 +98,19 @@ def _roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: 
     return events
 
 
-@when(FIRE, refusal="ships pass in the {step:lower} step", field="ship")
-@action("traveller.pass", ShipRef, "Finish combat actions this round", ship="ship")
+mark(
+    roll_initiative,
+    action(
+        "traveller.initiative",
+        RollInitiative,
+        "Roll initiative for the engagement",
+        referee_only=True,
+    ),
+)
+
+
 def pass_turn(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-04: a ship that has done all it wishes leaves the loop for this round."""
-    return _pass_turn(state, p, actor, dice)
-
-
-def _pass_turn(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     unit.round.passed = True
@@ -125,6 +122,13 @@ def _pass_turn(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -
     ]
 
 
+mark(
+    pass_turn,
+    action("traveller.pass", ShipRef, "Finish combat actions this round", ship="ship"),
+    when(FIRE, refusal="ships pass in the {step:lower} step", field="ship"),
+)
+
+
 class OtherAction(BaseModel):
     ship: str
     description: str = Field(
@@ -132,19 +136,20 @@ class OtherAction(BaseModel):
     )
 
 
-@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
-@action("traveller.combat_action", OtherAction, "Take another combat action", ship="ship")
 def other_action(state: BattleState, p: OtherAction, actor: Actor, dice: DiceSource) -> list[Event]:
     """A combat action the tracker does not resolve (boarding, moving): it takes the ship's turn."""
-    return _other_action(state, p, actor, dice)
-
-
-def _other_action(state: BattleState, p: OtherAction, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     unit.round.actions += 1
     save_unit(ship, unit)
     return [Event(kind="combat_action", ship=ship.id, text=f"{ship.name}: {p.description}.")]
+
+
+mark(
+    other_action,
+    action("traveller.combat_action", OtherAction, "Take another combat action", ship="ship"),
+    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
+)
 
 
 class Board(BaseModel):
@@ -153,21 +158,13 @@ class Board(BaseModel):
     outcome: str = Field(min_length=1, max_length=300, description="the Boarding Action result (GEN-03)")
 
 
-@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
-@action("traveller.board", Board, "Board an enemy ship", ship="ship")
 def board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list[Event]:
     """Boarding is one of the combat actions ships trade in the loop (TR-04). The Boarding Action
     table is not in the seeds, so its result is entered (GEN-03); the log states the orders that
     bear on it: Board Them! (no effect text in the seed: recorded, TR-27 Decision) and the
     defender's Prepare to Repel Boarders!, +1 DM on the Boarding Action table."""
-    return _board(state, p, actor, dice)
-
-
-def _board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
-    target_ship = state.ship(p.target, "target")
-    if target_ship.id == ship.id or target_ship.destroyed:
-        raise RuleError("board another ship still in the fight", "target")
+    target_ship = other_ship(state, ship, p.target, "board another ship still in the fight")
     unit = load_unit(state, ship)
     target = load_unit(state, target_ship, "target")
     reason = state.game.boarding_refusal(target_ship, "boarding")
@@ -194,3 +191,10 @@ def _board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list
             },
         )
     ]
+
+
+mark(
+    board,
+    action("traveller.board", Board, "Board an enemy ship", ship="ship"),
+    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
+)

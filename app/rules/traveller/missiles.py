@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
@@ -24,7 +24,7 @@ from app.rules.traveller.crew import computer_dms, crew_dms
 from app.rules.traveller.loop import COMBAT_ACTION
 from app.rules.traveller.ranges import attack_band
 from app.rules.traveller.ship import HgShip
-from app.rules.traveller.units import load_unit, save_unit
+from app.rules.traveller.units import load_unit, other_ship, save_unit
 
 
 class MissileAttack(BaseModel):
@@ -49,19 +49,11 @@ def _fires_single_missiles(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
-@action(
-    "traveller.missile", MissileAttack, "Fire individual missiles", ship="ship", fits=_fires_single_missiles
-)
 def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _missile_attack(state, p, actor, dice)
-
-
-def _missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-01, TR-01a: a single missile attack by a ship that is not a capital ship, its to-hit number
+    from the gunnery accuracy check's Effect."""
     ship = state.ship(p.ship)
-    target_ship = state.ship(p.target, "target")
-    if target_ship.id == ship.id or target_ship.destroyed:
-        raise RuleError("choose another ship still in the fight", "target")
+    target_ship = other_ship(state, ship, p.target, "choose another ship still in the fight")
     band = attack_band(state, ship, target_ship, p.range)
     shooter = load_unit(state, ship)
     target = load_unit(state, target_ship, "target")
@@ -115,3 +107,16 @@ def _missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: Di
         + f". {hits} hit{'s' if hits != 1 else ''}: {after}."
     )
     return [Event(kind="missiles", ship=ship.id, text=text, rolls=rolls, data={"hits": hits})]
+
+
+mark(
+    missile_attack,
+    action(
+        "traveller.missile",
+        MissileAttack,
+        "Fire individual missiles",
+        ship="ship",
+        fits=_fires_single_missiles,
+    ),
+    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
+)

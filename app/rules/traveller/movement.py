@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE, MOVEMENT, SHIP_ACTION
 from app.rules.traveller import tables as T
@@ -79,15 +79,9 @@ class Manoeuvre(BaseModel):
     )
 
 
-@when(MOVEMENT, refusal="Thrust for range changes is spent in the {step:lower} step", field="ship")
-@action("traveller.manoeuvre", Manoeuvre, "Spend Thrust", ship="ship")
 def manoeuvre(state: BattleState, p: Manoeuvre, actor: Actor, dice: DiceSource) -> list[Event]:
     """Thrust on a range change goes to the pair on the board and moves it when the step ends
     (ranges.py, the core rules' Range Table); other manoeuvres are the players' to settle (GEN-03)."""
-    return _manoeuvre(state, p, actor, dice)
-
-
-def _manoeuvre(state: BattleState, p: Manoeuvre, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     _may_move(state, ship, unit, "manoeuvre")
@@ -119,20 +113,21 @@ def _manoeuvre(state: BattleState, p: Manoeuvre, actor: Actor, dice: DiceSource)
     ]
 
 
+mark(
+    manoeuvre,
+    action("traveller.manoeuvre", Manoeuvre, "Spend Thrust", ship="ship"),
+    when(MOVEMENT, refusal="Thrust for range changes is spent in the {step:lower} step", field="ship"),
+)
+
+
 class Dodge(BaseModel):
     ship: str
 
 
-@when(FIRE, refusal="dodges are reactions in the {step:lower} step", field="ship")
-@action("traveller.dodge", Dodge, "Dodge the next attack", ship="ship")
 def dodge(state: BattleState, p: Dodge, actor: Actor, dice: DiceSource) -> list[Event]:
     """A reaction against the next attack on the ship this round: one Thrust and one reaction, then
     a Pilot check (GEN-05); success gives that attack −2 (core rules, tables.md §1b). Evasive
     Action's extra Thrust pays for it without a reaction (TR-27)."""
-    return _dodge(state, p, actor, dice)
-
-
-def _dodge(state: BattleState, p: Dodge, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     _may_move(state, ship, unit, "dodging")
@@ -179,21 +174,22 @@ def _dodge(state: BattleState, p: Dodge, actor: Actor, dice: DiceSource) -> list
     ]
 
 
+mark(
+    dodge,
+    action("traveller.dodge", Dodge, "Dodge the next attack", ship="ship"),
+    when(FIRE, refusal="dodges are reactions in the {step:lower} step", field="ship"),
+)
+
+
 class Jump(BaseModel):
     ship: str
 
 
-@when(SHIP_ACTION, refusal="ships jump in the {step:lower} step", field="ship")
-@action("traveller.jump", Jump, "Jump out of the battle", ship="ship")
 def jump(state: BattleState, p: Jump, actor: Actor, dice: DiceSource) -> list[Event]:
     """GEN-01: jumps happen in the ship action step. The Engineering (jump) check is a standard check
     with the crew DMs, the J-drive hit's DM (TR-19), Prepare for Jump! +2 and Command Discipline +1
     (TR-27) and the computer's DMs; success takes the ship out of the battle. What a failure means
     (misjump, nothing) is the core rules' (GEN-03)."""
-    return _jump(state, p, actor, dice)
-
-
-def _jump(state: BattleState, p: Jump, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.ship)
     unit = load_unit(state, ship)
     if not isinstance(unit, HgShip):
@@ -239,6 +235,13 @@ def _jump(state: BattleState, p: Jump, actor: Actor, dice: DiceSource) -> list[E
     ]
 
 
+mark(
+    jump,
+    action("traveller.jump", Jump, "Jump out of the battle", ship="ship"),
+    when(SHIP_ACTION, refusal="ships jump in the {step:lower} step", field="ship"),
+)
+
+
 class Launch(BaseModel):
     flight: str
     carrier: str = Field(description="the ship it launches from")
@@ -254,13 +257,8 @@ def _may_launch(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-@action("traveller.launch", Launch, "Launch a flight", ship="flight", fits=_may_launch)
 def launch(state: BattleState, p: Launch, actor: Actor, dice: DiceSource) -> list[Event]:
     """Records where and when a flight launched, which Blast Them As They Launch! reads (TR-27)."""
-    return _launch(state, p, actor, dice)
-
-
-def _launch(state: BattleState, p: Launch, actor: Actor, dice: DiceSource) -> list[Event]:
     ship = state.ship(p.flight, "flight")
     carrier = state.ship(p.carrier, "carrier")
     unit = load_unit(state, ship, "flight")
@@ -280,3 +278,6 @@ def _launch(state: BattleState, p: Launch, actor: Actor, dice: DiceSource) -> li
             data={"carrier": carrier.id},
         )
     ]
+
+
+mark(launch, action("traveller.launch", Launch, "Launch a flight", ship="flight", fits=_may_launch))

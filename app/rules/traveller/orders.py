@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook, when
+from app.rules.ruleset import action, hook, mark, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import ORDERS
 from app.rules.traveller import tables as T
@@ -102,24 +102,9 @@ def _initiative_rolled(state: BattleState, actor: Actor) -> str | None:
     return None
 
 
-@when(
-    ORDERS,
-    refusal="orders are written in the {step:lower} step; emergency orders come as reactions",
-    field="orders",
-)
-@action(
-    "traveller.orders",
-    GiveOrders,
-    "Write orders",
-    ship="ship",
-    draft=lambda p: not p.commit,
-    permit=_initiative_rolled,
-)
 def give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _give_orders(state, p, actor, dice)
-
-
-def _give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-26: a ship's secret orders for the round, kept as a draft or committed; what they cost comes
+    off this round's initiative."""
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)", "orders")
     ship = state.ship(p.ship)
@@ -156,6 +141,24 @@ def _give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSour
     if all(u.round.committed for _, u in units(state)):
         events.append(reveal(state, forced=False))
     return events
+
+
+mark(
+    give_orders,
+    action(
+        "traveller.orders",
+        GiveOrders,
+        "Write orders",
+        ship="ship",
+        draft=lambda p: not p.commit,
+        permit=_initiative_rolled,
+    ),
+    when(
+        ORDERS,
+        refusal="orders are written in the {step:lower} step; emergency orders come as reactions",
+        field="orders",
+    ),
+)
 
 
 def reveal(state: BattleState, forced: bool, by_referee: bool = False) -> Event:
@@ -208,13 +211,8 @@ class Reveal(BaseModel):
     """The referee forces the reveal: captains who have not committed give no orders this round."""
 
 
-@when(ORDERS, refusal="orders are revealed in the {step:lower} step")
-@action("traveller.reveal_orders", Reveal, "Reveal the orders", referee_only=True)
 def force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _force_reveal(state, p, actor, dice)
-
-
-def _force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-26: the referee reveals every ship's orders now, without waiting for the last commit."""
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)")
     if all(u.round.revealed for _, u in units(state)):
@@ -222,16 +220,21 @@ def _force_reveal(state: BattleState, p: Reveal, actor: Actor, dice: DiceSource)
     return [reveal(state, forced=True, by_referee=True)]
 
 
-@hook("leave", ORDERS)
+mark(
+    force_reveal,
+    action("traveller.reveal_orders", Reveal, "Reveal the orders", referee_only=True),
+    when(ORDERS, refusal="orders are revealed in the {step:lower} step"),
+)
+
+
 def reveal_on_leaving(state: BattleState, dice: DiceSource) -> list[Event]:
     """Moving the clock on forces the reveal, so no round is fought with orders still hidden."""
-    return _reveal_on_leaving(state, dice)
-
-
-def _reveal_on_leaving(state: BattleState, dice: DiceSource) -> list[Event]:
     if not orders_on(state) or all(u.round.revealed for _, u in units(state)):
         return []
     return [reveal(state, forced=True)]
+
+
+mark(reveal_on_leaving, hook("leave", ORDERS))
 
 
 class EmergencyOrder(BaseModel):
@@ -239,15 +242,9 @@ class EmergencyOrder(BaseModel):
     order: OrderChoice
 
 
-@when(not_in={ORDERS}, refusal="in the {orders:lower} step, write it with the other orders", field="order")
-@action("traveller.emergency_order", EmergencyOrder, "Give an emergency order", ship="ship")
 def emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     """TR-26: a (!) order as a reaction to an attack, one per ship per round; it costs initiative
     (never below 0) and a reaction from those the current initiative allows."""
-    return _emergency_order(state, p, actor, dice)
-
-
-def _emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: DiceSource) -> list[Event]:
     if not orders_on(state):
         raise RuleError("orders are not used in this battle (TR-26a)", "order")
     ship = state.ship(p.ship)
@@ -281,13 +278,17 @@ def _emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: 
     ]
 
 
-@hook("leave", "turn")
+mark(
+    emergency_order,
+    action("traveller.emergency_order", EmergencyOrder, "Give an emergency order", ship="ship"),
+    when(
+        not_in={ORDERS}, refusal="in the {orders:lower} step, write it with the other orders", field="order"
+    ),
+)
+
+
 def one_more_shot_ends(state: BattleState, dice: DiceSource) -> list[Event]:
     """I Only Need One More Shot: the system fired at full strength; at the round's end it fails."""
-    return _one_more_shot_ends(state, dice)
-
-
-def _one_more_shot_ends(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     turn = state.clock.turn
     for ship, unit in units(state):
@@ -306,14 +307,15 @@ def _one_more_shot_ends(state: BattleState, dice: DiceSource) -> list[Event]:
     return events
 
 
-@hook("enter", "turn")
+mark(one_more_shot_ends, hook("leave", "turn"))
+
+
 def fresh_rounds(state: BattleState, dice: DiceSource) -> list[Event]:
     """Every unit starts the round clean in the stored state too, so that what the sheets show
     (initiative, reactions, Thrust left, the orders chip) is this round's from its first moment."""
-    return _fresh_rounds(state, dice)
-
-
-def _fresh_rounds(state: BattleState, dice: DiceSource) -> list[Event]:
     for ship, unit in units(state):
         save_unit(ship, unit)
     return []
+
+
+mark(fresh_rounds, hook("enter", "turn"))

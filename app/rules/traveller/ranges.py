@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, hook
+from app.rules.ruleset import action, hook, mark
 from app.rules.state import BattleState, Ship
 from app.rules.system import MOVEMENT
 from app.rules.traveller import tables as T
@@ -185,13 +185,8 @@ def carried_text(placed: RangeEntry) -> str:
     return f"{abs(placed.progress)} of {THRUST_TO_CHANGE[placed.band]} toward {toward} carried"
 
 
-@hook("leave", MOVEMENT)
 def settle_ranges(state: BattleState, dice: DiceSource) -> list[Event]:
     """The manoeuvre step ends: every pair that had Thrust allocated moves on the board."""
-    return _settle_ranges(state, dice)
-
-
-def _settle_ranges(state: BattleState, dice: DiceSource) -> list[Event]:
     events: list[Event] = []
     for (a, b), moves in sorted(_signed_moves(state).items()):
         placed = entry(state, a, b)
@@ -216,6 +211,9 @@ def _settle_ranges(state: BattleState, dice: DiceSource) -> list[Event]:
             )
         )
     return events
+
+
+mark(settle_ranges, hook("leave", MOVEMENT))
 
 
 def allocate(state: BattleState, ship: Ship, target_id: str, direction: str, thrust: int) -> str:
@@ -269,12 +267,8 @@ class SetRange(BaseModel):
     reason: str = Field(min_length=3, max_length=300)
 
 
-@action("traveller.set_range", SetRange, "Set a pair's range band", referee_only=True)
 def set_range(state: BattleState, p: SetRange, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _set_range(state, p, actor, dice)
-
-
-def _set_range(state: BattleState, p: SetRange, actor: Actor, dice: DiceSource) -> list[Event]:
+    """The referee puts a pair of ships at a range band (TR-02), or takes the pair off the range board."""
     ship = state.ship(p.ship)
     other = state.ship(p.other, "other")
     if other.id == ship.id:
@@ -303,6 +297,9 @@ def _set_range(state: BattleState, p: SetRange, actor: Actor, dice: DiceSource) 
             },
         )
     ]
+
+
+mark(set_range, action("traveller.set_range", SetRange, "Set a pair's range band", referee_only=True))
 
 
 def board_view(state: BattleState) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.state import BattleState
 from app.rules.system import SHIP_ACTION
 from app.rules.traveller.checks import DM, standard_check
@@ -127,13 +127,9 @@ def refusal(
     return None
 
 
-@when(SHIP_ACTION, refusal="repairs happen in the {step:lower} step (TR-22)", field="system")
-@action("traveller.repair", Repair, "Attempt a repair", ship="ship")
 def repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _repair(state, p, actor, dice)
-
-
-def _repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-22, GEN-05: one repair attempt per section per Ship Action phase, a standard check with the
+    crew's DMs."""
     ship = state.ship(p.ship)
     model = load_unit(state, ship)
     if not isinstance(model, HgShip):
@@ -171,3 +167,10 @@ def _repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> li
             rolls=rolls,
         )
     ]
+
+
+mark(
+    repair,
+    action("traveller.repair", Repair, "Attempt a repair", ship="ship"),
+    when(SHIP_ACTION, refusal="repairs happen in the {step:lower} step (TR-22)", field="system"),
+)

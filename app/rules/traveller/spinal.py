@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, when
+from app.rules.ruleset import action, mark, when
 from app.rules.state import BattleState, Ship
 from app.rules.system import FIRE
 from app.rules.traveller import tables as T
@@ -25,7 +25,7 @@ from app.rules.traveller.loop import COMBAT_ACTION
 from app.rules.traveller.radiation import apply_radiation
 from app.rules.traveller.ranges import attack_band
 from app.rules.traveller.ship import HgSection, HgShip
-from app.rules.traveller.units import load_unit, orders_on, save_unit
+from app.rules.traveller.units import load_unit, orders_on, other_ship, save_unit
 
 PARTICLE_ARMOUR_FACTOR = 30
 SYSTEM_ROLL_PER = 50
@@ -73,17 +73,10 @@ def _has_spinal(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-@when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship")
-@action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship", fits=_has_spinal)
 def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
-    return _fire_spinal(state, p, actor, dice)
-
-
-def _fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-10 … TR-13: a spinal mount's shot: to-hit, a meson gun's penetration, damage and radiation."""
     ship = state.ship(p.ship)
-    target_ship = state.ship(p.target, "target")
-    if target_ship.id == ship.id or target_ship.destroyed:
-        raise RuleError("choose another ship still in the fight", "target")
+    target_ship = other_ship(state, ship, p.target, "choose another ship still in the fight")
     model = load_unit(state, ship)
     assert isinstance(model, HgShip)  # the gate (`_has_spinal`) refuses any other unit
     target = load_unit(state, target_ship, "target")
@@ -145,6 +138,13 @@ def _fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSour
         events = _particle(res, spinal.damage, section, line, rolls, ship.id)
     save_unit(target_ship, target)
     return events + res.events
+
+
+mark(
+    fire_spinal,
+    action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship", fits=_has_spinal),
+    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
+)
 
 
 def _meson(

@@ -29,6 +29,15 @@ def fresh_round(unit: Combatant, turn: int) -> None:
         battery.fired = {r: n for r, n in battery.fired.items() if int(r) > turn - FIRE_HISTORY}
 
 
+def other_ship(state: BattleState, ship: Ship, target: str, refusal: str) -> Ship:
+    """The ship an attack or a boarding by `ship` names: another ship still in the fight, else
+    `refusal` on the target field (a ship never fires on or boards itself, nor a wreck)."""
+    target_ship = state.ship(target, "target")
+    if target_ship.id == ship.id or target_ship.destroyed:
+        raise RuleError(refusal, "target")
+    return target_ship
+
+
 def load_unit(state: BattleState, ship: Ship, field: str = "ship") -> Combatant:
     name = unit_part(ship)
     if name is None:
