@@ -1,6 +1,6 @@
 """How a page form is answered: a message fragment in place for htmx, a redirect with a flash for
-a plain post; and the CSRF check every form passes first. Shared by the battle pages and the table
-pages (chat, requests)."""
+a plain post; the CSRF check every form passes first; and the seat this browser holds in a battle.
+Shared by the battle pages and the table pages (chat, requests)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,14 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.models import Battle, Participant
 from app.services.errors import Forbidden
+from app.services.platform import Platform
+from app.services.store.battles import get_battle, get_participant
 from app.web.drawing.render import render
-from app.web.middleware.security import csrf_ok
+from app.web.middleware.security import csrf_ok, seat_in
 
 FLASH = "flash"
 
@@ -52,3 +56,16 @@ async def _form(request: Request) -> Any:
     if not csrf_ok(request, token if isinstance(token, str) else None):
         raise Forbidden("the form expired or came from another site; reload the page and try again")
     return form
+
+
+async def seated(session: AsyncSession, request: Request, battle_id: str) -> tuple[Battle, Participant]:
+    """The battle and the seat this browser holds in it, read in the caller's session (no seat:
+    the service's refusal, which each page words its own way)."""
+    battle = await get_battle(session, battle_id)
+    return battle, await get_participant(session, battle_id, seat_in(request, battle_id))
+
+
+async def my_seat(platform: Platform, request: Request, battle_id: str) -> Participant:
+    """The seat this browser holds in the battle, in a read of its own."""
+    async with platform.db.reader() as session:
+        return await get_participant(session, battle_id, seat_in(request, battle_id))

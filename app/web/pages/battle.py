@@ -37,7 +37,7 @@ from app.web.middleware.security import (
     take_seat,
 )
 from app.web.numbers import whole_number
-from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash
+from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash, seated
 from app.web.pages.forms import dice_from_form, payload_from_form
 from app.web.pages.lobby import listing_context
 from app.web.pages.table import page_extras as table_extras
@@ -179,8 +179,7 @@ async def referee_seats(session: AsyncSession, request: Request) -> list[Partici
 async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -> Response:
     try:
         async with platform.db.reader() as session:
-            battle = await get_battle(session, battle_id)
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+            battle, me = await seated(session, request, battle_id)
             context = await page_context(session, battle, me, csrf_token(request), rules=platform.rules)
             if me.role == "referee":  # the samples and the saved ships (app/services/library/shiplib.py)
                 system = platform.rules.game(battle.system).system
@@ -210,8 +209,7 @@ async def replay_page(
     back, so a long battle's replay costs what a short one's does."""
     try:
         async with platform.db.reader() as session:
-            battle = await get_battle(session, battle_id)
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+            battle, me = await seated(session, request, battle_id)
             at = max(0, min(battle.seq - back if seq is None else seq, battle.seq))
             context = await page_context(
                 session, battle, me, csrf_token(request), at_seq=at, rules=platform.rules

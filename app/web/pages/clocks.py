@@ -7,11 +7,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from app.services.errors import ServiceError
-from app.services.store.battles import get_participant
 from app.services.table import pings
 from app.web.deps import PlatformDep
-from app.web.middleware.security import seat_in
-from app.web.pages.answers import _answer, _form
+from app.web.pages.answers import _answer, _form, my_seat
 
 router = APIRouter(include_in_schema=False)
 
@@ -22,8 +20,7 @@ async def set_pings(battle_id: str, request: Request, platform: PlatformDep) -> 
     back = f"/battles/{battle_id}#notify"
     try:
         form = await _form(request)
-        async with platform.db.reader() as session:
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+        me = await my_seat(platform, request, battle_id)
         wanted = pings.Pings(**{name: form.get(name) == "on" for name in pings.Pings.model_fields})
         await pings.save(platform, me, wanted)
     except ServiceError as exc:

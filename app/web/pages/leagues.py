@@ -17,7 +17,7 @@ from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.leagues import leagues, points, standings
 from app.services.store.battles import get_battle, get_participant
 from app.web.drawing.render import templates
-from app.web.middleware.errors import service_headers
+from app.web.middleware.errors import refusal_page
 from app.web.middleware.security import csrf_token, seat_in
 from app.web.pages.answers import _flash, _form, _pop_flash
 from app.web.profile_session import signed_in
@@ -32,16 +32,6 @@ def _page(request: Request, name: str, context: dict[str, Any], status: int = 20
         {"csrf_token": csrf_token(request), "flash": _pop_flash(request), **context},
         status_code=status,
         headers={"Cache-Control": "no-store"},
-    )
-
-
-def _error(request: Request, exc: ServiceError) -> Response:
-    return templates.TemplateResponse(
-        request,
-        "error.html",
-        {"reason": exc.message, "status": exc.status, "flash": None},
-        status_code=exc.status,
-        headers=service_headers(exc),
     )
 
 
@@ -127,7 +117,7 @@ async def league_page(league_id: str, request: Request) -> Response:
             rated = await standings.battles(session, league.id)
             member = await leagues.is_member(session, league.id, viewer)
     except ServiceError as exc:
-        return _error(request, exc)
+        return refusal_page(request, exc)
     names = {s.profile_id: s.name for s in table}
     return _page(
         request,
@@ -157,7 +147,7 @@ async def join_league(league_id: str, request: Request) -> Response:
         async with platform.db.transaction() as session:
             league = await leagues.join(session, league_id, profile.id, None)
     except ServiceError as exc:
-        return _error(request, exc)
+        return refusal_page(request, exc)
     _flash(request, f"You joined {league.name}.")
     return RedirectResponse(f"/leagues/{league.id}", status_code=303)
 
@@ -195,7 +185,7 @@ async def battle_league_page(battle_id: str, request: Request) -> Response:
     try:
         context = await _referee_view(request, battle_id)
     except ServiceError as exc:
-        return _error(request, exc)
+        return refusal_page(request, exc)
     return _page(request, "leagues/battle.html", context)
 
 

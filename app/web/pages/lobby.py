@@ -6,11 +6,12 @@ app/services/table/lobby.py and read through the per-viewer views as the public 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle
 from app.rules.messages import first_error
@@ -19,13 +20,11 @@ from app.services.reading.report import battle_report
 from app.services.reading.screen import screen_ships, screen_ticker
 from app.services.store.battles import get_battle, get_participant, participants
 from app.services.table import lobby
-from app.web.deps import SEQ_MAX, HubDep, PlatformDep
+from app.web.deps import ActionsBack, HubDep, PlatformDep, SeqQuery
 from app.web.drawing.render import page_context, templates
 from app.web.middleware.security import csrf_token, seat_in, take_seat
 from app.web.pages.answers import _answer, _flash, _form, _pop_flash
-from app.web.pages.report import POLL_SECONDS, charts
-from app.web.pages.report_card import card
-from app.web.pages.report_share import PUBLIC_HEADERS
+from app.web.pages.report_share import public_card, public_page
 
 router = APIRouter(include_in_schema=False)
 
@@ -172,8 +171,8 @@ async def watch_replay(
     battle_id: str,
     request: Request,
     platform: PlatformDep,
-    seq: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None,
-    back: Annotated[int, Query(ge=0, le=SEQ_MAX)] = 0,
+    seq: SeqQuery = None,
+    back: ActionsBack = 0,
 ) -> Response:
     """The public replay: the battle after action `seq`, as a spectator sees it (up to the screen's
     seq while a delay holds, so the replay cannot run ahead of it)."""
@@ -208,7 +207,7 @@ async def watch_report(
     battle_id: str,
     request: Request,
     platform: PlatformDep,
-    since: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None,
+    since: SeqQuery = None,
 ) -> Response:
     """The public report (a spectator's), of a battle open to spectators and not delayed (or ended)."""
     try:
@@ -218,36 +217,22 @@ async def watch_report(
                 raise NotFound("the report opens when the battle ends (the screen is delayed)", "battle")
             if since is not None and since >= battle.seq:
                 return Response(status_code=204)
-            reader = lobby.public_reader(battle)
-            report = await battle_report(session, battle, reader, platform.rules)
+            report = await battle_report(session, battle, lobby.public_reader(battle), platform.rules)
     except ServiceError as exc:
         _flash(request, exc.message, "error")
         return RedirectResponse("/lobby", status_code=303)
-    context = {
-        "battle": battle,
-        "me": reader,
-        "report": report,
-        "charts": charts(report),
-        "poll": POLL_SECONDS,
-        "public": True,
-        "share_url": f"/battles/{battle_id}/watch/report",
-        "card_url": f"/battles/{battle_id}/watch/report.svg",
-        "flash": None,
-    }
-    return templates.TemplateResponse(request, "report.html", context, headers=PUBLIC_HEADERS)
+    return public_page(request, battle, report, f"/battles/{battle_id}/watch/report")
 
 
 @router.get("/battles/{battle_id}/watch/report.svg")
 async def watch_card(battle_id: str, platform: PlatformDep) -> Response:
-    try:
-        async with platform.db.reader() as session:
-            battle, listing = await _public(session, battle_id)
-            if lobby.delayed(listing) and battle.status != "finished":
-                raise NotFound("the report opens when the battle ends", "battle")
-            report = await battle_report(session, battle, lobby.public_reader(battle), platform.rules)
-    except ServiceError as exc:
-        return Response(exc.message, status_code=exc.status, media_type="text/plain")
-    return Response(card(report), media_type="image/svg+xml", headers=PUBLIC_HEADERS)
+    async def opened(session: AsyncSession) -> Battle:
+        battle, listing = await _public(session, battle_id)
+        if lobby.delayed(listing) and battle.status != "finished":
+            raise NotFound("the report opens when the battle ends", "battle")
+        return battle
+
+    return await public_card(platform, opened)
 
 
 # --- the viewscreen ------------------------------------------------------------------------------
@@ -258,8 +243,8 @@ async def screen(
     battle_id: str,
     request: Request,
     platform: PlatformDep,
-    since: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None,
-    behind: Annotated[int, Query(ge=0, le=SEQ_MAX)] = 0,
+    since: SeqQuery = None,
+    behind: ActionsBack = 0,
 ) -> Response:
     """The audience's viewscreen: the map, every ship's public state and the last events, in big
     type with no controls, behind the battle by the referee's delay. Anyone may open it where the

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app.models import Battle, Participant
 from app.services.errors import Invalid, ServiceError
 from app.services.reading.report import Report, battle_report
 from app.services.reading.report_share import live_shares
-from app.services.store.battles import get_battle, get_participant
-from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, participant_by_bearer
+from app.services.store.battles import get_battle
+from app.web.deps import Creds, PlatformDep, SeqQuery, errors, participant_by_bearer
 from app.web.drawing.render import templates
-from app.web.middleware.security import csrf_token, seat_in
-from app.web.pages.answers import _flash, _pop_flash
+from app.web.middleware.security import csrf_token
+from app.web.pages.answers import _flash, _pop_flash, seated
 
 router = APIRouter(include_in_schema=False)
 api_router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -293,6 +294,19 @@ def charts(report: Report) -> dict[str, list[Chart]]:
     }
 
 
+def report_context(battle: Battle, me: Participant, report: Report, **more: Any) -> dict[str, Any]:
+    """What templates/report.html reads of any report page (a seat's, or the public's by link or by
+    the lobby): the report read for `me`, its charts and the poll; `more` says whose page it is."""
+    return {
+        "battle": battle,
+        "me": me,
+        "report": report,
+        "charts": charts(report),
+        "poll": POLL_SECONDS,
+        **more,
+    }
+
+
 async def share_box(
     request: Request, platform: PlatformDep, battle_id: str, url: str | None = None
 ) -> dict[str, object]:
@@ -307,14 +321,13 @@ async def report_page(
     battle_id: str,
     request: Request,
     platform: PlatformDep,
-    since: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None,
+    since: SeqQuery = None,
 ) -> Response:
     """The report as this seat may see it; `since` (the page's own poll) answers 204 when the
     battle has not moved past it."""
     try:
         async with platform.db.reader() as session:
-            battle = await get_battle(session, battle_id)
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+            battle, me = await seated(session, request, battle_id)
             if since is not None and since >= battle.seq:
                 return Response(status_code=204)
             try:
@@ -325,16 +338,14 @@ async def report_page(
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)
-    context = {
-        "battle": battle,
-        "me": me,
-        "report": report,
-        "charts": charts(report),
-        "poll": POLL_SECONDS,
-        "public": False,
-        "share": await share_box(request, platform, battle_id) if me.role == "referee" else None,
-        "flash": _pop_flash(request),  # a link revoked, said after the redirect here
-    }
+    context = report_context(
+        battle,
+        me,
+        report,
+        public=False,
+        share=await share_box(request, platform, battle_id) if me.role == "referee" else None,
+        flash=_pop_flash(request),  # a link revoked, said after the redirect here
+    )
     return templates.TemplateResponse(request, "report.html", context)
 
 

@@ -15,6 +15,7 @@ from app.models import Participant
 from app.services.errors import Forbidden, Invalid, ServiceError, Unauthorized
 from app.services.library import shiplib
 from app.services.store.battles import get_battle, get_participant, participant_by_token
+from app.web.battle_file_reader import file_download
 from app.web.deps import Creds, PlatformDep, errors, participant_by_bearer
 from app.web.drawing.render import render
 from app.web.middleware.errors import service_headers
@@ -139,11 +140,7 @@ async def export_ship(slug: SlugPath, platform: PlatformDep, creds: Creds) -> JS
     taken as it is by `ship.add` and (as `definition`) by POST /api/v1/ships."""
     viewer = await _caller(platform, creds, required=False)
     async with platform.db.reader() as session:
-        return _download(slug, await shiplib.export(session, slug, viewer))
-
-
-def _download(slug: str, definition: dict[str, Any]) -> JSONResponse:
-    return JSONResponse(definition, headers={"Content-Disposition": f'attachment; filename="{slug}.json"'})
+        return file_download(await shiplib.export(session, slug, viewer), f"{slug}.json")
 
 
 @router.delete("/ships/{slug}", status_code=204, responses=errors(401, 403, 404))
@@ -299,4 +296,4 @@ async def export_page(battle_id: str, slug: str, request: Request, platform: Pla
             data = await shiplib.export(session, slug, me)
     except ServiceError as exc:
         return _answer(request, f"/battles/{battle_id}#ship-library", exc.message, "error", exc.status)
-    return _download(slug, data)
+    return file_download(data, f"{slug}.json")

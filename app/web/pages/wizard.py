@@ -33,7 +33,7 @@ from app.services.store.battles import (
 from app.services.write.creation import SeatWanted, ShipWanted, create_prepared, seat_limit_refusal
 from app.web.deps import PlatformDep, join_url
 from app.web.drawing.render import templates
-from app.web.middleware.errors import service_headers
+from app.web.middleware.errors import refusal_page, service_headers
 from app.web.middleware.limits import check_battle_creation
 from app.web.middleware.security import (
     SESSION_PARTICIPANTS,
@@ -331,7 +331,7 @@ async def links_page(battle_id: str, request: Request, platform: PlatformDep) ->
     try:
         return await _seats_page(request, platform, battle_id, [])
     except ServiceError as exc:
-        return _error_page(request, exc)
+        return refusal_page(request, exc)
 
 
 def _link(request: Request, seat: Any) -> dict[str, Any]:
@@ -387,14 +387,4 @@ async def _links_error(
     try:
         return await _seats_page(request, platform, battle_id, [], flash=flash, status=exc.status)
     except ServiceError as again:
-        return _error_page(request, again)
-
-
-def _error_page(request: Request, exc: ServiceError) -> Response:
-    return templates.TemplateResponse(
-        request,
-        "error.html",
-        {"reason": exc.message, "status": exc.status, "flash": None},
-        status_code=exc.status,
-        headers=service_headers(exc),
-    )
+        return refusal_page(request, again)
