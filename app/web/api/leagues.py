@@ -6,15 +6,19 @@ a private league is "no such league" (404) to everyone outside it."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import League, LeagueBattle, RatingChange, Snapshot
 from app.services.leagues import leagues, points, standings
 from app.services.leagues.ratings import ordinal
+from app.services.platform import Platform
 from app.services.store.battles import get_battle
 from app.services.store.seats import aware
 from app.web.deps import Creds, PlatformDep, errors, participant_by_bearer
@@ -172,6 +176,17 @@ async def _viewer(request: Request, platform: PlatformDep) -> str | None:
     return profile.id if profile is not None else None
 
 
+@asynccontextmanager
+async def _visible(
+    request: Request, platform: Platform, league_id: str
+) -> AsyncIterator[tuple[AsyncSession, League, str | None]]:
+    """A read of the league as the viewer (the signed-in profile, if any) may see it — a private
+    one by its members only — with the read's session and the viewer."""
+    viewer = await _viewer(request, platform)
+    async with platform.db.reader() as session:
+        yield session, await leagues.visible(session, league_id, viewer), viewer
+
+
 @router.post("/leagues", status_code=201, response_model=LeagueOut, responses=errors(401, 403))
 async def create_league(body: LeagueIn, request: Request, platform: PlatformDep) -> LeagueOut:
     """Make a league as the signed-in profile (its organiser and first member)."""
@@ -222,31 +237,21 @@ async def join_league(league_id: str, body: JoinIn, request: Request, platform: 
 @router.get("/leagues/{league_id}", response_model=StandingsOut, responses=errors(404))
 async def league_standings(league_id: str, request: Request, platform: PlatformDep) -> StandingsOut:
     """The standings: games, wins, draws, losses, rating (mu − 3·sigma) and sigma, best first."""
-    viewer = await _viewer(request, platform)
-    async with platform.db.reader() as session:
-        league = await leagues.visible(session, league_id, viewer)
+    async with _visible(request, platform, league_id) as (session, league, viewer):
         table = await standings.standings(session, league)
         rows = await standings.battles(session, league.id)
         member = await leagues.is_member(session, league.id, viewer)
     return StandingsOut(
         league=league_out(league, viewer, member),
-        standings=[
-            StandingOut(
-                place=i,
-                profile_id=s.profile_id,
-                name=s.name,
-                games=s.games,
-                wins=s.wins,
-                draws=s.draws,
-                losses=s.losses,
-                rating=s.rating,
-                mu=s.mu,
-                sigma=s.sigma,
-            )
-            for i, s in enumerate(table, start=1)
-        ],
+        standings=[_standing_out(i, s) for i, s in enumerate(table, start=1)],
         battles=[_battle_out(b) for b in rows],
     )
+
+
+def _standing_out(place: int, standing: standings.Standing) -> StandingOut:
+    """A row of the table: its place, and every other figure StandingOut shows read off the standing."""
+    shown = StandingOut.model_fields.keys() - {"place"}
+    return StandingOut(place=place, **{name: getattr(standing, name) for name in shown})
 
 
 def _battle_out(b: LeagueBattle) -> BattleOut:
@@ -256,18 +261,14 @@ def _battle_out(b: LeagueBattle) -> BattleOut:
 @router.get("/leagues/{league_id}/changes", response_model=list[ChangeOut], responses=errors(404))
 async def league_changes(league_id: str, request: Request, platform: PlatformDep) -> list[ChangeOut]:
     """The append-only rating record, in order: one change per player per rated battle."""
-    viewer = await _viewer(request, platform)
-    async with platform.db.reader() as session:
-        league = await leagues.visible(session, league_id, viewer)
+    async with _visible(request, platform, league_id) as (session, league, _):
         return [change_out(c) for c in await standings.record(session, league.id)]
 
 
 @router.get("/leagues/{league_id}/audit", response_model=AuditOut, responses=errors(404))
 async def league_audit(league_id: str, request: Request, platform: PlatformDep) -> AuditOut:
     """Rebuild the standings from scratch (every result replayed in order) and compare."""
-    viewer = await _viewer(request, platform)
-    async with platform.db.reader() as session:
-        league = await leagues.visible(session, league_id, viewer)
+    async with _visible(request, platform, league_id) as (session, league, _):
         found = await standings.audit(session, league)
     return AuditOut(
         agrees=found.agrees, battles=found.battles, changes=found.changes, differences=found.differences

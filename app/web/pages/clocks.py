@@ -9,7 +9,8 @@ from fastapi.responses import Response
 from app.services.errors import ServiceError
 from app.services.table import pings
 from app.web.deps import PlatformDep
-from app.web.pages.answers import _answer, _form, my_seat
+from app.web.pages.answers import _answer, seat_form
+from app.web.pages.forms import pings_ticked
 
 router = APIRouter(include_in_schema=False)
 
@@ -19,10 +20,8 @@ async def set_pings(battle_id: str, request: Request, platform: PlatformDep) -> 
     """Checkboxes: a box left unticked is a ping turned off."""
     back = f"/battles/{battle_id}#notify"
     try:
-        form = await _form(request)
-        me = await my_seat(platform, request, battle_id)
-        wanted = pings.Pings(**{name: form.get(name) == "on" for name in pings.Pings.model_fields})
-        await pings.save(platform, me, wanted)
+        form, me = await seat_form(request, platform, battle_id)
+        await pings.save(platform, me, pings_ticked(form))
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status, field=exc.field)
     return _answer(request, back, "Pings saved.")

@@ -16,7 +16,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.models import Battle
 from app.rules.messages import first_error
 from app.services.errors import Invalid, NotFound, ServiceError
-from app.services.reading.report import battle_report
 from app.services.reading.screen import screen_ships, screen_ticker
 from app.services.store.battles import get_battle, get_participant, participants
 from app.services.table import lobby
@@ -24,7 +23,7 @@ from app.web.deps import ActionsBack, HubDep, PlatformDep, SeqQuery
 from app.web.drawing.render import page_context, templates
 from app.web.middleware.security import csrf_token, seat_in, take_seat
 from app.web.pages.answers import _answer, _flash, _form, _pop_flash
-from app.web.pages.report_share import public_card, public_page
+from app.web.pages.report_share import Opened, public_card, public_page
 
 router = APIRouter(include_in_schema=False)
 
@@ -210,29 +209,30 @@ async def watch_report(
     since: SeqQuery = None,
 ) -> Response:
     """The public report (a spectator's), of a battle open to spectators and not delayed (or ended)."""
+    opened = _report_open(battle_id, "the report opens when the battle ends (the screen is delayed)")
     try:
-        async with platform.db.reader() as session:
-            battle, listing = await _public(session, battle_id)
-            if lobby.delayed(listing) and battle.status != "finished":
-                raise NotFound("the report opens when the battle ends (the screen is delayed)", "battle")
-            if since is not None and since >= battle.seq:
-                return Response(status_code=204)
-            report = await battle_report(session, battle, lobby.public_reader(battle), platform.rules)
+        return await public_page(request, platform, opened, f"/battles/{battle_id}/watch/report", since)
     except ServiceError as exc:
         _flash(request, exc.message, "error")
         return RedirectResponse("/lobby", status_code=303)
-    return public_page(request, battle, report, f"/battles/{battle_id}/watch/report")
 
 
 @router.get("/battles/{battle_id}/watch/report.svg")
 async def watch_card(battle_id: str, platform: PlatformDep) -> Response:
+    return await public_card(platform, _report_open(battle_id, "the report opens when the battle ends"))
+
+
+def _report_open(battle_id: str, not_yet: str) -> Opened:
+    """The battle whose public report (page or card) may be read: open to spectators, and ended
+    where the screen is delayed (else refused with `not_yet`)."""
+
     async def opened(session: AsyncSession) -> Battle:
         battle, listing = await _public(session, battle_id)
         if lobby.delayed(listing) and battle.status != "finished":
-            raise NotFound("the report opens when the battle ends", "battle")
+            raise NotFound(not_yet, "battle")
         return battle
 
-    return await public_card(platform, opened)
+    return opened
 
 
 # --- the viewscreen ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ view box) and the doors — the figures come from the service."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -172,8 +172,14 @@ def bar_chart(
     )
 
 
-def _turn_label(report: Report, turn: int) -> str:
-    return f"{report.period[0]}{turn}"
+def _by_turn(report: Report, points: Sequence[Any], bars: Callable[[Any], list[Any]]) -> list[Any]:
+    """A chart's groups: one per turn (labelled T3, R3…), holding the `bars` of that turn's point."""
+    return [(f"{report.period[0]}{p.turn}", bars(p)) for p in points]
+
+
+def _told(report: Report, points: Sequence[Any], said: Callable[[Any], str]) -> str:
+    """A chart's figures in words for its description: "Turn 3: …; Turn 4: …"."""
+    return "; ".join(f"{report.period} {p.turn}: {said(p)}" for p in points)
 
 
 def charts(report: Report) -> dict[str, list[Chart]]:
@@ -184,12 +190,12 @@ def charts(report: Report) -> dict[str, list[Chart]]:
             f"pain-{s.ship}",
             f"{s.name}: pain at the end of each {word}",
             f"Pain level 0 to {s.max} at each {word}'s end, over the reaction chart's bands; "
-            + "; ".join(f"{report.period} {p.turn}: {p.level} ({p.reaction})" for p in s.points),
+            + _told(report, s.points, lambda p: f"{p.level} ({p.reaction})"),
             s.max,
             stripes=[
                 (b.low - 0.5 if b.low else 0, b.high + 0.5, f"band-{b.name.lower()}", b.name) for b in s.bands
             ],
-            groups=[(_turn_label(report, p.turn), [("pain", "pain level", p.level)]) for p in s.points],
+            groups=_by_turn(report, s.points, lambda p: [("pain", "pain level", p.level)]),
         )
         for s in report.pain
     ]
@@ -198,24 +204,19 @@ def charts(report: Report) -> dict[str, list[Chart]]:
             f"shield-{s.ship}-{i}",
             f"{s.name}: {s.projection} shield",
             f"{s.projection} projection strength (rating {s.rating}) at each {word}'s end; "
-            + "; ".join(
-                f"{report.period} {p.turn}: {p.strength}" + (" collapsed" if p.collapsed else "")
-                for p in s.points
-            ),
+            + _told(report, s.points, lambda p: f"{p.strength}" + (" collapsed" if p.collapsed else "")),
             s.rating,
             lines=[(s.rating, "rating", f"rating {s.rating}")],
             height=SMALL,
-            groups=[
-                (
-                    _turn_label(report, p.turn),
-                    [
-                        ("shield-down", "collapsed", p.strength, "✕")
-                        if p.collapsed
-                        else ("shield", "strength", p.strength)
-                    ],
-                )
-                for p in s.points
-            ],
+            groups=_by_turn(
+                report,
+                s.points,
+                lambda p: [
+                    ("shield-down", "collapsed", p.strength, "✕")
+                    if p.collapsed
+                    else ("shield", "strength", p.strength)
+                ],
+            ),
         )
         for i, s in enumerate(report.shields)
     ]
@@ -224,20 +225,18 @@ def charts(report: Report) -> dict[str, list[Chart]]:
             f"section-{s.ship}-{i}",
             f"{s.name}: {s.section}",
             f"Hull (of {s.hull_max}) and Structure (of {s.structure_max}) left at each {word}'s end; "
-            + "; ".join(
-                f"{report.period} {p.turn}: hull {p.hull}, structure {p.structure}"
-                + (" destroyed" if p.destroyed else "")
-                for p in s.points
+            + _told(
+                report,
+                s.points,
+                lambda p: f"hull {p.hull}, structure {p.structure}" + (" destroyed" if p.destroyed else ""),
             ),
             max(s.hull_max, s.structure_max),
             height=SMALL,
-            groups=[
-                (
-                    _turn_label(report, p.turn),
-                    [("hull", "hull", p.hull), ("structure", "structure", p.structure)],
-                )
-                for p in s.points
-            ],
+            groups=_by_turn(
+                report,
+                s.points,
+                lambda p: [("hull", "hull", p.hull), ("structure", "structure", p.structure)],
+            ),
         )
         for i, s in enumerate(report.sections)
     ]
@@ -248,10 +247,10 @@ def charts(report: Report) -> dict[str, list[Chart]]:
             f"{s.figure}"
             + (f" (of {s.most:g})" if s.most is not None else "")
             + f" at each {word}'s end; "
-            + "; ".join(f"{report.period} {p.turn}: {p.value:g}" for p in s.points),
+            + _told(report, s.points, lambda p: f"{p.value:g}"),
             s.most if s.most is not None else max([p.value for p in s.points] + [1]),
             height=SMALL,
-            groups=[(_turn_label(report, p.turn), [("figure", s.figure, p.value)]) for p in s.points],
+            groups=_by_turn(report, s.points, lambda p, figure=s.figure: [("figure", figure, p.value)]),
         )
         for i, s in enumerate(report.figures)
     ]
@@ -260,15 +259,11 @@ def charts(report: Report) -> dict[str, list[Chart]]:
             f"damage-{s.ship}",
             f"{s.name}: damage taken and dealt",
             f"Damage points taken and dealt in each {word}; "
-            + "; ".join(f"{report.period} {p.turn}: took {p.taken}, dealt {p.dealt}" for p in s.points),
+            + _told(report, s.points, lambda p: f"took {p.taken}, dealt {p.dealt}"),
             max([p.taken for p in s.points] + [p.dealt for p in s.points] + [1]),
-            groups=[
-                (
-                    _turn_label(report, p.turn),
-                    [("taken", "taken", p.taken), ("dealt", "dealt", p.dealt)],
-                )
-                for p in s.points
-            ],
+            groups=_by_turn(
+                report, s.points, lambda p: [("taken", "taken", p.taken), ("dealt", "dealt", p.dealt)]
+            ),
         )
         for s in report.damage
     ]

@@ -35,18 +35,11 @@ from app.web.deps import PlatformDep, join_url
 from app.web.drawing.render import templates
 from app.web.middleware.errors import refusal_page, service_headers
 from app.web.middleware.limits import check_battle_creation
-from app.web.middleware.security import (
-    SESSION_PARTICIPANTS,
-    SESSION_SEAT_KEYS,
-    JsonRefused,
-    csrf_token,
-    seat_in,
-    strict_loads,
-    take_seat,
-)
+from app.web.middleware.security import csrf_token, seat_in, take_seat
 from app.web.numbers import whole_number
 from app.web.pages.answers import _form, _pop_flash
-from app.web.profile_session import refresh, remember
+from app.web.pages.forms import pasted_json
+from app.web.profile_session import browser_seats, refresh, remember
 
 router = APIRouter(include_in_schema=False)
 
@@ -109,10 +102,9 @@ async def _home(
     error: ServiceError | None = None,
 ) -> Response:
     await refresh(request, platform)  # a signed-in profile's seats from other devices open here too
-    seats = request.session.get(SESSION_PARTICIPANTS, {})
     rules = platform.rules
     async with platform.db.reader() as session:
-        battles = await home_cards(session, rules, seats, request.session.get(SESSION_SEAT_KEYS, {}))
+        battles = await home_cards(session, rules, *browser_seats(request))
         library = await library_picks(session, rules)  # names and classes of the newest only
     field = (error.field or "") if error else ""
     flash = {"message": error.message, "level": "error", "field": field} if error else _pop_flash(request)
@@ -175,10 +167,7 @@ def _commander(form: Any, field: str, seats: list[SeatWanted]) -> int | None:
 def _pasted(raw: str) -> list[dict[str, Any]]:
     if not raw.strip():
         return []
-    try:
-        data = strict_loads(raw)
-    except JsonRefused as exc:
-        raise Invalid(f"definition_json: {exc.reason}", "definition_json") from None
+    data = pasted_json(raw, "definition_json")
     items = data if isinstance(data, list) else [data]
     if not items or not all(isinstance(item, dict) for item in items):
         raise Invalid(
