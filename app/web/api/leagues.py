@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -137,12 +137,20 @@ class BattleLeagueOut(BaseModel):
     suggestion: str
 
 
+Out = TypeVar("Out", bound=BaseModel)
+
+
+def _read_off(model: type[Out], source: object, **given: Any) -> Out:
+    """`model` as the API shows `source`: each field not `given` is the attribute of its name."""
+    return model(
+        **{name: getattr(source, name) for name in model.model_fields.keys() - given.keys()}, **given
+    )
+
+
 def league_out(league: League, profile_id: str | None, member: bool) -> LeagueOut:
-    return LeagueOut(
-        id=league.id,
-        name=league.name,
-        system=league.system,
-        public=league.public,
+    return _read_off(
+        LeagueOut,
+        league,
         organiser=league.organiser_id,
         member=member,
         invite=league.invite if profile_id == league.organiser_id else None,
@@ -151,17 +159,9 @@ def league_out(league: League, profile_id: str | None, member: bool) -> LeagueOu
 
 
 def change_out(c: RatingChange) -> ChangeOut:
-    return ChangeOut(
-        number=c.number,
-        battle_id=c.battle_id,
-        battle_name=c.battle_name,
-        profile_id=c.profile_id,
-        side=c.side,
-        result=c.result,
-        mu_before=c.mu_before,
-        sigma_before=c.sigma_before,
-        mu_after=c.mu_after,
-        sigma_after=c.sigma_after,
+    return _read_off(
+        ChangeOut,
+        c,
         rating_before=ordinal(c.mu_before, c.sigma_before),
         rating_after=ordinal(c.mu_after, c.sigma_after),
         battle_url=f"/battles/{c.battle_id}",
@@ -243,15 +243,9 @@ async def league_standings(league_id: str, request: Request, platform: PlatformD
         member = await leagues.is_member(session, league.id, viewer)
     return StandingsOut(
         league=league_out(league, viewer, member),
-        standings=[_standing_out(i, s) for i, s in enumerate(table, start=1)],
+        standings=[_read_off(StandingOut, s, place=i) for i, s in enumerate(table, start=1)],
         battles=[_battle_out(b) for b in rows],
     )
-
-
-def _standing_out(place: int, standing: standings.Standing) -> StandingOut:
-    """A row of the table: its place, and every other figure StandingOut shows read off the standing."""
-    shown = StandingOut.model_fields.keys() - {"place"}
-    return StandingOut(place=place, **{name: getattr(standing, name) for name in shown})
 
 
 def _battle_out(b: LeagueBattle) -> BattleOut:

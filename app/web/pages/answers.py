@@ -1,7 +1,7 @@
 """How a page form is answered: a message fragment in place for htmx, a redirect with a flash for
-a plain post; the CSRF check every form passes first (and the signed-in profile, for a profile's
-form); and the seat this browser holds in a battle.
-Shared by the battle pages and the table pages (chat, requests)."""
+a plain post; the CSRF check every form passes first; and who posts it — the seat this browser
+holds in the battle, or the signed-in profile. Shared by the battle, table, report, league and
+profile pages."""
 
 from __future__ import annotations
 
