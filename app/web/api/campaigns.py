@@ -63,6 +63,7 @@ class PlayerIn(Strict):
     side: str = Field(min_length=1, max_length=40)
 
 
+# Its fields are `fleets.add_ship`'s keywords, passed on as they came.
 class ShipIn(Strict):
     side: str = Field(min_length=1, max_length=40)
     player: str | None = Field(default=None, description="the player seat that commands it")
@@ -195,18 +196,7 @@ class ShipAdded(BaseModel):
 async def add_ship(campaign_id: str, body: ShipIn, platform: PlatformDep, creds: Creds) -> ShipAdded:
     """Referee: a ship joins a side's fleet, from the ship library (`library`) or as JSON (`definition`)."""
     seat = await _seat(platform, campaign_id, creds)
-    ship = await fleets.add_ship(
-        platform,
-        campaign_id,
-        seat,
-        side=body.side,
-        player=body.player,
-        library=body.library,
-        definition=body.definition,
-        points=body.points,
-        name=body.name,
-    )
-    return ShipAdded(ship=ship)
+    return ShipAdded(ship=await fleets.add_ship(platform, campaign_id, seat, **body.model_dump()))
 
 
 @router.post(

@@ -31,6 +31,7 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# Its fields are `leagues.create`'s keywords, passed on as they came.
 class LeagueIn(Strict):
     name: str = Field(max_length=200, description="1-80 characters")
     system: str = Field(max_length=40, description="the game system its battles play: sfb, b5wars, traveller")
@@ -193,15 +194,7 @@ async def create_league(body: LeagueIn, request: Request, platform: PlatformDep)
     same_site(request)
     profile = await required(request, platform)
     async with platform.db.transaction() as session:
-        league = await leagues.create(
-            session,
-            platform.rules,
-            profile.id,
-            name=body.name,
-            system=body.system,
-            public=body.public,
-            points=body.points,
-        )
+        league = await leagues.create(session, platform.rules, profile.id, **body.model_dump())
     return league_out(league, profile.id, True)
 
 
@@ -295,17 +288,7 @@ async def battle_league(platform: Any, battle_id: str, referee: bool) -> BattleL
         league=league.id if named else None,
         league_name=league.name if named else "a private league",
         begun=started,
-        sides=[
-            SidePointsOut(
-                side=s.side,
-                points=s.points,
-                short=s.short,
-                percent=s.percent,
-                handicap=s.handicap,
-                unpriced=s.unpriced,
-            )
-            for s in fleet.sides
-        ],
+        sides=[_read_off(SidePointsOut, s) for s in fleet.sides],
         imbalance=fleet.imbalance,
         suggestion=fleet.suggestion,
     )
