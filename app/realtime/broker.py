@@ -89,6 +89,21 @@ class Broker:
             with contextlib.suppress(BaseException):
                 await task
 
+    async def _stop_remote(
+        self, loop: asyncio.Task[None] | None, closers: Callable[[], list[Callable[[], Awaitable[object]]]]
+    ) -> None:
+        """A remote broker stops: its subscription's loop first, then the publishing, then each
+        connection still open once they have stopped (`closers`), a second at most each (one that
+        will not close is let go)."""
+        if loop:
+            loop.cancel()
+            with contextlib.suppress(BaseException):
+                await loop
+        await Broker.stop(self)
+        for close in closers():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(close(), 1)
+
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
@@ -296,15 +311,9 @@ class PostgresBroker(Broker):
             await self._subscription_back()
 
     async def stop(self) -> None:
-        if self._watch:
-            self._watch.cancel()
-            with contextlib.suppress(BaseException):
-                await self._watch
-        await super().stop()
-        for conn in (self.listen_conn, self.notify_conn):
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(conn.close(), 1)
+        await self._stop_remote(
+            self._watch, lambda: [c.close for c in (self.listen_conn, self.notify_conn) if c is not None]
+        )
         self.listen_conn = self.notify_conn = None
 
     async def _send(self, battle_id: str, seq: int, topic: Topic) -> None:
@@ -388,15 +397,9 @@ class RedisBroker(Broker):
                 await asyncio.sleep(delay)
 
     async def stop(self) -> None:
-        if self._reader:
-            self._reader.cancel()
-            with contextlib.suppress(BaseException):
-                await self._reader
-        await super().stop()
-        for client in (self.client, self.sub_client):
-            if client is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(client.aclose(), 1)
+        await self._stop_remote(
+            self._reader, lambda: [c.aclose for c in (self.client, self.sub_client) if c is not None]
+        )
 
     async def _send(self, battle_id: str, seq: int, topic: Topic) -> None:
         import redis.asyncio as redis

@@ -1,12 +1,12 @@
 """What every door declares the same way: the platform and the hub, the bearer token and the seat
-that holds it, the largest seq a path or query may name, the error answers an operation documents,
-and a seat's join link. The REST door, the pages' JSON twins and the bots' feed all use these."""
+that holds it, the largest seq a path or query may name (and the query parameters that name one),
+the error answers an operation documents, and a seat's join link. The REST door, the pages' JSON twins and the bots' feed all use these."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
@@ -34,6 +34,10 @@ Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 SEQ_MAX = 2**31 - 1  # seq columns are INTEGER (32-bit on PostgreSQL): no seq can be larger
+# What a page's query may name: a seq (`since`, `seq`), or how many actions back from one (`back`,
+# `behind`), whole and no larger than any seq can be.
+SeqQuery = Annotated[int | None, Query(ge=0, le=SEQ_MAX)]
+ActionsBack = Annotated[int, Query(ge=0, le=SEQ_MAX)]
 
 
 class ErrorBody(BaseModel):

@@ -12,11 +12,11 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Battle, CampaignEvent
+from app.models import Battle, CampaignEvent, CampaignSeat
 from app.services.campaigns import log
 from app.services.campaigns.fleets import check_options
 from app.services.campaigns.fold import fold
-from app.services.errors import Invalid, ServiceError
+from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.history.battlefile import export_battle, import_battle
 from app.services.platform import Platform
 
@@ -46,6 +46,14 @@ async def export_campaign(session: AsyncSession, campaign_id: str) -> dict[str, 
         ],
         "battles": battles,
     }
+
+
+async def export_for(platform: Platform, campaign_id: str, seat: CampaignSeat) -> dict[str, Any]:
+    """The campaign file, for its referee only: it holds every side's roster, secret or not."""
+    if seat.role != "referee":
+        raise Forbidden("only the campaign's referee may export it")
+    async with platform.db.reader() as session:
+        return await export_campaign(session, campaign_id)
 
 
 def _remap(data: Any, ids: dict[str, str]) -> Any:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -35,6 +36,8 @@ from app.services.errors import Invalid
 from app.services.identity import recovery
 from app.services.identity.profiles import clean_name, new_profile
 from app.services.store.tokens import new_id
+
+Verified = TypeVar("Verified")
 
 CEREMONY_SECONDS = 300  # an options answer must be verified within this
 MAX_PASSKEYS = 20  # devices one profile may hold
@@ -164,6 +167,24 @@ async def begin_registration(
     return Begun(ceremony, _as_json(options))
 
 
+def _verified(
+    verify: Callable[..., Verified], row: IdentityChallenge, rp: RelyingParty, credential: Any, **key: Any
+) -> Verified:
+    """The answer checked by `verify` (the package's registration or sign-in check) against the
+    ceremony's challenge and this relying party (and, signing in, the stored `key`); any refusal
+    is Invalid naming the credential."""
+    try:
+        return verify(
+            credential=credential,
+            expected_challenge=base64url_to_bytes(row.challenge),
+            expected_rp_id=rp.rp_id,
+            expected_origin=rp.origins,
+            **key,
+        )
+    except (WebAuthnException, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise Invalid(f"credential: the passkey could not be verified ({exc})", "credential") from None
+
+
 async def finish_registration(
     db: Database, rp: RelyingParty, ceremony: Any, credential: Any, label: Any, signed_in: Profile | None
 ) -> Registered:
@@ -176,15 +197,7 @@ async def finish_registration(
             raise Invalid(
                 "ceremony: that passkey request belongs to another profile; start again", "ceremony"
             )
-        try:
-            verified = verify_registration_response(
-                credential=credential,
-                expected_challenge=base64url_to_bytes(row.challenge),
-                expected_rp_id=rp.rp_id,
-                expected_origin=rp.origins,
-            )
-        except (WebAuthnException, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise Invalid(f"credential: the passkey could not be verified ({exc})", "credential") from None
+        verified = _verified(verify_registration_response, row, rp, credential)
         credential_id = bytes_to_base64url(verified.credential_id)
         taken = await session.scalar(select(Passkey.id).where(Passkey.credential_id == credential_id))
         if taken is not None:
@@ -235,17 +248,14 @@ async def finish_signin(
             raise Invalid(
                 "credential: that passkey is not registered here (it may have been removed)", "credential"
             )
-        try:
-            verified = verify_authentication_response(
-                credential=credential,
-                expected_challenge=base64url_to_bytes(row.challenge),
-                expected_rp_id=rp.rp_id,
-                expected_origin=rp.origins,
-                credential_public_key=base64url_to_bytes(key.public_key),
-                credential_current_sign_count=key.sign_count,
-            )
-        except (WebAuthnException, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise Invalid(f"credential: the passkey could not be verified ({exc})", "credential") from None
+        verified = _verified(
+            verify_authentication_response,
+            row,
+            rp,
+            credential,
+            credential_public_key=base64url_to_bytes(key.public_key),
+            credential_current_sign_count=key.sign_count,
+        )
         await _spend(session, row)
         key.sign_count = verified.new_sign_count
         key.last_used_at = _now()

@@ -468,7 +468,8 @@ def _ending(seq: int, turn: int, row: LogRow, event: dict[str, Any], ships: dict
 
 
 def _series(w: Walk) -> dict[str, Any]:
-    """The per-turn figures regrouped as one series per ship (per projection, per section, per value)."""
+    """The per-turn figures regrouped as one series per ship (per projection, per section, per value):
+    each turn's point joins its series, made the first time it is met."""
     ships: dict[str, ShipOut] = {}
     pain: dict[str, PainSeries] = {}
     shields: dict[tuple[str, str], ShieldSeries] = {}
@@ -481,22 +482,19 @@ def _series(w: Walk) -> dict[str, Any]:
             if f.track is not None:
                 track = f.track
                 bands = [Band(name=b.name, low=b.low, high=b.high) for b in track.bands]
-                pain.setdefault(sid, PainSeries(ship=sid, name=f.name, max=track.top, bands=bands, points=[]))
-                pain[sid].points.append(
-                    PainPoint(turn=t.number, level=track.level, reaction=track.reaction, dead=track.dead)
-                )
+                first = PainSeries(ship=sid, name=f.name, max=track.top, bands=bands, points=[])
+                point = PainPoint(turn=t.number, level=track.level, reaction=track.reaction, dead=track.dead)
+                pain.setdefault(sid, first).points.append(point)
             for g in f.gauges:
-                key = (sid, g.name)
                 shields.setdefault(
-                    key, ShieldSeries(ship=sid, name=f.name, projection=g.name, rating=g.rating, points=[])
-                )
-                shields[key].points.append(
+                    (sid, g.name),
+                    ShieldSeries(ship=sid, name=f.name, projection=g.name, rating=g.rating, points=[]),
+                ).points.append(
                     ShieldPoint(turn=t.number, strength=g.strength, rating=g.rating, collapsed=g.collapsed)
                 )
             for s in f.sections:
-                key = (sid, s.name)
                 sections.setdefault(
-                    key,
+                    (sid, s.name),
                     SectionSeries(
                         ship=sid,
                         name=f.name,
@@ -505,19 +503,17 @@ def _series(w: Walk) -> dict[str, Any]:
                         structure_max=s.structure_max,
                         points=[],
                     ),
-                )
-                sections[key].points.append(
+                ).points.append(
                     SectionPoint(turn=t.number, hull=s.hull, structure=s.structure, destroyed=s.destroyed)
                 )
             for v in f.values:
-                key = (sid, v.name)
                 values.setdefault(
-                    key, FigureSeries(ship=sid, name=f.name, figure=v.name, most=v.most, points=[])
-                )
-                values[key].points.append(FigurePoint(turn=t.number, value=v.value))
+                    (sid, v.name), FigureSeries(ship=sid, name=f.name, figure=v.name, most=v.most, points=[])
+                ).points.append(FigurePoint(turn=t.number, value=v.value))
             if f.points is not None:
-                damage.setdefault(sid, DamageSeries(ship=sid, name=f.name, points=[]))
-                damage[sid].points.append(DamagePoint(turn=t.number, taken=t.taken[sid], dealt=t.dealt[sid]))
+                damage.setdefault(sid, DamageSeries(ship=sid, name=f.name, points=[])).points.append(
+                    DamagePoint(turn=t.number, taken=t.taken[sid], dealt=t.dealt[sid])
+                )
     return {
         "ships": list(ships.values()),
         "pain": list(pain.values()),

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from app.services.errors import Forbidden
 from app.services.history.battlefile import BATTLE_FILE_SCHEMA, export_battle, fork_into, import_into
 from app.services.store.battles import get_battle
-from app.web.battle_file_reader import read_battle_file
+from app.web.battle_file_reader import file_body, file_download, read_battle_file
 from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, join_url, participant_by_bearer
 from app.web.middleware.limits import check_battle_creation
 
@@ -27,9 +27,7 @@ async def export(battle_id: str, platform: PlatformDep, creds: Creds) -> JSONRes
         raise Forbidden("only the referee may export the battle")
     async with platform.db.reader() as session:
         data = await export_battle(session, await get_battle(session, battle_id))
-    return JSONResponse(
-        data, headers={"Content-Disposition": f'attachment; filename="battle-{battle_id}.json"'}
-    )
+    return file_download(data, f"battle-{battle_id}.json")
 
 
 @router.get("/schemas/battle-file", responses=errors())
@@ -54,22 +52,12 @@ class Imported(BaseModel):
     seats: list[ImportedSeat]
 
 
-_FILE_BODY = {
-    "required": True,
-    "content": {
-        "application/json": {
-            "schema": {"type": "object", "description": 'a battle file (`format: "starboard.battle/1"`)'}
-        }
-    },
-}
-
-
 @router.post(
     "/battles/import",
     status_code=201,
     response_model=Imported,
     responses=errors(413, 422, 429),
-    openapi_extra={"requestBody": _FILE_BODY},
+    openapi_extra={"requestBody": file_body('a battle file (`format: "starboard.battle/1"`)')},
 )
 async def import_file(request: Request, platform: PlatformDep) -> Imported:
     """Create a new battle from a battle file: its seats (new ids and tokens, returned once; the

@@ -14,10 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from app.models import CampaignSeat
 from app.services.campaigns import fleets, log
 from app.services.campaigns.audit import audit_campaign
-from app.services.campaigns.files import export_campaign, import_campaign
+from app.services.campaigns.files import export_for, import_campaign
 from app.services.campaigns.view import campaign_view, log_view
-from app.services.errors import Forbidden
-from app.web.battle_file_reader import read_battle_file
+from app.web.battle_file_reader import file_body, file_download, read_battle_file
 from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, join_url
 from app.web.middleware.limits import check_battle_creation
 
@@ -64,6 +63,7 @@ class PlayerIn(Strict):
     side: str = Field(min_length=1, max_length=40)
 
 
+# Its fields are `fleets.add_ship`'s keywords, passed on as they came.
 class ShipIn(Strict):
     side: str = Field(min_length=1, max_length=40)
     player: str | None = Field(default=None, description="the player seat that commands it")
@@ -196,18 +196,7 @@ class ShipAdded(BaseModel):
 async def add_ship(campaign_id: str, body: ShipIn, platform: PlatformDep, creds: Creds) -> ShipAdded:
     """Referee: a ship joins a side's fleet, from the ship library (`library`) or as JSON (`definition`)."""
     seat = await _seat(platform, campaign_id, creds)
-    ship = await fleets.add_ship(
-        platform,
-        campaign_id,
-        seat,
-        side=body.side,
-        player=body.player,
-        library=body.library,
-        definition=body.definition,
-        points=body.points,
-        name=body.name,
-    )
-    return ShipAdded(ship=ship)
+    return ShipAdded(ship=await fleets.add_ship(platform, campaign_id, seat, **body.model_dump()))
 
 
 @router.post(
@@ -326,30 +315,14 @@ async def audit(campaign_id: str, platform: PlatformDep, creds: Creds) -> dict[s
 async def export(campaign_id: str, platform: PlatformDep, creds: Creds) -> JSONResponse:
     """Referee: the campaign as one file (`starboard.campaign/1`), its battles as battle files inside."""
     seat = await _seat(platform, campaign_id, creds)
-    if seat.role != "referee":
-        raise Forbidden("only the campaign's referee may export it")
-    async with platform.db.reader() as session:
-        data = await export_campaign(session, campaign_id)
-    return JSONResponse(
-        data, headers={"Content-Disposition": f'attachment; filename="campaign-{campaign_id}.json"'}
-    )
-
-
-_FILE_BODY = {
-    "required": True,
-    "content": {
-        "application/json": {
-            "schema": {"type": "object", "description": 'a campaign file (`format: "starboard.campaign/1"`)'}
-        }
-    },
-}
+    return file_download(await export_for(platform, campaign_id, seat), f"campaign-{campaign_id}.json")
 
 
 @router.post(
     "/campaigns/import",
     status_code=201,
     responses=errors(413, 422, 429),
-    openapi_extra={"requestBody": _FILE_BODY},
+    openapi_extra={"requestBody": file_body('a campaign file (`format: "starboard.campaign/1"`)')},
 )
 async def import_file(request: Request, platform: PlatformDep) -> dict[str, Any]:
     """A new campaign from a campaign file: new seats (tokens shown once), its battles imported and

@@ -6,15 +6,19 @@ a private league is "no such league" (404) to everyone outside it."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import League, LeagueBattle, RatingChange, Snapshot
 from app.services.leagues import leagues, points, standings
 from app.services.leagues.ratings import ordinal
+from app.services.platform import Platform
 from app.services.store.battles import get_battle
 from app.services.store.seats import aware
 from app.web.deps import Creds, PlatformDep, errors, participant_by_bearer
@@ -27,6 +31,7 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# Its fields are `leagues.create`'s keywords, passed on as they came.
 class LeagueIn(Strict):
     name: str = Field(max_length=200, description="1-80 characters")
     system: str = Field(max_length=40, description="the game system its battles play: sfb, b5wars, traveller")
@@ -133,12 +138,20 @@ class BattleLeagueOut(BaseModel):
     suggestion: str
 
 
+Out = TypeVar("Out", bound=BaseModel)
+
+
+def _read_off(model: type[Out], source: object, **given: Any) -> Out:
+    """`model` as the API shows `source`: each field not `given` is the attribute of its name."""
+    return model(
+        **{name: getattr(source, name) for name in model.model_fields.keys() - given.keys()}, **given
+    )
+
+
 def league_out(league: League, profile_id: str | None, member: bool) -> LeagueOut:
-    return LeagueOut(
-        id=league.id,
-        name=league.name,
-        system=league.system,
-        public=league.public,
+    return _read_off(
+        LeagueOut,
+        league,
         organiser=league.organiser_id,
         member=member,
         invite=league.invite if profile_id == league.organiser_id else None,
@@ -147,17 +160,9 @@ def league_out(league: League, profile_id: str | None, member: bool) -> LeagueOu
 
 
 def change_out(c: RatingChange) -> ChangeOut:
-    return ChangeOut(
-        number=c.number,
-        battle_id=c.battle_id,
-        battle_name=c.battle_name,
-        profile_id=c.profile_id,
-        side=c.side,
-        result=c.result,
-        mu_before=c.mu_before,
-        sigma_before=c.sigma_before,
-        mu_after=c.mu_after,
-        sigma_after=c.sigma_after,
+    return _read_off(
+        ChangeOut,
+        c,
         rating_before=ordinal(c.mu_before, c.sigma_before),
         rating_after=ordinal(c.mu_after, c.sigma_after),
         battle_url=f"/battles/{c.battle_id}",
@@ -172,21 +177,24 @@ async def _viewer(request: Request, platform: PlatformDep) -> str | None:
     return profile.id if profile is not None else None
 
 
+@asynccontextmanager
+async def _visible(
+    request: Request, platform: Platform, league_id: str
+) -> AsyncIterator[tuple[AsyncSession, League, str | None]]:
+    """A read of the league as the viewer (the signed-in profile, if any) may see it — a private
+    one by its members only — with the read's session and the viewer."""
+    viewer = await _viewer(request, platform)
+    async with platform.db.reader() as session:
+        yield session, await leagues.visible(session, league_id, viewer), viewer
+
+
 @router.post("/leagues", status_code=201, response_model=LeagueOut, responses=errors(401, 403))
 async def create_league(body: LeagueIn, request: Request, platform: PlatformDep) -> LeagueOut:
     """Make a league as the signed-in profile (its organiser and first member)."""
     same_site(request)
     profile = await required(request, platform)
     async with platform.db.transaction() as session:
-        league = await leagues.create(
-            session,
-            platform.rules,
-            profile.id,
-            name=body.name,
-            system=body.system,
-            public=body.public,
-            points=body.points,
-        )
+        league = await leagues.create(session, platform.rules, profile.id, **body.model_dump())
     return league_out(league, profile.id, True)
 
 
@@ -222,29 +230,13 @@ async def join_league(league_id: str, body: JoinIn, request: Request, platform: 
 @router.get("/leagues/{league_id}", response_model=StandingsOut, responses=errors(404))
 async def league_standings(league_id: str, request: Request, platform: PlatformDep) -> StandingsOut:
     """The standings: games, wins, draws, losses, rating (mu − 3·sigma) and sigma, best first."""
-    viewer = await _viewer(request, platform)
-    async with platform.db.reader() as session:
-        league = await leagues.visible(session, league_id, viewer)
+    async with _visible(request, platform, league_id) as (session, league, viewer):
         table = await standings.standings(session, league)
         rows = await standings.battles(session, league.id)
         member = await leagues.is_member(session, league.id, viewer)
     return StandingsOut(
         league=league_out(league, viewer, member),
-        standings=[
-            StandingOut(
-                place=i,
-                profile_id=s.profile_id,
-                name=s.name,
-                games=s.games,
-                wins=s.wins,
-                draws=s.draws,
-                losses=s.losses,
-                rating=s.rating,
-                mu=s.mu,
-                sigma=s.sigma,
-            )
-            for i, s in enumerate(table, start=1)
-        ],
+        standings=[_read_off(StandingOut, s, place=i) for i, s in enumerate(table, start=1)],
         battles=[_battle_out(b) for b in rows],
     )
 
@@ -256,18 +248,14 @@ def _battle_out(b: LeagueBattle) -> BattleOut:
 @router.get("/leagues/{league_id}/changes", response_model=list[ChangeOut], responses=errors(404))
 async def league_changes(league_id: str, request: Request, platform: PlatformDep) -> list[ChangeOut]:
     """The append-only rating record, in order: one change per player per rated battle."""
-    viewer = await _viewer(request, platform)
-    async with platform.db.reader() as session:
-        league = await leagues.visible(session, league_id, viewer)
+    async with _visible(request, platform, league_id) as (session, league, _):
         return [change_out(c) for c in await standings.record(session, league.id)]
 
 
 @router.get("/leagues/{league_id}/audit", response_model=AuditOut, responses=errors(404))
 async def league_audit(league_id: str, request: Request, platform: PlatformDep) -> AuditOut:
     """Rebuild the standings from scratch (every result replayed in order) and compare."""
-    viewer = await _viewer(request, platform)
-    async with platform.db.reader() as session:
-        league = await leagues.visible(session, league_id, viewer)
+    async with _visible(request, platform, league_id) as (session, league, _):
         found = await standings.audit(session, league)
     return AuditOut(
         agrees=found.agrees, battles=found.battles, changes=found.changes, differences=found.differences
@@ -300,17 +288,7 @@ async def battle_league(platform: Any, battle_id: str, referee: bool) -> BattleL
         league=league.id if named else None,
         league_name=league.name if named else "a private league",
         begun=started,
-        sides=[
-            SidePointsOut(
-                side=s.side,
-                points=s.points,
-                short=s.short,
-                percent=s.percent,
-                handicap=s.handicap,
-                unpriced=s.unpriced,
-            )
-            for s in fleet.sides
-        ],
+        sides=[_read_off(SidePointsOut, s) for s in fleet.sides],
         imbalance=fleet.imbalance,
         suggestion=fleet.suggestion,
     )

@@ -167,6 +167,20 @@ def error_page(request: Request, status: int, reason: str, headers: dict[str, st
     )
 
 
+def refusal_page(request: Request, exc: ServiceError) -> Response:
+    """A page's own answer to a refusal it cannot show in place (the leagues' and the battle
+    wizard's): the reason as the heading, with the refusal's own status and headers."""
+    from app.web.drawing.render import templates
+
+    return templates.TemplateResponse(
+        request,
+        "error.html",
+        {"reason": exc.message, "status": exc.status, "flash": None},
+        status_code=exc.status,
+        headers=service_headers(exc),
+    )
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> Response:

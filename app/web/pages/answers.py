@@ -1,17 +1,24 @@
 """How a page form is answered: a message fragment in place for htmx, a redirect with a flash for
-a plain post; and the CSRF check every form passes first. Shared by the battle pages and the table
-pages (chat, requests)."""
+a plain post; the CSRF check every form passes first; and who posts it — the seat this browser
+holds in the battle, or the signed-in profile. Shared by the battle, table, report, league and
+profile pages."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.errors import Forbidden
+from app.models import Battle, Participant, Profile
+from app.services.errors import Forbidden, ServiceError
+from app.services.platform import Platform
+from app.services.store.battles import get_battle, get_participant
 from app.web.drawing.render import render
-from app.web.middleware.security import csrf_ok
+from app.web.middleware.security import csrf_ok, seat_in
+from app.web.profile_session import signed_in
 
 FLASH = "flash"
 
@@ -52,3 +59,44 @@ async def _form(request: Request) -> Any:
     if not csrf_ok(request, token if isinstance(token, str) else None):
         raise Forbidden("the form expired or came from another site; reload the page and try again")
     return form
+
+
+async def signed_form(
+    request: Request,
+    platform: Platform,
+    back: str,
+    work: Callable[[Profile, Any], Awaitable[Response]],
+    refused: Callable[[Request, ServiceError], Response] | None = None,
+) -> Response:
+    """A form only a signed-in profile posts (signed out: on to /signin): `work` answers it with the
+    profile and the form. A refusal is flashed on `back`, or answered by `refused` where given."""
+    try:
+        form = await _form(request)
+        profile = await signed_in(request, platform)
+        if profile is None:
+            return RedirectResponse("/signin", status_code=303)
+        return await work(profile, form)
+    except ServiceError as exc:
+        if refused is not None:
+            return refused(request, exc)
+        _flash(request, exc.message, "error")
+        return RedirectResponse(back, status_code=303)
+
+
+async def seated(session: AsyncSession, request: Request, battle_id: str) -> tuple[Battle, Participant]:
+    """The battle and the seat this browser holds in it, read in the caller's session (no seat:
+    the service's refusal, which each page words its own way)."""
+    battle = await get_battle(session, battle_id)
+    return battle, await get_participant(session, battle_id, seat_in(request, battle_id))
+
+
+async def seat_form(request: Request, platform: Platform, battle_id: str) -> tuple[Any, Participant]:
+    """A battle page's form (its CSRF token checked first) and the seat this browser posts it from."""
+    form = await _form(request)
+    return form, await my_seat(platform, request, battle_id)
+
+
+async def my_seat(platform: Platform, request: Request, battle_id: str) -> Participant:
+    """The seat this browser holds in the battle, in a read of its own."""
+    async with platform.db.reader() as session:
+        return await get_participant(session, battle_id, seat_in(request, battle_id))

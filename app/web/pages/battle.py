@@ -27,21 +27,13 @@ from app.services.write.actions import Command
 from app.web.deps import SEQ_MAX, PlatformDep
 from app.web.drawing.render import page_context, render, templates
 from app.web.drawing.rulebook import reference
-from app.web.middleware.security import (
-    SESSION_PARTICIPANTS,
-    SESSION_SEAT_KEYS,
-    JsonRefused,
-    csrf_token,
-    seat_in,
-    strict_loads,
-    take_seat,
-)
+from app.web.middleware.security import csrf_token, seat_in, take_seat
 from app.web.numbers import whole_number
-from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash
-from app.web.pages.forms import dice_from_form, payload_from_form
+from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash, seated
+from app.web.pages.forms import dice_from_form, pasted_json, payload_from_form
 from app.web.pages.lobby import listing_context
 from app.web.pages.table import page_extras as table_extras
-from app.web.profile_session import remember
+from app.web.profile_session import browser_seats, remember
 
 router = APIRouter(include_in_schema=False)
 
@@ -138,12 +130,10 @@ async def join(token: str, request: Request, platform: PlatformDep) -> Response:
 
 
 async def _seat_or_ask(request: Request, platform: PlatformDep, token: str, confirmed: bool) -> Response:
-    seats = request.session.get(SESSION_PARTICIPANTS, {})
-    keys = request.session.get(SESSION_SEAT_KEYS, {})
     async with platform.db.reader() as session:
         participant = await participant_by_token(session, token)
         battle = await get_battle(session, participant.battle_id)
-        held = [] if confirmed else await seats_held(session, seats, keys)
+        held = [] if confirmed else await seats_held(session, *browser_seats(request))
         already = any(p.id == participant.id for p in held)
         current = next((p for p in held if p.battle_id == participant.battle_id), held[0] if held else None)
         current_battle = await get_battle(session, current.battle_id) if current is not None else None
@@ -170,8 +160,7 @@ async def _seat_or_ask(request: Request, platform: PlatformDep, token: str, conf
 async def referee_seats(session: AsyncSession, request: Request) -> list[Participant]:
     """The referee seats this browser still holds, in any battle: a library ship saved in one of
     them is renamed or deleted from the library section of any other."""
-    seats = request.session.get(SESSION_PARTICIPANTS, {})
-    held = await seats_held(session, seats, request.session.get(SESSION_SEAT_KEYS, {}))
+    held = await seats_held(session, *browser_seats(request))
     return [seat for seat in held if seat.role == "referee"]
 
 
@@ -179,8 +168,7 @@ async def referee_seats(session: AsyncSession, request: Request) -> list[Partici
 async def battle_page(battle_id: str, request: Request, platform: PlatformDep) -> Response:
     try:
         async with platform.db.reader() as session:
-            battle = await get_battle(session, battle_id)
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+            battle, me = await seated(session, request, battle_id)
             context = await page_context(session, battle, me, csrf_token(request), rules=platform.rules)
             if me.role == "referee":  # the samples and the saved ships (app/services/library/shiplib.py)
                 system = platform.rules.game(battle.system).system
@@ -210,8 +198,7 @@ async def replay_page(
     back, so a long battle's replay costs what a short one's does."""
     try:
         async with platform.db.reader() as session:
-            battle = await get_battle(session, battle_id)
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+            battle, me = await seated(session, request, battle_id)
             at = max(0, min(battle.seq - back if seq is None else seq, battle.seq))
             context = await page_context(
                 session, battle, me, csrf_token(request), at_seq=at, rules=platform.rules
@@ -282,10 +269,7 @@ async def add_ship(battle_id: str, request: Request, platform: PlatformDep) -> R
         form = await _form(request)
         raw_json = str(form.get("definition_json", "")).strip()
         if raw_json:
-            try:
-                definition_data = strict_loads(raw_json)
-            except JsonRefused as exc:
-                raise Invalid(f"the ship definition: {exc.reason}", "definition") from None
+            definition_data = pasted_json(raw_json, "definition", "the ship definition")
         else:
             definition_data = await _library_ship(platform, str(form.get("library", "")), battle_id, request)
         owner = str(form.get("owner", "")).strip() or None

@@ -8,28 +8,27 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from app.models import Battle
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.history.battlefile import export_battle, fork_into, import_into
-from app.services.store.battles import get_battle, get_participant
+from app.services.store.battles import get_battle
 from app.services.store.tokens import hash_token
-from app.web.battle_file_reader import read_battle_file
+from app.web.battle_file_reader import file_download, read_battle_file
 from app.web.deps import PlatformDep, join_url
 from app.web.middleware.errors import service_headers
 from app.web.middleware.limits import check_battle_creation
-from app.web.middleware.security import seat_in, take_seat
+from app.web.middleware.security import take_seat
 from app.web.numbers import whole_number
-from app.web.pages.answers import _answer, _form
+from app.web.pages.answers import _answer, _form, my_seat
 from app.web.pages.wizard import show_links
 
 router = APIRouter(include_in_schema=False)
 
 
 async def _referee(platform: Any, request: Request, battle_id: str) -> None:
-    async with platform.db.reader() as session:
-        me = await get_participant(session, battle_id, seat_in(request, battle_id))
+    me = await my_seat(platform, request, battle_id)
     if me.role != "referee":
         raise Forbidden("only the referee may save the battle as a file or start a what-if from it")
 
@@ -61,9 +60,7 @@ async def download(battle_id: str, request: Request, platform: PlatformDep) -> R
             data = await export_battle(session, await get_battle(session, battle_id))
     except ServiceError as exc:
         return _answer(request, f"/battles/{battle_id}", exc.message, "error", exc.status)
-    return JSONResponse(
-        data, headers={"Content-Disposition": f'attachment; filename="battle-{battle_id}.json"'}
-    )
+    return file_download(data, f"battle-{battle_id}.json")
 
 
 def _seq(raw: object, last: int) -> int:

@@ -15,17 +15,17 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import select
 
 from app.models import Battle, CampaignSeat
 from app.services.campaigns import fleets, log
-from app.services.campaigns.files import export_campaign, import_campaign
+from app.services.campaigns.files import export_for, import_campaign
 from app.services.campaigns.view import campaign_view, log_view
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library.shiplib import library_picks
 from app.services.store.tokens import hash_token, seat_key
-from app.web.battle_file_reader import read_battle_file
+from app.web.battle_file_reader import file_download, read_battle_file
 from app.web.deps import PlatformDep, join_url
 from app.web.drawing.render import templates
 from app.web.middleware.limits import check_battle_creation
@@ -254,13 +254,7 @@ async def fleet_page(campaign_id: str, side: str, request: Request, platform: Pl
 @router.get("/campaigns/{campaign_id}/export")
 async def export_page(campaign_id: str, request: Request, platform: PlatformDep) -> Response:
     seat = await _must_hold(request, platform, campaign_id)
-    if seat.role != "referee":
-        raise Forbidden("only the campaign's referee may export it")
-    async with platform.db.reader() as session:
-        data = await export_campaign(session, campaign_id)
-    return JSONResponse(
-        data, headers={"Content-Disposition": f'attachment; filename="campaign-{campaign_id}.json"'}
-    )
+    return file_download(await export_for(platform, campaign_id, seat), f"campaign-{campaign_id}.json")
 
 
 def _opt(form: Any, key: str) -> str | None:

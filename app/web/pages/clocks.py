@@ -7,11 +7,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from app.services.errors import ServiceError
-from app.services.store.battles import get_participant
 from app.services.table import pings
 from app.web.deps import PlatformDep
-from app.web.middleware.security import seat_in
-from app.web.pages.answers import _answer, _form
+from app.web.pages.answers import _answer, seat_form
+from app.web.pages.forms import pings_ticked
 
 router = APIRouter(include_in_schema=False)
 
@@ -21,11 +20,8 @@ async def set_pings(battle_id: str, request: Request, platform: PlatformDep) -> 
     """Checkboxes: a box left unticked is a ping turned off."""
     back = f"/battles/{battle_id}#notify"
     try:
-        form = await _form(request)
-        async with platform.db.reader() as session:
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
-        wanted = pings.Pings(**{name: form.get(name) == "on" for name in pings.Pings.model_fields})
-        await pings.save(platform, me, wanted)
+        form, me = await seat_form(request, platform, battle_id)
+        await pings.save(platform, me, pings_ticked(form))
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status, field=exc.field)
     return _answer(request, back, "Pings saved.")

@@ -14,11 +14,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.services.errors import Forbidden, ServiceError
 from app.services.history.records import dice_record
-from app.services.store.battles import get_battle, get_participant
 from app.web.deps import PlatformDep
 from app.web.drawing.render import templates
-from app.web.middleware.security import seat_in
-from app.web.pages.answers import _flash
+from app.web.pages.answers import _flash, seated
 
 router = APIRouter(include_in_schema=False)
 
@@ -27,8 +25,7 @@ router = APIRouter(include_in_schema=False)
 async def dice_page(battle_id: str, request: Request, platform: PlatformDep) -> Response:
     try:
         async with platform.db.reader() as session:
-            battle = await get_battle(session, battle_id)
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+            battle, me = await seated(session, request, battle_id)
             try:
                 record = await dice_record(session, battle)
             except Forbidden:  # not ended: the seed is still secret

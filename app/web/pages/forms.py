@@ -2,7 +2,8 @@
 
 Fields are named p.<name>; p.<name>:json is parsed as JSON and p.<name>:int as a whole number;
 p.<a>.<b> builds nested objects (p.position.hex → {"position": {"hex": …}}); repeated names (or a
-trailing []) become lists; empty values are left out so the rule's defaults apply."""
+trailing []) become lists; empty values are left out so the rule's defaults apply. Beside it, the
+other fields more than one form shares: JSON pasted, the dice typed in, the pings ticked."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from starlette.datastructures import FormData
 
 from app.services.errors import Invalid
+from app.services.table.pings import Pings
 from app.web.middleware.security import INT_LIMIT, JsonRefused, strict_loads
 from app.web.numbers import whole_number
 
@@ -56,6 +58,20 @@ def _parse(name: str, kind: str, raw: str) -> Any:
             raise Invalid(f"{name} must be a whole number (ASCII digits, within ±2^63)", name)
         return value
     return raw
+
+
+def pasted_json(raw: str, field: str, label: str | None = None) -> Any:
+    """JSON pasted into a form field, read as strictly as a request body; a refusal is Invalid
+    naming `field` (said as `label`)."""
+    try:
+        return strict_loads(raw)
+    except JsonRefused as exc:
+        raise Invalid(f"{label or field}: {exc.reason}", field) from None
+
+
+def pings_ticked(form: FormData) -> Pings:
+    """The pings' checkboxes: a box left unticked is a ping turned off."""
+    return Pings(**{name: form.get(name) == "on" for name in Pings.model_fields})
 
 
 def dice_from_form(form: FormData) -> list[int] | None:

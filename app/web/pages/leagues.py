@@ -12,14 +12,14 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.models import Snapshot
+from app.models import League, Profile, Snapshot
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.leagues import leagues, points, standings
 from app.services.store.battles import get_battle, get_participant
 from app.web.drawing.render import templates
-from app.web.middleware.errors import service_headers
+from app.web.middleware.errors import refusal_page
 from app.web.middleware.security import csrf_token, seat_in
-from app.web.pages.answers import _flash, _form, _pop_flash
+from app.web.pages.answers import _flash, _form, _pop_flash, signed_form
 from app.web.profile_session import signed_in
 
 router = APIRouter(include_in_schema=False)
@@ -32,16 +32,6 @@ def _page(request: Request, name: str, context: dict[str, Any], status: int = 20
         {"csrf_token": csrf_token(request), "flash": _pop_flash(request), **context},
         status_code=status,
         headers={"Cache-Control": "no-store"},
-    )
-
-
-def _error(request: Request, exc: ServiceError) -> Response:
-    return templates.TemplateResponse(
-        request,
-        "error.html",
-        {"reason": exc.message, "status": exc.status, "flash": None},
-        status_code=exc.status,
-        headers=service_headers(exc),
     )
 
 
@@ -71,14 +61,16 @@ async def leagues_page(request: Request) -> Response:
     )
 
 
+def _to_league(request: Request, league: League, said: str) -> Response:
+    _flash(request, said)
+    return RedirectResponse(f"/leagues/{league.id}", status_code=303)
+
+
 @router.post("/leagues")
 async def create_league(request: Request) -> Response:
     platform = request.app.state.platform
-    try:
-        form = await _form(request)
-        profile = await signed_in(request, platform)
-        if profile is None:
-            return RedirectResponse("/signin", status_code=303)
+
+    async def make(profile: Profile, form: Any) -> Response:
         async with platform.db.transaction() as session:
             league = await leagues.create(
                 session,
@@ -89,29 +81,24 @@ async def create_league(request: Request) -> Response:
                 public=form.get("public") != "private",
                 points=points_table(str(form.get("points", ""))),
             )
-    except ServiceError as exc:
-        _flash(request, exc.message, "error")
-        return RedirectResponse("/leagues", status_code=303)
-    _flash(request, f"League {league.name} made. Share its page; players join it from there.")
-    return RedirectResponse(f"/leagues/{league.id}", status_code=303)
+        return _to_league(
+            request, league, f"League {league.name} made. Share its page; players join it from there."
+        )
+
+    return await signed_form(request, platform, "/leagues", make)
 
 
 @router.post("/leagues/join")
 async def join_by_invite(request: Request) -> Response:
     """A private league's invite code, typed: the league it opens (else "no such league")."""
     platform = request.app.state.platform
-    try:
-        form = await _form(request)
-        profile = await signed_in(request, platform)
-        if profile is None:
-            return RedirectResponse("/signin", status_code=303)
+
+    async def join(profile: Profile, form: Any) -> Response:
         async with platform.db.transaction() as session:
             league = await leagues.join_by_invite(session, str(form.get("invite", "")), profile.id)
-    except ServiceError as exc:
-        _flash(request, exc.message, "error")
-        return RedirectResponse("/leagues", status_code=303)
-    _flash(request, f"You joined {league.name}.")
-    return RedirectResponse(f"/leagues/{league.id}", status_code=303)
+        return _to_league(request, league, f"You joined {league.name}.")
+
+    return await signed_form(request, platform, "/leagues", join)
 
 
 @router.get("/leagues/{league_id}", response_class=HTMLResponse)
@@ -127,7 +114,7 @@ async def league_page(league_id: str, request: Request) -> Response:
             rated = await standings.battles(session, league.id)
             member = await leagues.is_member(session, league.id, viewer)
     except ServiceError as exc:
-        return _error(request, exc)
+        return refusal_page(request, exc)
     names = {s.profile_id: s.name for s in table}
     return _page(
         request,
@@ -149,17 +136,13 @@ async def league_page(league_id: str, request: Request) -> Response:
 @router.post("/leagues/{league_id}/join")
 async def join_league(league_id: str, request: Request) -> Response:
     platform = request.app.state.platform
-    try:
-        await _form(request)
-        profile = await signed_in(request, platform)
-        if profile is None:
-            return RedirectResponse("/signin", status_code=303)
+
+    async def join(profile: Profile, form: Any) -> Response:
         async with platform.db.transaction() as session:
             league = await leagues.join(session, league_id, profile.id, None)
-    except ServiceError as exc:
-        return _error(request, exc)
-    _flash(request, f"You joined {league.name}.")
-    return RedirectResponse(f"/leagues/{league.id}", status_code=303)
+        return _to_league(request, league, f"You joined {league.name}.")
+
+    return await signed_form(request, platform, f"/leagues/{league_id}", join, refusal_page)
 
 
 async def _referee_view(request: Request, battle_id: str) -> dict[str, Any]:
@@ -195,7 +178,7 @@ async def battle_league_page(battle_id: str, request: Request) -> Response:
     try:
         context = await _referee_view(request, battle_id)
     except ServiceError as exc:
-        return _error(request, exc)
+        return refusal_page(request, exc)
     return _page(request, "leagues/battle.html", context)
 
 

@@ -6,26 +6,24 @@ app/services/table/lobby.py and read through the per-viewer views as the public 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle
 from app.rules.messages import first_error
 from app.services.errors import Invalid, NotFound, ServiceError
-from app.services.reading.report import battle_report
 from app.services.reading.screen import screen_ships, screen_ticker
 from app.services.store.battles import get_battle, get_participant, participants
 from app.services.table import lobby
-from app.web.deps import SEQ_MAX, HubDep, PlatformDep
+from app.web.deps import ActionsBack, HubDep, PlatformDep, SeqQuery
 from app.web.drawing.render import page_context, templates
 from app.web.middleware.security import csrf_token, seat_in, take_seat
 from app.web.pages.answers import _answer, _flash, _form, _pop_flash
-from app.web.pages.report import POLL_SECONDS, charts
-from app.web.pages.report_card import card
-from app.web.pages.report_share import PUBLIC_HEADERS
+from app.web.pages.report_share import Opened, public_card, public_page
 
 router = APIRouter(include_in_schema=False)
 
@@ -172,8 +170,8 @@ async def watch_replay(
     battle_id: str,
     request: Request,
     platform: PlatformDep,
-    seq: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None,
-    back: Annotated[int, Query(ge=0, le=SEQ_MAX)] = 0,
+    seq: SeqQuery = None,
+    back: ActionsBack = 0,
 ) -> Response:
     """The public replay: the battle after action `seq`, as a spectator sees it (up to the screen's
     seq while a delay holds, so the replay cannot run ahead of it)."""
@@ -208,46 +206,33 @@ async def watch_report(
     battle_id: str,
     request: Request,
     platform: PlatformDep,
-    since: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None,
+    since: SeqQuery = None,
 ) -> Response:
     """The public report (a spectator's), of a battle open to spectators and not delayed (or ended)."""
+    opened = _report_open(battle_id, "the report opens when the battle ends (the screen is delayed)")
     try:
-        async with platform.db.reader() as session:
-            battle, listing = await _public(session, battle_id)
-            if lobby.delayed(listing) and battle.status != "finished":
-                raise NotFound("the report opens when the battle ends (the screen is delayed)", "battle")
-            if since is not None and since >= battle.seq:
-                return Response(status_code=204)
-            reader = lobby.public_reader(battle)
-            report = await battle_report(session, battle, reader, platform.rules)
+        return await public_page(request, platform, opened, f"/battles/{battle_id}/watch/report", since)
     except ServiceError as exc:
         _flash(request, exc.message, "error")
         return RedirectResponse("/lobby", status_code=303)
-    context = {
-        "battle": battle,
-        "me": reader,
-        "report": report,
-        "charts": charts(report),
-        "poll": POLL_SECONDS,
-        "public": True,
-        "share_url": f"/battles/{battle_id}/watch/report",
-        "card_url": f"/battles/{battle_id}/watch/report.svg",
-        "flash": None,
-    }
-    return templates.TemplateResponse(request, "report.html", context, headers=PUBLIC_HEADERS)
 
 
 @router.get("/battles/{battle_id}/watch/report.svg")
 async def watch_card(battle_id: str, platform: PlatformDep) -> Response:
-    try:
-        async with platform.db.reader() as session:
-            battle, listing = await _public(session, battle_id)
-            if lobby.delayed(listing) and battle.status != "finished":
-                raise NotFound("the report opens when the battle ends", "battle")
-            report = await battle_report(session, battle, lobby.public_reader(battle), platform.rules)
-    except ServiceError as exc:
-        return Response(exc.message, status_code=exc.status, media_type="text/plain")
-    return Response(card(report), media_type="image/svg+xml", headers=PUBLIC_HEADERS)
+    return await public_card(platform, _report_open(battle_id, "the report opens when the battle ends"))
+
+
+def _report_open(battle_id: str, not_yet: str) -> Opened:
+    """The battle whose public report (page or card) may be read: open to spectators, and ended
+    where the screen is delayed (else refused with `not_yet`)."""
+
+    async def opened(session: AsyncSession) -> Battle:
+        battle, listing = await _public(session, battle_id)
+        if lobby.delayed(listing) and battle.status != "finished":
+            raise NotFound(not_yet, "battle")
+        return battle
+
+    return opened
 
 
 # --- the viewscreen ------------------------------------------------------------------------------
@@ -258,8 +243,8 @@ async def screen(
     battle_id: str,
     request: Request,
     platform: PlatformDep,
-    since: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None,
-    behind: Annotated[int, Query(ge=0, le=SEQ_MAX)] = 0,
+    since: SeqQuery = None,
+    behind: ActionsBack = 0,
 ) -> Response:
     """The audience's viewscreen: the map, every ship's public state and the last events, in big
     type with no controls, behind the battle by the referee's delay. Anyone may open it where the

@@ -16,7 +16,7 @@ from app.services.reading.maps import read_map
 from app.services.reading.views import read_battle
 from app.services.store.battles import get_battle
 from app.services.table.lobby import seat_or_public
-from app.web.deps import SEQ_MAX, PlatformDep
+from app.web.deps import PlatformDep, SeqQuery
 from app.web.drawing.render import page_context, render, templates
 from app.web.middleware.security import csrf_token, seat_in
 from app.web.pages.answers import _flash
@@ -37,7 +37,7 @@ async def map_page(
     platform: PlatformDep,
     select: Annotated[str | None, Query(max_length=60)] = None,
     part: Annotated[str | None, Query(max_length=20)] = None,
-    seq: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None,
+    seq: SeqQuery = None,
 ) -> Response:
     """The map for this seat, as of `seq` (a replay) or now, with `select`'s overlays."""
     try:

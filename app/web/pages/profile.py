@@ -5,17 +5,21 @@ REST endpoints (app/web/api/identity.py); these pages work the forms that need n
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app.models import Profile
 from app.services.errors import ServiceError
 from app.services.identity import passkeys, profiles, recovery
 from app.services.table import pings
 from app.web.deps import PlatformDep
 from app.web.drawing.render import templates
 from app.web.middleware.security import csrf_token
-from app.web.pages.answers import _flash, _form, _pop_flash
+from app.web.pages.answers import _flash, _form, _pop_flash, signed_form
 from app.web.pages.battle import _confirm_page
+from app.web.pages.forms import pings_ticked
 from app.web.profile_session import (
     bring_seats,
     check_recovery_rate,
@@ -116,34 +120,25 @@ async def my_battles(request: Request, platform: PlatformDep) -> Response:
 @router.post("/me/pings")
 async def set_pings(request: Request, platform: PlatformDep) -> Response:
     """The profile's pings, for every battle it plays: a box left unticked is a ping turned off."""
-    try:
-        form = await _form(request)
-        profile = await signed_in(request, platform)
-        if profile is None:
-            return RedirectResponse("/signin", status_code=303)
-        wanted = pings.Pings(**{name: form.get(name) == "on" for name in pings.Pings.model_fields})
-        await pings.save_profile(platform, profile.id, wanted)
-    except ServiceError as exc:
-        _flash(request, exc.message, "error")
+
+    async def save(profile: Profile, form: Any) -> Response:
+        await pings.save_profile(platform, profile.id, pings_ticked(form))
+        _flash(request, "Pings saved: they apply to every battle of yours.")
         return RedirectResponse("/me#my-pings", status_code=303)
-    _flash(request, "Pings saved: they apply to every battle of yours.")
-    return RedirectResponse("/me#my-pings", status_code=303)
+
+    return await signed_form(request, platform, "/me#my-pings", save)
 
 
 @router.post("/me/keep-seats")
 async def keep_seats(request: Request, platform: PlatformDep) -> Response:
     """The seats this browser held before signing in join the profile (the player said so)."""
-    try:
-        await _form(request)
-        profile = await signed_in(request, platform)
-        if profile is None:
-            return RedirectResponse("/signin", status_code=303)
+
+    async def keep(profile: Profile, form: Any) -> Response:
         added = await claim_browser_seats(request, platform, profile.id)
-    except ServiceError as exc:
-        _flash(request, exc.message, "error")
+        _flash(request, f"Your profile keeps {added} more seat{'s' if added != 1 else ''}.")
         return RedirectResponse("/me", status_code=303)
-    _flash(request, f"Your profile keeps {added} more seat{'s' if added != 1 else ''}.")
-    return RedirectResponse("/me", status_code=303)
+
+    return await signed_form(request, platform, "/me", keep)
 
 
 async def _devices(request: Request, platform: PlatformDep, codes: list[str] | None = None) -> Response:
@@ -172,11 +167,8 @@ async def devices(request: Request, platform: PlatformDep) -> Response:
 @router.post("/me/devices/{passkey_id}/remove")
 async def remove_device(passkey_id: str, request: Request, platform: PlatformDep) -> Response:
     """Remove a passkey, asked first on a page of its own (as every destructive step from a page)."""
-    try:
-        form = await _form(request)
-        profile = await signed_in(request, platform)
-        if profile is None:
-            return RedirectResponse("/signin", status_code=303)
+
+    async def remove(profile: Profile, form: Any) -> Response:
         if form.get("confirm") != "yes":
             async with platform.db.reader() as session:
                 mine = {k.id: k for k in await passkeys.passkeys_of(session, profile.id)}
@@ -191,23 +183,17 @@ async def remove_device(passkey_id: str, request: Request, platform: PlatformDep
                 "Yes, remove it",
             )
         key = await passkeys.remove(platform.db, profile.id, passkey_id)
-    except ServiceError as exc:
-        _flash(request, exc.message, "error")
+        _flash(request, f"Removed the passkey “{key.label}”.")
         return RedirectResponse("/me/devices", status_code=303)
-    _flash(request, f"Removed the passkey “{key.label}”.")
-    return RedirectResponse("/me/devices", status_code=303)
+
+    return await signed_form(request, platform, "/me/devices", remove)
 
 
 @router.post("/me/recovery-codes")
 async def new_codes(request: Request, platform: PlatformDep) -> Response:
     """A fresh set of recovery codes, shown on the answer to this post only."""
-    try:
-        await _form(request)
-        profile = await signed_in(request, platform)
-        if profile is None:
-            return RedirectResponse("/signin", status_code=303)
-    except ServiceError as exc:
-        _flash(request, exc.message, "error")
-        return RedirectResponse("/me/devices", status_code=303)
-    codes = await recovery.reissue(platform.db, profile.id)
-    return await _devices(request, platform, codes)
+
+    async def reissue(profile: Profile, form: Any) -> Response:
+        return await _devices(request, platform, await recovery.reissue(platform.db, profile.id))
+
+    return await signed_form(request, platform, "/me/devices", reissue)

@@ -8,21 +8,22 @@ view box) and the doors — the figures come from the service."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app.models import Battle, Participant
 from app.services.errors import Invalid, ServiceError
 from app.services.reading.report import Report, battle_report
 from app.services.reading.report_share import live_shares
-from app.services.store.battles import get_battle, get_participant
-from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, participant_by_bearer
+from app.services.store.battles import get_battle
+from app.web.deps import Creds, PlatformDep, SeqQuery, errors, participant_by_bearer
 from app.web.drawing.render import templates
-from app.web.middleware.security import csrf_token, seat_in
-from app.web.pages.answers import _flash, _pop_flash
+from app.web.middleware.security import csrf_token
+from app.web.pages.answers import _flash, _pop_flash, seated
 
 router = APIRouter(include_in_schema=False)
 api_router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -171,8 +172,14 @@ def bar_chart(
     )
 
 
-def _turn_label(report: Report, turn: int) -> str:
-    return f"{report.period[0]}{turn}"
+def _by_turn(report: Report, points: Sequence[Any], bars: Callable[[Any], list[Any]]) -> list[Any]:
+    """A chart's groups: one per turn (labelled T3, R3…), holding the `bars` of that turn's point."""
+    return [(f"{report.period[0]}{p.turn}", bars(p)) for p in points]
+
+
+def _told(report: Report, points: Sequence[Any], said: Callable[[Any], str]) -> str:
+    """A chart's figures in words for its description: "Turn 3: …; Turn 4: …"."""
+    return "; ".join(f"{report.period} {p.turn}: {said(p)}" for p in points)
 
 
 def charts(report: Report) -> dict[str, list[Chart]]:
@@ -183,12 +190,12 @@ def charts(report: Report) -> dict[str, list[Chart]]:
             f"pain-{s.ship}",
             f"{s.name}: pain at the end of each {word}",
             f"Pain level 0 to {s.max} at each {word}'s end, over the reaction chart's bands; "
-            + "; ".join(f"{report.period} {p.turn}: {p.level} ({p.reaction})" for p in s.points),
+            + _told(report, s.points, lambda p: f"{p.level} ({p.reaction})"),
             s.max,
             stripes=[
                 (b.low - 0.5 if b.low else 0, b.high + 0.5, f"band-{b.name.lower()}", b.name) for b in s.bands
             ],
-            groups=[(_turn_label(report, p.turn), [("pain", "pain level", p.level)]) for p in s.points],
+            groups=_by_turn(report, s.points, lambda p: [("pain", "pain level", p.level)]),
         )
         for s in report.pain
     ]
@@ -197,24 +204,19 @@ def charts(report: Report) -> dict[str, list[Chart]]:
             f"shield-{s.ship}-{i}",
             f"{s.name}: {s.projection} shield",
             f"{s.projection} projection strength (rating {s.rating}) at each {word}'s end; "
-            + "; ".join(
-                f"{report.period} {p.turn}: {p.strength}" + (" collapsed" if p.collapsed else "")
-                for p in s.points
-            ),
+            + _told(report, s.points, lambda p: f"{p.strength}" + (" collapsed" if p.collapsed else "")),
             s.rating,
             lines=[(s.rating, "rating", f"rating {s.rating}")],
             height=SMALL,
-            groups=[
-                (
-                    _turn_label(report, p.turn),
-                    [
-                        ("shield-down", "collapsed", p.strength, "✕")
-                        if p.collapsed
-                        else ("shield", "strength", p.strength)
-                    ],
-                )
-                for p in s.points
-            ],
+            groups=_by_turn(
+                report,
+                s.points,
+                lambda p: [
+                    ("shield-down", "collapsed", p.strength, "✕")
+                    if p.collapsed
+                    else ("shield", "strength", p.strength)
+                ],
+            ),
         )
         for i, s in enumerate(report.shields)
     ]
@@ -223,20 +225,18 @@ def charts(report: Report) -> dict[str, list[Chart]]:
             f"section-{s.ship}-{i}",
             f"{s.name}: {s.section}",
             f"Hull (of {s.hull_max}) and Structure (of {s.structure_max}) left at each {word}'s end; "
-            + "; ".join(
-                f"{report.period} {p.turn}: hull {p.hull}, structure {p.structure}"
-                + (" destroyed" if p.destroyed else "")
-                for p in s.points
+            + _told(
+                report,
+                s.points,
+                lambda p: f"hull {p.hull}, structure {p.structure}" + (" destroyed" if p.destroyed else ""),
             ),
             max(s.hull_max, s.structure_max),
             height=SMALL,
-            groups=[
-                (
-                    _turn_label(report, p.turn),
-                    [("hull", "hull", p.hull), ("structure", "structure", p.structure)],
-                )
-                for p in s.points
-            ],
+            groups=_by_turn(
+                report,
+                s.points,
+                lambda p: [("hull", "hull", p.hull), ("structure", "structure", p.structure)],
+            ),
         )
         for i, s in enumerate(report.sections)
     ]
@@ -247,10 +247,10 @@ def charts(report: Report) -> dict[str, list[Chart]]:
             f"{s.figure}"
             + (f" (of {s.most:g})" if s.most is not None else "")
             + f" at each {word}'s end; "
-            + "; ".join(f"{report.period} {p.turn}: {p.value:g}" for p in s.points),
+            + _told(report, s.points, lambda p: f"{p.value:g}"),
             s.most if s.most is not None else max([p.value for p in s.points] + [1]),
             height=SMALL,
-            groups=[(_turn_label(report, p.turn), [("figure", s.figure, p.value)]) for p in s.points],
+            groups=_by_turn(report, s.points, lambda p, figure=s.figure: [("figure", figure, p.value)]),
         )
         for i, s in enumerate(report.figures)
     ]
@@ -259,15 +259,11 @@ def charts(report: Report) -> dict[str, list[Chart]]:
             f"damage-{s.ship}",
             f"{s.name}: damage taken and dealt",
             f"Damage points taken and dealt in each {word}; "
-            + "; ".join(f"{report.period} {p.turn}: took {p.taken}, dealt {p.dealt}" for p in s.points),
+            + _told(report, s.points, lambda p: f"took {p.taken}, dealt {p.dealt}"),
             max([p.taken for p in s.points] + [p.dealt for p in s.points] + [1]),
-            groups=[
-                (
-                    _turn_label(report, p.turn),
-                    [("taken", "taken", p.taken), ("dealt", "dealt", p.dealt)],
-                )
-                for p in s.points
-            ],
+            groups=_by_turn(
+                report, s.points, lambda p: [("taken", "taken", p.taken), ("dealt", "dealt", p.dealt)]
+            ),
         )
         for s in report.damage
     ]
@@ -293,6 +289,19 @@ def charts(report: Report) -> dict[str, list[Chart]]:
     }
 
 
+def report_context(battle: Battle, me: Participant, report: Report, **more: Any) -> dict[str, Any]:
+    """What templates/report.html reads of any report page (a seat's, or the public's by link or by
+    the lobby): the report read for `me`, its charts and the poll; `more` says whose page it is."""
+    return {
+        "battle": battle,
+        "me": me,
+        "report": report,
+        "charts": charts(report),
+        "poll": POLL_SECONDS,
+        **more,
+    }
+
+
 async def share_box(
     request: Request, platform: PlatformDep, battle_id: str, url: str | None = None
 ) -> dict[str, object]:
@@ -307,14 +316,13 @@ async def report_page(
     battle_id: str,
     request: Request,
     platform: PlatformDep,
-    since: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None,
+    since: SeqQuery = None,
 ) -> Response:
     """The report as this seat may see it; `since` (the page's own poll) answers 204 when the
     battle has not moved past it."""
     try:
         async with platform.db.reader() as session:
-            battle = await get_battle(session, battle_id)
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+            battle, me = await seated(session, request, battle_id)
             if since is not None and since >= battle.seq:
                 return Response(status_code=204)
             try:
@@ -325,16 +333,14 @@ async def report_page(
     except ServiceError as exc:
         _flash(request, f"{exc.message} — open your join link to take your seat.", "error")
         return RedirectResponse("/", status_code=303)
-    context = {
-        "battle": battle,
-        "me": me,
-        "report": report,
-        "charts": charts(report),
-        "poll": POLL_SECONDS,
-        "public": False,
-        "share": await share_box(request, platform, battle_id) if me.role == "referee" else None,
-        "flash": _pop_flash(request),  # a link revoked, said after the redirect here
-    }
+    context = report_context(
+        battle,
+        me,
+        report,
+        public=False,
+        share=await share_box(request, platform, battle_id) if me.role == "referee" else None,
+        flash=_pop_flash(request),  # a link revoked, said after the redirect here
+    )
     return templates.TemplateResponse(request, "report.html", context)
 
 

@@ -15,12 +15,14 @@ from app.models import Participant
 from app.services.errors import Forbidden, Invalid, ServiceError, Unauthorized
 from app.services.library import shiplib
 from app.services.store.battles import get_battle, get_participant, participant_by_token
+from app.web.battle_file_reader import file_download
 from app.web.deps import Creds, PlatformDep, errors, participant_by_bearer
 from app.web.drawing.render import render
 from app.web.middleware.errors import service_headers
-from app.web.middleware.security import JsonRefused, csrf_token, seat_in, strict_loads
+from app.web.middleware.security import csrf_token, seat_in
 from app.web.pages.answers import _answer, _form, _is_htmx
 from app.web.pages.battle import _confirm_page, referee_seats
+from app.web.pages.forms import pasted_json
 
 router = APIRouter(prefix="/api/v1", tags=["ships"])
 pages = APIRouter(include_in_schema=False)
@@ -139,11 +141,7 @@ async def export_ship(slug: SlugPath, platform: PlatformDep, creds: Creds) -> JS
     taken as it is by `ship.add` and (as `definition`) by POST /api/v1/ships."""
     viewer = await _caller(platform, creds, required=False)
     async with platform.db.reader() as session:
-        return _download(slug, await shiplib.export(session, slug, viewer))
-
-
-def _download(slug: str, definition: dict[str, Any]) -> JSONResponse:
-    return JSONResponse(definition, headers={"Content-Disposition": f'attachment; filename="{slug}.json"'})
+        return file_download(await shiplib.export(session, slug, viewer), f"{slug}.json")
 
 
 @router.delete("/ships/{slug}", status_code=204, responses=errors(401, 403, 404))
@@ -177,6 +175,13 @@ async def _referee_seat(platform: PlatformDep, request: Request, battle_id: str)
     if me.role != "referee":
         raise Forbidden("only the referee keeps the ship library from a battle")
     return me, battle
+
+
+async def _referee_form(platform: PlatformDep, request: Request, battle_id: str) -> tuple[Any, Participant]:
+    """A form of the library section (its CSRF token checked first) and the referee's seat posting it."""
+    form = await _form(request)
+    me, _ = await _referee_seat(platform, request, battle_id)
+    return form, me
 
 
 async def keepers(platform: PlatformDep, request: Request) -> list[Participant]:
@@ -215,16 +220,11 @@ async def save_json_page(battle_id: str, request: Request, platform: PlatformDep
     """Referee: save a ship definition pasted as JSON."""
     back = f"/battles/{battle_id}#ship-library"
     try:
-        form = await _form(request)
-        me, _ = await _referee_seat(platform, request, battle_id)
+        form, me = await _referee_form(platform, request, battle_id)
         raw = str(form.get("definition_json", "")).strip()
         if not raw:
             raise Invalid("definition: paste a ship definition (JSON) to save", "definition")
-        try:
-            data = strict_loads(raw)
-        except JsonRefused as exc:
-            raise Invalid(f"definition: {exc.reason}", "definition") from None
-        entry = await shiplib.save(platform, me, data)
+        entry = await shiplib.save(platform, me, pasted_json(raw, "definition"))
     except ServiceError as exc:
         return _answer(request, back, exc.message, "error", exc.status, service_headers(exc), exc.field)
     return await _saved(platform, request, battle_id, entry)
@@ -235,8 +235,7 @@ async def save_ship_page(battle_id: str, request: Request, platform: PlatformDep
     """Referee: save a ship of this battle, as it is now or as built."""
     back = f"/battles/{battle_id}#ship-library"
     try:
-        form = await _form(request)
-        me, _ = await _referee_seat(platform, request, battle_id)
+        form, me = await _referee_form(platform, request, battle_id)
         name = str(form.get("name", "")).strip() or None
         if name is not None and len(name) > 80:
             raise Invalid("name: may have at most 80 characters", "name")
@@ -254,8 +253,7 @@ async def delete_page(battle_id: str, slug: str, request: Request, platform: Pla
     friendly, as every destructive step from a page)."""
     back = f"/battles/{battle_id}#ship-library"
     try:
-        form = await _form(request)
-        me, _ = await _referee_seat(platform, request, battle_id)
+        form, me = await _referee_form(platform, request, battle_id)
         if form.get("confirm") != "yes":
             async with platform.db.reader() as session:
                 definition = await shiplib.library_definition(session, slug, me, field="slug")
@@ -280,8 +278,7 @@ async def rename_page(battle_id: str, slug: str, request: Request, platform: Pla
     """Referee: give a saved ship a new name (a ship saved in any battle this browser referees)."""
     back = f"/battles/{battle_id}#ship-library"
     try:
-        form = await _form(request)
-        me, _ = await _referee_seat(platform, request, battle_id)
+        form, me = await _referee_form(platform, request, battle_id)
         entry = await shiplib.rename(
             platform, me, slug, str(form.get("name", "")), await keepers(platform, request)
         )
@@ -299,4 +296,4 @@ async def export_page(battle_id: str, slug: str, request: Request, platform: Pla
             data = await shiplib.export(session, slug, me)
     except ServiceError as exc:
         return _answer(request, f"/battles/{battle_id}#ship-library", exc.message, "error", exc.status)
-    return _download(slug, data)
+    return file_download(data, f"{slug}.json")

@@ -27,7 +27,7 @@ from app.web.deps import PlatformDep
 from app.web.drawing.render import regions_of, render
 from app.web.middleware.security import seat_in
 from app.web.numbers import whole_number
-from app.web.pages.answers import _answer, _form, _is_htmx
+from app.web.pages.answers import _answer, _form, _is_htmx, seat_form
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger(__name__)
@@ -122,9 +122,7 @@ async def post_chat(battle_id: str, request: Request, platform: PlatformDep) -> 
 async def set_notifications(battle_id: str, request: Request, platform: PlatformDep) -> Response:
     back = f"/battles/{battle_id}#notify"
     try:
-        form = await _form(request)
-        async with platform.db.reader() as session:
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+        form, me = await seat_form(request, platform, battle_id)
         if form.get("test"):
             ok = await notify.send_test(platform, me)
             message = "Test sent: the webhook answered." if ok else "The webhook did not answer with success."
@@ -177,9 +175,7 @@ async def answer_request(
 async def table_settings(battle_id: str, request: Request, platform: PlatformDep) -> Response:
     back = f"/battles/{battle_id}#table-options"
     try:
-        form = await _form(request)
-        async with platform.db.reader() as session:
-            me = await get_participant(session, battle_id, seat_in(request, battle_id))
+        form, me = await seat_form(request, platform, battle_id)
         deadline = str(form.get("step_deadline_minutes", "")).strip()
         minutes = whole_number(deadline) if deadline else None
         if deadline and minutes is None:  # ASCII digits only: '²' passes str.isdigit() but not int()

@@ -33,20 +33,13 @@ from app.services.store.battles import (
 from app.services.write.creation import SeatWanted, ShipWanted, create_prepared, seat_limit_refusal
 from app.web.deps import PlatformDep, join_url
 from app.web.drawing.render import templates
-from app.web.middleware.errors import service_headers
+from app.web.middleware.errors import refusal_page, service_headers
 from app.web.middleware.limits import check_battle_creation
-from app.web.middleware.security import (
-    SESSION_PARTICIPANTS,
-    SESSION_SEAT_KEYS,
-    JsonRefused,
-    csrf_token,
-    seat_in,
-    strict_loads,
-    take_seat,
-)
+from app.web.middleware.security import csrf_token, seat_in, take_seat
 from app.web.numbers import whole_number
 from app.web.pages.answers import _form, _pop_flash
-from app.web.profile_session import refresh, remember
+from app.web.pages.forms import pasted_json
+from app.web.profile_session import browser_seats, refresh, remember
 
 router = APIRouter(include_in_schema=False)
 
@@ -109,10 +102,9 @@ async def _home(
     error: ServiceError | None = None,
 ) -> Response:
     await refresh(request, platform)  # a signed-in profile's seats from other devices open here too
-    seats = request.session.get(SESSION_PARTICIPANTS, {})
     rules = platform.rules
     async with platform.db.reader() as session:
-        battles = await home_cards(session, rules, seats, request.session.get(SESSION_SEAT_KEYS, {}))
+        battles = await home_cards(session, rules, *browser_seats(request))
         library = await library_picks(session, rules)  # names and classes of the newest only
     field = (error.field or "") if error else ""
     flash = {"message": error.message, "level": "error", "field": field} if error else _pop_flash(request)
@@ -175,10 +167,7 @@ def _commander(form: Any, field: str, seats: list[SeatWanted]) -> int | None:
 def _pasted(raw: str) -> list[dict[str, Any]]:
     if not raw.strip():
         return []
-    try:
-        data = strict_loads(raw)
-    except JsonRefused as exc:
-        raise Invalid(f"definition_json: {exc.reason}", "definition_json") from None
+    data = pasted_json(raw, "definition_json")
     items = data if isinstance(data, list) else [data]
     if not items or not all(isinstance(item, dict) for item in items):
         raise Invalid(
@@ -331,7 +320,7 @@ async def links_page(battle_id: str, request: Request, platform: PlatformDep) ->
     try:
         return await _seats_page(request, platform, battle_id, [])
     except ServiceError as exc:
-        return _error_page(request, exc)
+        return refusal_page(request, exc)
 
 
 def _link(request: Request, seat: Any) -> dict[str, Any]:
@@ -387,14 +376,4 @@ async def _links_error(
     try:
         return await _seats_page(request, platform, battle_id, [], flash=flash, status=exc.status)
     except ServiceError as again:
-        return _error_page(request, again)
-
-
-def _error_page(request: Request, exc: ServiceError) -> Response:
-    return templates.TemplateResponse(
-        request,
-        "error.html",
-        {"reason": exc.message, "status": exc.status, "flash": None},
-        status_code=exc.status,
-        headers=service_headers(exc),
-    )
+        return refusal_page(request, again)
