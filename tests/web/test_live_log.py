@@ -204,9 +204,8 @@ def test_the_map_keeps_only_rows_that_place_a_ship() -> None:
 
 
 def test_a_watched_battle_lets_go_of_the_rows_its_viewers_are_past() -> None:
-    """The whole rows kept for frames are those after the oldest viewer's seq (and a few before
-    it, for a page loaded a moment ago): a battle watched for hours holds its last moves, not its
-    set-up — a `ship.add` row carries a ship's whole definition."""
+    """The whole rows kept for frames are those after the oldest viewer's seq: a battle watched for
+    hours holds its last moves, not its set-up — a `ship.add` row carries a ship's whole definition."""
     from app.models import ActionLog
 
     def row(seq: int) -> ActionLog:
@@ -225,12 +224,10 @@ def test_a_watched_battle_lets_go_of_the_rows_its_viewers_are_past() -> None:
     log = live_log.BattleLog()
     log.extend([row(seq) for seq in range(1, 101)])
     assert [r.seq for r in log.recent] == list(range(1, 101))
+    log.trim(90)
+    assert [r.seq for r in log.recent] == list(range(91, 101))
+    assert [r.seq for r in log.rows_after(95) or []] == [96, 97, 98, 99, 100]
+    assert log.rows_after(89) is None  # from further back: read from the database
     log.trim(100)
-    assert [r.seq for r in log.recent] == list(range(100 - live_log.BEHIND + 1, 101))
-    # a page loaded BEHIND rows ago is still served from what is kept
-    assert [r.seq for r in log.rows_after(100 - live_log.BEHIND) or []] == list(
-        range(100 - live_log.BEHIND + 1, 101)
-    )
-    assert [r.seq for r in log.rows_after(99) or []] == [100]
-    assert log.rows_after(10) is None  # further back: read from the database
+    assert not log.recent and log.rows_after(100) == []  # every viewer up to date
     assert log.kinds[0] == (1, "ship.add") and log.last == 100  # the readings still cover the whole log

@@ -28,7 +28,6 @@ from app.services.reading.views import STEP_LOOKBACK, moves_clock
 
 SEATS_FOR = 30.0  # seconds the seats are kept without a change heard of
 RECENT = 256  # rows kept whole for frames (a viewer further behind is read from the database)
-BEHIND = 16  # rows kept before the oldest viewer's seq: a page loaded a moment ago says hello from there
 BATTLES = 256  # battles kept per process (least recently read dropped first)
 
 
@@ -66,11 +65,12 @@ class BattleLog:
             self.last = row.seq
 
     def trim(self, since: int) -> None:
-        """Let go of the whole rows the viewers are past (all but `BEHIND` before `since`, the
-        oldest viewer's seq): a viewer from further back is read from the database, as one beyond
-        `RECENT` is. Without this a battle kept its set-up rows — every ship's definition — for as
-        long as it was watched."""
-        while self.recent and self.recent[0].seq <= since - BEHIND:
+        """Let go of the whole rows every viewer already holds (up to `since`, the oldest viewer's
+        seq): one further back — a page loaded before the last round, a socket reconnecting — is
+        read from the database, as one beyond `RECENT` is. Kept, a battle held its set-up rows
+        (every ship's whole definition) for as long as it was watched: a third of the memory of
+        an idle socket at a table of five."""
+        while self.recent and self.recent[0].seq <= since:
             self.recent.popleft()
 
     def rows_after(self, since: int) -> list[ActionLog] | None:
