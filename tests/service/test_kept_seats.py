@@ -20,7 +20,7 @@ from app.services.store.tokens import hash_token
 from app.services.write import actions
 from app.services.write.actions import Command, Queued
 from tests.service.test_submit import aid, log_count, own_platform, setup
-from tests.service.test_traveller_service import fleet
+from tests.service.test_traveller_service import bob_has_acted
 
 pytestmark = pytest.mark.postgres
 
@@ -211,16 +211,7 @@ async def test_a_kept_seat_in_a_game_with_drafts_reads_nothing_until_it_saves_on
     is still its write alone, guarded on the seat having none; once it saved one, that guard stops
     the write and the whole read folds the draft in."""
     async with own_platform(postgres_url) as platform:
-        f = await fleet(
-            platform,
-            {
-                "tr-arbellatra-cruiser": "ann",
-                "tr-dauntless-battlecruiser": "bob",
-                "tr-vigilant-escort": "bob",
-            },
-        )
-        await f.act("ref", "traveller.initiative", {}, dice=[3, 3, 3])
-        await f.act("bob", "traveller.orders", {"ship": "vigilant", "orders": [], "commit": True})
+        f = await bob_has_acted(platform)
         ran = await _statements(monkeypatch)
         await f.act(
             "bob", "traveller.orders", {"ship": "dauntless", "orders": [{"order": "defensive_posture"}]}

@@ -598,16 +598,23 @@ async def test_TR_16_with_server_dice_the_split_comes_with_the_barrage(platform:
     assert texts[0].startswith("barrage 70–Pulse Laser–Short–2 at Arbellatra")
 
 
-async def test_TR_26_a_saved_draft_joins_its_authors_next_logged_action(platform: Platform) -> None:
-    """Bob's seat acts (a logged commit), then saves a draft for his other ship: his Done folds the
-    draft in first and commits it as saved (Defensive Posture costs 4, tables.md §4), the log keeps
-    it, and the draft row is gone."""
+async def bob_has_acted(platform: Platform) -> Fleet:
+    """Ann: Arbellatra; Bob: Dauntless and Vigilant. Initiative is rolled (1d6 3 each) and Bob has
+    committed Vigilant's orders (none): his seat has made a logged action, his Dauntless has not."""
     f = await fleet(
         platform,
         {"tr-arbellatra-cruiser": "ann", "tr-dauntless-battlecruiser": "bob", "tr-vigilant-escort": "bob"},
     )
     await f.act("ref", "traveller.initiative", {}, dice=[3, 3, 3])
     await f.act("bob", "traveller.orders", {"ship": "vigilant", "orders": [], "commit": True})
+    return f
+
+
+async def test_TR_26_a_saved_draft_joins_its_authors_next_logged_action(platform: Platform) -> None:
+    """Bob's seat acts (a logged commit), then saves a draft for his other ship: his Done folds the
+    draft in first and commits it as saved (Defensive Posture costs 4, tables.md §4), the log keeps
+    it, and the draft row is gone."""
+    f = await bob_has_acted(platform)
     await f.act("bob", "traveller.orders", {"ship": "dauntless", "orders": [{"order": "defensive_posture"}]})
     done = await f.act("bob", "step.ready", {})
     assert "Dauntless commits its orders: Defensive Posture (cost 4)." in done
