@@ -41,8 +41,8 @@ OWN_PART = {"own_part": True}
 
 
 # A slot is a plain dict, not a model: a capital ship's tables hold 66 to 88 slots, and making a
-# model of each was half the cost of reading and writing the whole `hg_ship` part, which a barrage
-# does for both ships. The design rules lay out every slot with its `ref` (None: no component),
+# model of each was about half the cost of reading the whole `hg_ship` part, which a barrage does
+# for both ships (and writes both back). The design rules lay out every slot with its `ref` (None: no component),
 # and a table given by hand has it filled in (`fill_hit_tables`), so the part's JSON is as before.
 class Slot(TypedDict):
     """One row of a Section Hit Table: what a 2D result hits."""
