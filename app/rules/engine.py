@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.rules.core import Action, Outcome
 from app.rules.dice import DiceSource
-from app.rules.parsed import hand_over, parse_once
+from app.rules.parsed import copy_for_handler, parse_once
 from app.rules.state import BattleState
 
 
@@ -32,8 +32,7 @@ def _apply(state: BattleState, action: Action, dice: DiceSource, owned: bool) ->
     clock = state.clock.model_copy() if owned else state.clock
     new_state = state
     if not owned:
-        new_state = state.copy_deep()
-        hand_over(state, new_state)  # the gate's parses serve the copy; the original keeps none
+        new_state = copy_for_handler(state)  # the parts the gate parsed are shared, with their models
     events = spec.handler(new_state, payload, action.actor, dice)
     if ordered and new_state.clock == clock and not game.awaited(new_state):
         # In a step a ruleset orders (secret orders, TR-04's loop), the last one it waited on is

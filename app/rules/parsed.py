@@ -15,7 +15,9 @@ every read parses, as before. A reader needs only the ship (the helpers `load(sh
 `save(ship, …)` never had the state), hence a context rather than an attribute of the state.
 
 What this asks of a rule: a model it changed is saved before the same part is read again in the
-same action; a part dict is never changed in place (write a new one, as the saves do).
+same action; a part dict is never changed in place (write a new one, as the saves do). The
+handler's copy of the state relies on that too: it shares the dicts of the parts the gate parsed
+with the state it was copied from (`copy_for_handler`).
 """
 
 from __future__ import annotations
@@ -74,15 +76,20 @@ def store(ship: Ship, name: str, part: BaseModel) -> None:
         memo[(ship.id, name)] = (raw, part)
 
 
-def hand_over(source: BattleState, copy: BattleState) -> None:
-    """The models parsed on `source` (while the gate asked its questions) serve its fresh copy,
-    whose parts are equal dicts; the handler changes the copy's models, so `source` keeps none."""
+def copy_for_handler(source: BattleState) -> BattleState:
+    """The handler's private copy of `source`. The parts this action parsed (while the gate asked
+    its questions) are not copied: a part dict is never changed in place, so the copy holds the
+    very same dicts, and their models serve the copy (the handler changes the models and saves
+    new dicts; `source` keeps its own). Copying them was most of a barrage's copy: the ships'
+    High Guard parts are nearly all of a Traveller state."""
     memo = _ACTION.get()
     if not memo:
-        return
-    for (sid, name), (raw, model) in list(memo.items()):
-        ship, twin = source.ships.get(sid), copy.ships.get(sid)
-        if ship is None or twin is None or ship.parts.get(name) is not raw or name not in twin.parts:
+        return source.copy_deep()
+    shared: list[tuple[str, str]] = []
+    for (sid, name), (raw, _) in list(memo.items()):
+        ship = source.ships.get(sid)
+        if ship is None or ship.parts.get(name) is not raw:
             del memo[(sid, name)]
         else:
-            memo[(sid, name)] = (twin.parts[name], model)
+            shared.append((sid, name))
+    return source.copy_deep(shared)

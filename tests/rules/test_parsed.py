@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.rules.parsed import parse_once, parsed, store
+from app.rules.parsed import copy_for_handler, parse_once, parsed, store
 from app.rules.shadow.track import PainTrack
 from app.rules.state import Ship
 from app.rules.traveller.ship import HgShip
@@ -73,3 +73,28 @@ def test_TR_05_a_barrage_parses_each_ship_once(monkeypatch: pytest.MonkeyPatch) 
     assert len(parses) == 2
     assert section(done.state, "tigress", "Main")["hull"] == 58
     assert section(done.state, "tigress", "Forward")["hull"] == 59
+
+
+def test_TR_05_the_handlers_copy_shares_only_the_parts_the_gate_parsed() -> None:
+    """The gate parses both ships; the handler's copy holds those very part dicts (and their
+    models), everything else of the state is its own; the barrage then writes new dicts, so the
+    state it was given reads as before (the numbers are test_barrage's)."""
+    state = advance_to(battle(capital("Kestrel"), capital("Tigress")), "combat").state
+    before = state.model_dump()
+    with parse_once():
+        for ship in state.ships.values():
+            parsed(ship, "hg_ship", HgShip)
+        state.ships["kestrel"].parts["note"] = {"kept": "apart"}
+        copy = copy_for_handler(state)
+        for sid, ship in state.ships.items():
+            assert copy.ships[sid].parts["hg_ship"] is ship.parts["hg_ship"]
+            assert copy.ships[sid] is not ship
+        assert copy.ships["kestrel"].parts["note"] == {"kept": "apart"}
+        assert copy.ships["kestrel"].parts["note"] is not state.ships["kestrel"].parts["note"]
+        assert parsed(copy.ships["tigress"], "hg_ship", HgShip) is parsed(
+            state.ships["tigress"], "hg_ship", HgShip
+        )
+    del state.ships["kestrel"].parts["note"]
+    done = act(state, "traveller.barrage", beam_shot(), dice=[3, 4, 4])  # 15 damage, location Main
+    assert section(done.state, "tigress", "Main")["hull"] == 58
+    assert state.model_dump() == before

@@ -35,7 +35,7 @@ def test_the_write_names_every_value_it_takes() -> None:
     assert set(WRITE.names) == {
         *("battle_id", "version", "seq", "turn", "step", "status", "at", "state"),
         *("action_id", "actor_id", "actor_role", "action_type", "clock", "payload", "dice", "events", "request_id"),
-        *("token_hash", "options_read", "options"),
+        *("token_hash", "options_read", "options", "no_drafts"),
     }
 
 

@@ -20,6 +20,7 @@ from app.services.store.tokens import hash_token
 from app.services.write import actions
 from app.services.write.actions import Command, Queued
 from tests.service.test_submit import aid, log_count, own_platform, setup
+from tests.service.test_traveller_service import bob_has_acted
 
 pytestmark = pytest.mark.postgres
 
@@ -201,3 +202,25 @@ async def test_a_page_seated_before_its_link_was_rotated_is_refused_though_kept(
         with pytest.raises(Forbidden, match="new link"):
             await actions.submit(platform, _hit(battle_id, page))
         assert await log_count(platform, battle_id) == 2 + 1
+
+
+async def test_a_kept_seat_in_a_game_with_drafts_reads_nothing_until_it_saves_one(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Traveller's orders may be drafts (TR-26), saved outside the log: a kept seat's next action
+    is still its write alone, guarded on the seat having none; once it saved one, that guard stops
+    the write and the whole read folds the draft in."""
+    async with own_platform(postgres_url) as platform:
+        f = await bob_has_acted(platform)
+        ran = await _statements(monkeypatch)
+        await f.act(
+            "bob", "traveller.orders", {"ship": "dauntless", "orders": [{"order": "defensive_posture"}]}
+        )
+        assert ran == ["context"]  # a draft is read whole, and writes no log row
+        await f.act("bob", "step.ready", {})  # the draft, committed as saved
+        assert ran == ["context", "write", "context", "write"]
+        orders = (await f.hg("dauntless"))["round"]["orders"]
+        assert [o["order"] for o in orders] == ["defensive_posture"]
+        del ran[:]
+        await f.advance(2)  # the referee's seat, read once (the guard let all kept seats go), then kept
+        assert ran == ["context", "write", "write"]  # no draft saved: its write alone

@@ -13,11 +13,14 @@ import uuid
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
+from app.models import ActionLog
 from app.services.errors import Forbidden, Invalid
 from app.services.history import replay as history
 from app.services.platform import Platform
 from app.services.reading.views import battle_for
+from app.services.store import drafts
 from app.services.store.battles import add_participant, create_battle, load_state
 from app.services.write import actions
 from app.services.write.actions import Command
@@ -593,3 +596,40 @@ async def test_TR_16_with_server_dice_the_split_comes_with_the_barrage(platform:
     assert (await f.state()).model_dump(mode="json") == before
     texts = await f.act("bob", "traveller.barrage", {**shot, "adjacent": "toward fore"})
     assert texts[0].startswith("barrage 70–Pulse Laser–Short–2 at Arbellatra")
+
+
+async def bob_has_acted(platform: Platform) -> Fleet:
+    """Ann: Arbellatra; Bob: Dauntless and Vigilant. Initiative is rolled (1d6 3 each) and Bob has
+    committed Vigilant's orders (none): his seat has made a logged action, his Dauntless has not."""
+    f = await fleet(
+        platform,
+        {"tr-arbellatra-cruiser": "ann", "tr-dauntless-battlecruiser": "bob", "tr-vigilant-escort": "bob"},
+    )
+    await f.act("ref", "traveller.initiative", {}, dice=[3, 3, 3])
+    await f.act("bob", "traveller.orders", {"ship": "vigilant", "orders": [], "commit": True})
+    return f
+
+
+async def test_TR_26_a_saved_draft_joins_its_authors_next_logged_action(platform: Platform) -> None:
+    """Bob's seat acts (a logged commit), then saves a draft for his other ship: his Done folds the
+    draft in first and commits it as saved (Defensive Posture costs 4, tables.md §4), the log keeps
+    it, and the draft row is gone."""
+    f = await bob_has_acted(platform)
+    await f.act("bob", "traveller.orders", {"ship": "dauntless", "orders": [{"order": "defensive_posture"}]})
+    done = await f.act("bob", "step.ready", {})
+    assert "Dauntless commits its orders: Defensive Posture (cost 4)." in done
+    assert (await f.hg("dauntless"))["round"]["committed"] is True
+    async with platform.db.reader() as session:
+        logged = await session.scalar(
+            select(ActionLog)
+            .where(ActionLog.battle_id == f.battle_id)
+            .order_by(ActionLog.seq.desc())
+            .limit(1)
+        )
+        assert logged.payload[drafts.FOLDED] == [
+            {
+                "type": "traveller.orders",
+                "payload": {"ship": "dauntless", "orders": [{"order": "defensive_posture"}]},
+            }
+        ]
+        assert await drafts.rows(session, f.battle_id) == []

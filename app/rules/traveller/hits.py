@@ -154,21 +154,21 @@ def system_roll(res: Resolution, section: HgSection, why: str = "system damage")
     column = "internal" if res.meson else section.column
     roll = res.dice.roll(2, 6, f"{why}: {section.name} ({column.title()})", ship=res.ship.id)
     slot = section.hit_table.slot(column, roll.total)
-    roll.outcome = slot.label
+    roll.outcome = slot["label"]
     effect = apply_slot(res, section, slot)
     res.say(
         "system_hit",
-        f"{res.ship.name} {section.name} section hit ({column.title()}, 2D {roll.total}): {slot.label} — {effect}.",
+        f"{res.ship.name} {section.name} section hit ({column.title()}, 2D {roll.total}): {slot['label']} — {effect}.",
         [roll],
         section=section.name,
-        slot=slot.kind,
+        slot=slot["kind"],
     )
 
 
 def apply_slot(res: Resolution, section: HgSection, slot: Slot) -> str:
     """The effect of one Section Hit result (TR-19); returns the sentence's tail."""
     model = res.model
-    kind = slot.kind
+    kind = slot["kind"]
     if kind == "hull":
         extra = res.barrage_damage // 2
         return f"+{extra} Hull damage: {damage_section(res, section, extra)}"
@@ -191,7 +191,7 @@ def apply_slot(res: Resolution, section: HgSection, slot: Slot) -> str:
         model.spinal.hits = min(model.spinal.hits + 1, 2)
         return "spinal −2 DM" if model.spinal.hits == 1 else "spinal mount disabled"
     if kind == "screen":
-        screen = next((s for s in model.screens if s.id == slot.ref), None)
+        screen = next((s for s in model.screens if s.id == slot.get("ref")), None)
         if screen is None:
             return "no such screen"
         screen.hits += 1
@@ -200,12 +200,12 @@ def apply_slot(res: Resolution, section: HgSection, slot: Slot) -> str:
         return _fuel_hit(res, section)
     if kind in ("m_drive", "j_drive", "power_plant", "sensors", "computer", "command"):
         return ship_system_hit(res, kind)
-    section.lost.append(slot.label)
-    return f"{slot.label} capacity destroyed"
+    section.lost.append(slot["label"])
+    return f"{slot['label']} capacity destroyed"
 
 
 def _battery_hit(res: Resolution, slot: Slot) -> str:
-    battery = res.model.battery(slot.ref or "")
+    battery = res.model.battery(slot.get("ref") or "")
     if battery is None:
         return "no such weapon"
     if battery.hits >= 3:

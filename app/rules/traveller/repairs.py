@@ -45,7 +45,9 @@ def in_section(section: HgSection, system: str) -> bool:
     table = section.hit_table
     if table is None:
         return False
-    return any(slot.kind == system or slot.ref == system for slot in table.external + table.internal)
+    return any(
+        slot["kind"] == system or slot.get("ref") == system for slot in table.external + table.internal
+    )
 
 
 def _hits(model: HgShip, system: str) -> int:

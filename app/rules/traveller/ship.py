@@ -10,9 +10,10 @@ configuration, initiative and this round's orders live here too.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import BaseModel, Field, ValidationInfo, computed_field, model_validator
+from typing_extensions import TypedDict
 
 from app.rules.figures import Turning
 from app.rules.ruleset import Settable, part
@@ -39,12 +40,16 @@ FIXED_KINDS: dict[str, str] = {label: kind for kind, label in SLOT_LABELS.items(
 OWN_PART = {"own_part": True}
 
 
-class Slot(BaseModel):
+# A slot is a plain dict, not a model: a capital ship's tables hold 66 to 88 slots, and making a
+# model of each was about half the cost of reading the whole `hg_ship` part, which a barrage does
+# for both ships (and writes both back). The design rules lay out every slot with its `ref` (None: no component),
+# and a table given by hand has it filled in (`fill_hit_tables`), so the part's JSON is as before.
+class Slot(TypedDict):
     """One row of a Section Hit Table: what a 2D result hits."""
 
-    label: str = Field(max_length=80)
-    kind: str = Field(max_length=40)
-    ref: str | None = Field(default=None, max_length=60)
+    label: Annotated[str, Field(max_length=80)]
+    kind: Annotated[str, Field(max_length=40)]
+    ref: NotRequired[Annotated[str | None, Field(max_length=60, json_schema_extra={"default": None})]]
 
 
 class HitTable(BaseModel):
@@ -511,13 +516,14 @@ def fill_hit_tables(ship: HgShip) -> None:
     for section in ship.sections:
         if section.hit_table is not None:
             for slot in section.hit_table.external + section.hit_table.internal:
-                landed.add(slot.ref or slot.label)
+                slot.setdefault("ref", None)  # as every laid-out slot has it
+                landed.add(slot["ref"] or slot["label"])
             continue
         columns = {}
         for column in ("external", "internal"):
             cells = _fill_column(section.name, column, wanted.get((section.name, column), []))
             columns[column] = cells
-            landed.update(c.ref or c.label for c in cells)
+            landed.update(c["ref"] or c["label"] for c in cells)
         section.hit_table = HitTable(**columns)
     missing = [key for key, comp in combat.items() if (comp.ref or comp.name) not in landed]
     if missing:
@@ -548,11 +554,11 @@ def _fill_column(section: str, column: str, comps: list[tuple[Component, str]]) 
                 comp = comps_here.pop(0)
                 cells.append(Slot(label=comp.name, kind=comp.kind, ref=comp.ref))
             elif column == "external":
-                cells.append(Slot(label="Hull", kind="hull"))
+                cells.append(Slot(label="Hull", kind="hull", ref=None))
             else:
-                cells.append(Slot(label="Structure", kind="structure"))
+                cells.append(Slot(label="Structure", kind="structure", ref=None))
         else:
-            cells.append(Slot(label=cell, kind=FIXED_KINDS[cell]))
+            cells.append(Slot(label=cell, kind=FIXED_KINDS[cell], ref=None))
     return cells
 
 

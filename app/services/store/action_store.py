@@ -38,14 +38,16 @@ class Asked:
 class Found:
     """What one read for an action found: the battle and its snapshot (None: no such battle; the
     snapshot's state is None when the battle is at the version whose state this process keeps),
-    the seat asked for (None: no such seat or token), whether the action id was used, and — for a
-    seat found by its token — the table's changed options (None: none changed)."""
+    the seat asked for (None: no such seat or token), whether the action id was used, for a seat
+    found by its token the table's changed options (None: none changed), and whether that seat has
+    drafts saved in the battle (only then does the write path read them, to fold them in)."""
 
     battle: Battle | None
     snap: Snapshot | None
     seat: Participant | None
     used: bool
     options: dict[str, Any] | None = None
+    drafts: bool = False
 
 
 @dataclass(frozen=True)
@@ -72,11 +74,14 @@ class Entry:
 @dataclass(frozen=True)
 class Guard:
     """What the write is guarded on: the battle at its version as read, the acting seat still
-    holding its token, role and place, and (`options_read`) the table's options still as read."""
+    holding its token, role and place, (`options_read`) the table's options still as read, and
+    (`no_drafts`) the seat having no draft saved in the battle: an action checked without its
+    author's drafts (none were found, or none were read) must not pass over one saved since."""
 
     seat: Participant
     options_read: bool = False
     options: dict[str, Any] | None = None
+    no_drafts: bool = False
 
 
 @dataclass(frozen=True)

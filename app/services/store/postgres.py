@@ -80,6 +80,8 @@ WITH battle AS (
                     AND token_hash = :token_hash AND active)
       AND (NOT :options_read OR (SELECT options FROM table_settings WHERE battle_id = :battle_id)
                                 IS NOT DISTINCT FROM :options::jsonb)
+      AND (NOT :no_drafts OR NOT EXISTS (SELECT 1 FROM drafts
+                                         WHERE battle_id = :battle_id AND participant_id = :actor_id))
     RETURNING id
 ), snapshot AS (
     UPDATE snapshots SET seq = :seq, state = :state WHERE battle_id = (SELECT id FROM battle)
@@ -101,10 +103,12 @@ SELECT (SELECT id FROM logged) AS id, (SELECT count(*) FROM seen) AS seen,
 
 # `:known`: the battle version whose state this process keeps (`KeptStates`; -1: none). At that
 # version the snapshot's state is not sent (NULL): the kept one is the same, already parsed.
+# `drafts`: whether the seat has drafts saved here (the write path reads them only then).
 _BATTLE_AND_SNAPSHOT = f"""
 {", ".join(f"b.{c} AS b_{c}" for c in BATTLE_COLUMNS)},
 s.seq AS s_seq, CASE WHEN b.version = :known THEN NULL ELSE s.state END AS s_state,
-{", ".join(f"p.{c} AS p_{c}" for c in SEAT_COLUMNS)}"""
+{", ".join(f"p.{c} AS p_{c}" for c in SEAT_COLUMNS)},
+EXISTS (SELECT 1 FROM drafts d WHERE d.battle_id = b.id AND d.participant_id = p.id) AS drafts"""
 
 READ_BY_ID = Statement.of(f"""
 SELECT {_BATTLE_AND_SNAPSHOT},
@@ -200,7 +204,7 @@ class PostgresActionStore:
         battle = _battle(row)
         snap = Snapshot(battle_id=battle.id, seq=row["s_seq"], state=row["s_state"])
         options = row["t_options"] if asked.token_hash is not None else None
-        return Found(battle, snap, _seat(row), bool(row["used"]), options)
+        return Found(battle, snap, _seat(row), bool(row["used"]), options, bool(row["drafts"]))
 
     def from_kept(self, kept: Kept) -> tuple[Battle, Snapshot] | None:
         if kept.battle is None:
@@ -240,6 +244,7 @@ class PostgresActionStore:
             token_hash=guard.seat.token_hash,
             options_read=guard.options_read,
             options=None if guard.options is None else json.dumps(guard.options),
+            no_drafts=guard.no_drafts,
         )
         if found["id"] is None:
             raise GuardFailed(f"battle {battle.id} or its seat changed since it was read (version {battle.version})")

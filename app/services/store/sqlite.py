@@ -1,8 +1,8 @@
 """The action store on SQLite (the embedded default): the ORM reads and writes an action's rows,
 inside the action's transaction. The battle's version column guards the write, as on PostgreSQL
 (the ORM's version counter raises `StaleDataError`; submit tries again); SQLite runs one writer at
-a time, so the seat and the table's options cannot move under it. Nothing is kept between actions:
-every action reads its rows."""
+a time, so the seat, the table's options and the seat's drafts cannot move under it. Nothing is
+kept between actions: every action reads its rows."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import ActionLog, Battle, Participant, SeatStatus, Snapshot, TableSettings
+from app.models import ActionLog, Battle, Draft, Participant, SeatStatus, Snapshot, TableSettings
 from app.rules.state import BattleState
 from app.services.kept import Kept
 from app.services.store.action_store import Asked, Entry, Found, Guard, Written
@@ -33,9 +33,15 @@ class SqliteActionStore:
             .limit(1)
             .scalar_subquery()
         )
+        drafts = (
+            select(Draft.ship_id)
+            .where(Draft.battle_id == battle_id, Draft.participant_id == (participant_id or ""))
+            .limit(1)
+            .scalar_subquery()
+        )
         found = (
             await session.execute(
-                select(Battle, Snapshot, Participant, used)
+                select(Battle, Snapshot, Participant, used, drafts)
                 .join(Snapshot, Snapshot.battle_id == Battle.id)
                 .outerjoin(Participant, Participant.id == (participant_id or ""))
                 .where(Battle.id == battle_id)
@@ -43,7 +49,7 @@ class SqliteActionStore:
         ).first()
         if found is None:
             return Found(None, None, seat, False)
-        return Found(found[0], found[1], found[2], found[3] is not None, options)
+        return Found(found[0], found[1], found[2], found[3] is not None, options, found[4] is not None)
 
     def from_kept(self, kept: Kept) -> tuple[Battle, Snapshot] | None:
         return None  # the ORM's rows belong to their session: every action reads its own

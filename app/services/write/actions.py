@@ -189,7 +189,8 @@ async def _context(platform: Platform, session: AsyncSession, cmd: Command, know
             raise Conflict("that action id was already used by someone else", "action_id")
         return previous
     options = found.options if cmd.token_hash is not None else NOT_READ
-    return _Checked(found.battle, found.snap, participant, options, _state_of(platform, found.battle, found.snap))
+    state = _state_of(platform, found.battle, found.snap)
+    return _Checked(found.battle, found.snap, participant, options, state, found.drafts)
 
 
 async def _repeat(session: AsyncSession, platform: Platform, row: ActionLog) -> Submitted:
@@ -350,28 +351,32 @@ def _resolve(state: BattleState, action: Action, source: DiceSource, entered: li
 class _Checked:
     """What an action is resolved against: the battle and its snapshot (the write updates both),
     the acting seat (checked: it may act here), the table's options read with it (`NOT_READ`:
-    none) and the state at the snapshot's seq."""
+    none), the state at the snapshot's seq, and whether the seat has drafts saved (False: none
+    found, or none read; the write is then guarded on there being none)."""
 
     battle: Battle
     snap: Snapshot
     participant: Participant
     options: Any
     state: BattleState
+    drafts: bool = False
 
 
 def _kept_context(platform: Platform, cmd: Command, kept: Kept) -> _Checked | None:
     """The action's context from what this process's last commit in the battle kept, without a
     read (so a plain action is one statement): only for a seat kept there, an action that
     is no draft or history action and was made at the kept seq, where the store keeps rows. The
-    seat is checked as read then; the write's guard checks it, the battle's version and the
-    table's options are still as kept. The kept rows are copied: live frames still draw them."""
+    seat is checked as read then; the write's guard checks it, the battle's version, the
+    table's options are still as kept and (in a game with drafts) that the seat has none saved:
+    a draft saved since is folded in by the whole read that a failed guard leads to. The kept
+    rows are copied: live frames still draw them."""
     if cmd.action_type in history.HISTORY_ACTIONS:
         return None
     if cmd.seen_seq is not None and cmd.seen_seq != kept.seq:
         return None
     seat = kept.seats.get(credential(cmd.token_hash, cmd.participant_id))
     rows = platform.store.from_kept(kept)
-    if seat is None or rows is None or drafts.drafts_possible(kept.state):
+    if seat is None or rows is None or drafts.is_draft(kept.state, cmd.action_type, cmd.payload):
         return None
     if cmd.token_hash is not None and seat.options is NOT_READ:
         return None
@@ -460,7 +465,7 @@ async def _resolve_action(
         return Submitted(cmd.battle_id, seq, shown, draft=True)
     own = [
         {"type": d.action_type, "payload": d.payload}
-        for d in (await drafts.rows(session, cmd.battle_id) if drafts.drafts_possible(state) else [])
+        for d in (await drafts.rows(session, cmd.battle_id) if checked.drafts else [])
         if d.participant_id == participant.id
     ]
     if own and cmd.action_type not in history.HISTORY_ACTIONS:
@@ -509,7 +514,8 @@ async def _write(platform: Platform, work: Unit, cmd: Command, resolved: _Resolv
     checked, new_state, event_dicts = resolved.checked, resolved.new_state, resolved.events
     battle, participant = checked.battle, checked.participant
     read = checked.options is not NOT_READ
-    guard = Guard(participant, options_read=read, options=checked.options if read else None)
+    folds = cmd.action_type not in history.HISTORY_ACTIONS and drafts.drafts_possible(checked.state)
+    guard = Guard(participant, options_read=read, options=checked.options if read else None, no_drafts=folds)
     written = await platform.store.write(work.session, battle, checked.snap, resolved.entry, new_state, guard)
     new_seq = written.row.seq
     after: Viewer = viewer_for(participant.id, participant.role, new_state)

@@ -37,3 +37,12 @@ def test_TR_19_a_slot_naming_a_system_the_ship_lacks_does_nothing(slot: dict[str
     state = advance_to(state, "combat").state
     done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [6, 6, 4, 3, 4, 3, 4])
     assert f"Tigress Main section hit (External, 2D 7): {slot['label']} — {effect}." in done.texts
+
+
+def test_TR_18_a_given_slot_without_a_ref_is_kept_with_none_as_a_laid_out_one() -> None:
+    """The part keeps every slot with its `ref`, given or laid out: the spinal slot given with
+    none reads `ref: null`, as the design rules' Hull and Structure slots do."""
+    given = {"label": "Spinal Weapon", "kind": "spinal"}
+    main = hg(battle(tigress_with_main_slot(7, given)), "tigress")["sections"][1]["hit_table"]["external"]
+    assert main[7 - 2] == {**given, "ref": None}
+    assert all(set(slot) == {"label", "kind", "ref"} for slot in main)
