@@ -1,12 +1,12 @@
 """The parse-once memo's edges (app/rules/parsed.py), called as the rules core calls it: a part read
-as another model is parsed afresh, a save outside an action keeps nothing, and the hand-over to the
-action's copy drops what the copy cannot use."""
+as another model is parsed afresh, a save outside an action keeps nothing, and the handler's copy
+shares only the parses it can use."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
-from app.rules.parsed import _ACTION, hand_over, parse_once, parsed, store
+from app.rules.parsed import _ACTION, copy_for_handler, parse_once, parsed, store
 from app.rules.shadow.track import PainTrack
 from app.rules.state import Ship
 from tests.rules.test_parsed import shadow
@@ -44,9 +44,9 @@ def test_a_save_outside_an_action_writes_the_part_and_keeps_no_model() -> None:
     assert again is not track and again is not None and again.level == 6
 
 
-def test_the_hand_over_keeps_only_parses_the_copy_can_use() -> None:
-    """A parse whose ship the copy lacks, or whose dict the ship no longer holds, is dropped; one
-    whose dict the ship still holds serves the copy's equal dict."""
+def test_the_handlers_copy_shares_only_parses_it_can_use() -> None:
+    """A parse whose ship the state lacks, or whose dict the ship no longer holds, is dropped and
+    that part copied; one whose dict the ship still holds is shared with the copy, model and all."""
     state = battle(capital("Kestrel"), capital("Tigress"))
     gone = Ship(id="gone", name="Gone", system="traveller", parts={"pain": {"level": 1}})
     with parse_once():
@@ -57,15 +57,16 @@ def test_the_hand_over_keeps_only_parses_the_copy_can_use() -> None:
         parsed(tigress, "hg_ship", HullCode)
         parsed(gone, "pain", PainTrack)
         tigress.parts["hg_ship"] = dict(tigress.parts["hg_ship"])  # rewritten since it was read
-        copy = state.copy_deep()
-        hand_over(state, copy)
+        copy = copy_for_handler(state)
         assert set(memo) == {("kestrel", "hg_ship")}
-        assert memo[("kestrel", "hg_ship")] == (copy.ships["kestrel"].parts["hg_ship"], kept)
-        assert memo[("kestrel", "hg_ship")][0] is not kestrel.parts["hg_ship"]
+        assert copy.ships["kestrel"].parts["hg_ship"] is kestrel.parts["hg_ship"]
+        assert parsed(copy.ships["kestrel"], "hg_ship", HullCode) is kept
+        assert copy.ships["tigress"].parts["hg_ship"] == tigress.parts["hg_ship"]
+        assert copy.ships["tigress"].parts["hg_ship"] is not tigress.parts["hg_ship"]
 
 
-def test_the_hand_over_outside_an_action_does_nothing() -> None:
+def test_the_handlers_copy_outside_an_action_is_a_whole_copy() -> None:
     state = battle(capital("Kestrel"))
-    copy = state.copy_deep()
-    hand_over(state, copy)
+    copy = copy_for_handler(state)
     assert _ACTION.get() is None and copy.ships["kestrel"].parts == state.ships["kestrel"].parts
+    assert copy.ships["kestrel"].parts["hg_ship"] is not state.ships["kestrel"].parts["hg_ship"]
