@@ -218,6 +218,13 @@ def _name(raw: str) -> str:
 async def _open_seat(
     session: AsyncSession, battle_id: str, seat_id: str, lock: bool = False
 ) -> tuple[LobbyListing, Participant]:
+    """The listing and the open seat, the seat read first. A claim's write is a compare-and-set on
+    the seat's token as read here; where reads do not share one snapshot (SQLite, outside the write
+    lock), a listing read after the seat can never be older than it: a rival claim committed
+    between the two reads shows in the listing (the seat no longer open), one committed after both
+    fails the compare-and-set. Read the other way round, a stale listing beside a fresh seat let
+    two claims of one first-come seat both win."""
+    seat = await session.get(Participant, seat_id)
     query = select(LobbyListing).where(LobbyListing.battle_id == battle_id)
     listing = await session.scalar(query.with_for_update() if lock else query)
     battle = await session.get(Battle, battle_id)
@@ -225,7 +232,6 @@ async def _open_seat(
         raise NotFound("no such battle looking for players", "battle")
     if battle.status == "finished":
         raise Invalid("the battle has ended", "battle")
-    seat = await session.get(Participant, seat_id)
     if (
         seat_id not in (listing.open_seats or [])
         or seat is None
@@ -258,7 +264,7 @@ async def claim_seat(platform: Platform, battle_id: str, seat_id: str, claim: Cl
         if listing.claims == "first":
             token = new_token()
             # Compare and set on the token read: of two claims at once only one finds it unchanged
-            # (PostgreSQL also holds the listing's row; SQLite reads outside the write's lock).
+            # (PostgreSQL also holds the listing's row; on SQLite see `_open_seat`'s read order).
             taken = await session.execute(
                 update(Participant)
                 .where(Participant.id == seat_id, Participant.token_hash == seat.token_hash)
