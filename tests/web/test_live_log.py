@@ -12,8 +12,8 @@ from sqlalchemy import event
 from app.db import Database
 from app.services import bus
 from app.services.bus import ActionCommitted
-from app.services.history.replay import preview
 from app.services.errors import NotFound
+from app.services.history.replay import preview
 from app.services.reading import live_log
 from app.services.reading.live_log import LiveLogs
 from app.services.reading.maps import map_rows
