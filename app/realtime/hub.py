@@ -14,8 +14,8 @@ lost by the broker costs at most one heartbeat), and tells each up-to-date viewe
 since the last beat the battle's seq, so the client can resync if it holds less.
 
 Table talk (chat, requests to the referee) is not in the log: its wake-up (`Topic.TABLE`) reads
-each watching seat's table regions once for that seat's sockets and sends each only what changed
-for it — someone else's private line sends a viewer nothing at all, not even its timing.
+the battle's table once for every seat watching it here, draws each seat's regions from that read,
+and sends each socket only what changed for it — someone else's private line sends a viewer nothing at all, not even its timing.
 
 Send what changed: a frame carries only the regions a viewer's page does not already hold as they
 are now, and a region the page holds an older version of goes as the hunks that differ
@@ -172,8 +172,8 @@ class Views(Protocol):
 
 
 SeqReader = Callable[[list[str]], Awaitable[dict[str, int]]]
-# (battle, seat) → that seat's table regions (chat, requests) as (target, html), None: not seated
-TableReader = Callable[[str, str], Awaitable[list[tuple[str, str]] | None]]
+# (battle, seats) → each seat's table regions (chat, requests) as (target, html), None: not seated
+TableReader = Callable[[str, list[str]], Awaitable[dict[str, list[tuple[str, str]] | None]]]
 
 
 @dataclass(slots=True)
@@ -591,22 +591,23 @@ class Hub:
                 del self._tables[battle_id]
 
     async def send_table(self, viewers: list[Subscriber]) -> None:
-        """Each seat's table regions, read once for its sockets here, and each socket sent what
-        changed for it (after a hello: all of them). A read that fails is tried again with the
-        rounds' backoff; a seat whose table still cannot be read has its sockets closed 1013 —
-        they reconnect and their hello reads it again — rather than left showing old talk."""
-        seats: dict[str, list[Subscriber]] = {}
+        """Each battle's table regions, read once for all its watching seats here (what the seats
+        share is read once, each seat's regions drawn from it), and each socket sent what changed
+        for it (after a hello: all of them). A read that fails is tried again with the rounds'
+        backoff; if the table still cannot be read the seats' sockets are closed 1013 — they
+        reconnect and their hello reads it again — rather than left showing old talk."""
+        battles: dict[str, dict[str, list[Subscriber]]] = {}
         for viewer in viewers:
             if not viewer.closed:
-                seats.setdefault(viewer.participant_id, []).append(viewer)
-        for participant_id, group in seats.items():
-            battle_id = group[0].battle_id
+                battles.setdefault(viewer.battle_id, {}).setdefault(viewer.participant_id, []).append(viewer)
+        for battle_id, seats in battles.items():
+            found: dict[str, list[tuple[str, str]] | None] = {}
             for attempt in range(1, self.settings.read_retries + 2):
                 try:
                     if self.table is None:
                         raise TypeError("this hub has no table reader")
-                    regions = await asyncio.wait_for(
-                        self.table(battle_id, participant_id), self.settings.read_timeout
+                    found = await asyncio.wait_for(
+                        self.table(battle_id, list(seats)), self.settings.read_timeout
                     )
                     break
                 except asyncio.CancelledError:
@@ -614,18 +615,17 @@ class Hub:
                 except Exception as exc:
                     self.stats["read_failures"] += 1
                     if attempt > self.settings.read_retries:
-                        log.warning(
-                            "the table of %s unreadable for a seat (%r): closing 1013", battle_id, exc
-                        )
-                        for viewer in group:
+                        log.warning("the table of %s unreadable (%r): closing 1013", battle_id, exc)
+                        for viewer in (v for group in seats.values() for v in group):
                             self._spawn_shut(
                                 viewer, TRY_AGAIN_LATER, "the table could not be read; reconnecting"
                             )
-                        regions = None
                         break
                     await asyncio.sleep(_delay(attempt, self.settings))
-            if regions is not None:
-                self._push_table(group, Drawn.of(regions))
+            for participant_id, group in seats.items():
+                regions = found.get(participant_id)
+                if regions is not None:
+                    self._push_table(group, Drawn.of(regions))
 
     def _push_table(self, group: list[Subscriber], drawn: Drawn) -> None:
         made: dict[tuple[Sent, bool], tuple[str | None, Sent]] = {}

@@ -367,19 +367,22 @@ async def test_a_region_the_page_holds_goes_as_hunks_and_a_page_that_lost_its_co
 
 
 async def test_the_table_talk_is_read_once_a_seat_retried_when_it_fails_and_never_left_silent() -> None:
-    """One live path: a table wake-up (`Topic.TABLE`) reads each watching seat's table regions
-    once for all its sockets and sends each what changed (nothing when nothing did); a read that
-    fails is tried again, and a seat whose table still cannot be read is closed 1013 (its page
-    reconnects and reads it on hello) instead of keeping a socket that silently misses talk."""
-    reads: list[str] = []
+    """One live path: a table wake-up (`Topic.TABLE`) reads the battle's table once for all its
+    watching seats and sockets and sends each what changed (nothing when nothing did); a read that
+    fails is tried again, and a table that still cannot be read has its sockets closed 1013 (the
+    page reconnects and reads it on hello) instead of keeping sockets that silently miss talk."""
+    reads: list[list[str]] = []
     talk = {"line": "hi", "fail": 2}
 
-    async def table(battle_id: str, seat: str) -> list[tuple[str, str]] | None:
-        reads.append(seat)
+    async def table(battle_id: str, seats: list[str]) -> dict[str, list[tuple[str, str]] | None]:
+        reads.append(seats)
         if talk["fail"]:
             talk["fail"] -= 1
             raise ConnectionError("database busy")
-        return [("#chat-list", f'<hx-partial hx-target="#chat-list">{talk["line"]}</hx-partial>')]
+        return {
+            s: [("#chat-list", f'<hx-partial hx-target="#chat-list">{talk["line"]}</hx-partial>')]
+            for s in seats
+        }
 
     fast = HubSettings(heartbeat_seconds=0, read_retries=3, retry_delay=0.002, retry_delay_max=0.01)
     hub = Hub(load=lambda b, s: _read(s), views=Views(), settings=fast, table=table)
@@ -390,7 +393,7 @@ async def test_the_table_talk_is_read_once_a_seat_retried_when_it_fails_and_neve
     await hub.wake("b", 0, Topic.TABLE)
     await settle(hub)
     await eventually(lambda: all(s.sent for s in socks), what="the table frame on both tabs")
-    assert reads == ["p", "p", "p"]  # two failures, then one read for both tabs
+    assert reads == [["p"], ["p"], ["p"]]  # two failures, then one read for both tabs
     assert all(
         json.loads(s.sent[-1])
         == {"content": '<hx-partial hx-target="#chat-list">hi</hx-partial>', "table": True}
@@ -403,6 +406,35 @@ async def test_the_table_talk_is_read_once_a_seat_retried_when_it_fails_and_neve
     await hub.wake("b", 0, Topic.TABLE)
     await eventually(lambda: all(s.closed for s in socks), what="both tabs closed")
     assert all(s.closed == [(1013, "the table could not be read; reconnecting")] for s in socks)
+
+
+async def test_a_tables_seats_share_one_read_and_each_gets_only_its_own_regions() -> None:
+    """Several seats watching one battle: a table wake-up reads once for all of them, and each
+    seat's sockets get that seat's regions only; a seat the read finds unseated gets nothing."""
+    reads: list[list[str]] = []
+
+    async def table(battle_id: str, seats: list[str]) -> dict[str, list[tuple[str, str]] | None]:
+        reads.append(sorted(seats))
+        drawn = {
+            s: [("#chat-list", f'<hx-partial hx-target="#chat-list">for {s}</hx-partial>')] for s in seats
+        }
+        return drawn | {"gone": None}
+
+    hub = Hub(
+        load=lambda b, s: _read(s), views=Views(), settings=HubSettings(heartbeat_seconds=0), table=table
+    )
+    socks = {seat: Socket() for seat in ("p", "q", "gone")}
+    for seat, sock in socks.items():
+        hub.join(Subscriber("b", seat, sock.send, sock.close, csrf="t"))
+    await hub.wake("b", 0, Topic.TABLE)
+    await settle(hub)
+    await eventually(lambda: socks["p"].sent and socks["q"].sent, what="each seat's table frame")
+    assert reads == [["gone", "p", "q"]]
+    for seat in ("p", "q"):
+        assert [json.loads(f)["content"] for f in socks[seat].sent] == [
+            f'<hx-partial hx-target="#chat-list">for {seat}</hx-partial>'
+        ]
+    assert socks["gone"].sent == [] and socks["gone"].closed == []
 
 
 async def test_a_seats_wake_up_is_counted_even_with_nobody_watching() -> None:
@@ -419,8 +451,11 @@ async def test_after_the_broker_comes_back_the_table_talk_is_caught_up_too() -> 
     watching seat's table is read again and sent what changed (here: a line it lacks)."""
     talk = {"line": "one"}
 
-    async def table(battle_id: str, seat: str) -> list[tuple[str, str]]:
-        return [("#chat-list", f'<hx-partial hx-target="#chat-list">{talk["line"]}</hx-partial>')]
+    async def table(battle_id: str, seats: list[str]) -> dict[str, list[tuple[str, str]] | None]:
+        return {
+            s: [("#chat-list", f'<hx-partial hx-target="#chat-list">{talk["line"]}</hx-partial>')]
+            for s in seats
+        }
 
     hub = Hub(
         load=lambda b, s: _read(s), views=Views(), settings=HubSettings(heartbeat_seconds=0), table=table

@@ -13,6 +13,7 @@ from app.db import Database
 from app.services import bus
 from app.services.bus import ActionCommitted
 from app.services.errors import NotFound
+from app.services.history.replay import preview
 from app.services.reading import live_log
 from app.services.reading.live_log import LiveLogs
 from app.services.reading.maps import map_rows
@@ -50,10 +51,17 @@ async def from_the_whole_log(db: Database, battle_id: str, seq: int) -> tuple:
         )
 
 
+async def page_preview(db: Database, battle_id: str) -> dict:
+    """The referee's undo/redo preview as the page reads it (from the log in the database)."""
+    async with db.reader() as session:
+        return await preview(session, battle_id)
+
+
 async def test_kept_log_readings_match_a_whole_log_read_after_each_action(
     client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(live_log, "RECENT", 3)  # so a viewer soon falls behind the kept rows
+    monkeypatch.setattr(live_log, "REWIND_POINTS", 2)  # so Undo and Redo soon name an unkept line
     table = await set_table(
         client,
         ships={"ex": (ship_def("excelsior"), "ann"), "sh": (ship_def("shadow-cruiser"), "bob")},
@@ -61,7 +69,7 @@ async def test_kept_log_readings_match_a_whole_log_read_after_each_action(
     ex, sh = table.ships["ex"], table.ships["sh"]
     db = client.app.state.platform.db  # type: ignore[attr-defined]
     kept = LiveLogs()
-    watcher = table.ids["watcher"]
+    watcher, ref = table.ids["watcher"], table.ids["ref"]
     start = (await read_live(db, table.battle_id, 0, watching={watcher}, logs=kept)).seq
     steps = [
         ("ann", "ship.move", {"ship": ex, "position": {"hex": "0101", "facing": 1, "speed": 0}}),
@@ -73,8 +81,14 @@ async def test_kept_log_readings_match_a_whole_log_read_after_each_action(
         ("ref", "battle.undo", {"reason": "moved the wrong ship"}),
         ("ref", "override.set", {"path": FORE.format(ex), "value": 18, "reason": "second look"}),
         ("ref", "battle.undo", {"reason": "the first was right"}),
+        ("ref", "battle.undo", {"reason": "and the one before"}),
+        ("ref", "battle.redo", {}),
+        ("ref", "battle.rewind", {"to_seq": 2, "reason": "start the turn again"}),
+        ("ann", "damage.apply", {"target": sh, "source": ex, "amount": 1}),
+        ("ref", "battle.undo", {"reason": "not yet"}),
     ]
     marks_seen, clocks = set(), set()
+    previews: list[dict] = []
     for who, kind, payload in steps:
         seq = (await ok(client, table, who, kind, payload))["seq"]
         # a round for viewers at the previous seq, through the kept readings and from scratch
@@ -86,9 +100,16 @@ async def test_kept_log_readings_match_a_whole_log_read_after_each_action(
         marks_seen.add(tuple((m.seq, m.value) for m in live.marks))
         spectator = live.by_id[watcher]
         assert live_html(live, spectator, seq - 1, "c") == live_html(whole, spectator, seq - 1, "c")
+        # the referee's preview, from the kept walk and lines, is the page's (read from the log)
+        kept_preview = (await read_live(db, table.battle_id, seq, watching={ref}, logs=kept)).history
+        assert kept_preview == await page_preview(db, table.battle_id), kind
+        previews.append(kept_preview)
     # the overrides came and went with the undo: the kept marks followed them
     assert any(marks_seen) and len(marks_seen) >= 3
     assert None in clocks and len(clocks) == 2  # the step began at the start, then at the clock move
+    # Undo and Redo named rows, some older than the kept lines; the rewind cleared what Redo had
+    assert {p["undo"]["seq"] for p in previews if p["undo"]} and any(p["redo"] for p in previews)
+    assert previews[-1]["redo"] is not None and previews[-2]["redo"] is None
     # a viewer who has everything up to `start` only, now well behind the 3 kept rows
     behind = await read_live(db, table.battle_id, start, watching={watcher}, logs=kept)
     assert [r.seq for r in behind.rows] == list(range(start + 1, behind.seq + 1))
@@ -115,8 +136,9 @@ async def test_a_round_reads_up_to_its_snapshot_and_no_drafts_where_the_game_has
 async def test_a_round_after_a_local_action_reads_nothing_back_and_draws_the_same(
     client: httpx.AsyncClient,
 ) -> None:
-    """The process that committed hands its commit to the live path: a spectators' round at that
-    seq runs no SQL statement at all, and draws what a read of the database draws."""
+    """The process that committed hands its commit to the live path: a round at that seq runs no
+    SQL statement at all — the referee's undo/redo preview included — and draws what a read of the
+    database draws."""
     table = await set_table(
         client,
         ships={"ex": (ship_def("excelsior"), "ann"), "sh": (ship_def("shadow-cruiser"), "bob")},
@@ -136,8 +158,9 @@ async def test_a_round_after_a_local_action_reads_nothing_back_and_draws_the_sam
         statements.append(statement)
 
     watcher = table.ids["watcher"]
+    watching = {watcher, table.ids["ref"]}
     try:
-        first = await read_live(db, table.battle_id, 0, watching={watcher}, logs=kept, wanted=None)
+        first = await read_live(db, table.battle_id, 0, watching=watching, logs=kept, wanted=None)
         event.listen(db.engine.sync_engine, "before_cursor_execute", count)
         moves = [
             ("ann", "ship.move", {"ship": ex, "position": {"hex": "0101", "facing": 1, "speed": 0}}),
@@ -150,12 +173,13 @@ async def test_a_round_after_a_local_action_reads_nothing_back_and_draws_the_sam
             seq = (await ok(client, table, who, kind, payload))["seq"]
             await settled()  # the action's own background work (last seen) is not the round's
             statements.clear()
-            live = await read_live(db, table.battle_id, seq - 1, watching={watcher}, logs=kept, wanted=seq)
+            live = await read_live(db, table.battle_id, seq - 1, watching=watching, logs=kept, wanted=seq)
             assert statements == [], (kind, statements)  # nothing read back
-            fresh = await read_live(db, table.battle_id, seq - 1, watching={watcher}, logs=LiveLogs())
+            fresh = await read_live(db, table.battle_id, seq - 1, watching=watching, logs=LiveLogs())
             assert statements, kind  # the comparison did read the database
             assert live.seq == fresh.seq == seq and [r.seq for r in live.rows] == [seq]
-            assert readings(live) == readings(fresh), kind
+            assert readings(live) == readings(fresh) and live.history == fresh.history, kind
+            assert live.history is not None and live.history["undo"]["seq"] == seq
             spectator = live.by_id[watcher]
             assert live_html(live, spectator, seq - 1, "c") == live_html(fresh, spectator, seq - 1, "c"), kind
         # a seq heard of from elsewhere (newer than this process's commit) is read from the database

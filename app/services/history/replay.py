@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,10 +167,13 @@ class Stacks:
 class StackWalk:
     """`stacks` one row at a time (an import checks each history row against the log before it)."""
 
-    def __init__(self) -> None:
-        self.after: dict[int, _Node | None] = {0: None}
+    def __init__(self, start: int = 0) -> None:
+        """`start`: the row the walk begins after (what was in effect then is left unknown; the
+        tops are the log's own only for a walk from its start)."""
+        self.after: dict[int, _Node | None] = {start: None}
         self.top: _Node | None = None
         self.redo: list[int] = []
+        self.last = start
 
     def add(self, seq: int, action_type: str, payload: dict[str, Any]) -> None:
         if action_type in HISTORY_ACTIONS:
@@ -187,13 +190,14 @@ class StackWalk:
             self.top = _Node(seq, self.top)
             self.redo = []
         self.after[seq] = self.top
+        self.last = max(self.last, seq)
 
     def tops(self) -> Tops:
         """What undo and redo would take now (`history_tops` of the rows walked so far)."""
         return Tops(
             undo=self.top.seq if self.top is not None else None,
             redo=self.redo[-1] if self.redo else None,
-            last=max(self.after),
+            last=self.last,
         )
 
     def now(self) -> Stacks:
@@ -222,24 +226,21 @@ class TakenBack:
     how: str
 
 
-class TakenBackWalk:
+class TakenBackWalk(StackWalk):
     """Which real actions an undo or a rewind took back, walked from the log row by row (a redo, or
     a rewind to a point where it was in effect, puts one back): the log marks them so. `add`
     answers which actions' marks that row changed, so a live frame updates only those entries."""
 
     def __init__(self, start: int = 0) -> None:
-        """`start`: the row the walk begins after (what was in effect then is left unknown)."""
-        self.after: dict[int, _Node | None] = {start: None}
-        self.top: _Node | None = None
+        super().__init__(start)
         self.taken: dict[int, TakenBack] = {}
 
-    def add(self, seq: int, action_type: str, payload: dict[str, Any]) -> set[int]:
+    def add(self, seq: int, action_type: str, payload: dict[str, Any]) -> set[int]:  # type: ignore[override]
         if action_type not in HISTORY_ACTIONS:
-            self.top = _Node(seq, self.top)
-            self.after[seq] = self.top
+            super().add(seq, action_type, payload)
             return set()
-        before, self.top = _seqs(self.top), self.after.get(_rewind_target_of(action_type, payload))
-        self.after[seq] = self.top
+        before = _seqs(self.top)
+        super().add(seq, action_type, payload)
         now = _seqs(self.top)
         how = "rewind" if action_type == REWIND else "undo"
         for gone in before - now:
@@ -466,22 +467,40 @@ async def _rows_at(session: AsyncSession, battle_id: str, seqs: set[int]) -> dic
     return {r.seq: r for r in found}
 
 
+def preview_seqs(tops: Tops) -> set[int]:
+    """The rows whose log lines the referee's preview shows (`preview_of`)."""
+    return {*_forks(tops.last), *(s for s in (tops.undo, tops.redo) if s)}
+
+
+def _forks(last: int) -> list[int]:
+    """The points a what-if may start from, the last entry first; a rewind offers all but it."""
+    return list(range(last, max(0, last - REWIND_POINTS - 1), -1)) if last else []
+
+
+def preview_of(tops: Tops, lines: Mapping[int, str]) -> dict[str, Any]:
+    """The referee's preview of a log whose tops are `tops`, from the referee's line of each row
+    `preview_seqs` names (`lines`: seq → `line_of(row, True)`)."""
+    undo, redo, forks = tops.undo, tops.redo, _forks(tops.last)
+    return {
+        "undo": {"seq": undo, "line": lines[undo]} if undo else None,
+        "redo": {"seq": redo, "line": lines[redo]} if redo else None,
+        "rewind_points": [{"seq": 0, "line": line_of(None)}]
+        + [{"seq": s, "line": lines[s]} for s in forks[1:] if s in lines],
+        "fork_points": [{"seq": s, "line": lines[s]} for s in forks if s in lines],
+    }
+
+
+async def referee_lines(session: AsyncSession, battle_id: str, seqs: set[int]) -> dict[int, str]:
+    """The referee's log line of each of these rows (those that exist)."""
+    return {seq: line_of(row, True) for seq, row in (await _rows_at(session, battle_id, seqs)).items()}
+
+
 async def preview(session: AsyncSession, battle_id: str) -> dict[str, Any]:
     """For the referee's page: what Undo would take back and what Redo would put back (the log
     line of each), the latest points a rewind may return to, and those a what-if may start from
     (the last entry first: a fork of the battle as it stands)."""
     tops = await history_tops(session, battle_id)
-    undo, redo, last = tops.undo, tops.redo, tops.last
-    points = list(range(max(1, last - REWIND_POINTS), last))[::-1]
-    forks = [last, *points] if last else []
-    by_seq = await _rows_at(session, battle_id, {*forks, *(s for s in (undo, redo) if s)})
-    return {
-        "undo": {"seq": undo, "line": line_of(by_seq[undo], True)} if undo else None,
-        "redo": {"seq": redo, "line": line_of(by_seq[redo], True)} if redo else None,
-        "rewind_points": [{"seq": 0, "line": line_of(None)}]
-        + [{"seq": s, "line": line_of(by_seq[s], True)} for s in points if s in by_seq],
-        "fork_points": [{"seq": s, "line": line_of(by_seq[s], True)} for s in forks if s in by_seq],
-    }
+    return preview_of(tops, await referee_lines(session, battle_id, preview_seqs(tops)))
 
 
 REWIND_POINTS = 100  # the latest points a rewind form offers by name (any seq may still be typed)

@@ -20,7 +20,15 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Participant
-from app.services.history.replay import HISTORY_ACTIONS, TakenBackWalk
+from app.services.history.replay import (
+    HISTORY_ACTIONS,
+    REWIND_POINTS,
+    TakenBackWalk,
+    line_of,
+    preview_of,
+    preview_seqs,
+    referee_lines,
+)
 from app.services.kept import Commit
 from app.services.reading.maps import MapRow, Parts, places_ships
 from app.services.reading.overrides import Mark, is_special, marks_in
@@ -45,6 +53,11 @@ class BattleLog:
     _marks: tuple[int, list[Mark]] | None = None
     walk: TakenBackWalk = field(default_factory=TakenBackWalk)  # what undos and rewinds took back
     touched: dict[int, set[int]] = field(default_factory=dict)  # history row → the marks it changed
+    # The referee's line of each of the latest rows (the preview's rewind and fork points), and of
+    # older rows the preview named (what Undo or Redo would take, read once): a row never changes.
+    lines: dict[int, str] = field(default_factory=dict)
+    older: dict[int, str] = field(default_factory=dict)
+    _preview: tuple[int, dict[str, Any]] | None = None  # the referee's preview at that `last`
 
     def extend(self, rows: list[ActionLog]) -> None:
         """Take the rows after `last`, oldest first (the caller read them in seq order)."""
@@ -63,6 +76,9 @@ class BattleLog:
                 self.clock_row = (row.seq, row.created_at)
             self.recent.append(row)
             self.last = row.seq
+            self.lines[row.seq] = line_of(row, True)
+        for seq in [s for s in self.lines if s < self.last - REWIND_POINTS]:
+            del self.lines[seq]  # older than any point the preview offers
 
     def trim(self, since: int) -> None:
         """Let go of the whole rows every viewer already holds (up to `since`, the oldest viewer's
@@ -87,6 +103,22 @@ class BattleLog:
             return None
         seq, at = self.clock_row
         return at if self.last - seq < STEP_LOOKBACK else None
+
+    async def preview(self, session: AsyncSession, battle_id: str) -> dict[str, Any]:
+        """`replay.preview` at `last`, from the walk's tops and the kept lines: worked out again
+        only when a row came (each moves the points it offers), and a row read only when Undo or
+        Redo names one older than the kept lines (its line is kept while they still name it)."""
+        if self._preview is not None and self._preview[0] == self.last:
+            return self._preview[1]
+        tops = self.walk.tops()
+        wanted = preview_seqs(tops)
+        self.older = {seq: line for seq, line in self.older.items() if seq in wanted}
+        missing = wanted - self.lines.keys() - self.older.keys()
+        if missing:
+            self.older |= await referee_lines(session, battle_id, missing)
+        shown = preview_of(tops, self.lines | self.older)
+        self._preview = (self.last, shown)
+        return shown
 
     def marks(self) -> list[Mark]:
         """`overrides.standing` at `last` (worked out again only when a special row came)."""

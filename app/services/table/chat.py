@@ -126,23 +126,78 @@ async def lines_for(
     )
     rows = list(await session.scalars(query))
     people = {p.id: p for p in await participants(session, battle_id)}
+    return [_line(m, start + i + 1, people, reader) for i, m in enumerate(rows)]
+
+
+def _line(m: ChatMessage, seq: int, people: dict[str, Participant], reader: Participant) -> Line:
+    """A message as this reader sees it, the reader's `seq`-th."""
 
     def name(pid: str | None) -> str:
         return people[pid].name if pid in people else "someone"
 
-    return [
-        Line(
-            seq=start + i + 1,
-            sender=name(m.sender_id),
-            sender_role=people[m.sender_id].role if m.sender_id in people else "",
-            to=None if m.recipient_id is None else name(m.recipient_id),
-            private=m.recipient_id is not None,
-            body=m.body,
-            at=aware(m.created_at) or m.created_at,
-            mine=m.sender_id == reader.id,
+    return Line(
+        seq=seq,
+        sender=name(m.sender_id),
+        sender_role=people[m.sender_id].role if m.sender_id in people else "",
+        to=None if m.recipient_id is None else name(m.recipient_id),
+        private=m.recipient_id is not None,
+        body=m.body,
+        at=aware(m.created_at) or m.created_at,
+        mine=m.sender_id == reader.id,
+    )
+
+
+def sees(reader: Participant, sender_id: str | None, recipient_id: str | None) -> bool:
+    """`_visible_to` in Python: a public message, or a private one with the reader at one end."""
+    return recipient_id is None or reader.id in (sender_id, recipient_id)
+
+
+TALK_PAGE = 4 * SHOWN  # messages read at a time from the end for a battle's watching seats
+
+
+async def talk_for(
+    session: AsyncSession, battle_id: str, readers: list[Participant], people: list[Participant]
+) -> dict[str, tuple[int, list[Line]]]:
+    """Each reader's `visible_count` and `lines_for` (the last SHOWN), for all the readers at once:
+    how many messages each party sends each in one grouped count, then the battle's messages from
+    its end, a page at a time, until every reader has its SHOWN lines or the start is reached —
+    two statements for a table however many seats watch, where each seat took four. The count
+    gives the newest message the pages start from, so a message posted meanwhile is in neither."""
+    counted = (
+        await session.execute(
+            select(ChatMessage.sender_id, ChatMessage.recipient_id, func.count(), func.max(ChatMessage.seq))
+            .where(ChatMessage.battle_id == battle_id)
+            .group_by(ChatMessage.sender_id, ChatMessage.recipient_id)
         )
-        for i, m in enumerate(rows)
-    ]
+    ).all()
+    counts = {r.id: sum(n for s, t, n, _ in counted if sees(r, s, t)) for r in readers}
+    newest: list[ChatMessage] = []  # newest first
+    lacking = {r.id: min(counts[r.id], SHOWN) for r in readers}  # lines each reader still lacks
+    before = max((top for *_, top in counted), default=0) + 1
+    while any(lacking.values()):
+        page = list(
+            await session.scalars(
+                select(ChatMessage)
+                .where(ChatMessage.battle_id == battle_id, ChatMessage.seq < before)
+                .order_by(ChatMessage.seq.desc())
+                .limit(TALK_PAGE)
+            )
+        )
+        for m in page:
+            for r in readers:
+                if lacking[r.id] and sees(r, m.sender_id, m.recipient_id):
+                    lacking[r.id] -= 1
+        newest += page
+        if len(page) < TALK_PAGE:
+            break
+        before = page[-1].seq
+    by_id = {p.id: p for p in people}
+    talk: dict[str, tuple[int, list[Line]]] = {}
+    for r in readers:
+        mine = [m for m in newest if sees(r, m.sender_id, m.recipient_id)][:SHOWN][::-1]
+        start = counts[r.id] - len(mine)
+        talk[r.id] = (counts[r.id], [_line(m, start + i + 1, by_id, r) for i, m in enumerate(mine)])
+    return talk
 
 
 async def referee_of(session: AsyncSession, battle_id: str) -> Participant | None:

@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import existing
@@ -54,7 +54,7 @@ def _reason(text: Any, field: str = "reason") -> str:
     return value
 
 
-async def _last_row(session: AsyncSession, battle: Battle) -> ActionLog | None:
+async def last_row(session: AsyncSession, battle: Battle) -> ActionLog | None:
     return await session.scalar(
         select(ActionLog).where(ActionLog.battle_id == battle.id, ActionLog.seq == battle.seq)
     )
@@ -62,9 +62,18 @@ async def _last_row(session: AsyncSession, battle: Battle) -> ActionLog | None:
 
 async def may_ask_undo(session: AsyncSession, battle: Battle, participant: Participant) -> int | None:
     """The seq of the action this player may ask to undo: the battle's last action, if it is theirs."""
-    if participant.role not in ASKERS or battle.status == "finished" or battle.seq == 0:
+    if not could_ask_undo(battle, participant):
         return None
-    row = await _last_row(session, battle)
+    return undo_target(await last_row(session, battle), participant)
+
+
+def could_ask_undo(battle: Battle, participant: Participant) -> bool:
+    """Whether this seat may ask for an undo at all now (else the last row need not be read)."""
+    return participant.role in ASKERS and battle.status != "finished" and battle.seq != 0
+
+
+def undo_target(row: ActionLog | None, participant: Participant) -> int | None:
+    """`may_ask_undo` given the battle's last row (read once for every seat of a table)."""
     if row is None or row.actor_id != participant.id or row.action_type in HISTORY_ACTIONS:
         return None
     return row.seq
@@ -125,30 +134,76 @@ async def requests_for(
     session: AsyncSession, battle: Battle, viewer: Participant, limit: int = 20, rules: Rules = STANDARD
 ) -> list[Shown]:
     """The referee's queue (every request), or a player's own requests; nothing for others."""
-    query = select(TableRequest).where(TableRequest.battle_id == battle.id)
-    if viewer.role != "referee":
-        if viewer.role not in ASKERS:
-            return []
-        # a seat claim names the seat, not its asker: only the referee reads it
-        query = query.where(TableRequest.participant_id == viewer.id, TableRequest.kind != lobby.SEAT)
-    rows = list(await session.scalars(query.order_by(TableRequest.id.desc()).limit(limit)))
-    names = {p.id: p.name for p in await participants(session, battle.id)}
-    state, _ = await load_state(session, battle.id, rules)
-    ships = {sid: s.name for sid, s in state.ships.items()}
-    return [
-        Shown(
-            r.id,
-            lobby.claim_summary(r, "")[0] if r.kind == lobby.SEAT else names.get(r.participant_id, "someone"),
-            r.participant_id,
-            r.kind,
-            r.target_seq,
-            _summary(r, ships, names),
-            r.reason,
-            r.status,
-            r.answer,
+    return (await requests_by_seat(session, battle, [viewer], limit, rules))[viewer.id]
+
+
+def _sees(viewer: Participant, row: TableRequest) -> bool:
+    """The referee sees every request; a player their own (a seat claim names the seat, not its
+    asker: only the referee reads it); nobody else any."""
+    if viewer.role == "referee":
+        return True
+    return viewer.role in ASKERS and row.participant_id == viewer.id and row.kind != lobby.SEAT
+
+
+async def requests_by_seat(
+    session: AsyncSession,
+    battle: Battle,
+    viewers: list[Participant],
+    limit: int = 20,
+    rules: Rules = STANDARD,
+) -> dict[str, list[Shown]]:
+    """`requests_for` of each viewer, for all of them at once: one statement reads the newest
+    `limit` requests of the battle and the newest `limit` of each player's own (ranked in the
+    database), and each viewer is given those it sees (`_sees`); the state is loaded for the ships'
+    names only when a damage request is shown."""
+    asking = [v for v in viewers if v.role == "referee" or v.role in ASKERS]
+    if not asking:
+        return {v.id: [] for v in viewers}
+    own = TableRequest.kind == lobby.SEAT  # ranked apart: a player's own list leaves claims out
+    ranked = (
+        select(
+            TableRequest.id,
+            func.row_number().over(order_by=TableRequest.id.desc()).label("overall"),
+            func.row_number()
+            .over(partition_by=(TableRequest.participant_id, own), order_by=TableRequest.id.desc())
+            .label("own"),
         )
-        for r in rows
-    ]
+        .where(TableRequest.battle_id == battle.id)
+        .subquery()
+    )
+    query = (
+        select(TableRequest)
+        .join(ranked, ranked.c.id == TableRequest.id)
+        .where(or_(ranked.c.overall <= limit, ranked.c.own <= limit))
+        .order_by(TableRequest.id.desc())
+    )
+    rows = list(await session.scalars(query))
+    seen = {v.id: [r for r in rows if _sees(v, r)][:limit] for v in viewers}
+    shown = {r.id: r for found in seen.values() for r in found}
+    names = {p.id: p.name for p in await participants(session, battle.id)} if shown else {}
+    ships: dict[str, str] = {}
+    if any(r.kind not in (lobby.SEAT, "undo", TIMEOUT) for r in shown.values()):  # a damage request
+        state, _ = await load_state(session, battle.id, rules)
+        ships = {sid: s.name for sid, s in state.ships.items()}
+    return {
+        v.id: [
+            Shown(
+                r.id,
+                lobby.claim_summary(r, "")[0]
+                if r.kind == lobby.SEAT
+                else names.get(r.participant_id, "someone"),
+                r.participant_id,
+                r.kind,
+                r.target_seq,
+                _summary(r, ships, names),
+                r.reason,
+                r.status,
+                r.answer,
+            )
+            for r in found
+        ]
+        for v, found in ((v, seen[v.id]) for v in viewers)
+    }
 
 
 async def decide(

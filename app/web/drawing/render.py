@@ -340,8 +340,8 @@ async def read_live(
     by the snapshot's seq, so a frame never carries an entry past its own seq.
 
     `watching`: the seats with a socket on this battle in this process (None: any seat). Only a
-    referee's frame shows the undo/redo preview, and it reads the whole log, so it is read only
-    when a referee among them watches."""
+    referee's frame shows the undo/redo preview, so it is worked out only when a referee among them
+    watches — from the kept log (`BattleLog.preview`), once per new row."""
     logs = logs if logs is not None else LiveLogs(battles=1)
     commit = logs.latest(battle_id, wanted)
     async with db.reader() as session:  # it connects only if a statement is needed
@@ -369,7 +369,7 @@ async def read_live(
         referee_seated = any(
             p.role == "referee" and p.active and (watching is None or p.id in watching) for p in people
         )
-        history = await history_preview(session, battle_id) if referee_seated else None
+        history = await log.preview(session, battle_id) if referee_seated else None
         end = next((r.seq for r in rows if r.action_type == END), None)
         revealed = await revealed_at_end(session, battle_id, end) if end is not None else []
         clock_run = await read_run(session, battle_id) if settings_of(state) is not None else None

@@ -9,6 +9,7 @@ own topic (`Topic.TABLE`); the hub reads each watching seat's regions with `tabl
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -20,7 +21,7 @@ from app.services.errors import Invalid, ServiceError
 from app.services.platform import Platform
 from app.services.reading.views import catch_up
 from app.services.store import seats
-from app.services.store.battles import get_battle, get_participant, participants
+from app.services.store.battles import get_battle, participants
 from app.services.table import chat, notify, pings
 from app.services.write import requests
 from app.web.deps import PlatformDep
@@ -33,32 +34,77 @@ router = APIRouter(include_in_schema=False)
 log = logging.getLogger(__name__)
 
 
+@dataclass
+class TableRead:
+    """What every seat's table regions share, read once for all the seats of a battle watching:
+    the battle's table options, its seats, each reader's chat (`chat.talk_for`), each reader's
+    requests (`requests.requests_by_seat`) and the battle's last row (who may ask to undo it). A
+    seat's regions are then drawn from it in memory (`context`); each part is filtered by its
+    reader as the per-seat reads filter it, so a seat still sees only its own talk. Nothing is
+    kept past the round that read it."""
+
+    battle: Battle
+    options: dict[str, Any]
+    people: list[Participant]
+    chat_max: int
+    talk: dict[str, tuple[int, list[chat.Line]]]
+    shown: dict[str, list[requests.Shown]]
+    undo_of: dict[str, int | None]
+
+    @classmethod
+    async def of(
+        cls,
+        session: AsyncSession,
+        platform: Platform,
+        battle: Battle,
+        readers: list[Participant],
+        people: list[Participant] | None = None,
+    ) -> TableRead:
+        """`people`: the battle's seats, if the caller read them already."""
+        people = people if people is not None else await participants(session, battle.id)
+        askers = [r for r in readers if requests.could_ask_undo(battle, r)]
+        last = await requests.last_row(session, battle) if askers else None
+        return cls(
+            battle,
+            await seats.table_options(session, battle),
+            people,
+            platform.settings.chat_max_chars,
+            await chat.talk_for(session, battle.id, readers, people),
+            await requests.requests_by_seat(session, battle, readers, rules=platform.rules),
+            {r.id: requests.undo_target(last, r) for r in askers},
+        )
+
+    def context(self, me: Participant) -> dict[str, Any]:
+        """The table's regions for this viewer only: their chat, their requests (the referee: all)."""
+        people = [p for p in self.people if p.active]
+        if me.role == "referee":
+            private_to = [{"value": p.id, "label": p.name} for p in people if p.role in requests.ASKERS]
+        elif me.role in requests.ASKERS:
+            private_to = [{"value": chat.REFEREE, "label": "the referee"}]
+        else:
+            private_to = []
+        count, lines = self.talk[me.id]
+        return {
+            "table": {
+                "options": self.options,
+                "can_chat": me.role != "spectator" or bool(self.options["spectators_chat"]),
+                "private_to": private_to,
+                "chat_max": self.chat_max,
+                "chat_seq": count,
+                "has_requests": me.role == "referee" or me.role in requests.ASKERS,
+                "undo_seq": self.undo_of.get(me.id),
+            },
+            "chat_lines": lines,
+            "table_requests": self.shown[me.id],
+        }
+
+
 async def table_context(
     session: AsyncSession, platform: Platform, battle: Battle, me: Participant, viewer: Any = None
 ) -> dict[str, Any]:
-    """The table's regions for this viewer only: their chat, their requests (the referee: all)."""
-    options = await seats.table_options(session, battle)
-    people = [p for p in await participants(session, battle.id) if p.active]
-    if me.role == "referee":
-        private_to = [{"value": p.id, "label": p.name} for p in people if p.role in requests.ASKERS]
-    elif me.role in requests.ASKERS:
-        private_to = [{"value": chat.REFEREE, "label": "the referee"}]
-    else:
-        private_to = []
-    can_chat = me.role != "spectator" or bool(options["spectators_chat"])
-    return {
-        "table": {
-            "options": options,
-            "can_chat": can_chat,
-            "private_to": private_to,
-            "chat_max": platform.settings.chat_max_chars,
-            "chat_seq": await chat.visible_count(session, battle.id, me),
-            "has_requests": me.role == "referee" or me.role in requests.ASKERS,
-            "undo_seq": await requests.may_ask_undo(session, battle, me),
-        },
-        "chat_lines": await chat.lines_for(session, battle.id, me),
-        "table_requests": await requests.requests_for(session, battle, me, rules=platform.rules),
-    }
+    """The table's regions for this viewer only (a page's: the live path reads a `TableRead` for
+    every watching seat at once)."""
+    return (await TableRead.of(session, platform, battle, [me])).context(me)
 
 
 async def page_extras(
@@ -82,18 +128,27 @@ async def page_extras(
 
 
 async def table_regions(
-    platform: Platform, battle_id: str, participant_id: str
-) -> list[tuple[str, str]] | None:
-    """The chat and requests regions for one seat, as (target, <hx-partial> element) pairs — what
-    the hub sends that seat's sockets when the table talk changed (None: no longer seated)."""
+    platform: Platform, battle_id: str, seat_ids: list[str]
+) -> dict[str, list[tuple[str, str]] | None]:
+    """The chat and requests regions of each of these seats, as (target, <hx-partial> element)
+    pairs — what the hub sends each seat's sockets when the table talk changed (None: no longer
+    seated). What the seats share is read once (`TableRead`), however many of them watch."""
     async with platform.db.reader() as session:
         try:
             battle = await get_battle(session, battle_id)
-            me = await get_participant(session, battle_id, participant_id)
         except ServiceError:
-            return None
-        context = await table_context(session, platform, battle, me)
-    return regions_of(render("partials/table_live.html", context | {"battle": {"id": battle_id}, "me": me}))
+            return dict.fromkeys(seat_ids)
+        people = await participants(session, battle_id)
+        seated = {p.id: p for p in people if p.active}
+        readers = [seated[s] for s in seat_ids if s in seated]
+        if not readers:
+            return dict.fromkeys(seat_ids)
+        read = await TableRead.of(session, platform, battle, readers, people)
+    regions: dict[str, list[tuple[str, str]] | None] = dict.fromkeys(seat_ids)
+    for me in readers:
+        context = read.context(me) | {"battle": {"id": battle_id}, "me": me}
+        regions[me.id] = regions_of(render("partials/table_live.html", context))
+    return regions
 
 
 # --- page routes ---------------------------------------------------------------------------------
