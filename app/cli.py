@@ -295,7 +295,9 @@ def main(argv: list[str] | None = None) -> None:
     export_cmd.add_argument("battle")
     import_cmd = sub.add_parser("import", help="create a new battle from a battle file")
     import_cmd.add_argument("file")
-    campaign_export = sub.add_parser("campaign-export", help="write a campaign (its battles inside) to stdout")
+    campaign_export = sub.add_parser(
+        "campaign-export", help="write a campaign (its battles inside) to stdout"
+    )
     campaign_export.add_argument("campaign")
     campaign_import = sub.add_parser("campaign-import", help="create a new campaign from a campaign file")
     campaign_import.add_argument("file")

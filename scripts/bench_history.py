@@ -77,7 +77,9 @@ async def fill(url: str, n: int) -> tuple[str, dict[str, str]]:
             )
             kind, payload = "damage.apply", {"target": target, "source": source, "amount": 1}
         try:
-            await actions.submit(platform, Command(demo["id"], seats[who].id, kind, payload, uuid.uuid4().hex))
+            await actions.submit(
+                platform, Command(demo["id"], seats[who].id, kind, payload, uuid.uuid4().hex)
+            )
         except ServiceError as exc:
             print("refused:", exc.message)
         if done and done % 1000 == 0:
@@ -117,18 +119,20 @@ async def measure(url: str, battle_id: str, tokens: dict[str, str], rounds: int)
 
             figures[f"state at seq {half}"] = await timed(rounds, lambda: state(half))
             figures[f"state at seq {seq}"] = await timed(rounds, lambda: state(seq))
-            cookie = (await c.get(f"/join/{tokens['Kirk']}", follow_redirects=False)).cookies["starboard_session"]
+            cookie = (await c.get(f"/join/{tokens['Kirk']}", follow_redirects=False)).cookies[
+                "starboard_session"
+            ]
             page = {"Cookie": f"starboard_session={cookie}"}
-            figures["player's page"] = await timed(
-                rounds, lambda: ok_get(c, f"/battles/{battle_id}", page)
-            )
+            figures["player's page"] = await timed(rounds, lambda: ok_get(c, f"/battles/{battle_id}", page))
             figures[f"replay page at seq {half}"] = await timed(
                 rounds, lambda: ok_get(c, f"/battles/{battle_id}/replay?seq={half}", page)
             )
             figures["report (REST, a player)"] = await timed(
                 rounds, lambda: ok_get(c, f"/api/v1/battles/{battle_id}/report", kirk)
             )
-            figures["audit"] = await timed(rounds, lambda: ok_get(c, f"/api/v1/battles/{battle_id}/audit", ref))
+            figures["audit"] = await timed(
+                rounds, lambda: ok_get(c, f"/api/v1/battles/{battle_id}/audit", ref)
+            )
 
             async def undo() -> None:
                 body = {"type": "battle.undo", "payload": {"reason": "bench"}, "action_id": uuid.uuid4().hex}
@@ -150,7 +154,9 @@ def main() -> None:
     ap.add_argument("--actions", type=int, default=10_000)
     ap.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--keep", metavar="FILE", help="keep the database; write its URL, battle and tokens to FILE")
+    ap.add_argument(
+        "--keep", metavar="FILE", help="keep the database; write its URL, battle and tokens to FILE"
+    )
     ap.add_argument("--reuse", metavar="FILE", help="measure again the battle a --keep run wrote to FILE")
     a = ap.parse_args()
     if a.reuse:

@@ -24,7 +24,9 @@ def main(patterns: list[str]) -> None:
     total = sum(counts.values())
     killed = counts["killed"] + counts["timeout"]
     score = 100 * killed / total if total else 0.0
-    others = ", ".join(f"{s} {n}" for s, n in sorted(counts.items()) if s not in {"killed", "timeout", "survived"})
+    others = ", ".join(
+        f"{s} {n}" for s, n in sorted(counts.items()) if s not in {"killed", "timeout", "survived"}
+    )
     print(f"mutants: {total}  killed: {killed}  survived: {counts['survived']}  score: {score:.1f}%")
     if others:
         print(f"other outcomes: {others}")

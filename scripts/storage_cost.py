@@ -31,7 +31,15 @@ from app.services.write import actions  # noqa: E402
 from app.services.write.actions import Command  # noqa: E402
 from tests.conftest import migrate, settings_for  # noqa: E402
 
-TABLES = ("battles", "participants", "action_log", "snapshots", "checkpoints", "table_settings", "seat_status")
+TABLES = (
+    "battles",
+    "participants",
+    "action_log",
+    "snapshots",
+    "checkpoints",
+    "table_settings",
+    "seat_status",
+)
 
 
 async def play(url: str, n: int) -> tuple[dict[str, int], dict[str, int], int, int]:
@@ -96,7 +104,9 @@ def report(label: str, setup: dict[str, int], after: dict[str, int], battles: in
     print(f"{'table':<16}{'after set-up':>14}{'per battle':>12}{'after play':>12}{'per action':>12}")
     for table in setup:
         grown = after[table] - setup[table]
-        print(f"{table:<16}{setup[table]:>14,}{setup[table] // battles:>12,}{after[table]:>12,}{grown / n:>12,.0f}")
+        print(
+            f"{table:<16}{setup[table]:>14,}{setup[table] // battles:>12,}{after[table]:>12,}{grown / n:>12,.0f}"
+        )
     total_setup, total_after = sum(setup.values()), sum(after.values())
     print(
         f"{'all':<16}{total_setup:>14,}{total_setup // battles:>12,}{total_after:>12,}"

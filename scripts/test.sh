@@ -44,7 +44,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
   rm -f "$apt_log"
 fi
 
-.venv/bin/ruff check app tests migrations
+.venv/bin/ruff check app tests migrations scripts
+.venv/bin/ruff format --check --quiet app tests migrations scripts || { echo "scripts/test.sh: run .venv/bin/ruff format app tests migrations scripts" >&2; exit 1; }
 # Two workers (pytest-xdist), a test file each at a time: the suite's wall time is about halved on
 # two cores. Each worker has its own PostgreSQL database and small pools (tests/conftest.py). The
 # files go in the order tests/conftest.py gives them, longest first (xdist's own reorder would

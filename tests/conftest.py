@@ -62,7 +62,7 @@ def needs(item: pytest.Item) -> set[str]:
     names = set(getattr(item, "fixturenames", ()))
     found = {marker for marker, fixtures in NEEDS.items() if names & fixtures}
     callspec = getattr(item, "callspec", None)
-    for fixture, param in (callspec.params.items() if callspec is not None else ()):
+    for fixture, param in callspec.params.items() if callspec is not None else ():
         found |= NEEDS_BY_PARAM.get((fixture, param), set()) if isinstance(param, str) else set()
     return found
 

@@ -40,7 +40,9 @@ async def eventually(
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"still waiting after {timeout} s for {what or predicate!r} (last: {value!r})")
+            raise AssertionError(
+                f"still waiting after {timeout} s for {what or predicate!r} (last: {value!r})"
+            )
         await asyncio.sleep(interval)
 
 
@@ -54,7 +56,9 @@ def eventually_sync(
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"still waiting after {timeout} s for {what or predicate!r} (last: {value!r})")
+            raise AssertionError(
+                f"still waiting after {timeout} s for {what or predicate!r} (last: {value!r})"
+            )
         time.sleep(interval)
 
 

@@ -22,7 +22,9 @@ def deploy_nginx(nginx: str, upstream_ports: list[int], tmp_path: Path) -> Itera
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     assert UPSTREAM in conf, "deploy/nginx.conf's upstream line changed: update tests/nginx.py"
     conf = conf.replace("resolver 127.0.0.11 valid=10s;", "")
-    conf = conf.replace(UPSTREAM, "".join(UPSTREAM.replace("app:8000", f"127.0.0.1:{p}") for p in upstream_ports))
+    conf = conf.replace(
+        UPSTREAM, "".join(UPSTREAM.replace("app:8000", f"127.0.0.1:{p}") for p in upstream_ports)
+    )
     conf = conf.replace("listen 8000;", f"listen 127.0.0.1:{port};")
     conf = conf.replace("/var/log/nginx/access.log", str(tmp_path / "access.log"))
     (tmp_path / "site.conf").write_text(conf)

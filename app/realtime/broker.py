@@ -207,11 +207,14 @@ class Broker:
             except Exception:
                 log.exception("resubscribe callback failed")
 
-
     def _message(self, battle_id: str, seq: int, topic: Topic) -> str:
         """On the wire: {"b": battle, "s": seq, "at": when it was announced (the receivers' lag
         metric)}, and "t": the topic when it is not the log."""
-        body: dict[str, Any] = {"b": battle_id, "s": seq, "at": self.announced.get((battle_id, topic), time.time())}
+        body: dict[str, Any] = {
+            "b": battle_id,
+            "s": seq,
+            "at": self.announced.get((battle_id, topic), time.time()),
+        }
         if topic is not Topic.LOG:
             body["t"] = str(topic)
         return json.dumps(body)
@@ -321,7 +324,9 @@ class PostgresBroker(Broker):
 
         if self.notify_conn is None or self.notify_conn.is_closed():
             self.notify_conn = await asyncpg.connect(self.url, timeout=self.connect_timeout)
-        await self.notify_conn.execute("SELECT pg_notify($1, $2)", CHANNEL, self._message(battle_id, seq, topic))
+        await self.notify_conn.execute(
+            "SELECT pg_notify($1, $2)", CHANNEL, self._message(battle_id, seq, topic)
+        )
 
     async def _reset_sender(self) -> None:
         conn, self.notify_conn = self.notify_conn, None

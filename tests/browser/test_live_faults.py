@@ -70,9 +70,7 @@ async def test_page_reconnects_after_a_database_cut_and_resyncs_a_lost_frame(
                 )
                 # b knows it is cut off before the cut ends (its readiness check fails)
                 async with httpx.AsyncClient(base_url=b.url, timeout=10) as cb:
-                    await eventually(
-                        lambda: _status(cb, "/readyz", 503), what="b's /readyz answering 503"
-                    )
+                    await eventually(lambda: _status(cb, "/readyz", 503), what="b's /readyz answering 503")
                 proxy.restore()
                 await _page_reaches(page, 5, 10)
                 # The page loses the next frame (as if dropped): the heartbeat after it says 6, so it asks again.

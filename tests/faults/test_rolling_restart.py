@@ -154,9 +154,9 @@ async def test_a_rolling_restart_of_both_replicas_loses_nothing(
                     assert len(seqs) == len(set(seqs)) == len(entries)  # each applied once, none lost
                     assert [e["seq"] for e in entries] == seqs
                 for table in tables:
-                    seq = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()[
-                        "seq"
-                    ]
+                    seq = (
+                        await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))
+                    ).json()["seq"]
                     mine = [w for w in watchers if w.name.endswith(table.battle_id)]
                     await all_reach(mine, seq, 5)  # every watcher converges within 5 s
                     assert all(not w.duplicates for w in mine)

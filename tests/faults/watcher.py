@@ -67,7 +67,9 @@ class Watcher:
             if code not in RECONNECT and code is not None:
                 return
             attempt += 1
-            await asyncio.sleep(min(0.2, 0.05 * 2**attempt))  # the page backs off further; a test need not wait
+            await asyncio.sleep(
+                min(0.2, 0.05 * 2**attempt)
+            )  # the page backs off further; a test need not wait
 
     def _take(self, frame: dict, socket) -> None:  # type: ignore[no-untyped-def]
         seq = frame.get("seq")

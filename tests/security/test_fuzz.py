@@ -55,9 +55,15 @@ def _table(url: str) -> tuple[str, dict[str, str], str]:
 def _campaign(url: str) -> tuple[str, dict[str, str]]:
     """A campaign with one ship, fuzzed as its referee (docs/campaigns.md)."""
     with httpx.Client(base_url=url) as c:
-        made = c.post("/api/v1/campaigns", json={"name": "Fuzzed", "system": "traveller", "sides": ["A", "B"]}).json()
+        made = c.post(
+            "/api/v1/campaigns", json={"name": "Fuzzed", "system": "traveller", "sides": ["A", "B"]}
+        ).json()
         auth = {"Authorization": f"Bearer {made['referee']['token']}"}
-        c.post(f"/api/v1/campaigns/{made['campaign_id']}/ships", json={"side": "A", "library": "tr-arbellatra-cruiser"}, headers=auth)
+        c.post(
+            f"/api/v1/campaigns/{made['campaign_id']}/ships",
+            json={"side": "A", "library": "tr-arbellatra-cruiser"},
+            headers=auth,
+        )
         return made["campaign_id"], auth
 
 
@@ -108,7 +114,12 @@ def fuzz_the_api(db_url: str) -> None:
             operation = result.ok()
             if operation.path.endswith("/feed"):  # an event stream stays open: tests/web/test_feed.py
                 continue
-            ids = {"battle_id": battle_id, "participant_id": seat_id, "campaign_id": campaign_id, "ship_id": "s1"}
+            ids = {
+                "battle_id": battle_id,
+                "participant_id": seat_id,
+                "campaign_id": campaign_id,
+                "ship_id": "s1",
+            }
             fixed = {k: v for k, v in ids.items() if f"{{{k}}}" in operation.path}
             bearer = campaign_auth if "/campaigns/" in operation.path else auth  # a campaign's own seat
             for mode in (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE):

@@ -151,7 +151,15 @@ async def test_the_openapi_document_declares_every_error(client: httpx.AsyncClie
         ("get", "/api/v1/actions"): {"413", "422"},
         # a seat's feeds and the process's are bounded (docs/security.md, "Bounds")
         ("get", "/api/v1/battles/{battle_id}/feed"): {"401", "403", "404", "413", "422", "429", "503"},
-        ("put", "/api/v1/battles/{battle_id}/notifications"): {"401", "403", "404", "413", "422", "429", "503"},
+        ("put", "/api/v1/battles/{battle_id}/notifications"): {
+            "401",
+            "403",
+            "404",
+            "413",
+            "422",
+            "429",
+            "503",
+        },
         ("post", "/api/v1/battles/{battle_id}/notifications/test"): {
             "401",
             "403",

@@ -159,7 +159,9 @@ async def test_ST_22_ST_23_websocket_frames_carry_neither_the_old_path_nor_the_s
                 while True:
                     frame = await v.next_frame()  # its regions whole, as the page rebuilds them
                     text += v.raw[-1]
-                    log += "".join(html for target, html in regions_of(frame["content"]) if "log-list" in target)
+                    log += "".join(
+                        html for target, html in regions_of(frame["content"]) if "log-list" in target
+                    )
                     if frame.get("seq", -1) >= last:
                         break
                 assert SECRET_HEX not in log, who

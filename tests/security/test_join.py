@@ -156,7 +156,9 @@ def test_a_slow_loris_connection_is_closed(cli_server: CliServer) -> None:
     with socket.create_connection(("127.0.0.1", cli_server.port), timeout=5) as s:
         s.sendall(b"GET /openapi.json HTTP/1.1\r\nHost: x\r\n")
         assert _dribble_until_closed(s) == b""
-    eventually_sync(lambda: cli_server.output().count(SLOW_HEAD) == logged + 1, what="the head deadline's log line")
+    eventually_sync(
+        lambda: cli_server.output().count(SLOW_HEAD) == logged + 1, what="the head deadline's log line"
+    )
     # A request head over MAX_HEADER_BYTES (16 KiB) is refused outright.
     with socket.create_connection(("127.0.0.1", cli_server.port), timeout=5) as s:
         s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n")
@@ -186,7 +188,9 @@ def test_a_slow_loris_connection_is_closed(cli_server: CliServer) -> None:
         s.sendall(b"GET /openapi.json HTTP/1.1\r\n")
         rest = _dribble_until_closed(s)  # the end of the first response's body, if not read yet
         assert not re.search(rb"HTTP/1\.1 \d{3} ", rest), rest[-200:]  # the second head was never answered
-    eventually_sync(lambda: cli_server.output().count(SLOW_HEAD) == logged + 2, what="the head deadline's log line")
+    eventually_sync(
+        lambda: cli_server.output().count(SLOW_HEAD) == logged + 2, what="the head deadline's log line"
+    )
     # An ordinary client on a kept-alive connection is served, twice.
     with httpx.Client(base_url=cli_server.url) as c:
         assert c.get("/openapi.json").status_code == 200
@@ -310,7 +314,9 @@ async def test_the_referee_rotates_a_seats_token(client: httpx.AsyncClient) -> N
         assert r.status_code == 403
 
 
-def test_nginx_with_the_deploy_config_logs_no_token(cli_server: CliServer, nginx: str, tmp_path: Path) -> None:
+def test_nginx_with_the_deploy_config_logs_no_token(
+    cli_server: CliServer, nginx: str, tmp_path: Path
+) -> None:
     """deploy/nginx.conf run for real in front of the app: the access log holds no token, neither
     from an old-style /join/<token> request nor from a Referer."""
     with deploy_nginx(nginx, [cli_server.port], tmp_path) as base:

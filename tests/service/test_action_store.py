@@ -34,7 +34,17 @@ def test_a_missing_or_unknown_parameter_is_refused_not_sent_in_the_wrong_place()
 def test_the_write_names_every_value_it_takes() -> None:
     assert set(WRITE.names) == {
         *("battle_id", "version", "seq", "turn", "step", "status", "at", "state"),
-        *("action_id", "actor_id", "actor_role", "action_type", "clock", "payload", "dice", "events", "request_id"),
+        *(
+            "action_id",
+            "actor_id",
+            "actor_role",
+            "action_type",
+            "clock",
+            "payload",
+            "dice",
+            "events",
+            "request_id",
+        ),
         *("token_hash", "options_read", "options", "no_drafts"),
     }
 

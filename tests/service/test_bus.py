@@ -106,7 +106,9 @@ async def test_handlers_run_in_the_order_registered_and_a_failure_stops_none(
     assert await _present(platform, key)  # the commit stands
 
 
-async def test_an_action_hands_one_commit_over_and_a_failing_handler_does_not_fail_it(platform: Platform) -> None:
+async def test_an_action_hands_one_commit_over_and_a_failing_handler_does_not_fail_it(
+    platform: Platform,
+) -> None:
     battle_id, ids = await setup(platform)
     got: list[ActionCommitted] = []
 
@@ -117,7 +119,9 @@ async def test_an_action_hands_one_commit_over_and_a_failing_handler_does_not_fa
     platform.bus.on(ActionCommitted, got.append)
     hit = {"target": "crow", "source": "hawk", "amount": 1}
     result = await actions.submit(platform, Command(battle_id, ids["ann"], "damage.apply", hit, aid()))
-    assert [(e.commit.battle_id, e.commit.seq, e.actor_id) for e in got] == [(battle_id, result.seq, ids["ann"])]
+    assert [(e.commit.battle_id, e.commit.seq, e.actor_id) for e in got] == [
+        (battle_id, result.seq, ids["ann"])
+    ]
     assert await log_count(platform, battle_id) == result.seq  # committed: one row per seq
     # the kept state (the write path's own first handler) ran before the failing one
     assert platform.states.version(battle_id) == got[0].commit.battle.version

@@ -209,7 +209,11 @@ async def test_a_waiting_damage_entry_sent_twice_waits_once(client: httpx.AsyncC
     first = await act(client, table, "ann", "damage.apply", HIT, action_id="hit-once")
     again = await act(client, table, "ann", "damage.apply", HIT, action_id="hit-once")
     assert first.status_code == again.status_code == 202, (first.text, again.text)
-    assert again.json() == first.json() == {"queued_request": first.json()["queued_request"], "status": "pending"}
+    assert (
+        again.json()
+        == first.json()
+        == {"queued_request": first.json()["queued_request"], "status": "pending"}
+    )
     queue = (
         await client.get(f"/api/v1/battles/{table.battle_id}/requests", headers=table.auth("ref"))
     ).json()

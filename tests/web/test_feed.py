@@ -171,7 +171,9 @@ async def test_the_feed_ends_with_the_battle_and_with_the_token(live: Server) ->
         seq = (await ok(await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))))["seq"]
         # A new token for Ann's seat: the seats wake-up closes her open feed at once, nothing sent.
         opened, comments = asyncio.Event(), []
-        listening = asyncio.create_task(feed(c, table, "ann", 99, since=seq, opened=opened, comments=comments))
+        listening = asyncio.create_task(
+            feed(c, table, "ann", 99, since=seq, opened=opened, comments=comments)
+        )
         await asyncio.wait_for(opened.wait(), 10)
         r = await c.post(
             f"/api/v1/battles/{table.battle_id}/participants/{table.ids['ann']}/token",
@@ -207,7 +209,9 @@ async def test_an_action_on_one_replica_wakes_a_feed_on_the_other(
         table = await set_table(ca, ships=ships)
         seq = (await ok(await ca.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ann"))))["seq"]
         opened, comments = asyncio.Event(), []
-        listening = asyncio.create_task(feed(ca, table, "ann", 1, since=seq, opened=opened, comments=comments))
+        listening = asyncio.create_task(
+            feed(ca, table, "ann", 1, since=seq, opened=opened, comments=comments)
+        )
         await asyncio.wait_for(opened.wait(), 10)
         dmg = {"target": "hawk", "source": "crow", "amount": 2, "direction": "fore"}
         done = await ok(await act(cb, table, "bob", "damage.apply", dmg))

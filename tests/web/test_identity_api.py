@@ -243,7 +243,9 @@ async def test_the_profile_cookie_is_signed_and_the_schema_lists_the_routes(app:
         assert cross.status_code == 403
 
 
-async def test_a_profiles_pings_apply_to_every_battle_it_holds_and_a_rotated_seat_keeps_none(app: Any) -> None:
+async def test_a_profiles_pings_apply_to_every_battle_it_holds_and_a_rotated_seat_keeps_none(
+    app: Any,
+) -> None:
     """Pings chosen once — on the profile, or from any battle a profile seat sits in — are the
     choice every battle of that player reads; a seat the referee gave a new link is back to its own
     (the defaults). Bad input names the field and changes nothing."""

@@ -234,7 +234,10 @@ async def test_a_private_league_leaks_nothing_to_outsiders(app: Any) -> None:
             "league"
         ] == league
         eves = await set_table(
-            stranger, system="sfb", ships={"s": ({**simple_ship("Kite", "sfb"), "side": "Blue"}, "ann")}, options={}
+            stranger,
+            system="sfb",
+            ships={"s": ({**simple_ship("Kite", "sfb"), "side": "Blue"}, "ann")},
+            options={},
         )
         assert (await stranger.get(f"/join/{eves.tokens['ref']}")).status_code == 303
         guessed = await stranger.put(

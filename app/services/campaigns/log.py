@@ -115,4 +115,3 @@ async def seats_of_profile(session: AsyncSession, profile_id: str) -> list[Campa
         select(CampaignSeat).where(CampaignSeat.profile_id == profile_id).order_by(CampaignSeat.created_at)
     )
     return list(rows.scalars())
-

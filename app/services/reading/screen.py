@@ -133,4 +133,3 @@ async def screen_view(
         "ships": screen_ships(data["state"], rules.game(battle.system).parts),
         "ticker": screen_ticker(log),
     }
-

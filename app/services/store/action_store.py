@@ -113,7 +113,13 @@ class ActionStore(Protocol):
         ...
 
     async def write(
-        self, session: AsyncSession, battle: Battle, snap: Snapshot, entry: Entry, state: BattleState, guard: Guard
+        self,
+        session: AsyncSession,
+        battle: Battle,
+        snap: Snapshot,
+        entry: Entry,
+        state: BattleState,
+        guard: Guard,
     ) -> Written:
         """Write the action; afterwards `battle` and `snap.seq` hold what the database holds (the
         live path hands them to this process's viewers without reading them back). Raises

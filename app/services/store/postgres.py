@@ -209,11 +209,19 @@ class PostgresActionStore:
     def from_kept(self, kept: Kept) -> tuple[Battle, Snapshot] | None:
         if kept.battle is None:
             return None
-        battle = Battle(**{c: getattr(kept.battle, c) for c in BATTLE_COLUMNS})  # live frames draw the kept one
+        battle = Battle(
+            **{c: getattr(kept.battle, c) for c in BATTLE_COLUMNS}
+        )  # live frames draw the kept one
         return battle, Snapshot(battle_id=battle.id, seq=kept.seq, state=None)
 
     async def write(
-        self, session: AsyncSession, battle: Battle, snap: Snapshot, entry: Entry, state: BattleState, guard: Guard
+        self,
+        session: AsyncSession,
+        battle: Battle,
+        snap: Snapshot,
+        entry: Entry,
+        state: BattleState,
+        guard: Guard,
     ) -> Written:
         """On PostgreSQL `snap.state` is left as read: the state is written as pydantic serialises
         it to JSON, in one step (a fifth of the dict-then-text cost)."""
@@ -247,8 +255,15 @@ class PostgresActionStore:
             no_drafts=guard.no_drafts,
         )
         if found["id"] is None:
-            raise GuardFailed(f"battle {battle.id} or its seat changed since it was read (version {battle.version})")
-        battle.seq, battle.turn, battle.step, battle.status = entry.seq, state.clock.turn, state.clock.step, status
+            raise GuardFailed(
+                f"battle {battle.id} or its seat changed since it was read (version {battle.version})"
+            )
+        battle.seq, battle.turn, battle.step, battle.status = (
+            entry.seq,
+            state.clock.turn,
+            state.clock.step,
+            status,
+        )
         battle.updated_at, battle.version = at, battle.version + 1
         snap.seq = entry.seq
         row = ActionLog(id=found["id"], created_at=at, **entry.columns())
@@ -260,4 +275,3 @@ class PostgresActionStore:
         row = await fetch(session, SEAT_BY_TOKEN, token_hash=token_hash)
         seat = _seat(row) if row is not None else None
         return None if seat is None else (seat, row["battle_options"], row["table_options"])
-

@@ -26,7 +26,9 @@ class SqliteActionStore:
         if asked.token_hash is not None:
             seat = await session.scalar(select(Participant).where(Participant.token_hash == asked.token_hash))
             participant_id = seat.id if seat is not None else None
-            options = await session.scalar(select(TableSettings.options).where(TableSettings.battle_id == battle_id))
+            options = await session.scalar(
+                select(TableSettings.options).where(TableSettings.battle_id == battle_id)
+            )
         used = (
             select(ActionLog.id)
             .where(ActionLog.battle_id == battle_id, ActionLog.action_id == asked.action_id)
@@ -55,7 +57,13 @@ class SqliteActionStore:
         return None  # the ORM's rows belong to their session: every action reads its own
 
     async def write(
-        self, session: AsyncSession, battle: Battle, snap: Snapshot, entry: Entry, state: BattleState, guard: Guard
+        self,
+        session: AsyncSession,
+        battle: Battle,
+        snap: Snapshot,
+        entry: Entry,
+        state: BattleState,
+        guard: Guard,
     ) -> Written:
         row = ActionLog(**entry.columns())
         session.add(row)

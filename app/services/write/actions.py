@@ -169,7 +169,9 @@ def _acting_seat(cmd: Command, row: Participant | None) -> Participant:
     return checked_seat(row, cmd.battle_id, cmd.participant_id)
 
 
-async def _context(platform: Platform, session: AsyncSession, cmd: Command, known: int) -> _Checked | ActionLog:
+async def _context(
+    platform: Platform, session: AsyncSession, cmd: Command, known: int
+) -> _Checked | ActionLog:
     """What an action is checked against, in one read: the battle and its snapshot, the acting
     seat (checked: it may act here; a token is told before the battle), the table's changed
     options for a seat found by its token, and the state. A used action id answers its first

@@ -29,6 +29,7 @@ class Command(Protocol):
     dice: list[int] | None
     approved: bool
 
+
 MAX_PENDING = 10  # damage entries one player may have waiting for the referee
 
 

@@ -36,7 +36,10 @@ def test_SH_03_armour_and_internal_damage_add_up() -> None:
         "klass": "Shadow Cruiser (test)",
         "system": "sfb",
         "side": "Shadows",
-        "parts": {"sheet": {"sections": [{"name": "Hull", "armour_max": 20, "structure_max": 500}]}, "pain": {}},
+        "parts": {
+            "sheet": {"sections": [{"name": "Hull", "armour_max": 20, "structure_max": 500}]},
+            "pain": {},
+        },
     }
     state = battle(shadow=shadow)
     state, _ = advance(state)
@@ -144,7 +147,10 @@ def test_SH_07_a_reaction_not_higher_in_the_same_turn_is_recorded_with_its_level
     state, events = _react_at(state, 30, [1, 2, 1])
     assert pain(state).level == 13
     (reaction,) = of_kind(events, "pain_reaction")
-    assert reaction.text == "Ker reacts at FOUR, which does not override its FOUR reaction already taken in turn 1 (SH-07)."
+    assert (
+        reaction.text
+        == "Ker reacts at FOUR, which does not override its FOUR reaction already taken in turn 1 (SH-07)."
+    )
     assert (reaction.ship, reaction.data) == (KER, {"reaction": "FOUR"})
     assert [(r.ship, r.target, r.total) for r in reaction.rolls] == [(KER, "≤ 1", 1)]
 

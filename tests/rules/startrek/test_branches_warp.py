@@ -91,4 +91,3 @@ def test_ST_17_a_ship_gone_to_warp_takes_no_further_action():
     with pytest.raises(RuleError) as err:
         declare(state)
     assert err.value.message == "Excelsior has gone to warp and left the battle"
-
