@@ -38,6 +38,7 @@ async def probe(a: argparse.Namespace) -> None:
     import bench_live
     import uvicorn
 
+    (ROOT / "var").mkdir(exist_ok=True)  # a fresh clone has none
     db = Path(tempfile.mkdtemp(dir=ROOT / "var")) / "probe.db"
     os.environ.update(
         DATABASE_URL=f"sqlite+aiosqlite:///{db}",
