@@ -11,7 +11,7 @@ import pytest
 from app.rules import Action, apply_action, new_battle
 from app.rules.core import REFEREE, RuleError
 from app.rules.dice import ScriptedDice
-from app.rules.generic.ending import side_of, sides_of
+from app.rules.generic.ending import side_of, sides_of, winner
 from app.rules.state import BattleState, Ship
 
 SEED = " The dice seed is revealed."  # the server rolled the dice: its seed is told at the end (GEN-02)
@@ -221,3 +221,10 @@ def test_GEN_01_a_later_turn_limit_lets_the_turn_end_into_the_next() -> None:
     for _ in range(4):
         state, events = advance(state)
     assert (state.clock.turn, state.clock.step, state.finished) == (2, "ship_power", False)
+
+
+def test_GEN_04_a_winner_recorded_as_anything_but_words_is_not_said() -> None:
+    ships = {"hawk": {"side": "Federation"}}
+    assert winner({"data": {"winner": 1}}, ships) is None
+    assert winner({"data": {"winner": ["Federation"]}}, ships) is None
+    assert winner({"data": {"winner": "Federation"}}, ships) == "Federation"
