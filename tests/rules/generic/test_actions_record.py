@@ -157,12 +157,13 @@ WAITING = (
 
 def waiting_for_kers_dice() -> BattleState:
     """SH-03 in an SFB battle with physical dice: 60 damage on Ker in impulse 1; its commander is
-    done until impulse 5, and the Federation commander's Done ends the impulse, which then waits
-    for the pain check's dice — Ker's commander's (or the referee's) to enter."""
+    done until impulse 5, and the Federation commander, the last pending, ends the impulse, which
+    then waits for the pain check's dice — Ker's commander's (or the referee's) to enter. The skip
+    still stands while the end waits."""
     state, _ = hit(at_impulse(), 60)
     state, events = act(state, "clock.skip", {"to": 5}, PLAYER, EnteredDice([]))
+    state, events = act(state, "clock.advance", {}, FED_PLAYER, EnteredDice([]))
     assert state.ready_until == {"p-shadow": 5}
-    state, events = act(state, "step.ready", {}, FED_PLAYER, EnteredDice([]))
     assert events[-1].text == (
         "Turn 1 · Impulse 1/32 ends once Ker's commander (or the referee) enters 1d6 for pain rise chance,"
         " band 50–99."
