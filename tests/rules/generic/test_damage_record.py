@@ -1,0 +1,101 @@
+"""Entered damage onto the generic sheet (GEN-03) and destruction (GEN-04), as the log records it:
+the section an entry names or its primary section, armour already gone, a section and then the ship
+destroyed — each line naming the ship — and entries naming what the ship does not have."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.rules import Action, apply_action, new_battle
+from app.rules.core import REFEREE, RuleError
+from app.rules.dice import ScriptedDice
+from app.rules.state import BattleState
+
+
+def battle(sections: list[dict[str, Any]], **sheet: Any) -> BattleState:
+    """A B5 Wars battle with one ship, the Hulk, on the sheet given."""
+    definition = {
+        "name": "Hulk",
+        "klass": "test",
+        "system": "b5wars",
+        "parts": {"sheet": {"sections": sections, **sheet}},
+    }
+    out = apply_action(
+        new_battle("b5wars"), Action("ship.add", {"definition": definition}, REFEREE), ScriptedDice([])
+    )
+    return out.state
+
+
+def hit(state: BattleState, amount: int, **entry: Any):
+    payload = {"target": "hulk", "amount": amount, **entry}
+    out = apply_action(state, Action("damage.apply", payload, REFEREE), ScriptedDice([]))
+    return out.state, out.events
+
+
+def section(state: BattleState, index: int) -> dict[str, Any]:
+    return state.ships["hulk"].parts["sheet"]["sections"][index]
+
+
+FORE_AND_CORE = [
+    {
+        "name": "Fore",
+        "arc": "fore",
+        "armour_max": 2,
+        "structure_max": 10,
+        "systems": [{"name": "Laser", "boxes": 2}],
+    },
+    {
+        "name": "Core",
+        "structure_max": 20,
+        "systems": [{"name": "Bridge", "boxes": 3}, {"name": "Reactor", "boxes": 4}],
+    },
+]
+
+
+def test_GEN_03_an_entry_with_no_section_or_direction_lands_on_the_primary_section() -> None:
+    state, events = hit(battle(FORE_AND_CORE, primary="Core"), 5)
+    assert events[0].text == "An unknown attacker hits Hulk for 5: 5 to Core."
+    assert (section(state, 0)["structure"], section(state, 1)["structure"]) == (10, 15)
+
+
+def test_GEN_03_armour_already_gone_takes_nothing() -> None:
+    state, _ = hit(battle(FORE_AND_CORE), 2, section="Fore")
+    assert section(state, 0)["armour"] == 0
+    state, events = hit(state, 3, section="Fore")
+    assert events[0].text == "An unknown attacker hits Hulk for 3: 3 to Fore."
+    assert (section(state, 0)["armour"], section(state, 0)["structure"]) == (0, 7)
+
+
+def test_GEN_03_GEN_04_the_section_and_then_the_ship_destroyed_each_name_the_ship() -> None:
+    """12 on the Fore (2 armour, 10 structure): the Fore is destroyed with its Laser; 20 on the
+    Core (the primary section, no Excess Damage boxes): the ship is destroyed."""
+    state, events = hit(battle(FORE_AND_CORE, primary="Core"), 12, section="fore")
+    assert [(e.kind, e.ship, e.text) for e in events[1:]] == [
+        ("section_destroyed", "hulk", "Hulk's Fore is destroyed."),
+    ]
+    assert section(state, 0)["systems"][0]["damage"] == 2
+    state, events = hit(state, 20, section="Core")
+    assert [(e.kind, e.ship, e.text) for e in events[1:]] == [
+        ("section_destroyed", "hulk", "Hulk's Core is destroyed."),
+        ("ship_destroyed", "hulk", "Hulk is destroyed (its Core structure is gone)."),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("entry", "refusal"),
+    [
+        ({"section": "Bridge"}, ("section", "no section 'Bridge'; this ship has Fore, Core")),
+        (
+            {"section": "Core", "system": "Laser"},
+            ("system", "no system 'Laser' in Core (systems: Bridge, Reactor)"),
+        ),
+    ],
+)
+def test_GEN_03_an_entry_naming_what_the_ship_lacks_is_refused_with_what_it_has(
+    entry: dict[str, Any], refusal: tuple[str, str]
+) -> None:
+    with pytest.raises(RuleError) as err:
+        hit(battle(FORE_AND_CORE), 4, **entry)
+    assert (err.value.field, err.value.message) == refusal
