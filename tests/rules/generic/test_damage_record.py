@@ -99,3 +99,11 @@ def test_GEN_03_an_entry_naming_what_the_ship_lacks_is_refused_with_what_it_has(
     with pytest.raises(RuleError) as err:
         hit(battle(FORE_AND_CORE), 4, **entry)
     assert (err.value.field, err.value.message) == refusal
+
+
+def test_GEN_03_a_damaged_system_takes_more_boxes() -> None:
+    """The Core's Bridge has 3 boxes: 1 and then 1 more leave 1."""
+    state, _ = hit(battle(FORE_AND_CORE), 1, section="Core", system="Bridge")
+    state, events = hit(state, 1, section="Core", system="bridge")
+    assert events[0].text == "An unknown attacker hits Hulk for 1: 1 to Core."
+    assert section(state, 1)["systems"][0]["damage"] == 2

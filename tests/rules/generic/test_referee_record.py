@@ -15,6 +15,8 @@ from app.rules.dice import ScriptedDice
 from app.rules.state import BattleState
 from tests.rules.startrek.helpers import add, definition
 from tests.rules.startrek.test_cloak import BOP, cloaked_battle
+from tests.rules.traveller.helpers import KESTREL_ACTOR, capital
+from tests.rules.traveller.helpers import battle as traveller_battle
 
 ANN = Actor("ann", "player", frozenset({"hawk"}))
 BOB = Actor("bob", "player", frozenset({"crow"}))
@@ -207,3 +209,20 @@ def test_ST_07_an_override_of_a_deflectors_listed_value_is_public() -> None:
     state = add(new_battle("b5wars"), definition("excelsior"))
     state, events = override(state, "ships.excelsior.parts.shields.deflectors.1.value", 2)
     assert (events[0].visibility, events[0].ship, events[0].data["old"]) == ("public", None, 3)
+
+
+def test_GEN_01_TR_03_nobody_is_done_before_the_referee_rolls_initiative() -> None:
+    """High Guard: initiative is rolled once per engagement, by the referee, before anything else
+    of the first round's Orders step."""
+    state = traveller_battle(capital("Kestrel"), capital("Tigress"), owners=("p-kestrel", "p-tigress"))
+    due = "roll initiative for the engagement (TR-03)"
+    assert refused(state, "step.ready", {}, KESTREL_ACTOR) == (
+        NotAllowed,
+        None,
+        f"the step waits on the referee: {due}",
+    )
+    assert refused(state, "step.ready", {}) == (
+        NotAllowed,
+        None,
+        f"{due}, or advance the clock to play on without it",
+    )
