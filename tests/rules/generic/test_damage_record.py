@@ -107,3 +107,44 @@ def test_GEN_03_a_damaged_system_takes_more_boxes() -> None:
     state, events = hit(state, 1, section="Core", system="bridge")
     assert events[0].text == "An unknown attacker hits Hulk for 1: 1 to Core."
     assert section(state, 1)["systems"][0]["damage"] == 2
+
+
+def test_GEN_03_a_system_hit_to_its_last_box_is_destroyed_and_the_line_names_the_ship() -> None:
+    state, events = hit(battle(FORE_AND_CORE), 4, section="Fore", system="Laser")
+    assert events[0].text == "An unknown attacker hits Hulk for 4: 2 to armour, 2 to Fore."
+    assert [(e.kind, e.ship, e.text) for e in events[1:]] == [
+        ("system_destroyed", "hulk", "Hulk's Laser is destroyed."),
+    ]
+
+
+def test_SH_02_GEN_04_past_the_last_excess_damage_box_one_more_point_destroys_the_ship() -> None:
+    """SH-02: a Core of 2 structure boxes and 3 Excess Damage boxes takes 10: 2 structure, 3 Excess
+    Damage, the one more point that destroys the ship, and 4 beyond destruction."""
+    state, events = hit(battle([{"name": "Core", "structure_max": 2}], excess_damage_max=3), 10)
+    assert events[0].text == "An unknown attacker hits Hulk for 10: 6 to Core, 4 beyond destruction."
+    assert events[0].data["internal"] == 6
+    assert [(e.kind, e.ship, e.text) for e in events[1:]] == [
+        ("section_destroyed", "hulk", "Hulk's Core is destroyed."),
+        (
+            "ship_destroyed",
+            "hulk",
+            "Hulk is destroyed (the last Excess Damage box is gone and one more point landed).",
+        ),
+    ]
+    sheet = state.ships["hulk"].parts["sheet"]
+    assert (sheet["sections"][0]["structure"], sheet["excess_damage"], sheet["excess_overflow"]) == (
+        0,
+        0,
+        True,
+    )
+
+
+def test_SH_02_damage_that_only_empties_the_excess_damage_boxes_leaves_the_ship_fighting() -> None:
+    state, events = hit(battle([{"name": "Core", "structure_max": 2}], excess_damage_max=3), 5)
+    assert events[0].text == "An unknown attacker hits Hulk for 5: 5 to Core."
+    sheet = state.ships["hulk"].parts["sheet"]
+    assert (sheet["excess_damage"], sheet["excess_overflow"], state.ships["hulk"].destroyed) == (
+        0,
+        False,
+        False,
+    )
