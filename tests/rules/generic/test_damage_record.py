@@ -12,6 +12,7 @@ from app.rules import Action, apply_action, new_battle
 from app.rules.core import REFEREE, RuleError
 from app.rules.dice import ScriptedDice
 from app.rules.state import BattleState
+from tests.rules.startrek.helpers import add, definition
 
 
 def battle(sections: list[dict[str, Any]], **sheet: Any) -> BattleState:
@@ -148,3 +149,25 @@ def test_SH_02_damage_that_only_empties_the_excess_damage_boxes_leaves_the_ship_
         False,
         False,
     )
+
+
+def test_GEN_03_GEN_04_damage_needs_a_target_in_the_battle_and_still_fighting() -> None:
+    state = battle(FORE_AND_CORE)
+    with pytest.raises(RuleError) as err:
+        hit(state, 4, target="owl")
+    assert (err.value.field, err.value.message) == ("target", "no ship 'owl' in this battle")
+    state, _ = hit(state, 13, section="Fore")  # the primary section (first): 2 armour, 10 structure, 1 more
+    assert state.ships["hulk"].destroyed is True
+    with pytest.raises(RuleError) as err:
+        hit(state, 1)
+    assert (err.value.field, err.value.message) == ("target", "Hulk is already destroyed")
+
+
+def test_ST_06_damage_the_shields_absorb_whole_never_reaches_the_sheet() -> None:
+    """ST-06: 5 on the Excelsior's fore projection (rating 40) is absorbed whole, so the section it
+    was aimed at is never looked for on the sheet."""
+    state = add(new_battle("b5wars"), definition("excelsior"))
+    payload = {"target": "excelsior", "amount": 5, "direction": "fore", "section": "Bridge"}
+    out = apply_action(state, Action("damage.apply", payload, REFEREE), ScriptedDice([]))
+    assert out.events[0].text == "An unknown attacker hits Excelsior for 5 (fore): 5 absorbed by shields."
+    assert out.state.ships["excelsior"].parts["sheet"] == state.ships["excelsior"].parts["sheet"]
