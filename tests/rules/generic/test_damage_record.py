@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app.rules import Action, apply_action, new_battle
-from app.rules.core import REFEREE, RuleError
+from app.rules.core import REFEREE, Actor, NotAllowed, RuleError
 from app.rules.dice import ScriptedDice
 from app.rules.state import BattleState
 from tests.rules.startrek.helpers import add, definition
@@ -171,3 +171,49 @@ def test_ST_06_damage_the_shields_absorb_whole_never_reaches_the_sheet() -> None
     out = apply_action(state, Action("damage.apply", payload, REFEREE), ScriptedDice([]))
     assert out.events[0].text == "An unknown attacker hits Excelsior for 5 (fore): 5 absorbed by shields."
     assert out.state.ships["excelsior"].parts["sheet"] == state.ships["excelsior"].parts["sheet"]
+
+
+def test_GEN_03_the_log_line_names_the_weapon_and_every_section_the_hit_went_through() -> None:
+    """15 with a laser on the Fore (2 armour, 10 structure) of a ship whose primary section is the
+    Core: 2 to armour, then 10 destroy the Fore and 3 overflow to the Core."""
+    state, events = hit(battle(FORE_AND_CORE, primary="Core"), 15, section="Fore", weapon="Laser")
+    assert (events[0].kind, events[0].ship, events[0].text) == (
+        "damage",
+        "hulk",
+        "An unknown attacker hits Hulk with Laser for 15: 2 to armour, 13 to Fore → Core.",
+    )
+    assert events[0].data == {
+        "amount": 15,
+        "source": None,
+        "direction": None,
+        "absorbed": 0,
+        "armour": 2,
+        "internal": 13,
+    }
+
+
+def test_GEN_03_a_commander_enters_damage_only_for_a_ship_in_the_battle_they_command_or_fired_by_one() -> (
+    None
+):
+    state = battle(FORE_AND_CORE)
+    for name, owner in (("Crow", "bob"), ("Wren", "cy")):
+        definition = {
+            "name": name,
+            "klass": "test",
+            "system": "b5wars",
+            "parts": {"sheet": {"sections": FORE_AND_CORE}},
+        }
+        state = apply_action(
+            state, Action("ship.add", {"definition": definition, "owner": owner}, REFEREE), ScriptedDice([])
+        ).state
+    bob = Actor("bob", "player", frozenset({"crow"}))
+    for payload, refusal in (
+        ({"target": "owl", "source": "crow"}, (RuleError, "target", "no ship 'owl' in this battle")),
+        (
+            {"target": "hulk", "source": "wren"},
+            (NotAllowed, "source", "enter damage for a ship you command, or fired by one"),
+        ),
+    ):
+        with pytest.raises(RuleError) as err:
+            apply_action(state, Action("damage.apply", {"amount": 1, **payload}, bob), ScriptedDice([]))
+        assert (type(err.value), err.value.field, err.value.message) == refusal
