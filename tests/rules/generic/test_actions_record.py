@@ -12,7 +12,7 @@ from app.rules import Action, apply_action, new_battle
 from app.rules.core import REFEREE, Actor, Event, NotAllowed, RuleError
 from app.rules.dice import DiceSource, EnteredDice, ScriptedDice
 from app.rules.state import BattleState, PendingRoll
-from tests.rules.shadow.support import FED_PLAYER, PLAYER, at_impulse, hit
+from tests.rules.shadow.support import FED_PLAYER, PLAYER, at_impulse, federation, hit, tough_shadow
 
 SEED = " The dice seed is revealed."  # the server rolled the dice: its seed is told at the end (GEN-02)
 ANN = Actor("ann", "player", frozenset({"hawk"}))
@@ -295,3 +295,28 @@ def test_GEN_03_boarding_names_the_missing_ship() -> None:
         "target",
         "a ship cannot board itself",
     )
+
+
+def test_GEN_01_GEN_02_who_was_pending_is_kept_on_the_line_saying_the_end_waits_for_a_die() -> None:
+    """Commanders may always end a step here: the Federation commander ends impulse 1 while Ker's
+    commander is still pending, and the end waits for Ker's pain check die (SH-03); that line
+    records who was pending and why the step ended anyway."""
+    state = new_battle("sfb", {"players_advance_clock": "always"})
+    for data, owner in ((tough_shadow(), "p-shadow"), (federation("Excalibur"), "p-fed")):
+        state, _ = act(state, "ship.add", {"definition": data, "owner": owner})
+    state, _ = act(state, "clock.advance", {})  # Energy Allocation → Impulse 1
+    state, _ = hit(state, 60)
+    state, events = act(
+        state, "clock.advance", {"reason": "Ker's player stepped out"}, FED_PLAYER, EnteredDice([])
+    )
+    assert [(e.kind, e.data) for e in events] == [
+        (
+            "rolling",
+            {
+                "sides": 6,
+                "purpose": "pain rise chance, band 50–99",
+                "pending": ["p-shadow"],
+                "reason": "Ker's player stepped out",
+            },
+        )
+    ]
