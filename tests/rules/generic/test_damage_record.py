@@ -217,3 +217,14 @@ def test_GEN_03_a_commander_enters_damage_only_for_a_ship_in_the_battle_they_com
         with pytest.raises(RuleError) as err:
             apply_action(state, Action("damage.apply", {"amount": 1, **payload}, bob), ScriptedDice([]))
         assert (type(err.value), err.value.field, err.value.message) == refusal
+
+
+def test_GEN_04_damage_past_the_primary_sections_structure_destroys_the_ship_and_is_lost() -> None:
+    """25 on the Core (the primary section, 20 structure, no Excess Damage boxes): 20 destroy it and
+    the ship, 5 are beyond destruction."""
+    state, events = hit(battle(FORE_AND_CORE, primary="Core"), 25, section="Core")
+    assert events[0].text == "An unknown attacker hits Hulk for 25: 20 to Core, 5 beyond destruction."
+    assert [(e.kind, e.text) for e in events[1:]] == [
+        ("section_destroyed", "Hulk's Core is destroyed."),
+        ("ship_destroyed", "Hulk is destroyed (its Core structure is gone)."),
+    ]

@@ -228,3 +228,12 @@ def test_GEN_04_a_winner_recorded_as_anything_but_words_is_not_said() -> None:
     assert winner({"data": {"winner": 1}}, ships) is None
     assert winner({"data": {"winner": ["Federation"]}}, ships) is None
     assert winner({"data": {"winner": "Federation"}}, ships) == "Federation"
+
+
+def test_GEN_04_the_last_ship_of_a_side_ends_the_battle_for_its_side() -> None:
+    state = battle([("Hawk", "Federation", "ann"), ("Crow", "Shadows", "bob")], end_when_one_side_left=True)
+    state, events = advance(destroy(state, "crow"))
+    assert (
+        events[-1].text
+        == "The battle ends: only the Federation side still fights (Crow out of the battle)." + SEED
+    )
