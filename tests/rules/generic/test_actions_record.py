@@ -320,3 +320,49 @@ def test_GEN_01_GEN_02_who_was_pending_is_kept_on_the_line_saying_the_end_waits_
             },
         )
     ]
+
+
+# --- ships joining the battle (GEN-04) ----------------------------------------------------------------
+
+
+def test_GEN_04_ships_of_one_name_get_numbered_ids_and_the_log_names_their_class() -> None:
+    state = new_battle("b5wars")
+    for klass in ("Frigate", "", "Frigate"):
+        state, events = act(state, "ship.add", {"definition": ship("Hawk") | {"klass": klass}})
+    assert list(state.ships) == ["hawk", "hawk-2", "hawk-3"]
+    assert [s.klass for s in state.ships.values()] == ["Frigate", "", "Frigate"]
+    assert [(e.kind, e.ship, e.text) for e in events] == [
+        ("ship_added", "hawk-3", "Hawk (Frigate) joins the battle.")
+    ]
+    _, events = act(state, "ship.add", {"definition": ship("Kite") | {"klass": ""}})
+    assert events[0].text == "Kite (b5wars) joins the battle."
+
+
+def test_GEN_04_a_ships_id_is_its_name_in_at_most_40_letters_digits_and_dashes() -> None:
+    state, _ = act(
+        new_battle("b5wars"),
+        "ship.add",
+        {"definition": ship("The Very Long Name of a Minbari War Cruiser, Mk II")},
+    )
+    state, _ = act(state, "ship.add", {"definition": ship("★ ★")})
+    assert list(state.ships) == ["the-very-long-name-of-a-minbari-war-crui", "ship"]
+
+
+def test_GEN_04_a_battle_names_every_fleet_it_takes() -> None:
+    traveller = ship("Hawk") | {"system": "traveller"}
+    assert refused(new_battle("b5wars"), "ship.add", {"definition": traveller}) == (
+        RuleError,
+        "definition.system",
+        "definition.system: a Babylon 5 Wars battle takes ships written for “b5wars” or “sfb”; "
+        "this one is for “traveller”",
+    )
+
+
+def test_GEN_01_two_other_commanders_pending_are_counted() -> None:
+    state = two_sides()
+    state, _ = act(state, "ship.add", {"definition": ship("Kite"), "owner": "cy"})
+    assert refused(state, "clock.advance", {}, ANN) == (
+        NotAllowed,
+        None,
+        "2 other commanders are not done with this step yet; wait, or ask the referee",
+    )

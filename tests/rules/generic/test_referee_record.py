@@ -226,3 +226,12 @@ def test_GEN_01_TR_03_nobody_is_done_before_the_referee_rolls_initiative() -> No
         None,
         f"{due}, or advance the clock to play on without it",
     )
+
+
+def test_GEN_01_TR_03_a_commander_may_not_advance_before_the_referee_rolls_initiative() -> None:
+    state = traveller_battle(capital("Kestrel"), capital("Tigress"), owners=("p-kestrel", "p-tigress"))
+    assert refused(state, "clock.advance", {}, KESTREL_ACTOR) == (
+        NotAllowed,
+        None,
+        "the step waits on the referee: roll initiative for the engagement (TR-03)",
+    )
