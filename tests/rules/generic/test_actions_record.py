@@ -6,50 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from app.rules import Action, apply_action, new_battle
-from app.rules.core import REFEREE, Actor, Event, NotAllowed, RuleError
-from app.rules.dice import DiceSource, EnteredDice, ScriptedDice
+from app.rules import new_battle
+from app.rules.core import REFEREE, Actor, NotAllowed, RuleError
+from app.rules.dice import EnteredDice
 from app.rules.state import BattleState, PendingRoll
+from tests.rules.generic.support import act, refused, ship
 from tests.rules.shadow.support import FED_PLAYER, PLAYER, at_impulse, federation, hit, tough_shadow
 
 SEED = " The dice seed is revealed."  # the server rolled the dice: its seed is told at the end (GEN-02)
 ANN = Actor("ann", "player", frozenset({"hawk"}))
 BOB = Actor("bob", "player", frozenset({"crow"}))
-
-
-def ship(name: str, side: str = "") -> dict[str, Any]:
-    return {
-        "name": name,
-        "klass": "Frigate",
-        "system": "b5wars",
-        "side": side,
-        "parts": {"sheet": {"sections": [{"name": "Hull", "structure_max": 20}]}},
-    }
-
-
-def act(
-    state: BattleState,
-    kind: str,
-    payload: dict[str, Any],
-    actor: Actor = REFEREE,
-    dice: DiceSource | None = None,
-) -> tuple[BattleState, list[Event]]:
-    out = apply_action(state, Action(kind, payload, actor), dice or ScriptedDice([]))
-    return out.state, out.events
-
-
-def refused(
-    state: BattleState,
-    kind: str,
-    payload: dict[str, Any],
-    actor: Actor = REFEREE,
-    dice: DiceSource | None = None,
-) -> tuple[type, str | None, str]:
-    with pytest.raises(RuleError) as err:
-        act(state, kind, payload, actor, dice)
-    return type(err.value), err.value.field, err.value.message
 
 
 def two_sides() -> BattleState:

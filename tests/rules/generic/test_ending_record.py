@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from app.rules import Action, apply_action, new_battle
-from app.rules.core import REFEREE, RuleError
-from app.rules.dice import ScriptedDice
+from app.rules import new_battle
+from app.rules.core import RuleError
 from app.rules.generic.ending import side_of, sides_of, winner
 from app.rules.state import BattleState, Ship
+from tests.rules.generic.support import act, ship
 
 SEED = " The dice seed is revealed."  # the server rolled the dice: its seed is told at the end (GEN-02)
 NOT_A_FLAG = ("options.end_when_one_side_left", "options.end_when_one_side_left: true or false")
@@ -20,21 +20,6 @@ NOT_A_TURN = (
     "options.turn_limit",
     "options.turn_limit: the last turn, a whole number from 1 to 1000 (or null for none)",
 )
-
-
-def ship(name: str, side: str = "") -> dict[str, Any]:
-    return {
-        "name": name,
-        "klass": "test",
-        "system": "b5wars",
-        "side": side,
-        "parts": {"sheet": {"sections": [{"name": "Hull", "structure_max": 20}]}},
-    }
-
-
-def act(state: BattleState, kind: str, payload: dict[str, Any]):
-    out = apply_action(state, Action(kind, payload, REFEREE), ScriptedDice([]))
-    return out.state, out.events
 
 
 def battle(ships: list[tuple[str, str, str | None]], **options: Any) -> BattleState:

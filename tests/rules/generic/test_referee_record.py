@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from app.rules import Action, apply_action, new_battle
-from app.rules.core import REFEREE, Actor, Event, NotAllowed, RuleError
-from app.rules.dice import ScriptedDice
+from app.rules import new_battle
+from app.rules.core import Actor, Event, NotAllowed, RuleError
 from app.rules.state import BattleState
+from tests.rules.generic.support import act, refused, ship
 from tests.rules.startrek.helpers import add, definition
 from tests.rules.startrek.test_cloak import BOP, cloaked_battle
 from tests.rules.traveller.helpers import KESTREL_ACTOR, capital
@@ -23,31 +23,11 @@ BOB = Actor("bob", "player", frozenset({"crow"}))
 BOB_PENDING = "1 other commander is not done with this step yet; wait, or ask the referee"
 
 
-def ship(name: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "klass": "Frigate",
-        "system": "sfb",
-        "parts": {"sheet": {"sections": [{"name": "Hull", "structure_max": 20}]}},
-    }
-
-
-def act(state: BattleState, kind: str, payload: dict[str, Any], actor: Actor = REFEREE):
-    out = apply_action(state, Action(kind, payload, actor), ScriptedDice([]))
-    return out.state, out.events
-
-
-def refused(state: BattleState, kind: str, payload: dict[str, Any], actor: Actor = REFEREE):
-    with pytest.raises(RuleError) as err:
-        act(state, kind, payload, actor)
-    return type(err.value), err.value.field, err.value.message
-
-
 def at_impulse_1(**options: Any) -> BattleState:
     """An SFB battle at impulse 1: Ann commands the Hawk, Bob the Crow."""
     state = new_battle("sfb", options)
     for name, owner in (("Hawk", "ann"), ("Crow", "bob")):
-        state, _ = act(state, "ship.add", {"definition": ship(name), "owner": owner})
+        state, _ = act(state, "ship.add", {"definition": ship(name, system="sfb"), "owner": owner})
     state, _ = act(state, "clock.advance", {})
     assert (state.clock.step, state.clock.impulse) == ("impulse", 1)
     return state
