@@ -96,7 +96,10 @@ class BattleState(BaseModel):
             left_out.setdefault(sid, {"parts": set()})["parts"].add(name)
         copy = type(self).model_validate(self.model_dump(exclude={"ships": left_out} if left_out else None))
         for sid, names in left_out.items():
-            for name in names["parts"]:
-                copy.ships[sid].parts[name] = self.ships[sid].parts[name]
+            # put back in their places: the parts' order is the card's order and the stored JSON's
+            original, copied = self.ships[sid].parts, copy.ships[sid].parts
+            rebuilt = {n: original[n] if n in names["parts"] else copied[n] for n in original}
+            copied.clear()
+            copied.update(rebuilt)
         copy._game = self.__pydantic_private__["_game"]  # type: ignore[index]  # as in `game`
         return copy

@@ -98,3 +98,19 @@ def test_TR_05_the_handlers_copy_shares_only_the_parts_the_gate_parsed() -> None
     done = act(state, "traveller.barrage", beam_shot(), dice=[3, 4, 4])  # 15 damage, location Main
     assert section(done.state, "tigress", "Main")["hull"] == 58
     assert state.model_dump() == before
+
+
+def test_the_handlers_copy_keeps_each_ships_parts_in_their_order() -> None:
+    """A shared part goes back in its own place, not at the end: the parts' order is the order a
+    ship card draws them in and the stored state's, so an action must not reshuffle them."""
+    state = advance_to(battle(capital("Kestrel"), capital("Tigress")), "combat").state
+    kestrel = state.ships["kestrel"]
+    kestrel.parts = {"note": {"kept": "first"}, **kestrel.parts, "last": {"kept": "last"}}
+    order = list(kestrel.parts)
+    with parse_once():
+        parsed(kestrel, "hg_ship", HgShip)
+        copy = copy_for_handler(state)
+    assert list(copy.ships["kestrel"].parts) == order
+    assert copy.ships["kestrel"].parts["hg_ship"] is kestrel.parts["hg_ship"]
+    done = act(state, "traveller.barrage", beam_shot(), dice=[3, 4, 4])  # TR-05: the numbers above
+    assert list(done.state.ships["kestrel"].parts) == order
