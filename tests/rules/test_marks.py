@@ -5,6 +5,7 @@ given, a handler marked twice is refused at import, and `gather` finds each hand
 from __future__ import annotations
 
 import types
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from app.rules.core import ShipRef
 from app.rules.ruleset import action, gather, hook, mark, spec_of, when
 
 
-def _handler(state, p, actor, dice):  # type: ignore[no-untyped-def]
+def _handler(state: Any, p: Any, actor: Any, dice: Any) -> list[Any]:
     return []
 
 
