@@ -11,7 +11,7 @@ mkdir -p "$copy"
 rsync -a --delete "$here/mutants/app/" "$copy/app/"
 rsync -a --delete --exclude __pycache__ "$here/tests/" "$copy/tests/"
 cp "$here/pyproject.toml" "$copy/"
-for f in templates static migrations alembic.ini docs examples; do [ -e "$copy/$f" ] || ln -s "$here/$f" "$copy/$f"; done
+for f in templates static migrations alembic.ini docs examples; do ln -sfn "$here/$f" "$copy/$f"; done  # repointed: an earlier checkout's may be gone
 tests=$1
 shift
 cd "$copy"
