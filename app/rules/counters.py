@@ -11,7 +11,7 @@ would reach, and where others last saw a hidden ship. Pure data; no I/O.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 
@@ -42,14 +42,7 @@ class RingBand:
     collapsed: bool
 
     def shown(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "start": self.start,
-            "end": self.end,
-            "current": self.current,
-            "rating": self.rating,
-            "collapsed": self.collapsed,
-        }
+        return asdict(self)  # every field, by its own name: the map's JSON is the band itself
 
 
 @dataclass(frozen=True)

@@ -475,9 +475,9 @@ async def test_a_writer_elsewhere_first_makes_the_action_go_again_on_the_new_sta
     real = platform.store.write
     raced: list[int] = []
 
-    async def elsewhere_first(session, battle, snap, entry, new_state, guard):  # type: ignore[no-untyped-def]
+    async def elsewhere_first(session, w):  # type: ignore[no-untyped-def]
         if not raced:  # "another process": its own transaction, past this process's battle lock
-            raced.append(entry.seq)
+            raced.append(w.entry.seq)
             other = Command(
                 battle_id,
                 ids["bob"],
@@ -486,7 +486,7 @@ async def test_a_writer_elsewhere_first_makes_the_action_go_again_on_the_new_sta
                 aid(),
             )
             await actions._submit_once(platform, other)
-        return await real(session, battle, snap, entry, new_state, guard)
+        return await real(session, w)
 
     monkeypatch.setattr(platform.store, "write", elsewhere_first)
     mine = await actions.submit(
@@ -525,7 +525,7 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
 
     killed: list[int] = []
 
-    async def drop_first(session, battle, snap, entry, new_state, guard):  # type: ignore[no-untyped-def]
+    async def drop_first(session, w):  # type: ignore[no-untyped-def]
         if not killed:
             pid = (await bare_connection(session)).get_server_pid()
             admin = await asyncpg.connect(PG_ADMIN)
@@ -534,7 +534,7 @@ async def test_a_connection_lost_at_the_write_applies_the_action_once(
             finally:
                 await admin.close()
             killed.append(pid)
-        return await real(session, battle, snap, entry, new_state, guard)
+        return await real(session, w)
 
     async with own_platform(postgres_url) as platform:
         battle_id, ids = await setup(platform)

@@ -3,7 +3,7 @@ the segment, and writing parts back. Kept here so each rule module reads as its 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -20,6 +20,14 @@ def ships_in_order(state: BattleState) -> list[Ship]:
     """The ships by id, so the turn hooks log in the same order on every database (PostgreSQL's JSONB
     does not keep the order ships were added in)."""
     return [state.ships[sid] for sid in sorted(state.ships)]
+
+
+def ships_with(state: BattleState, name: str, model: type[M]) -> Iterator[tuple[Ship, M]]:
+    """Each ship holding the part, in order, with the part read: a turn's hooks walk only these."""
+    for ship in ships_in_order(state):
+        part = read_part(ship, name, model)
+        if part is not None:
+            yield ship, part
 
 
 def read_part(ship: Ship, name: str, model: type[M]) -> M | None:

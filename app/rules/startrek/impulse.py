@@ -26,7 +26,7 @@ from app.rules.startrek.common import (
     save_part,
     segment,
     sheet_of,
-    ships_in_order,
+    ships_with,
     system_destroyed,
     systems_of_kind,
 )
@@ -144,10 +144,7 @@ def thruster_listener(ctx: DamageContext) -> None:
 def new_turn(state: BattleState, dice: DiceSource) -> list[Event]:
     """Thrust used resets each turn; thruster losses from referee overrides are caught here too."""
     events: list[Event] = []
-    for ship in ships_in_order(state):
-        impulse = read_part(ship, PART, Impulse)
-        if impulse is None:
-            continue
+    for ship, impulse in ships_with(state, PART, Impulse):
         impulse.thrust_used = 0
         impulse.thrust_turn = state.clock.turn
         save_part(ship, PART, impulse)

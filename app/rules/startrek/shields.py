@@ -31,7 +31,7 @@ from app.rules.startrek.common import (
     read_part,
     save_part,
     sheet_of,
-    ships_in_order,
+    ships_with,
     system_destroyed,
 )
 from app.rules.state import BattleState, Ship
@@ -481,9 +481,8 @@ def generator_listener(ctx: DamageContext) -> None:
 def collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-12: a projection with no working deflector in arc collapses as Adjust Ship Systems ends."""
     events: list[Event] = []
-    for ship in ships_in_order(state):
-        shields = read_part(ship, PART, Shields)
-        if shields is None or ship.destroyed:
+    for ship, _ in ships_with(state, PART, Shields):
+        if ship.destroyed:
             continue
         events.extend(generator_check(state, ship))
         shields = read_part(ship, PART, Shields)

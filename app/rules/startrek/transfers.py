@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action, hook, mark, when
-from app.rules.startrek.common import ratio, read_part, save_part, ships_in_order
+from app.rules.startrek.common import ratio, read_part, save_part, ships_with
 from app.rules.startrek.shields import PART, Shields, adjacent, generator_down
 from app.rules.state import BattleState, Ship
 from app.rules.system import ADJUST, ALLOCATION
@@ -21,10 +21,7 @@ from app.rules.system import ADJUST, ALLOCATION
 
 def open_adjust_systems(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-08 Decision: the 50% bound is taken of each donor's value when the segment opens."""
-    for ship in ships_in_order(state):
-        shields = read_part(ship, PART, Shields)
-        if shields is None:
-            continue
+    for ship, shields in ships_with(state, PART, Shields):
         for projection in shields.projections:
             projection.segment_base = projection.value
             projection.given = 0

@@ -23,6 +23,7 @@ from app.rules.startrek.common import (
     segment,
     sheet_system,
     ships_in_order,
+    ships_with,
     system_destroyed,
     systems_of_kind,
 )
@@ -255,9 +256,8 @@ mark(
 def leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
     """ST-17: a ship that went to warp this turn leaves the battle at its end."""
     events: list[Event] = []
-    for ship in ships_in_order(state):
-        warp = read_part(ship, PART, Warp)
-        if warp is None or warp.departed or warp.declared_turn != state.clock.turn or ship.destroyed:
+    for ship, warp in ships_with(state, PART, Warp):
+        if warp.departed or warp.declared_turn != state.clock.turn or ship.destroyed:
             continue
         warp.departed = True
         save_part(ship, PART, warp)

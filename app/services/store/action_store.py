@@ -95,6 +95,18 @@ class Written:
     hooked: bool
 
 
+@dataclass(frozen=True)
+class Write:
+    """One action's write: the battle and snapshot it was checked against, its log row, the state it
+    leaves and what the write is guarded on."""
+
+    battle: Battle
+    snap: Snapshot
+    entry: Entry
+    state: BattleState
+    guard: Guard
+
+
 class GuardFailed(StaleDataError):
     """The write found the battle, the acting seat or the table's options not as the action was
     checked against them (another writer, a rotated token, a removed seat): nothing was written."""
@@ -112,18 +124,10 @@ class ActionStore(Protocol):
         an action may be checked without a read; None where this store always reads."""
         ...
 
-    async def write(
-        self,
-        session: AsyncSession,
-        battle: Battle,
-        snap: Snapshot,
-        entry: Entry,
-        state: BattleState,
-        guard: Guard,
-    ) -> Written:
-        """Write the action; afterwards `battle` and `snap.seq` hold what the database holds (the
+    async def write(self, session: AsyncSession, w: Write) -> Written:
+        """Write the action; afterwards `w.battle` and `w.snap.seq` hold what the database holds (the
         live path hands them to this process's viewers without reading them back). Raises
-        `GuardFailed` (nothing written) when what `guard` names moved."""
+        `GuardFailed` (nothing written) when what `w.guard` names moved."""
         ...
 
     async def seat_by_token(

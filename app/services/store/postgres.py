@@ -34,9 +34,8 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Battle, Participant, Snapshot, now
-from app.rules.state import BattleState
 from app.services.kept import Kept
-from app.services.store.action_store import Asked, Entry, Found, Guard, GuardFailed, Written
+from app.services.store.action_store import Asked, Found, GuardFailed, Write, Written
 
 BATTLE_COLUMNS = tuple(c.name for c in Battle.__table__.columns)
 SEAT_COLUMNS = tuple(c.name for c in Participant.__table__.columns)
@@ -214,17 +213,10 @@ class PostgresActionStore:
         )  # live frames draw the kept one
         return battle, Snapshot(battle_id=battle.id, seq=kept.seq, state=None)
 
-    async def write(
-        self,
-        session: AsyncSession,
-        battle: Battle,
-        snap: Snapshot,
-        entry: Entry,
-        state: BattleState,
-        guard: Guard,
-    ) -> Written:
+    async def write(self, session: AsyncSession, w: Write) -> Written:
         """On PostgreSQL `snap.state` is left as read: the state is written as pydantic serialises
         it to JSON, in one step (a fifth of the dict-then-text cost)."""
+        battle, snap, entry, state, guard = w.battle, w.snap, w.entry, w.state, w.guard
         if session.new or session.dirty or session.deleted:
             await session.flush()  # what else the action changed commits with it, not after it
         at = now()

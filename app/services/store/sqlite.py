@@ -12,9 +12,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import ActionLog, Battle, Draft, Participant, SeatStatus, Snapshot, TableSettings
-from app.rules.state import BattleState
 from app.services.kept import Kept
-from app.services.store.action_store import Asked, Entry, Found, Guard, Written
+from app.services.store.action_store import Asked, Found, Write, Written
 from app.services.store.seats import seen_at
 
 
@@ -56,15 +55,8 @@ class SqliteActionStore:
     def from_kept(self, kept: Kept) -> tuple[Battle, Snapshot] | None:
         return None  # the ORM's rows belong to their session: every action reads its own
 
-    async def write(
-        self,
-        session: AsyncSession,
-        battle: Battle,
-        snap: Snapshot,
-        entry: Entry,
-        state: BattleState,
-        guard: Guard,
-    ) -> Written:
+    async def write(self, session: AsyncSession, w: Write) -> Written:
+        battle, snap, entry, state = w.battle, w.snap, w.entry, w.state
         row = ActionLog(**entry.columns())
         session.add(row)
         snap.seq, snap.state = entry.seq, state.model_dump(mode="json")

@@ -56,7 +56,7 @@ from app.services.kept import NOT_READ, Commit, Kept, KeptSeat, credential
 from app.services.platform import Platform
 from app.services.reading.views import visible_events
 from app.services.store import drafts
-from app.services.store.action_store import Asked, Entry, Guard, GuardFailed
+from app.services.store.action_store import Asked, Entry, Guard, GuardFailed, Write
 from app.services.store.battles import checked_seat, get_battle, get_participant, load_state, token_seat
 from app.services.store.seats import merged_options, table_options
 from app.services.write import waiting
@@ -518,7 +518,9 @@ async def _write(platform: Platform, work: Unit, cmd: Command, resolved: _Resolv
     read = checked.options is not NOT_READ
     folds = cmd.action_type not in history.HISTORY_ACTIONS and drafts.drafts_possible(checked.state)
     guard = Guard(participant, options_read=read, options=checked.options if read else None, no_drafts=folds)
-    written = await platform.store.write(work.session, battle, checked.snap, resolved.entry, new_state, guard)
+    written = await platform.store.write(
+        work.session, Write(battle, checked.snap, resolved.entry, new_state, guard)
+    )
     new_seq = written.row.seq
     after: Viewer = viewer_for(participant.id, participant.role, new_state)
     shown = visible_events(event_dicts, after, new_state.finished)

@@ -228,19 +228,33 @@ def _has_nul(raw: bytes) -> bool:
     return b"\x00" in raw or b"%00" in raw.lower()
 
 
-class BodyLimit:
-    """Refuse request bodies over the limit with 413 — announced by Content-Length or found while a
-    chunked body streams in — and JSON bodies the doors cannot store (422, naming the field):
-    NaN/Infinity, numbers out of range, nesting deeper than 32 levels. Both before the app reads them."""
+class HttpMiddleware:
+    """An ASGI middleware that acts on HTTP requests only: websockets and lifespan pass straight
+    through to the app (the socket door has its own checks)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.max_bytes = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class BodyLimit(HttpMiddleware):
+    """Refuse request bodies over the limit with 413 — announced by Content-Length or found while a
+    chunked body streams in — and JSON bodies the doors cannot store (422, naming the field):
+    NaN/Infinity, numbers out of range, nesting deeper than 32 levels. Both before the app reads them."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        super().__init__(app)
+        self.max_bytes = max_bytes
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         length = dict(scope["headers"]).get(b"content-length")
         if length is not None and length.isdigit() and int(length) > self.max_bytes:
             await _too_large(send)
@@ -349,19 +363,16 @@ SECURITY_HEADERS = [
 ]
 
 
-class SecurityHeaders:
+class SecurityHeaders(HttpMiddleware):
     """Every HTTP answer (pages, API, static files, errors) carries the policy headers; cookies get
     `Secure` when SECURE_COOKIES=true, or with auto when the request came over HTTPS (scope scheme,
     which uvicorn --proxy-headers takes from X-Forwarded-Proto of a trusted proxy)."""
 
     def __init__(self, app: ASGIApp, secure_cookies: str = "auto") -> None:
-        self.app = app
+        super().__init__(app)
         self.secure_cookies = secure_cookies
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         secure = self.secure_cookies == "true" or (
             self.secure_cookies == "auto" and scope.get("scheme") == "https"
         )
