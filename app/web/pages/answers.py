@@ -17,6 +17,7 @@ from app.services.errors import Forbidden, ServiceError
 from app.services.platform import Platform
 from app.services.store.battles import get_battle, get_participant
 from app.web.drawing.render import render
+from app.web.middleware.errors import service_headers
 from app.web.middleware.security import csrf_ok, seat_in
 from app.web.profile_session import signed_in
 
@@ -51,6 +52,12 @@ def _answer(
         return HTMLResponse(html, status_code=status, headers=headers)
     _flash(request, message, level)
     return RedirectResponse(to, status_code=303)
+
+
+def _refused(request: Request, back: str, exc: ServiceError) -> Response:
+    """The service refused a form: its sentence in place (the field it names marked), or after the
+    redirect back; a busy answer keeps its Retry-After."""
+    return _answer(request, back, exc.message, "error", exc.status, service_headers(exc), exc.field)
 
 
 async def _form(request: Request) -> Any:

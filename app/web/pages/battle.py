@@ -29,7 +29,7 @@ from app.web.drawing.render import page_context, render, templates
 from app.web.drawing.rulebook import reference
 from app.web.middleware.security import csrf_token, seat_in, take_seat
 from app.web.numbers import whole_number
-from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash, seated
+from app.web.pages.answers import _answer, _flash, _form, _is_htmx, _pop_flash, _refused, seated
 from app.web.pages.forms import dice_from_form, pasted_json, payload_from_form
 from app.web.pages.lobby import listing_context
 from app.web.pages.table import page_extras as table_extras
@@ -282,7 +282,7 @@ async def add_ship(battle_id: str, request: Request, platform: PlatformDep) -> R
         )
         result = await actions.submit(platform, add)
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status, field=exc.field)
+        return _refused(request, back, exc)
     return _answer(request, back, result.events[0]["text"] if result.events else "Ship added.")
 
 
@@ -340,5 +340,5 @@ async def drop_seat(battle_id: str, participant_id: str, request: Request, platf
             gone = await remove_participant(session, battle_id, participant_id)
             work.emit(SeatsChanged(battle_id))
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status)
+        return _refused(request, back, exc)
     return _answer(request, back, f"{gone.name} has left the battle.")

@@ -17,11 +17,10 @@ from app.services.store.battles import get_battle
 from app.services.store.tokens import hash_token
 from app.web.battle_file_reader import file_download, read_battle_file
 from app.web.deps import PlatformDep, join_url
-from app.web.middleware.errors import service_headers
 from app.web.middleware.limits import check_battle_creation
 from app.web.middleware.security import take_seat
 from app.web.numbers import whole_number
-from app.web.pages.answers import _answer, _form, my_seat
+from app.web.pages.answers import _form, _refused, my_seat
 from app.web.pages.wizard import show_links
 
 router = APIRouter(include_in_schema=False)
@@ -59,7 +58,7 @@ async def download(battle_id: str, request: Request, platform: PlatformDep) -> R
         async with platform.db.reader() as session:
             data = await export_battle(session, await get_battle(session, battle_id))
     except ServiceError as exc:
-        return _answer(request, f"/battles/{battle_id}", exc.message, "error", exc.status)
+        return _refused(request, f"/battles/{battle_id}", exc)
     return file_download(data, f"battle-{battle_id}.json")
 
 
@@ -80,7 +79,7 @@ async def what_if(battle_id: str, request: Request, platform: PlatformDep) -> Re
         check_battle_creation(request)
         battle, seats = await fork_into(platform, battle_id, lambda last: _seq(form.get("seq"), last))
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status, service_headers(exc), exc.field)
+        return _refused(request, back, exc)
     return _seated(request, battle, seats)
 
 
@@ -95,5 +94,5 @@ async def import_page(request: Request, platform: PlatformDep) -> Response:
         data = read_battle_file(await upload.read(), "file")  # as strict as the API's import
         battle, seats = await import_into(platform, data)
     except ServiceError as exc:
-        return _answer(request, "/", exc.message, "error", exc.status, service_headers(exc), exc.field)
+        return _refused(request, "/", exc)
     return _seated(request, battle, seats)

@@ -9,7 +9,7 @@ from fastapi.responses import Response
 from app.services.errors import ServiceError
 from app.services.table import pings
 from app.web.deps import PlatformDep
-from app.web.pages.answers import _answer, seat_form
+from app.web.pages.answers import _answer, _refused, seat_form
 from app.web.pages.forms import pings_ticked
 
 router = APIRouter(include_in_schema=False)
@@ -23,5 +23,5 @@ async def set_pings(battle_id: str, request: Request, platform: PlatformDep) -> 
         form, me = await seat_form(request, platform, battle_id)
         await pings.save(platform, me, pings_ticked(form))
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status, field=exc.field)
+        return _refused(request, back, exc)
     return _answer(request, back, "Pings saved.")

@@ -22,7 +22,7 @@ from app.services.table import lobby
 from app.web.deps import ActionsBack, HubDep, PlatformDep, SeqQuery
 from app.web.drawing.render import page_context, templates
 from app.web.middleware.security import csrf_token, seat_in, take_seat
-from app.web.pages.answers import _answer, _flash, _form, _pop_flash
+from app.web.pages.answers import _answer, _flash, _form, _pop_flash, _refused
 from app.web.pages.report_share import Opened, public_card, public_page
 
 router = APIRouter(include_in_schema=False)
@@ -64,7 +64,7 @@ async def claim(battle_id: str, seat_id: str, request: Request, platform: Platfo
             raise Invalid(first_error(exc)[1], "name") from None
         granted = await lobby.claim_seat(platform, battle_id, seat_id, wanted)
     except ServiceError as exc:
-        return _answer(request, "/lobby", exc.message, "error", exc.status, field=exc.field)
+        return _refused(request, "/lobby", exc)
     if granted.seat is not None:
         take_seat(request, battle_id, granted.seat.participant.id, granted.seat.participant.token_hash)
         _flash(request, f"You took the seat {granted.seat.participant.name}.", "info")
@@ -86,7 +86,7 @@ async def take(claim_id: str, request: Request, platform: PlatformDep) -> Respon
         battle_id, secret = held[claim_id]
         seat = await lobby.collect(platform, battle_id, int(claim_id), secret)
     except ServiceError as exc:
-        return _answer(request, "/lobby", exc.message, "error", exc.status, field=exc.field)
+        return _refused(request, "/lobby", exc)
     held.pop(claim_id, None)
     request.session[CLAIMS_KEY] = held
     take_seat(request, battle_id, seat.participant.id, seat.participant.token_hash)
@@ -122,7 +122,7 @@ async def set_listing(battle_id: str, request: Request, platform: PlatformDep) -
         form = await _form(request)
         await lobby.set_listing(platform, battle_id, seat_in(request, battle_id), listing_from_form(form))
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status, field=exc.field)
+        return _refused(request, back, exc)
     return _answer(request, back, "Lobby listing saved.")
 
 

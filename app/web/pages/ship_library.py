@@ -18,9 +18,8 @@ from app.services.store.battles import get_battle, get_participant, participant_
 from app.web.battle_file_reader import file_download
 from app.web.deps import Creds, PlatformDep, errors, participant_by_bearer
 from app.web.drawing.render import render
-from app.web.middleware.errors import service_headers
 from app.web.middleware.security import csrf_token, seat_in
-from app.web.pages.answers import _answer, _form, _is_htmx
+from app.web.pages.answers import _answer, _form, _is_htmx, _refused
 from app.web.pages.battle import _confirm_page, referee_seats
 from app.web.pages.forms import pasted_json
 
@@ -226,7 +225,7 @@ async def save_json_page(battle_id: str, request: Request, platform: PlatformDep
             raise Invalid("definition: paste a ship definition (JSON) to save", "definition")
         entry = await shiplib.save(platform, me, pasted_json(raw, "definition"))
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status, service_headers(exc), exc.field)
+        return _refused(request, back, exc)
     return await _saved(platform, request, battle_id, entry)
 
 
@@ -243,7 +242,7 @@ async def save_ship_page(battle_id: str, request: Request, platform: PlatformDep
             platform, me, str(form.get("ship", "")), str(form.get("state", "now")), name
         )
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status, service_headers(exc), exc.field)
+        return _refused(request, back, exc)
     return await _saved(platform, request, battle_id, entry)
 
 
@@ -269,7 +268,7 @@ async def delete_page(battle_id: str, slug: str, request: Request, platform: Pla
             )
         entry = await shiplib.delete(platform, me, slug, await keepers(platform, request))
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status, service_headers(exc), exc.field)
+        return _refused(request, back, exc)
     return _answer(request, back, f"Deleted {entry.name} (“{entry.slug}”) from the ship library.")
 
 
@@ -283,7 +282,7 @@ async def rename_page(battle_id: str, slug: str, request: Request, platform: Pla
             platform, me, slug, str(form.get("name", "")), await keepers(platform, request)
         )
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status, service_headers(exc), exc.field)
+        return _refused(request, back, exc)
     return _answer(request, back, f"Renamed “{entry.slug}” to {entry.name}.")
 
 
@@ -295,5 +294,5 @@ async def export_page(battle_id: str, slug: str, request: Request, platform: Pla
         async with platform.db.reader() as session:
             data = await shiplib.export(session, slug, me)
     except ServiceError as exc:
-        return _answer(request, f"/battles/{battle_id}#ship-library", exc.message, "error", exc.status)
+        return _refused(request, f"/battles/{battle_id}#ship-library", exc)
     return file_download(data, f"{slug}.json")

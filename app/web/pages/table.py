@@ -28,7 +28,7 @@ from app.web.deps import PlatformDep
 from app.web.drawing.render import regions_of, render
 from app.web.middleware.security import seat_in
 from app.web.numbers import whole_number
-from app.web.pages.answers import _answer, _form, _is_htmx, seat_form
+from app.web.pages.answers import _answer, _form, _is_htmx, _refused, seat_form
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger(__name__)
@@ -167,7 +167,7 @@ async def post_chat(battle_id: str, request: Request, platform: PlatformDep) -> 
             str(form.get("to", "")) or None,
         )
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status)
+        return _refused(request, back, exc)
     if _is_htmx(request):
         return HTMLResponse("", status_code=200)
     return _answer(request, back, "Sent.")
@@ -197,7 +197,7 @@ async def ask(battle_id: str, request: Request, platform: PlatformDep) -> Respon
         form = await _form(request)
         req = await requests.ask_undo(platform, battle_id, seat_in(request, battle_id), form.get("reason"))
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status)
+        return _refused(request, back, exc)
     return _answer(request, back, f"Asked the referee to undo action #{req.target_seq}.")
 
 
@@ -222,7 +222,7 @@ async def answer_request(
             form.get("answer"),
         )
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status)
+        return _refused(request, back, exc)
     return _answer(request, back, f"Request {row.status}.")
 
 
@@ -246,5 +246,5 @@ async def table_settings(battle_id: str, request: Request, platform: PlatformDep
             },
         )
     except ServiceError as exc:
-        return _answer(request, back, exc.message, "error", exc.status)
+        return _refused(request, back, exc)
     return _answer(request, back, "Table options saved.")
