@@ -338,12 +338,17 @@ def test_GEN_01_done_until_a_later_impulse_or_the_last():
     assert (state.ready, state.ready_until) == (["p-a"], {"p-a": 4})  # marked once
 
 
-def test_GEN_01_skips_carry_everyone_through_quiet_impulses_folded_into_one_line():
-    game = Game(TOY, [])
+def skips(game: Game, alpha_until: int, bravo_until: int) -> tuple[BattleState, list[Event]]:
+    """At Impulse 1/3, p-a says done until `alpha_until`, then p-b until `bravo_until`: p-b's events."""
     state = battle(game, "p-a", "p-b", at=at_impulse(1))
     dice = ScriptedDice([])
-    game.ready_until(state, P_A, 3, dice)
-    events = game.ready_until(state, P_B, 3, dice)
+    game.ready_until(state, P_A, alpha_until, dice)
+    return state, game.ready_until(state, P_B, bravo_until, dice)
+
+
+def test_GEN_01_skips_carry_everyone_through_quiet_impulses_folded_into_one_line():
+    game = Game(TOY, [])
+    state, events = skips(game, 3, 3)
     assert [(e.kind, e.text) for e in events] == [
         ("ready", "Done until impulse 3."),
         ("ready", "Everyone is done with Impulse 1/3."),
@@ -356,10 +361,7 @@ def test_GEN_01_skips_carry_everyone_through_quiet_impulses_folded_into_one_line
 
 def test_GEN_01_a_skip_short_of_the_others_stops_the_carry_there():
     game = Game(TOY, [])
-    state = battle(game, "p-a", "p-b", at=at_impulse(1))
-    dice = ScriptedDice([])
-    game.ready_until(state, P_A, 4, dice)
-    events = game.ready_until(state, P_B, 2, dice)
+    state, events = skips(game, 4, 2)
     assert texts(events)[-1] == "Turn 1 · Impulse 1/3 ends; Turn 1 · Impulse 2/3 begins."  # one: not folded
     assert (state.clock, state.ready, state.ready_until) == (at_impulse(2), ["p-a"], {"p-a": 4})
     assert game.awaited(state) == ["p-b"]
@@ -372,10 +374,7 @@ def test_GEN_01_something_besides_the_clock_happening_cancels_the_skips():
         return [Event(kind="pain", text="Pain rises.")] if state.clock.impulse == 2 else []
 
     game = Game(TOY, [Ruleset("toy", "Toy", hooks=(Hook("enter", "fire", on_impulse_two),))])
-    state = battle(game, "p-a", "p-b", at=at_impulse(1))
-    dice = ScriptedDice([])
-    game.ready_until(state, P_A, 4, dice)
-    events = game.ready_until(state, P_B, 4, dice)
+    state, events = skips(game, 4, 4)
     assert texts(events) == [
         "Done until the end of impulses.",
         "Everyone is done with Impulse 1/3.",
