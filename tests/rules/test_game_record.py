@@ -699,7 +699,7 @@ def test_GEN_01_a_moment_an_action_never_belongs_to_and_the_refusals_own_words()
     never = act(
         "plot",
         not_during=frozenset({"fire"}),
-        outside="{action} waits: not in {now:lower} ({step:lower}); fire is {fire:lower}",
+        outside="{action} waits: not in {now:lower} ({step}); fire is {fire:lower}",
         outside_field="plot",
     )
     game = ship_game(never)
