@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -190,7 +192,21 @@ class Settings(BaseSettings):
             return "SECRET_KEY is the example value; make one with: python -c 'import secrets; print(secrets.token_urlsafe(48))'"
         if len(self.secret_key) < MIN_SECRET_LENGTH:
             return f"SECRET_KEY is {len(self.secret_key)} characters; production needs at least {MIN_SECRET_LENGTH}"
-        return None
+        return self._passkey_refusal()
+
+    def _passkey_refusal(self) -> str | None:
+        """A browser makes a passkey only for the page's own host or a domain above it: served at a
+        public name with WEBAUTHN_RP_ID left at `localhost`, every profile's sign-up would fail."""
+        host = urlsplit(self.public_base_url).hostname or ""
+        if host == "localhost" or "." not in host or _is_address(host):
+            return None  # a trial on this machine: no name a passkey could belong to
+        rp_id = self.webauthn_rp_id.strip().lower()
+        if host == rp_id or host.endswith(f".{rp_id}"):
+            return None
+        return (
+            f"WEBAUTHN_RP_ID is {self.webauthn_rp_id!r}, not PUBLIC_BASE_URL's host {host!r} or a domain "
+            f"above it, so no passkey could be made there; set WEBAUTHN_RP_ID={host}"
+        )
 
     @field_validator("allowed_origins", mode="before")
     @classmethod
@@ -199,6 +215,14 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [o.strip().rstrip("/") for o in value.split(",") if o.strip()]
         return value
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 @lru_cache

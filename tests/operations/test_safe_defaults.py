@@ -71,3 +71,34 @@ def test_the_shipped_example_env_is_refused_and_compose_holds_no_password() -> N
         ".env" in (ROOT / ".gitignore").read_text().split()
         and ".env" in (ROOT / ".dockerignore").read_text().split()
     )
+
+
+@pytest.mark.parametrize(
+    ("public", "rp_id", "refused"),
+    [
+        ("https://starboard.example.org", "localhost", True),  # the default left behind
+        ("https://starboard.example.org", "other.org", True),
+        ("https://starboard.example.org", "starboard.example.org", False),
+        ("https://starboard.example.org", "example.org", False),  # a domain above the host
+        ("https://starboard.example.org:8443/", "Example.org", False),
+        ("http://localhost:8000", "localhost", False),  # a trial on this machine (compose's default)
+        ("http://127.0.0.1:8000", "localhost", False),  # an address: no name a passkey could hold
+    ],
+)
+def test_production_refuses_a_passkey_host_its_public_address_cannot_use(
+    public: str, rp_id: str, refused: bool
+) -> None:
+    """Served at a public name with WEBAUTHN_RP_ID left at `localhost`, no player could make a
+    profile's passkey (the browser refuses one for another host); production says so at start-up."""
+    settings = Settings(
+        environment="production", secret_key=GOOD, public_base_url=public, webauthn_rp_id=rp_id
+    )
+    refusal = settings.refusal()
+    if refused:
+        assert refusal is not None and "WEBAUTHN_RP_ID" in refusal and "starboard.example.org" in refusal
+    else:
+        assert refusal is None
+    development = Settings(
+        environment="development", secret_key=GOOD, public_base_url=public, webauthn_rp_id=rp_id
+    )
+    assert development.refusal() is None
