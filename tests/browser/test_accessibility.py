@@ -4,7 +4,7 @@ folded part (<details>) opened first. A critical or serious violation fails the 
 minor ones are printed. axe-core is vendored under static/vendor (README) and loaded from this
 origin with a <script src>, so the pages' Content-Security-Policy stays as served.
 
-The pages scanned: home, the create flow (the referee's page with the new join links), /join and its
+The pages scanned: home (empty, and again with a battle card waiting on the player), the create flow (the referee's page with the new join links), /join and its
 confirmation, each ruleset's player page (Shadow/SFB, Star Trek in B5 Wars, Traveller), referee,
 spectator, replay (chat included: it is part of the battle pages) and the 404 page. The battles are
 put in the states that drew the most ink: a ship going to warp, a destroyed ship, a crippled
@@ -198,6 +198,8 @@ def page_list(battles: Battles) -> list[tuple[str | None, str, str]]:
             (table.tokens["watcher"], f"/battles/{bid}", f"{name} spectator"),
             (table.tokens[player], f"/battles/{bid}/replay?seq=2", f"{name} replay"),
         ]
+    # Home again once the browser holds a seat: its battle card, marked for the player's move.
+    pages.append((battles.b5.tokens["kirk"], "/", "home with a card"))
     return pages
 
 
@@ -249,6 +251,8 @@ async def test_every_page_passes_axe_light_and_dark(
             await page.goto(url + path)
             assert await page.title(), f"{label}: no title"
             assert await page.locator("h1").count() == 1, f"{label}: not one <h1>"
+            if label == "home with a card":
+                assert await page.locator(".card.your-move").count() == 1, f"{label}: no card for the move"
             await scan_sizes(page, label, found)
         if token is None:
             # The create flow: the home form (the wizard) → the page of join links, shown until dismissed.
