@@ -22,7 +22,7 @@ from app.services.platform import Platform
 from app.services.table import clocks
 from app.services.write import actions, requests
 from app.services.write.actions import Command
-from tests.helpers import simple_ship
+from tests.helpers import ship_def, simple_ship
 from tests.service.test_readiness import Table, pending, table
 
 HOUR = 3600
@@ -206,6 +206,55 @@ async def test_GEN_01_when_the_referee_is_asked_the_seat_keeps_waiting_and_a_req
     await requests.decide(platform, t.id, t.ids["ref"], asked[0].id, True)
     await settle()
     assert (await t.state()).clock.step == "movement"
+
+
+@pytest.mark.parametrize("on_timeout", ["done", "ask"])
+async def test_GEN_01_GEN_02_time_out_on_a_seats_dice_leaves_them_to_the_referee(
+    platform: Platform, on_timeout: str
+) -> None:
+    """Physical dice: Kosh's Shadow was hit, both commanders are done, and the impulse's end waits
+    for Kosh's pain-check die (SH-03, GEN-02). Kosh's hour runs out: a "done" cannot stand in for a
+    die, so the log says whose dice are waited for and that the referee may enter them — in either
+    consequence, with no request to mark Kosh done — and it is not tried again; the referee's dice
+    then end the impulse as Kosh's would have."""
+    platform.clock = use(ManualClock())
+    shadow = "shadow-cruiser"
+    t = await table(
+        platform,
+        "sfb",
+        {"ker": (ship_def(shadow), "kosh"), "hawk": (simple_ship("Hawk", "sfb"), "kirk")},
+        players=("kirk", "kosh"),
+    )
+    clock = {"mode": "deadline", "step_seconds": HOUR, "reminder_seconds": 0, "on_timeout": on_timeout}
+    await act(t, "ref", "clock.set", clock)
+    await act(t, "kirk", "step.ready")
+    await act(t, "kosh", "step.ready")  # Energy Allocation → Impulse 1
+    for direction in ("port", "fore"):  # 60 to armour and internals: band 50–99
+        await act(
+            t,
+            "kirk",
+            "damage.apply",
+            {"target": shadow, "source": "hawk", "amount": 30, "direction": direction},
+        )
+    await act(t, "kosh", "step.ready")
+    await act(t, "kirk", "step.ready")  # the end now waits for Kosh's die
+    later(platform, HOUR)
+    assert await due(platform, t) == 1
+    await settle()
+    assert (await log_texts(t))[-1] == (
+        "Time ran out for Kosh in Impulse 1/32, whose end waits for dice for Shadow Cruiser: 1d6 for"
+        " pain rise chance, band 50–99; the referee may enter them."
+    )
+    state = await t.state()
+    assert (state.clock.impulse, state.rolling is not None) == (1, True)
+    assert await due(platform, t) == 0  # once
+    async with platform.db.reader() as session:
+        asked = await session.scalar(select(func.count()).where(TableRequest.battle_id == t.id))
+    assert asked == 0
+    # SH-04/SH-05: rise 2 (≤ 2) → pain 3; the impulse ends as Kosh's own dice would have ended it.
+    texts = await t.act("ref", "step.roll", dice=[2, 6, 1])
+    assert texts[-1] == "Turn 1 · Impulse 1/32 ends; Turn 1 · Impulse 2/32 begins."
+    assert (await t.state()).ships[shadow].parts["pain"]["level"] == 3
 
 
 async def test_GEN_01_bad_clock_settings_are_refused_naming_the_field(platform: Platform) -> None:

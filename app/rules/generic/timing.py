@@ -139,7 +139,9 @@ def seat_actor(state: BattleState, participant: str) -> Actor:
 
 def time_out(state: BattleState, payload: TimeOut, actor: Actor, dice: DiceSource) -> list[Event]:
     """The chosen consequence, as a sentence: the seat is done with no orders (the step ends by
-    itself if it waited on nobody else), or the referee is asked."""
+    itself if it waited on nobody else), or the referee is asked. A step's end waiting for the
+    seat's physical dice (GEN-02) cannot be "done" without them: its time-out says so and leaves the
+    dice to the referee, who may enter them, and the seat's clock stops."""
     settings = settings_of(state)
     if settings is None:
         raise RuleError("this battle has no clock", "participant")
@@ -148,11 +150,18 @@ def time_out(state: BattleState, payload: TimeOut, actor: Actor, dice: DiceSourc
     game = state.game
     awaited = [p for p in game.awaited(state) if p != REFEREE_SEAT]
     moved = payload.step and payload.step != game.system.short(state.clock)
-    if moved or payload.participant not in awaited or state.rolling is not None:
+    if moved or payload.participant not in awaited:
         raise RuleError("the step no longer waits on that seat", "participant")
     who = payload.name or "a seat"
     step = game.step(state.clock).title(state.clock)
     data: dict[str, Any] = {"participant": payload.participant, "began": payload.began}
+    if state.rolling is not None:
+        data["dice"] = True
+        text = (
+            f"Time ran out for {who} in {step}, whose end waits for {game.waiting_for(state)}; "
+            "the referee may enter them."
+        )
+        return [Event(kind="timeout", text=text, data=data)]
     if settings.on_timeout == "ask":
         data["asked"] = True
         text = f"Time ran out for {who} in {step}; the referee is asked what to do."

@@ -239,7 +239,8 @@ async def _time_out(
         return 0
     if done.duplicate:
         return 0
-    if settings.on_timeout == "ask" and seat is not None:
+    for_dice = any(e.get("kind") == "timeout" and e.get("data", {}).get("dice") for e in done.events)
+    if settings.on_timeout == "ask" and seat is not None and not for_dice:  # dice: the referee enters them
         await _ask_referee(platform, battle_id, seat, began, done.seq)
     return 1
 
