@@ -342,7 +342,7 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
     detector per turn."""
     detector = state.ship(p.detector, "detector")
     target = state.ship(p.target, "target")
-    cloak = need_part(target, PART, Cloak, "cloaking device")
+    cloak = need_part(target, PART, Cloak, "cloaking device", "target")
     if not cloak.cloaked:
         raise RuleError(f"{target.name} is not cloaked", "target")
     if detector.id == target.id:
@@ -416,7 +416,7 @@ class RuleDetection(BaseModel):
 def rule_detection(state: BattleState, p: RuleDetection, actor: Actor, dice: DiceSource) -> list[Event]:
     """ST-23/23a: the referee's ruling; a detected ship's position is public and it may be fired at."""
     target = state.ship(p.target, "target")
-    cloak = need_part(target, PART, Cloak, "cloaking device")
+    cloak = need_part(target, PART, Cloak, "cloaking device", "target")
     if p.attempt >= len(cloak.attempts):
         raise RuleError(f"no detection attempt {p.attempt} on {target.name}", "attempt")
     attempt = cloak.attempts[p.attempt]

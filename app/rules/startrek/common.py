@@ -45,11 +45,12 @@ def equipped(name: str, what: str) -> Callable[[BattleState, Ship], str | None]:
     return fits
 
 
-def need_part(ship: Ship, name: str, model: type[M], what: str) -> M:
-    """The part, or a RuleError that says which ship lacks which equipment."""
+def need_part(ship: Ship, name: str, model: type[M], what: str, field: str = "ship") -> M:
+    """The part, or a RuleError that says which ship lacks which equipment, naming the payload's
+    field that chose the ship (the acting ship's `ship`, or the `target` it looks at)."""
     part = read_part(ship, name, model)
     if part is None:
-        raise RuleError(f"{ship.name} has no {what}", "ship")
+        raise RuleError(f"{ship.name} has no {what}", field)
     return part
 
 

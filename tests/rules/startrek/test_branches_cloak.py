@@ -176,7 +176,13 @@ def test_ST_23_a_search_names_a_cloaked_target():
 def test_ST_23_a_ship_without_a_cloaking_device_is_not_searched_for():
     state = two_birds_one_cloaked()
     attempt = {"detector": "kor-vaq-ii", "target": "excelsior", "ew": 5, "range": 3}
-    assert refused(state, "startrek.detect_cloak", attempt, REFEREE) == "Excelsior has no cloaking device"
+    with pytest.raises(RuleError) as err:
+        act(state, "startrek.detect_cloak", attempt, REFEREE)
+    assert (err.value.field, err.value.message) == ("target", "Excelsior has no cloaking device")
+    ruling = {"target": "excelsior", "attempt": 0, "detected": True}  # the referee's ruling names it so too
+    with pytest.raises(RuleError) as err:
+        act(state, "startrek.rule_detection", ruling, REFEREE)
+    assert (err.value.field, err.value.message) == ("target", "Excelsior has no cloaking device")
 
 
 def test_ST_23_a_cloaked_ship_does_not_search_for_itself():
