@@ -27,7 +27,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from app.web.drawing.cards import TEMPLATE_CODE, SEEN_SEQ, VARIANTS, Asked, digest, parsed, read_by
+from app.web.drawing.cards import SEEN_SEQ, TEMPLATE_CODE, VARIANTS, Asked, digest, parsed, read_by
 
 # What a part's key takes only when its templates read it.
 OPTIONAL = ("names", "csrf_token", "pushed")
