@@ -1,6 +1,6 @@
 """Where the live path's CPU goes: cProfile over an app served in this process.
 
-    .venv/bin/python scripts/probe_live_cpu.py [--watchers 100] [--mix real] [--cpu]
+    .venv/bin/python scripts/probe_live_cpu.py [--watchers 100] [--mix real] [--cpu | --no-profile]
 
 Serves the app (PostgreSQL as for the tests, a database of its own, in-memory broker) with uvicorn
 in this process, sets up battles with scripts/bench_live.py's `setup_tables` (`--mix real`: its
@@ -97,7 +97,9 @@ async def probe(a: argparse.Namespace) -> None:
             setattr(AsyncSession, name, counted(name))
         # --cpu: the process's CPU time per function, less shaken than wall time by a busy machine
         profile = cProfile.Profile(time.process_time) if a.cpu else cProfile.Profile()
-        profile.enable()
+        cpu_before = time.process_time()
+        if not a.no_profile:
+            profile.enable()
         tasks = []
 
         async def fire(i: int, prev: asyncio.Task[None] | None) -> None:
@@ -123,16 +125,20 @@ async def probe(a: argparse.Namespace) -> None:
         await asyncio.gather(*tasks)
         await asyncio.sleep(1)
         profile.disable()
+        cpu_ms = (time.process_time() - cpu_before) * 1000 / a.actions
         for name, original in originals.items():
             setattr(AsyncSession, name, original)
+        # the server's and the poster's CPU (this process; the watchers run in another), per action
+        print(f"process CPU per action: {cpu_ms:.2f} ms{'' if a.no_profile else ' (profiled)'}")
         print(f"session reads per action: {sum(statements.values()) / a.actions:.1f}")
         for text, n in statements.most_common(40):
             print(f"{n / a.actions:6.2f}  {text}")
-        stats = pstats.Stats(profile)
-        stats.sort_stats("cumulative").print_stats(a.top)
-        stats.sort_stats("tottime").print_stats(a.top)
-        if a.dump:
-            stats.dump_stats(a.dump)
+        if not a.no_profile:
+            stats = pstats.Stats(profile)
+            stats.sort_stats("cumulative").print_stats(a.top)
+            stats.sort_stats("tottime").print_stats(a.top)
+            if a.dump:
+                stats.dump_stats(a.dump)
         watch.stdin.write(b"END\n")  # type: ignore[union-attr]
         watch.kill()
         await watch.wait()
@@ -154,6 +160,7 @@ def main() -> None:
     ap.add_argument(
         "--cpu", action="store_true", help="time functions by the process's CPU time, not the clock"
     )
+    ap.add_argument("--no-profile", action="store_true", help="only the process's CPU per action, unprofiled")
     a = ap.parse_args()
     asyncio.run(probe(a))
 

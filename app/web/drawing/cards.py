@@ -52,10 +52,8 @@ INPUTS = frozenset(
         "csrf_token",
         "seq",
         "pushed",
-        "drawn_part",  # the card's parts, each kept (`HOOK`): not keyed
     }
 )
-HOOK = "drawn_part"  # the card template's call for a part, kept by app/web/drawing/card_parts.py
 # The one template that draws the seq (an action form's seen_seq), always with this marker: a card
 # drawn without it is the same at every seq (a spectator's), one drawn with it is kept per seq.
 FIELDS = "partials/action_fields.html"
@@ -134,7 +132,7 @@ def card_templates(env: jinja2.Environment, parts: Iterable[str]) -> list[str]:
 # What a target list reads of the other ships: a card that lists them is drawn again when one of
 # these changes, not on every hit to any ship. `list_fields` checks the templates read no more.
 LIST_FIELDS = ("name", "position_hidden", "destroyed")
-TEMPLATE_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)  # a template's expressions and statements
+_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)  # a template's expressions and statements
 
 
 def list_fields(source: str) -> bool:
@@ -142,7 +140,7 @@ def list_fields(source: str) -> bool:
     bound whole (`{% set known = state.ships %}`) or looped over (`for sid, other in
     known.items()`), and every use of those names is `known[…].field`, `other.field`,
     `sid in known` or the loop itself. Anything else: False (the memo keys on the whole list)."""
-    code = " ".join(TEMPLATE_CODE.findall(source))
+    code = " ".join(_CODE.findall(source))
     fields = "|".join(LIST_FIELDS)
     lists = {"state.ships", *re.findall(r"\bset\s+(\w+)\s*=\s*state\.ships\s*-?%\}", code)}
     rows: set[str] = set()
@@ -287,11 +285,6 @@ class CardMemo:
         # key → the cards drawn under it, each with the questions it asked and their answers
         self._cards: OrderedDict[bytes, Any] = OrderedDict()
         self.hits = self.draws = 0
-        # a drawn card's parts, each drawn again only when what it reads changed (that module
-        # builds on this one's digest and `Asked`, hence imported here)
-        from app.web.drawing.card_parts import PartMemo
-
-        self.parts_memo = PartMemo(env, self.parts, self._ship_list)
 
     def _key(self, context: dict[str, Any], ship: dict[str, Any]) -> bytes | None:
         sid = ship.get("id")
@@ -332,8 +325,7 @@ class CardMemo:
                 self.hits += 1
                 return self._unpacked(packed, context.get("unpacked"))
         asked = Asked(offers, viewer)
-        hook = self.parts_memo.hook(context, ship, asked.questions)
-        card = self._drawn({**context, "offers": asked.offers, "viewer": asked.viewer, HOOK: hook}, ship)
+        card = self._drawn({**context, "offers": asked.offers, "viewer": asked.viewer}, ship)
         self.draws += 1
         if key is base and SEEN_SEQ in card:  # it draws a form: the same inputs differ by seq
             self._keep(base, _BY_SEQ)

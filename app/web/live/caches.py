@@ -41,16 +41,6 @@ CACHES: tuple[Cache, ...] = (
         "512 cards, least recently used first out (one per LiveViews)",
     ),
     Cache(
-        "app/web/drawing/card_parts.py",
-        "PartMemo",
-        "the parts of drawn ship cards (zlib-packed), each by a digest of what its own templates "
-        "read: the part as shown, the ship's other fields, its display values and ⚑ flags, and the "
-        "names, battle fields, CSRF placeholder and ship list only where read",
-        "any change in those is a new digest (a miss); what the viewer and their offers answer is "
-        "kept with each part and asked again (`Asked`), and added to the card's questions",
-        "2048 parts, least recently used first out (one per CardMemo)",
-    ),
-    Cache(
         "app/web/drawing/cards.py",
         "_parsed",
         "what each card template reads and includes (jinja2.meta), by its source text",
