@@ -45,7 +45,6 @@ from app.services.store.drafts import drafts_possible
 from app.services.store.drafts import rows as draft_rows
 from app.services.table.lobby import PUBLIC_ID, public_reader, public_watch
 from app.web.drawing.cards import CardMemo
-from app.web.drawing.pieces import Choices, PieceMemo
 from app.web.drawing.rulebook import prose, rule_links
 from app.web.drawing.tile_names import tile_lines
 
@@ -173,8 +172,7 @@ def _context(
         # ship id → path → the override still standing there (the ⚑ marker; services/reading/overrides.py)
         "flags": flags(marks or [], game_state, state, viewer, battle.status == "finished"),
         # the referee's override picker: each ship's settable values, current and allowed (rules)
-        # (worked out when first asked: a frame whose override pieces are kept asks for none)
-        "override_choices": Choices(list(game_state.ships), lambda sid: choices_for(game_state, sid))
+        "override_choices": {sid: choices_for(game_state, sid) for sid in game_state.ships}
         if viewer.is_referee and live
         else {},
         # the referee's undo/redo/rewind forms say what they would do (the log line of each)
@@ -429,7 +427,6 @@ class LiveViews:
         # as long as a token (secrets.token_urlsafe(32)), so hunks made against it fit the page's text
         self.placeholder = f"__csrf_{secrets.token_hex(17)}__"
         self.cards = CardMemo(env, PART_TEMPLATES)  # a card is drawn again only when it changed
-        self.pieces = PieceMemo(env)  # so is a referee's override piece for a ship
 
     def _me(self, read: LiveRead, viewer: Subscriber) -> Participant:
         if viewer.participant_id == PUBLIC_ID:  # every public watcher shares the spectator's view
@@ -447,7 +444,7 @@ class LiveViews:
 
     def html(self, read: LiveRead, viewer: Subscriber) -> list[tuple[str, str]]:
         since = viewer.last_seq or 0
-        html = live_html(read, self._me(read, viewer), since, self.placeholder, self.cards, self.pieces)
+        html = live_html(read, self._me(read, viewer), since, self.placeholder, self.cards)
         return regions_of(html)
 
 
@@ -475,11 +472,9 @@ def live_html(
     since: int,
     csrf: str,
     cards: CardMemo | None = None,
-    pieces: PieceMemo | None = None,
 ) -> str:
     """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer
-    (`cards`: ship cards kept from earlier frames; None draws every one; `pieces`: the referee's
-    override pieces kept likewise; None: the template includes each)."""
+    (`cards`: ship cards kept from earlier frames; None draws every one)."""
     viewer = viewer_of(me, read.state)
     state = with_drafts(read.state, read.drafts, viewer)
     data = view_data(
@@ -520,8 +515,6 @@ def live_html(
     context["pushed"] = True  # forms without the seq: the page fills it in (partials/action_fields.html)
     context["unpacked"] = read.common.setdefault("cards", {})  # kept cards unpacked once a round
     context["cards"] = (cards or _EVERY_CARD).cards(context)
-    if pieces is not None and viewer.is_referee:
-        context["override_ships"] = pieces.override_ships(context)
     return render("partials/live_update.html", context)
 
 

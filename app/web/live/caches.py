@@ -48,16 +48,6 @@ CACHES: tuple[Cache, ...] = (
         "one entry per template source, per template environment (weakly held)",
     ),
     Cache(
-        "app/web/drawing/pieces.py",
-        "PieceMemo",
-        "each ship's part of the referee's override picker (zlib-packed), by a digest of what it "
-        "reads: the ship as the referee sees it, its ⚑ marks, the battle's id and dice mode, the "
-        "CSRF placeholder and whether the frame is pushed",
-        "any change in those is a new digest (a miss); a template that reads anything else (or the "
-        "battle's clock) turns the memo off",
-        "256 pieces, least recently used first out (one per LiveViews)",
-    ),
-    Cache(
         "app/services/reading/live_log.py",
         "LiveLogs",
         "per watched battle: what frames derive from its log (map rows, ⚑ marks, the step's start), "
