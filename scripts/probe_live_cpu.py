@@ -1,6 +1,6 @@
 """Where the live path's CPU goes: cProfile over an app served in this process.
 
-    .venv/bin/python scripts/probe_live_cpu.py [--watchers 100] [--mix real]
+    .venv/bin/python scripts/probe_live_cpu.py [--watchers 100] [--mix real] [--cpu | --no-profile]
 
 Serves the app (PostgreSQL as for the tests, a database of its own, in-memory broker) with uvicorn
 in this process, sets up battles with scripts/bench_live.py's `setup_tables` (`--mix real`: its
@@ -20,9 +20,11 @@ import cProfile
 import os
 import pstats
 import sys
+import time
 import traceback
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -94,8 +96,12 @@ async def probe(a: argparse.Namespace) -> None:
 
         for name in originals:
             setattr(AsyncSession, name, counted(name))
-        profile = cProfile.Profile()
-        profile.enable()
+        timed = time_functions() if a.no_profile else {}
+        # --cpu: the process's CPU time per function, less shaken than wall time by a busy machine
+        profile = cProfile.Profile(time.process_time) if a.cpu else cProfile.Profile()
+        cpu_before = time.process_time()
+        if not a.no_profile:
+            profile.enable()
         tasks = []
 
         async def fire(i: int, prev: asyncio.Task[None] | None) -> None:
@@ -121,16 +127,22 @@ async def probe(a: argparse.Namespace) -> None:
         await asyncio.gather(*tasks)
         await asyncio.sleep(1)
         profile.disable()
+        cpu_ms = (time.process_time() - cpu_before) * 1000 / a.actions
         for name, original in originals.items():
             setattr(AsyncSession, name, original)
+        # the server's and the poster's CPU (this process; the watchers run in another), per action
+        print(f"process CPU per action: {cpu_ms:.2f} ms{'' if a.no_profile else ' (profiled)'}")
+        for where, spent in timed.items():  # inclusive: a function's share holds what it calls
+            print(f"{spent[0] * 1000 / a.actions:8.2f} ms/action  {where}")
         print(f"session reads per action: {sum(statements.values()) / a.actions:.1f}")
         for text, n in statements.most_common(40):
             print(f"{n / a.actions:6.2f}  {text}")
-        stats = pstats.Stats(profile)
-        stats.sort_stats("cumulative").print_stats(a.top)
-        stats.sort_stats("tottime").print_stats(a.top)
-        if a.dump:
-            stats.dump_stats(a.dump)
+        if not a.no_profile:
+            stats = pstats.Stats(profile)
+            stats.sort_stats("cumulative").print_stats(a.top)
+            stats.sort_stats("tottime").print_stats(a.top)
+            if a.dump:
+                stats.dump_stats(a.dump)
         watch.stdin.write(b"END\n")  # type: ignore[union-attr]
         watch.kill()
         await watch.wait()
@@ -138,6 +150,51 @@ async def probe(a: argparse.Namespace) -> None:
         await serving
     finally:
         await bench_live.drop(dbname)
+
+
+# What --no-profile times, unprofiled (the process's CPU around each call, what it calls included):
+# a profiler's cost falls on many small Python calls (templates) and not on a few C calls (JSON,
+# hashes, zlib), so it misjudges a memo against the drawing it saves.
+TIMED = (
+    ("app.web.drawing.render", "LiveViews.html"),
+    ("app.web.drawing.render", "_context"),
+    ("app.web.drawing.render", "view_data"),
+    ("app.web.drawing.render", "display_values"),
+    ("app.web.drawing.render", "offers_for"),
+    ("app.web.drawing.render", "map_for"),
+    ("app.web.drawing.render", "choices_for"),
+    ("app.web.drawing.render", "render"),
+    ("app.web.drawing.cards", "CardMemo.cards"),
+    ("app.web.drawing.cards", "CardMemo._key"),
+    ("app.web.drawing.cards", "CardMemo._drawn"),
+    ("app.realtime.hub", "Drawn.frame"),
+    ("app.realtime.hub", "patch"),
+    ("app.realtime.hub", "Hub._push"),
+)
+
+
+def time_functions() -> dict[str, list[float]]:
+    """Wrap each of TIMED where its callers find it; returns name → [CPU seconds], filled as it runs."""
+    import importlib
+
+    spent: dict[str, list[float]] = {}
+    for module_name, name in TIMED:
+        owner: Any = importlib.import_module(module_name)
+        *path, attr = name.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        original = getattr(owner, attr)
+        total = spent.setdefault(f"{module_name}.{name}", [0.0])
+
+        def timed(*args: Any, _original: Any = original, _total: list[float] = total, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                _total[0] += time.process_time() - start
+
+        setattr(owner, attr, timed)
+    return spent
 
 
 def main() -> None:
@@ -149,6 +206,10 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=60)
     ap.add_argument("--mix", choices=("damage", "real"), default="damage", help="as scripts/bench_live.py's")
     ap.add_argument("--dump", help="write the profile here too (pstats format)")
+    ap.add_argument(
+        "--cpu", action="store_true", help="time functions by the process's CPU time, not the clock"
+    )
+    ap.add_argument("--no-profile", action="store_true", help="only the process's CPU per action, unprofiled")
     a = ap.parse_args()
     asyncio.run(probe(a))
 
