@@ -142,8 +142,15 @@ def db_url(request: pytest.FixtureRequest) -> str:
 # Each app and platform the suite runs keeps a small pool that waits longer for a free connection:
 # two test workers side by side, each with an app, a platform and a server process open, stay well
 # inside PostgreSQL's 100 connections, and a burst of concurrent requests queues instead of failing.
+# Opening a connection may take longer than the 5 s a server gets on a machine loaded with browsers
+# and servers (a loaded run once met a 503 there): 15 s here; the fault tests set their own 1 s.
 # In-process apps take it from `settings_for`; server processes and CLI runs from the environment.
-TEST_POOL: dict[str, Any] = {"db_pool_size": 4, "db_max_overflow": 4, "db_pool_timeout": 30.0}
+TEST_POOL: dict[str, Any] = {
+    "db_pool_size": 4,
+    "db_max_overflow": 4,
+    "db_pool_timeout": 30.0,
+    "db_connect_timeout": 15.0,
+}
 for _name, _value in TEST_POOL.items():
     os.environ.setdefault(_name.upper(), str(_value))
 
