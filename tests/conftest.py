@@ -169,7 +169,7 @@ def settings_for(db: str, broadcast: str = "memory://") -> Settings:
 @pytest.fixture
 async def platform(db_url: str) -> AsyncIterator[Platform]:
     settings = settings_for(db_url)
-    db = Database(db_url, pool_size=4, max_overflow=4, pool_timeout=30.0)
+    db = Database(db_url, pool_size=4, max_overflow=4, pool_timeout=30.0, connect_timeout=15.0)
     yield build_platform(settings=settings, db=db, broker=Broker())
     await settle()  # the after-commit work is done before the pool closes
     await db.dispose()
