@@ -11,9 +11,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.core import Event
+import pytest
 
-from .support import EXCALIBUR, KER, PLAYER, YORKTOWN, act, at_impulse, end_impulse, hit, pain
+from app.rules.core import REFEREE, Event, RuleError
+
+from .support import (
+    EXCALIBUR,
+    KER,
+    PLAYER,
+    YORKTOWN,
+    act,
+    advance,
+    at_impulse,
+    battle,
+    end_impulse,
+    hit,
+    pain,
+    until_step,
+)
 from .test_branches_actions import with_reaction
 
 
@@ -175,3 +190,96 @@ def test_SH_09_the_referee_retargets_and_the_recorded_most_damage_follows() -> N
         )
     ]
     assert (pain(state).most_damage, pain(state).most_damage_amount) == (YORKTOWN, 0)
+
+
+def _refusal(state: Any, kind: str, payload: dict[str, Any], actor: Any = PLAYER) -> dict[str, Any]:
+    with pytest.raises(RuleError) as err:
+        act(state, kind, payload, actor=actor)
+    return err.value.as_dict()
+
+
+def test_SH_12_ten_hexes_is_logged_as_the_phase_out_with_its_range() -> None:
+    state, events = act(with_reaction(14), "shadow.report_range", {"ship": KER, "range": 10}, actor=PLAYER)
+    assert events == [
+        Event(
+            kind="pain_phase_out",
+            ship=KER,
+            text="Ker is 10 hexes from the nearest enemy and must attempt to phase out (SH-12).",
+            data={"range": 10},
+        )
+    ]
+
+
+def test_SH_12_a_plotted_phase_out_owed_takes_no_more_ranges() -> None:
+    state, _ = act(_owed_phase_out(), "shadow.phase_out", {"ship": KER, "result": "impossible"}, actor=PLAYER)
+    assert _refusal(state, "shadow.report_range", {"ship": KER, "range": 15}) == {
+        "field": "ship",
+        "reason": "Ker already has to phase out",
+    }
+
+
+def test_SH_12_a_plotted_phase_out_is_refused_outside_energy_allocation_on_its_result() -> None:
+    state, _ = act(_owed_phase_out(), "shadow.phase_out", {"ship": KER, "result": "impossible"}, actor=PLAYER)
+    state = until_step(state, "end_of_turn")
+    assert _refusal(state, "shadow.phase_out", {"ship": KER, "result": "impossible"}) == {
+        "field": "result",
+        "reason": "phasing out is plotted during Energy Allocation",
+    }
+
+
+def _plotted_at(level: int) -> Any:
+    """Ker set up panicked at pain `level` (SH-01: a scenario may start the track above 0), 12 hexes
+    out in turn 1, unable to phase out, now in turn 2's Energy Allocation owing the plotted one."""
+    state = battle(level=level, reaction="FIVE")
+    state, _ = act(state, "shadow.report_range", {"ship": KER, "range": 12}, actor=PLAYER)
+    state, _ = act(state, "shadow.phase_out", {"ship": KER, "result": "impossible"}, actor=PLAYER)
+    return until_step(advance(until_step(state, "end_of_turn"))[0], "energy_allocation")
+
+
+def test_SH_12_SH_14_still_impossible_at_pain_1_rolls_the_reduction() -> None:
+    state, events = act(
+        _plotted_at(1), "shadow.phase_out", {"ship": KER, "result": "impossible"}, [1], actor=PLAYER
+    )
+    assert [e.kind for e in events] == ["pain_phase_out", "pain_reduction"]
+    assert pain(state).level == 0
+
+
+def test_SH_12_SH_14_still_impossible_at_pain_0_has_nothing_to_reduce() -> None:
+    state, events = act(
+        _plotted_at(0), "shadow.phase_out", {"ship": KER, "result": "impossible"}, actor=PLAYER
+    )
+    assert [e.kind for e in events] == ["pain_phase_out"]
+    assert pain(state).active() == []
+
+
+def test_SH_16_marking_done_is_refused_on_the_obligation_number() -> None:
+    """SH-16: no obligation 9 on the track; FIVE's fire ban (number 2) is a restriction."""
+    state = at_impulse(level=12)
+    state, _ = hit(state, 250)
+    state, _ = end_impulse(state, [6, 1, 6, 2])  # pain 14: FIVE's HET (1) to B, fire ban (2), evasion (3)
+    assert _refusal(state, "shadow.obligation_done", {"ship": KER, "obligation": 9}) == {
+        "field": "obligation",
+        "reason": "Ker has no obligation number 9",
+    }
+    assert _refusal(state, "shadow.obligation_done", {"ship": KER, "obligation": 2}) == {
+        "field": "obligation",
+        "reason": "that obligation is a restriction that ends by itself, not a deed to mark done",
+    }
+
+
+def test_SH_09_the_referee_is_refused_on_the_target_field() -> None:
+    state = _reacted(5)
+    yorktown = {"ship": KER, "target": YORKTOWN, "reason": "Yorktown is closer"}
+    assert _refusal(state, "shadow.set_target", {**yorktown, "target": "nobody"}, REFEREE) == {
+        "field": "target",
+        "reason": "no ship 'nobody' in this battle",
+    }
+    assert _refusal(state, "shadow.set_target", {**yorktown, "target": KER}, REFEREE) == {
+        "field": "target",
+        "reason": "a ship cannot be obliged to target itself",
+    }
+    state, _ = hit(state, 10, source=None, target=YORKTOWN)  # Yorktown's 10 structure boxes gone
+    assert _refusal(state, "shadow.set_target", yorktown, REFEREE) == {
+        "field": "target",
+        "reason": "Yorktown is destroyed",
+    }
