@@ -23,13 +23,13 @@ from .support import (
     act,
     advance,
     at_impulse,
-    battle,
     end_impulse,
     hit,
     pain,
     until_step,
 )
 from .test_branches_actions import with_reaction
+from .test_hooks_handlers_record import owing_plotted_phase_out
 
 
 def _reacted(level: int) -> Any:
@@ -228,12 +228,8 @@ def test_SH_12_a_plotted_phase_out_is_refused_outside_energy_allocation_on_its_r
 
 
 def _plotted_at(level: int) -> Any:
-    """Ker set up panicked at pain `level` (SH-01: a scenario may start the track above 0), 12 hexes
-    out in turn 1, unable to phase out, now in turn 2's Energy Allocation owing the plotted one."""
-    state = battle(level=level, reaction="FIVE")
-    state, _ = act(state, "shadow.report_range", {"ship": KER, "range": 12}, actor=PLAYER)
-    state, _ = act(state, "shadow.phase_out", {"ship": KER, "result": "impossible"}, actor=PLAYER)
-    return until_step(advance(until_step(state, "end_of_turn"))[0], "energy_allocation")
+    """Ker panicked at pain `level`, owing the plotted phase-out, in turn 2's Energy Allocation."""
+    return until_step(advance(owing_plotted_phase_out(level))[0], "energy_allocation")
 
 
 def test_SH_12_SH_14_still_impossible_at_pain_1_rolls_the_reduction() -> None:
