@@ -25,16 +25,10 @@ SPINAL = {"type": "particle", "damage": 100, "name": "Particle Spinal", "hits": 
 
 def test_TR_19_an_undamaged_ship_shows_no_penalty() -> None:
     rows = sheet(thrust_max=4, spinal={"type": "particle", "damage": 100, "name": "Particle Spinal"})
-    assert [(r["label"], r["hits"], r["most"], r["penalty"]) for r in rows] == [
-        ("Turret: Beam Laser ×25", 0, 3, ""),
-        ("Particle Spinal", 0, 2, ""),
-        ("M-Drive", 0, 4, ""),
-        ("J-Drive", 0, 2, ""),
-        ("Power plant", 0, 3, ""),
-        ("Sensors", 0, 2, ""),
-        ("Computer", 0, 3, ""),
-        ("Bridge", 0, 2, ""),
-    ]
+    labels = ["Turret: Beam Laser ×25", "Particle Spinal", "M-Drive", "J-Drive", "Power plant", "Sensors"]
+    assert [r["label"] for r in rows] == [*labels, "Computer", "Bridge"]
+    assert [r["most"] for r in rows] == [3, 2, 4, 2, 3, 2, 3, 2]
+    assert {(r["hits"], r["penalty"]) for r in rows} == {(0, "")}
 
 
 def test_TR_19_first_hits_and_their_costs() -> None:

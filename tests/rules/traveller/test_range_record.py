@@ -82,13 +82,20 @@ def manoeuvre(state: BattleState, ship: str, other: str, thrust: int, direction:
     return act(state, "traveller.manoeuvre", payload).state
 
 
+def settled(state: BattleState) -> list[Any]:
+    """The range events of the manoeuvre step's end."""
+    return [e for e in advance_to(state, "combat").events if e.kind == "range"]
+
+
+def kestrel_moves(band: str, thrust: int, direction: str) -> list[Any]:
+    """Kestrel–Tigress placed at `band`; Kestrel spends `thrust` on the pair; the step ends."""
+    state = place(ships("Kestrel", "Tigress"), "kestrel", "tigress", band).state
+    state = manoeuvre(advance_to(state, "manoeuvre").state, "kestrel", "tigress", thrust, direction)
+    return settled(state)
+
+
 def test_TR_02_an_opening_of_1_is_logged_with_its_event_data() -> None:
-    state = advance_to(
-        place(ships("Kestrel", "Tigress"), "kestrel", "tigress", "close").state, "manoeuvre"
-    ).state
-    state = manoeuvre(state, "kestrel", "tigress", 1, "open")
-    ranged = [e for e in advance_to(state, "combat").events if e.kind == "range"]
-    assert [(e.kind, e.text, e.data) for e in ranged] == [
+    assert [(e.kind, e.text, e.data) for e in kestrel_moves("close", 1, "open")] == [
         (
             "range",
             "Range board: Kestrel–Tigress Close → Short (Kestrel opens 1: net opening 1).",
@@ -105,20 +112,14 @@ def test_TR_02_thrust_carried_opening_is_named_so() -> None:
     }
     state = advance_to(state, "manoeuvre").state
     state = manoeuvre(state, "kestrel", "tigress", 1, "open")
-    ranged = [e for e in advance_to(state, "combat").events if e.kind == "range"]
-    assert ranged[0].text == (
+    assert settled(state)[0].text == (
         "Range board: Kestrel–Tigress stays Medium (Kestrel opens 1: net opening 1 + 1 carried opening;"
         " 2 of 5 toward Long carried)."
     )
 
 
 def test_TR_02_thrust_lost_against_the_boards_end_is_noted() -> None:
-    state = advance_to(
-        place(ships("Kestrel", "Tigress"), "kestrel", "tigress", "adjacent").state, "manoeuvre"
-    ).state
-    state = manoeuvre(state, "kestrel", "tigress", 2, "close")
-    ranged = [e for e in advance_to(state, "combat").events if e.kind == "range"]
-    assert ranged[0].text == (
+    assert kestrel_moves("adjacent", 2, "close")[0].text == (
         "Range board: Kestrel–Tigress stays Adjacent (Kestrel closes 2: net closing 2; no band beyond the board's end)."
     )
 
@@ -131,8 +132,7 @@ def test_TR_02_a_pair_taken_off_the_board_after_its_thrust_still_lets_the_next_p
     state = manoeuvre(state, "kestrel", "tigress", 1, "close")
     state = manoeuvre(state, "kestrel", "vixen", 2, "close")
     state = place(state, "kestrel", "tigress", None, "the fleets lose each other").state
-    ranged = [e for e in advance_to(state, "combat").events if e.kind == "range"]
-    assert [e.data["pair"] for e in ranged] == [["kestrel", "vixen"]]
+    assert [e.data["pair"] for e in settled(state)] == [["kestrel", "vixen"]]
 
 
 # --- placing pairs --------------------------------------------------------------------------------------
