@@ -9,9 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.traveller.display import crew_ladder, systems
+from app.rules.traveller import tables as T
+from app.rules.traveller.display import (
+    _first_unit,
+    _order_forms,
+    crew_ladder,
+    panel,
+    repairable,
+    systems,
+    unmet,
+)
 from app.rules.traveller.ship import load
-from tests.rules.traveller.helpers import battle, capital
+from tests.rules.traveller.helpers import act, battle, capital
+from tests.rules.traveller.test_branches_actions import HULK, gig
+from tests.rules.traveller.test_clauses import red_flight
 
 
 def sheet(**kestrel: Any) -> list[dict[str, Any]]:
@@ -114,3 +125,60 @@ def test_TR_11_a_meson_spinal_shows_its_penetration_rating() -> None:
 def test_TR_19_a_ship_built_without_thrust_still_shows_one_m_drive_pip() -> None:
     rows = {r["label"]: r for r in sheet(thrust=0, thrust_max=0)}
     assert (rows["M-Drive"]["hits"], rows["M-Drive"]["most"]) == (0, 1)
+
+
+# --- the orders form and the battle-wide controls (TR-26b, TR-22, TR-03) -----------------------------
+
+
+def test_TR_26b_why_a_ship_may_not_give_an_order() -> None:
+    # Kestrel: Crew Skill 2, no spinal mount, a capital ship.
+    unit = load(battle(capital("Kestrel")).ships["kestrel"])
+    assert unmet(unit, T.ORDERS["engines_back_online"]) == "needs Crew Skill 3+"
+    assert unmet(unit, T.ORDERS["line_up_spinal"]) == "needs a spinal mount"
+    assert unmet(unit, T.ORDERS["fast_strafing_run"]) == "small craft only"
+    assert unmet(unit, T.ORDERS["screens_full"]) is None
+    boat = gig()
+    boat["parts"]["hg_ship"]["kind"] = "small_craft"
+    assert unmet(load(battle(boat).ships["gig"]), T.ORDERS["fast_strafing_run"]) is None
+
+
+def test_TR_26b_each_order_form_asks_what_the_order_needs() -> None:
+    # Crew Skill 3 allows every order but the spinal's and the small craft's; One More Shot is offered
+    # only with something damaged.
+    unit = load(battle(capital("Kestrel", crew_skill=3)).ships["kestrel"])
+    asked = {f["key"]: f["ask"] for f in _order_forms(unit, [("beam", "Turret: Beam Laser")])}
+    assert (
+        asked["one_more_shot"],
+        asked["focused_fire"],
+        asked["evasive_action"],
+        asked["screens_full"],
+    ) == (
+        "damaged",
+        "target",
+        "repeat",
+        "tick",
+    )
+    assert "line_up_spinal" not in asked and "fast_strafing_run" not in asked
+    assert "one_more_shot" not in {f["key"] for f in _order_forms(unit, [])}
+
+
+def test_TR_22_a_damaged_spinal_mount_is_repairable_under_spinal() -> None:
+    state = battle(capital("Kestrel", spinal=SPINAL))
+    assert repairable(load(state.ships["kestrel"])) == [("spinal", "Particle Spinal")]
+
+
+def test_TR_03_the_referees_controls_sit_on_the_first_high_guard_sheet() -> None:
+    state = battle(HULK, capital("Kestrel"), capital("Tigress"))
+    # The hulk sorts first by id but has no High Guard part.
+    assert _first_unit(state) == "kestrel"
+    assert _first_unit(battle(HULK)) is None
+    state.ships["kestrel"].side, state.ships["tigress"].side = "Imperial", "Zhodani"
+    assert panel(state) == {"unrolled": True, "orders_on": True, "sides": ["Imperial", "Zhodani"]}
+    rolled = act(state, "traveller.initiative", {}, dice=[3, 4]).state
+    assert panel(rolled)["unrolled"] is False
+
+
+def test_TR_03_a_flight_alone_carries_the_controls_and_awaits_initiative() -> None:
+    state = battle(HULK, red_flight())
+    assert _first_unit(state) == "red-flight"
+    assert panel(state) == {"unrolled": True, "orders_on": True, "sides": []}
