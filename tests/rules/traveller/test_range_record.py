@@ -285,3 +285,17 @@ def test_TR_02_the_chart_names_each_pair_its_ships_and_the_start() -> None:
     )
     assert view["start"] is None
     assert board_view(ships("Kestrel", "Tigress", range_start="short"))["start"] == "short"
+
+
+def test_TR_02_a_ship_without_high_guard_data_has_no_place_on_the_board_whichever_sorts_first() -> None:
+    """The board holds pairs of High Guard units only: a drifting wreck with no High Guard data gets
+    no band from the battle's start, whether its id sorts before the capital ship's (the Hulk) or
+    after it (the Zulu wreck)."""
+    for wreck in (HULK, {**HULK, "name": "Zulu"}):
+        state = battle(capital("Kestrel"), wreck, range_start="long")
+        other = "hulk" if wreck is HULK else "zulu"
+        assert entry(state, "kestrel", other) is None
+        assert entry(state, other, "kestrel") is None
+    assert entry(ships("Kestrel", "Tigress", range_start="long"), "tigress", "kestrel") == RangeEntry(
+        band="long"
+    )
