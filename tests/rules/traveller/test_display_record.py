@@ -65,9 +65,9 @@ def test_TR_19_first_hits_and_their_costs() -> None:
         ("Particle Spinal", 1, 2, "−2"),
         ("Screen: Meson Screen ×2", 1, 2, "−2 protection"),
         ("M-Drive", 1, 4, "Thrust 3"),
-        ("J-Drive", 1, 2, "-4 to jumps"),  # an ASCII hyphen here, unlike signed() (docs/mutation.md)
+        ("J-Drive", 1, 2, "−4 to jumps"),  # a real minus sign, as every DM on the sheet
         ("Power plant", 1, 3, "Power −1"),
-        ("Sensors", 1, 2, "-3 DM"),
+        ("Sensors", 1, 2, "−3 DM"),
         ("Computer", 1, 3, "−1 to all rolls"),
         ("Bridge", 1, 2, "no manoeuvre round 2"),
     ]
