@@ -86,3 +86,37 @@ def test_ST_08_the_bound_opens_anew_each_segment() -> None:
     )
     state, _ = transfer(state, "Fore", "Starboard", 12)
     assert values(state, "excelsior")["Fore"] == 12
+
+
+def at_ship_power_with_port_collapsed() -> BattleState:
+    """The Port fell in turn 1 (set by the referee, at 0): turn 2's Ship Power opens with it down."""
+    state = set_value(at_adjust(), f"{EX}.projections.3.collapsed", True)
+    return advance_to(state, "ship_power", turn=2)
+
+
+def test_ST_15a_in_ship_power_strength_goes_only_to_a_projection_that_collapsed() -> None:
+    state = advance_to(battle("excelsior"), "ship_power", turn=2)
+    assert refusal(state, "Fore", "Port", 1) == (
+        "ship",
+        "in the Ship Power segment strength may only go to a projection that collapsed; none of Excelsior's "
+        "did: transfers belong to the Adjust Ship Systems segment (ST-15a, ST-08)",
+    )
+    state = at_ship_power_with_port_collapsed()
+    assert refusal(state, "Port", "Fore", 1) == (
+        "target",
+        "in the Ship Power segment strength may only go to a projection that collapsed; Fore did not (ST-15a)",
+    )
+
+
+def test_ST_15a_a_shored_up_projection_stands_again() -> None:
+    state, (event,) = transfer(at_ship_power_with_port_collapsed(), "Fore", "Port", 5)
+    assert event.text.endswith("(ST-15a).")
+    port = state.ships["excelsior"].parts["shields"]["projections"][3]
+    assert port["collapsed"] is False
+
+
+def test_ST_08_a_projection_may_give_all_it_still_holds() -> None:
+    """Fore held 33 as the segment opened (may give 16); lowered to 5 since, it gives all 5."""
+    state = set_value(at_adjust(fore=33), f"{EX}.projections.0.current", 5)
+    state, _ = transfer(state, "Fore", "Port", 5)
+    assert values(state, "excelsior")["Fore"] == 0
