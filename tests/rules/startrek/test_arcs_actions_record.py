@@ -12,24 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from app.rules import BattleState
-from app.rules.core import RuleError
-from tests.rules.startrek.helpers import act, battle, definition, player, set_value
+from tests.rules.startrek.helpers import battle, commander_act, definition, player, refusal_of, set_value
 
 ME = player("excelsior")
 OUTPUT = "ships.excelsior.parts.power.output"
 
 
-def do(state: BattleState, kind: str, **payload: Any) -> tuple[BattleState, list[Any]]:
-    return act(state, f"startrek.{kind}", {"ship": "excelsior", **payload}, ME)
+do = commander_act("excelsior")
 
 
 def refusal(state: BattleState, kind: str, **payload: Any) -> tuple[str | None, str]:
-    with pytest.raises(RuleError) as err:
-        do(state, kind, **payload)
-    return err.value.field, err.value.message
+    return refusal_of(lambda: do(state, kind, **payload))
 
 
 def test_ST_14_an_extension_reaches_one_projection_next_to_an_arc_of_a_working_deflector() -> None:

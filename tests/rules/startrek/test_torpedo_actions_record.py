@@ -11,25 +11,29 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from app.rules import BattleState, new_battle
-from app.rules.core import RuleError
-from tests.rules.startrek.helpers import act, add, advance_to, battle, definition, player, set_value
+from tests.rules.startrek.helpers import (
+    act,
+    add,
+    advance_to,
+    battle,
+    commander_act,
+    definition,
+    player,
+    refusal_of,
+    set_value,
+)
 
 ME = player("thomas-paine")
 LAUNCHER = "ships.thomas-paine.parts.photon_launcher.launchers.0"
 DESTROYED = ("ships.thomas-paine.parts.sheet.sections.0.systems.0.damage", 6)
 
 
-def do(state: BattleState, kind: str, **payload: Any) -> tuple[BattleState, list[Any]]:
-    return act(state, f"startrek.{kind}", {"ship": "thomas-paine", **payload}, ME)
+do = commander_act("thomas-paine")
 
 
 def refusal(state: BattleState, kind: str, **payload: Any) -> tuple[str | None, str]:
-    with pytest.raises(RuleError) as err:
-        do(state, kind, **payload)
-    return err.value.field, err.value.message
+    return refusal_of(lambda: do(state, kind, **payload))
 
 
 def tube_a() -> dict[str, Any]:
