@@ -57,6 +57,26 @@ def test_TR_02_thrust_toward_a_pair_is_kept_signed_on_the_round() -> None:
     assert hg(done.state, "kestrel")["round"]["thrust_used"] == 3
 
 
+def test_TR_02_GEN_03_a_range_change_with_words_says_both() -> None:
+    placed = act(
+        two(),
+        "traveller.set_range",
+        {"ship": "kestrel", "other": "tigress", "band": "long", "reason": "set-up"},
+    )
+    payload = {
+        "ship": "kestrel",
+        "thrust": 1,
+        "target": "tigress",
+        "direction": "open",
+        "description": "hides",
+    }
+    done = act(advance_to(placed.state, "manoeuvre").state, "traveller.manoeuvre", payload, KESTREL_ACTOR)
+    assert done.texts == [
+        "Kestrel spends 1 Thrust: opens from Tigress (now Long, 10 to change band; settled when the manoeuvre"
+        " step ends); hides (3 left this round)."
+    ]
+
+
 def test_GEN_03_a_described_manoeuvre_records_only_its_thrust() -> None:
     done = act(at("manoeuvre"), "traveller.manoeuvre", {**MOVE, "thrust": 3}, KESTREL_ACTOR)
     (event,) = done.events
