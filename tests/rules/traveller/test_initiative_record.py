@@ -133,6 +133,8 @@ def test_TR_04_another_combat_action_takes_the_ships_turn() -> None:
         "Kestrel: swings about the moon.",
     )
     assert hg(done.state, "kestrel")["round"]["actions"] == 1
+    done = act(done.state, "traveller.combat_action", payload, KESTREL_ACTOR)
+    assert hg(done.state, "kestrel")["round"]["actions"] == 2
 
 
 def test_TR_27_boarding_states_board_them_and_repel_boarders_plus_1() -> None:
@@ -149,12 +151,14 @@ def test_TR_27_boarding_states_board_them_and_repel_boarders_plus_1() -> None:
     assert hg(done.state, "kestrel")["round"]["actions"] == 1
 
 
-def test_TR_27_board_them_alone_gives_no_repel_dm() -> None:
+def test_TR_27_board_them_alone_gives_no_repel_dm_and_each_boarding_is_an_action() -> None:
     state = give(in_combat(), "kestrel", "board_them")
-    payload = {"ship": "kestrel", "target": "tigress", "outcome": "held"}
+    payload = {"ship": "kestrel", "target": "tigress", "outcome": "held deck X."}
     done = act(state, "traveller.board", payload, KESTREL_ACTOR)
-    assert done.texts == ["Kestrel boards Tigress: held — Board Them! ordered."]
+    assert done.texts == ["Kestrel boards Tigress: held deck X — Board Them! ordered."]
     assert done.events[0].data["repel_dm"] == 0
+    done = act(done.state, "traveller.board", payload, KESTREL_ACTOR)
+    assert hg(done.state, "kestrel")["round"]["actions"] == 2
 
 
 def test_TR_03_initiative_is_rolled_once_per_engagement() -> None:
