@@ -67,6 +67,14 @@ def needs(item: pytest.Item) -> set[str]:
     return found
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """`STARBOARD_TEST_CPU=var/test-cpu.tsv` records each test file's CPU (tests/cpu_meter.py)."""
+    if out := os.environ.get("STARBOARD_TEST_CPU"):
+        from tests.cpu_meter import CpuMeter
+
+        config.pluginmanager.register(CpuMeter(ROOT / out), "starboard-cpu-meter")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each item marked with what it needs (postgres, redis, browser, nginx, fault), so that
     `-m "not postgres and not redis and not browser"` runs exactly the tests those servers and
