@@ -194,11 +194,13 @@ def free_port() -> int:
 
 
 def serving(url: str, seconds: float = 20) -> bool:
-    """Wait until a server just started answers at `url` (its OpenAPI document); False if it never does."""
+    """Wait until a server just started answers at `url` (its /healthz: uvicorn answers nothing before
+    the app's startup is done); False if it never does. Not its OpenAPI document: that made every
+    server build the whole schema (a quarter of a CPU-second) for a question /healthz answers."""
     deadline = time.time() + seconds
     while time.time() < deadline:
         try:
-            if httpx.get(f"{url}/openapi.json", timeout=1).status_code == 200:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
                 return True
         except httpx.HTTPError:
             time.sleep(0.1)
