@@ -193,10 +193,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serving(url: str, seconds: float = 20) -> bool:
+def serving(url: str, seconds: float = 60) -> bool:
     """Wait until a server just started answers at `url` (its /healthz: uvicorn answers nothing before
     the app's startup is done); False if it never does. Not its OpenAPI document: that made every
-    server build the whole schema (a quarter of a CPU-second) for a question /healthz answers."""
+    server build the whole schema (a quarter of a CPU-second) for a question /healthz answers. The
+    deadline is for a server that cannot start: 20 s was met by sound ones on the shared machine at
+    a load of 10 to 13, and a session server that misses it errors every test that takes it."""
     deadline = time.time() + seconds
     while time.time() < deadline:
         try:
