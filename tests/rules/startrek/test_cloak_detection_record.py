@@ -125,7 +125,7 @@ def test_ST_23_refusals_name_their_fields() -> None:
     )
     ask = {**ask, "target": "enterprise"}
     assert refusal(lambda: act(state, "startrek.detect_cloak", ask, ENEMY)) == (
-        "ship",
+        "target",
         "Enterprise has no cloaking device",
     )
     state, _ = detect(state, 8, 4)
@@ -134,7 +134,7 @@ def test_ST_23_refusals_name_their_fields() -> None:
         "no ship 'nobody' in this battle",
     )
     assert refusal(lambda: rule(state, True, target="excelsior")) == (
-        "ship",
+        "target",
         "Excelsior has no cloaking device",
     )
     assert refusal(lambda: rule(state, True, attempt=1)) == ("attempt", "no detection attempt 1 on Kor'vaq")
