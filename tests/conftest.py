@@ -67,6 +67,14 @@ def needs(item: pytest.Item) -> set[str]:
     return found
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """`STARBOARD_TEST_CPU=var/test-cpu.tsv` records each test file's CPU (tests/cpu_meter.py)."""
+    if out := os.environ.get("STARBOARD_TEST_CPU"):
+        from tests.cpu_meter import CpuMeter
+
+        config.pluginmanager.register(CpuMeter(ROOT / out), "starboard-cpu-meter")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each item marked with what it needs (postgres, redis, browser, nginx, fault), so that
     `-m "not postgres and not redis and not browser"` runs exactly the tests those servers and
@@ -192,12 +200,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serving(url: str, seconds: float = 20) -> bool:
-    """Wait until a server just started answers at `url` (its OpenAPI document); False if it never does."""
+def serving(url: str, seconds: float = 60) -> bool:
+    """Wait until a server just started answers at `url` (its /healthz: uvicorn answers nothing before
+    the app's startup is done); False if it never does. Not its OpenAPI document: that made every
+    server build the whole schema (a quarter of a CPU-second) for a question /healthz answers. The
+    deadline is for a server that cannot start: 20 s was met by sound ones on the shared machine at
+    a load of 10 to 13, and a session server that misses it errors every test that takes it."""
     deadline = time.time() + seconds
     while time.time() < deadline:
         try:
-            if httpx.get(f"{url}/openapi.json", timeout=1).status_code == 200:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
                 return True
         except httpx.HTTPError:
             time.sleep(0.1)

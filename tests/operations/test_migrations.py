@@ -97,8 +97,7 @@ def serial(table: sa.Table, column: sa.Column) -> bool:
     )
 
 
-def fill(conn: Connection) -> None:
-    meta = reflected(conn)
+def fill(conn: Connection, meta: sa.MetaData) -> None:
     parents: dict[tuple[str, str], list[Any]] = {}
     for table in meta.sorted_tables:
         rows = []
@@ -115,8 +114,8 @@ def fill(conn: Connection) -> None:
             parents[(table.name, column.name)] = [r[column.name] for r in kept]
 
 
-def read(conn: Connection) -> Rows:
-    meta = reflected(conn)
+def read(conn: Connection, meta: sa.MetaData | None = None) -> Rows:
+    meta = meta or reflected(conn)
     out: Rows = {}
     for table in meta.sorted_tables:
         rows = [dict(r) for r in conn.execute(sa.select(table)).mappings()]
@@ -137,8 +136,25 @@ def normal(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def columns(conn: Connection) -> dict[str, set[str]]:
-    return {t.name: {c.name for c in t.columns} for t in reflected(conn).sorted_tables}
+def columns(conn: Connection, meta: sa.MetaData | None = None) -> dict[str, set[str]]:
+    return {t.name: {c.name for c in t.columns} for t in (meta or reflected(conn)).sorted_tables}
+
+
+# Reflecting the schema is most of this file's CPU: one schema, reflected once, serves every look
+# at the database until the next migration changes it.
+
+
+def seen(conn: Connection) -> tuple[Rows, dict[str, set[str]]]:
+    """The rows and the columns of every table, from one reflection."""
+    meta = reflected(conn)
+    return read(conn, meta), columns(conn, meta)
+
+
+def filled(conn: Connection) -> tuple[Rows, dict[str, set[str]]]:
+    """Rows put in every table, then `seen`, from one reflection."""
+    meta = reflected(conn)
+    fill(conn, meta)
+    return read(conn, meta), columns(conn, meta)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -157,13 +173,12 @@ def empty_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 def test_each_migration_keeps_the_rows_up_and_down(empty_db: str, before: str, revision: str) -> None:
     config = alembic_config(empty_db)
     command.upgrade(config, before)
-    on(empty_db, fill)
-    filled, schema_before = on(empty_db, read), on(empty_db, columns)
-    assert all(len(rows) == ROWS for rows in filled.values())
+    rows_before, schema_before = on(empty_db, filled)
+    assert all(len(rows) == ROWS for rows in rows_before.values())
 
     command.upgrade(config, revision)
     upgraded = on(empty_db, read)
-    for table, rows in filled.items():
+    for table, rows in rows_before.items():
         if table not in upgraded:  # dropped by this migration: it must say so
             assert "drop" in (SCRIPTS.get_revision(revision).doc or "").lower(), f"{revision} lost {table}"
             continue
@@ -172,9 +187,9 @@ def test_each_migration_keeps_the_rows_up_and_down(empty_db: str, before: str, r
         assert kept == rows, f"{revision} changed the rows of {table}"
 
     command.downgrade(config, before)
-    assert on(empty_db, columns) == schema_before
-    downgraded = on(empty_db, read)
-    for table, rows in filled.items():
+    downgraded, schema_after = on(empty_db, seen)
+    assert schema_after == schema_before
+    for table, rows in rows_before.items():
         if table in upgraded:
             assert downgraded[table] == rows, f"{revision}'s downgrade changed the rows of {table}"
         else:
@@ -186,8 +201,7 @@ def test_each_migration_keeps_the_rows_up_and_down(empty_db: str, before: str, r
 def test_the_first_migration_builds_the_whole_schema_and_the_last_is_the_models(empty_db: str) -> None:
     config = alembic_config(empty_db)
     command.upgrade(config, STEPS[0][1])
-    on(empty_db, fill)
-    assert all(len(rows) == ROWS for rows in on(empty_db, read).values())
+    assert all(len(rows) == ROWS for rows in on(empty_db, filled)[0].values())
     command.upgrade(config, "head")
     from app.db import Base
 

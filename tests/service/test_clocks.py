@@ -22,8 +22,8 @@ from app.services.platform import Platform
 from app.services.table import clocks
 from app.services.write import actions, requests
 from app.services.write.actions import Command
-from tests.helpers import ship_def, simple_ship
-from tests.service.test_readiness import Table, pending, table
+from tests.helpers import simple_ship
+from tests.service.test_readiness import SHADOW, Table, pending, shadow_hit, table
 
 HOUR = 3600
 
@@ -218,25 +218,9 @@ async def test_GEN_01_GEN_02_time_out_on_a_seats_dice_leaves_them_to_the_referee
     consequence, with no request to mark Kosh done — and it is not tried again; the referee's dice
     then end the impulse as Kosh's would have."""
     platform.clock = use(ManualClock())
-    shadow = "shadow-cruiser"
-    t = await table(
-        platform,
-        "sfb",
-        {"ker": (ship_def(shadow), "kosh"), "hawk": (simple_ship("Hawk", "sfb"), "kirk")},
-        players=("kirk", "kosh"),
-    )
     clock = {"mode": "deadline", "step_seconds": HOUR, "reminder_seconds": 0, "on_timeout": on_timeout}
-    await act(t, "ref", "clock.set", clock)
-    await act(t, "kirk", "step.ready")
-    await act(t, "kosh", "step.ready")  # Energy Allocation → Impulse 1
-    for direction in ("port", "fore"):  # 60 to armour and internals: band 50–99
-        await act(
-            t,
-            "kirk",
-            "damage.apply",
-            {"target": shadow, "source": "hawk", "amount": 30, "direction": direction},
-        )
-    await act(t, "kosh", "step.ready")
+    t = await shadow_hit(platform, {"type": "clock.set", "payload": clock})
+    shadow = SHADOW
     await act(t, "kirk", "step.ready")  # the end now waits for Kosh's die
     later(platform, HOUR)
     assert await due(platform, t) == 1

@@ -298,6 +298,30 @@ async def test_TR_04_a_captain_whose_turn_in_the_loop_has_not_come_is_not_done(p
     assert rows(bar) == [("Ann", False, False), ("Bob", True, False)]
 
 
+SHADOW = "shadow-cruiser"
+
+
+async def shadow_hit(platform: Platform, before: dict[str, Any] | None = None) -> Table:
+    """Kirk's Hawk and Kosh's Shadow Cruiser, physical dice (`before`: an action the referee takes
+    first): both done with Energy Allocation, Kirk hits the Shadow for 60 to armour and internals
+    (band 50–99) in Impulse 1 and Kosh is done; Kirk's Done would end the impulse on Kosh's die."""
+    t = await table(
+        platform,
+        "sfb",
+        {"ker": (ship_def(SHADOW), "kosh"), "hawk": (simple_ship("Hawk", "sfb"), "kirk")},
+        players=("kirk", "kosh"),
+    )
+    if before is not None:
+        await t.act("ref", before["type"], before["payload"])
+    await t.act("kirk", "step.ready")
+    await t.act("kosh", "step.ready")  # Energy Allocation → Impulse 1
+    for direction in ("port", "fore"):
+        hit = {"target": SHADOW, "source": "hawk", "amount": 30, "direction": direction}
+        await t.act("kirk", "damage.apply", hit)
+    await t.act("kosh", "step.ready")
+    return t
+
+
 async def test_GEN_02_SH_03_the_pain_check_dice_are_asked_of_the_shadows_commander(
     platform: Platform,
 ) -> None:
@@ -305,19 +329,8 @@ async def test_GEN_02_SH_03_the_pain_check_dice_are_asked_of_the_shadows_command
     to enter. Kirk hits Kosh's Shadow; when both are done, the impulse's end waits for Kosh's pain
     check dice (SH-03, SH-04): the bar names Kosh and what for, only Kosh and the referee may enter
     them, Kirk's Done is kept and Kirk may not enter them; Kosh's dice end the impulse with the check."""
-    shadow = "shadow-cruiser"
-    t = await table(
-        platform,
-        "sfb",
-        {"ker": (ship_def(shadow), "kosh"), "hawk": (simple_ship("Hawk", "sfb"), "kirk")},
-        players=("kirk", "kosh"),
-    )
-    await t.act("kirk", "step.ready")
-    await t.act("kosh", "step.ready")  # Energy Allocation → Impulse 1
-    for direction in ("port", "fore"):  # 60 to armour and internals: band 50–99
-        hit = {"target": shadow, "source": "hawk", "amount": 30, "direction": direction}
-        await t.act("kirk", "damage.apply", hit)
-    await t.act("kosh", "step.ready")
+    shadow = SHADOW
+    t = await shadow_hit(platform)
     with pytest.raises(Invalid, match="rolled for Shadow Cruiser by its commander or the referee"):
         await t.act("kirk", "step.ready", dice=[2, 6, 1])
     texts = await t.act("kirk", "step.ready")  # no dice asked of Kirk: the end waits for Kosh

@@ -93,9 +93,9 @@ def systems(model: HgShip) -> list[dict[str, Any]]:
     ]
     rows += [
         _pips("M-Drive", s.m_drive, max(s.m_drive, model.thrust_max or 1), f"Thrust {model.thrust}"),
-        _pips("J-Drive", s.j_drive, 2, ["", f"{s.jump_dm} to jumps", "disabled"][s.j_drive]),
+        _pips("J-Drive", s.j_drive, 2, ["", f"{signed(s.jump_dm)} to jumps", "disabled"][s.j_drive]),
         _pips("Power plant", s.power_plant, 3, ["", "Power −1", "Power −3", "ship disabled"][s.power_plant]),
-        _pips("Sensors", s.sensors, 2, ["", f"{s.sensors_dm} DM", "disabled"][s.sensors]),
+        _pips("Sensors", s.sensors, 2, ["", f"{signed(s.sensors_dm)} DM", "disabled"][s.sensors]),
         _pips(
             "Computer",
             s.computer,

@@ -36,47 +36,55 @@ def _cost(choices: list[OrderChoice]) -> int:
     return sum(c.spec.cost for c in choices)
 
 
-def _check_choice(state: BattleState, ship: Ship, unit: Combatant, choice: OrderChoice) -> None:
-    """TR-26b: requirements (Crew Skill N+, spinal fitted, small craft only) and targets."""
+def _check_choice(
+    state: BattleState, ship: Ship, unit: Combatant, choice: OrderChoice, field: str = "orders"
+) -> None:
+    """TR-26b: requirements (Crew Skill N+, spinal fitted, small craft only) and targets, refused on
+    the payload's `field` (written orders' `orders`, an emergency order's `order`)."""
     spec = choice.spec
     if unit.crew_skill < spec.crew_skill:
-        raise RuleError(f"{spec.name} needs Crew Skill {spec.crew_skill}+", "orders")
+        raise RuleError(f"{spec.name} needs Crew Skill {spec.crew_skill}+", field)
     if spec.needs_spinal and not (isinstance(unit, HgShip) and unit.spinal is not None):
-        raise RuleError(f"{spec.name} needs a spinal mount", "orders")
+        raise RuleError(f"{spec.name} needs a spinal mount", field)
     small = isinstance(unit, Flight) or (isinstance(unit, HgShip) and unit.kind == "small_craft")
     if spec.small_craft_only and not small:
-        raise RuleError(f"{spec.name} is only undertaken by small craft", "orders")
+        raise RuleError(f"{spec.name} is only undertaken by small craft", field)
     if spec.needs_target:
         if not choice.target or choice.target not in state.ships or choice.target == ship.id:
-            raise RuleError(f"{spec.name} needs another ship as its target", "orders")
+            raise RuleError(f"{spec.name} needs another ship as its target", field)
         friendly = state.ships[choice.target].side == ship.side
         if choice.order in ("escort_defence", "fighter_screen") and not friendly:
-            raise RuleError(f"{spec.name} protects a friendly ship", "orders")
+            raise RuleError(f"{spec.name} protects a friendly ship", field)
     if choice.order == "one_more_shot":
-        _check_one_more_shot(unit, choice)
+        _check_one_more_shot(unit, choice, field)
 
 
-def _check_one_more_shot(unit: Combatant, choice: OrderChoice) -> None:
+def _check_one_more_shot(unit: Combatant, choice: OrderChoice, field: str) -> None:
     if choice.target == "spinal" and isinstance(unit, HgShip) and unit.spinal and unit.spinal.hits:
         return
     battery = unit.battery(choice.target or "")
     if battery is None or battery.hits == 0:
-        raise RuleError("I Only Need One More Shot names a damaged battery id, or 'spinal'", "orders")
+        raise RuleError("I Only Need One More Shot names a damaged battery id, or 'spinal'", field)
 
 
 def _check_set(
-    state: BattleState, ship: Ship, unit: Combatant, choices: list[OrderChoice], budget: int
+    state: BattleState,
+    ship: Ship,
+    unit: Combatant,
+    choices: list[OrderChoice],
+    budget: int,
+    field: str = "orders",
 ) -> None:
     seen: set[str] = set()
     for choice in choices:
-        _check_choice(state, ship, unit, choice)
+        _check_choice(state, ship, unit, choice, field)
         if choice.order in seen and not choice.spec.repeatable:
-            raise RuleError(f"{choice.spec.name} may be given once per round", "orders")
+            raise RuleError(f"{choice.spec.name} may be given once per round", field)
         seen.add(choice.order)
     cost = _cost(choices)
     if cost > budget:
         raise RuleError(
-            f"these orders cost {cost} initiative; {ship.name} has {budget} (never below 0)", "orders"
+            f"these orders cost {cost} initiative; {ship.name} has {budget} (never below 0)", field
         )
 
 
@@ -261,7 +269,7 @@ def emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: D
     allowed = T.reactions(current)
     if unit.round.reactions_used >= allowed:
         raise RuleError(f"{ship.name} has no reaction left ({allowed} this round)", "order")
-    _check_set(state, ship, unit, [choice], max(current, 0))
+    _check_set(state, ship, unit, [choice], max(current, 0), "order")
     unit.round.orders.append(choice)
     unit.round.initiative = current - spec.cost
     unit.round.reactions_used += 1

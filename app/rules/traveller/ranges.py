@@ -87,7 +87,7 @@ def entry(state: BattleState, a: str, b: str) -> RangeEntry | None:
     if a == b:
         return None
     part, key = _holder(state, a, b)
-    other = state.ships.get(a if key == b else b)
+    other = state.ships.get(key)  # the second of the pair by id: the holder is the first
     if part is None or other is None or unit_part(other) is None:
         return None
     raw = (part.get("ranges") or {}).get(key)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from app.rules import Action, Actor, BattleState, apply_action, new_battle
-from app.rules.core import REFEREE, Event
+from app.rules.core import REFEREE, Event, RuleError
 from app.rules.dice import ScriptedDice
 from app.rules.generic.actions import slug
 from app.rules.startrek.shields import Shields
@@ -100,3 +102,19 @@ def texts(events: list[Event]) -> list[str]:
 
 def of_kind(events: list[Event], kind: str) -> list[Event]:
     return [e for e in events if e.kind == kind]
+
+
+def commander_act(ship_id: str) -> Callable[..., tuple[BattleState, list[Event]]]:
+    """`do(state, "extend_arc", deflector=…)`: the ship's commander taking a Star Trek action on it."""
+
+    def do(state: BattleState, kind: str, **payload: Any) -> tuple[BattleState, list[Event]]:
+        return act(state, f"startrek.{kind}", {"ship": ship_id, **payload}, player(ship_id))
+
+    return do
+
+
+def refusal_of(call: Callable[[], object]) -> tuple[str | None, str]:
+    """The field and the words of the RuleError `call` raises."""
+    with pytest.raises(RuleError) as err:
+        call()
+    return err.value.field, err.value.message

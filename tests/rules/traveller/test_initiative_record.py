@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from app.rules.core import RuleError
 from app.rules.state import BattleState
 from tests.rules.traveller.helpers import KESTREL_ACTOR, TIGRESS_ACTOR, act, advance_to, battle, capital, hg
 from tests.rules.traveller.test_branches_movement import give, sided
@@ -130,6 +133,8 @@ def test_TR_04_another_combat_action_takes_the_ships_turn() -> None:
         "Kestrel: swings about the moon.",
     )
     assert hg(done.state, "kestrel")["round"]["actions"] == 1
+    done = act(done.state, "traveller.combat_action", payload, KESTREL_ACTOR)
+    assert hg(done.state, "kestrel")["round"]["actions"] == 2
 
 
 def test_TR_27_boarding_states_board_them_and_repel_boarders_plus_1() -> None:
@@ -146,9 +151,37 @@ def test_TR_27_boarding_states_board_them_and_repel_boarders_plus_1() -> None:
     assert hg(done.state, "kestrel")["round"]["actions"] == 1
 
 
-def test_TR_27_board_them_alone_gives_no_repel_dm() -> None:
+def test_TR_27_board_them_alone_gives_no_repel_dm_and_each_boarding_is_an_action() -> None:
     state = give(in_combat(), "kestrel", "board_them")
-    payload = {"ship": "kestrel", "target": "tigress", "outcome": "held"}
+    payload = {"ship": "kestrel", "target": "tigress", "outcome": "held deck X."}
     done = act(state, "traveller.board", payload, KESTREL_ACTOR)
-    assert done.texts == ["Kestrel boards Tigress: held — Board Them! ordered."]
+    assert done.texts == ["Kestrel boards Tigress: held deck X — Board Them! ordered."]
     assert done.events[0].data["repel_dm"] == 0
+    done = act(done.state, "traveller.board", payload, KESTREL_ACTOR)
+    assert hg(done.state, "kestrel")["round"]["actions"] == 2
+
+
+def test_TR_03_initiative_is_rolled_once_per_engagement() -> None:
+    state = act(battle(capital("Kestrel")), "traveller.initiative", {}, dice=[3]).state
+    with pytest.raises(RuleError) as err:
+        act(state, "traveller.initiative", {})
+    assert err.value.message == "initiative is rolled once per engagement, and every ship has it (TR-03)"
+
+
+def test_TR_04_a_ship_without_high_guard_data_is_not_boarded() -> None:
+    hulk = {"name": "Hulk", "klass": "drifting wreck", "system": "traveller", "side": "B", "parts": {}}
+    state = battle(capital("Kestrel"), hulk, owners=("p-kestrel",), enforce_loop=False)
+    state = advance_to(state, "combat").state
+    payload = {"ship": "kestrel", "target": "hulk", "outcome": "marines aboard"}
+    with pytest.raises(RuleError) as err:
+        act(state, "traveller.board", payload, KESTREL_ACTOR)
+    assert (err.value.message, err.value.field) == ("Hulk is not a High Guard ship or flight", "target")
+
+
+def test_TR_19_a_second_computer_hit_rolls_its_1d6_for_the_ships_initiative() -> None:
+    """1D 5 + Crew Skill +2 − 1d6 3 = 4; the die is the ship's own."""
+    state = battle(capital("Kestrel", systems={"computer": 2}))
+    done = act(state, "traveller.initiative", {}, dice=[5, 3])
+    initiative, die = done.events[0].rolls
+    assert (die.purpose, die.ship, die.dice) == ("computer damage DM", "kestrel", [3])
+    assert done.events[0].data == {"initiative": 4}

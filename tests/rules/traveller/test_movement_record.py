@@ -13,6 +13,7 @@ from app.rules.core import Actor, RuleError
 from app.rules.state import BattleState
 from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, capital, hg
 from tests.rules.traveller.test_branches_movement import FLIGHT_ACTOR, flight, give, sided, two
+from tests.rules.traveller.test_order_effects import give as give_target
 
 MOVE = {"ship": "kestrel", "thrust": 1, "description": "turns away"}
 
@@ -55,6 +56,26 @@ def test_TR_02_thrust_toward_a_pair_is_kept_signed_on_the_round() -> None:
     assert done.events[0].text.endswith("(1 left this round).")  # Thrust 4 − 2 − 1
     assert hg(done.state, "kestrel")["round"]["moves"] == {"tigress": -1}
     assert hg(done.state, "kestrel")["round"]["thrust_used"] == 3
+
+
+def test_TR_02_GEN_03_a_range_change_with_words_says_both() -> None:
+    placed = act(
+        two(),
+        "traveller.set_range",
+        {"ship": "kestrel", "other": "tigress", "band": "long", "reason": "set-up"},
+    )
+    payload = {
+        "ship": "kestrel",
+        "thrust": 1,
+        "target": "tigress",
+        "direction": "open",
+        "description": "hides",
+    }
+    done = act(advance_to(placed.state, "manoeuvre").state, "traveller.manoeuvre", payload, KESTREL_ACTOR)
+    assert done.texts == [
+        "Kestrel spends 1 Thrust: opens from Tigress (now Long, 10 to change band; settled when the manoeuvre"
+        " step ends); hides (3 left this round)."
+    ]
 
 
 def test_GEN_03_a_described_manoeuvre_records_only_its_thrust() -> None:
@@ -284,5 +305,67 @@ def test_TR_27_a_flight_launches_not_from_itself_nor_a_destroyed_ship() -> None:
         state, "traveller.launch", {"flight": "red-flight", "carrier": "tigress"}, FLIGHT_ACTOR
     ) == (
         "a flight launches from a friendly ship still in the fight",
+        "carrier",
+    )
+
+
+def test_TR_27_a_blasted_launching_flight_is_refused_its_dodge_on_ship() -> None:
+    state = launching()
+    done = act(state, "traveller.launch", {"flight": "red-flight", "carrier": "tigress"}, FLIGHT_ACTOR)
+    state = give_target(done.state, "kestrel", ("blast_them", "tigress"))
+    assert refusal(state, "traveller.dodge", {"ship": "red-flight"}, FLIGHT_ACTOR)[1] == "ship"
+
+
+def test_TR_19_the_last_point_of_thrust_pays_for_a_dodge_and_then_none_is_left() -> None:
+    """Thrust 4: 3 spent on a manoeuvre leaves 1 for the dodge (4 spent in all), then nothing."""
+    state = act(at("manoeuvre"), "traveller.manoeuvre", {**MOVE, "thrust": 3}, KESTREL_ACTOR).state
+    state = advance_to(state, "combat").state
+    done = act(state, "traveller.dodge", {"ship": "kestrel"}, KESTREL_ACTOR, [3, 3])
+    assert hg(done.state, "kestrel")["round"]["thrust_used"] == 4
+    hg(done.state, "kestrel")["round"].update(dodge=None, reactions_used=0)
+    assert refusal(done.state, "traveller.dodge", {"ship": "kestrel"}) == (
+        "Kestrel has no Thrust left to dodge (Thrust 4 this round, 4 spent)",
+        "ship",
+    )
+
+
+def test_TR_19_a_second_computer_hit_rolls_1d6_against_the_dodge_and_the_jump() -> None:
+    """Computer second hit: −1d6, rolled afresh for each roll, logged with the ship's rolls."""
+    state = at("combat", jump=2)
+    hg(state, "kestrel")["systems"]["computer"] = 2
+    done = act(state, "traveller.dodge", {"ship": "kestrel"}, KESTREL_ACTOR, [2, 4, 4])
+    die, pilot = done.events[0].rolls
+    assert (die.purpose, die.ship, die.dice, pilot.purpose) == (
+        "computer damage DM",
+        "kestrel",
+        [2],
+        "Pilot (dodge)",
+    )
+    assert "Pilot 2D 8 + Crew Skill +2 + computer −2 = 8 vs 8+ → success" in done.texts[0]
+    state = advance_to(done.state, "ship_action").state
+    done = act(state, "traveller.jump", {"ship": "kestrel"}, KESTREL_ACTOR, [5, 4, 4])
+    die, check = done.events[0].rolls
+    assert (die.purpose, die.ship, die.dice, check.purpose) == (
+        "computer damage DM",
+        "kestrel",
+        [5],
+        "Engineering (jump)",
+    )
+    assert "Engineering (jump) 2D 8 + Crew Skill +2 + computer −5 = 5 vs 8+ → failure" in done.texts[0]
+
+
+def test_GEN_01_a_flights_jump_is_refused_on_ship() -> None:
+    state = battle(sided(capital("Kestrel"), "A"), flight(), owners=("p-kestrel", "p-flight"), orders=False)
+    state = advance_to(state, "ship_action").state
+    assert refusal(state, "traveller.jump", {"ship": "red-flight"}, FLIGHT_ACTOR) == (
+        "a flight does not jump",
+        "ship",
+    )
+
+
+def test_GEN_03_a_launch_from_no_such_ship_is_refused_on_carrier() -> None:
+    payload = {"flight": "red-flight", "carrier": "nowhere"}
+    assert refusal(launching(), "traveller.launch", payload, FLIGHT_ACTOR) == (
+        "no ship 'nowhere' in this battle",
         "carrier",
     )

@@ -227,10 +227,15 @@ def test_TR_26_an_emergency_order_at_initiative_0_has_nothing_to_spend() -> None
     part = tigress.parts["hg_ship"]
     tigress.parts = {"hg_ship": {**part, "round": {**part["round"], "initiative": 0}}}
     payload = {"ship": "tigress", "order": {"order": "screens_full"}}
-    # The words only: the check shared with written orders names `orders`, where this payload's
-    # field is `order` (see docs/mutation.md).
-    assert refusal(state, "traveller.emergency_order", payload)[0] == (
-        "these orders cost 4 initiative; Tigress has 0 (never below 0)"
+    # The checks shared with written orders name this payload's own field, `order`.
+    assert refusal(state, "traveller.emergency_order", payload) == (
+        "these orders cost 4 initiative; Tigress has 0 (never below 0)",
+        "order",
+    )
+    untargeted = {"ship": "kestrel", "order": {"order": "blast_them"}}
+    assert refusal(in_combat(), "traveller.emergency_order", untargeted) == (
+        "Blast Them As They Launch! needs another ship as its target",
+        "order",
     )
 
 

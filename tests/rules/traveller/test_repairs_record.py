@@ -11,7 +11,7 @@ import pytest
 from app.rules.core import RuleError
 from app.rules.state import BattleState
 from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, capital, hg
-from tests.rules.traveller.test_branches_movement import give
+from tests.rules.traveller.test_branches_movement import FLIGHT_ACTOR, flight, give
 from tests.rules.traveller.test_branches_repairs import kestrel, repair
 
 
@@ -143,3 +143,29 @@ def test_TR_23_a_dead_crew_is_refused_on_ship() -> None:
             KESTREL_ACTOR,
         )
     assert (err.value.message, err.value.field) == ("Kestrel cannot make repairs", "ship")
+
+
+def test_TR_22_a_spinal_mounts_last_hit_is_repaired_to_0() -> None:
+    state = kestrel()
+    hg(state, "kestrel")["spinal"]["hits"] = 1
+    done = repair(state, "Main", "spinal", [4, 2])
+    assert done.texts[0].endswith(": spinal mount hits 0.")
+    assert hg(done.state, "kestrel")["spinal"]["hits"] == 0
+
+
+def test_TR_19_the_computers_1d6_against_a_repair_is_the_ships_own_die() -> None:
+    state = kestrel()
+    hg(state, "kestrel")["systems"]["computer"] = 2
+    done = repair(state, "Main", "computer", [3, 4, 2])
+    die, check = done.events[0].rolls
+    assert (die.purpose, die.ship, die.dice) == ("computer damage DM", "kestrel", [3])
+    assert (check.purpose, check.ship) == ("repair computer in Main", "kestrel")
+
+
+def test_TR_22_a_flight_is_refused_repairs_on_ship() -> None:
+    state = battle(capital("Kestrel"), flight(), owners=("p-kestrel", "p-flight"), orders=False)
+    state = advance_to(state, "ship_action").state
+    payload = {"ship": "red-flight", "section": "Main", "system": "computer"}
+    with pytest.raises(RuleError) as err:
+        act(state, "traveller.repair", payload, FLIGHT_ACTOR)
+    assert (err.value.message, err.value.field) == ("flights are not repaired in battle", "ship")
