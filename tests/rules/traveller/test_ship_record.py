@@ -54,6 +54,8 @@ def test_TR_18_A_components_fill_A_slots_largest_first_and_overflow_into_B_after
     assert [s["kind"] for s in external][:4] == ["hull", "hull", "sensors", "turret"]
     assert external[5]["kind"] == "armour"
     assert ship.section("Main").hit_table.slot("external", 5)["ref"] == "big"  # type: ignore[union-attr]
+    assert ship.section("Main").hit_table.slot("internal", 12)["label"] == "Critical"  # type: ignore[union-attr]
+    assert ship.battery("mid").id == "mid"  # type: ignore[union-attr]
 
 
 def test_TR_18_overflow_reaches_the_C_slots_and_what_does_not_fit_is_refused() -> None:
@@ -187,6 +189,9 @@ def test_TR_07_the_barrage_meets_the_weakest_armour_of_the_intact_sections() -> 
     assert ship.defence_armour() == 2
     ship.sections[0].destroyed = True
     assert ship.defence_armour() == 4
+    ship.sections[2].armour = 0
+    assert ship.defence_armour() == 0
+    ship.sections[2].armour = 6
     for section in ship.sections:
         section.destroyed = True
     assert ship.defence_armour() == 0
@@ -196,6 +201,8 @@ def test_TR_17_hull_and_structure_add_up_over_the_sections() -> None:
     ship = design()
     ship.sections[1].hull, ship.sections[2].structure = 0, 10
     assert ship.hull_and_structure() == 66 * 6 - 66 - 56
+    ship.sections[0].structure = 0
+    assert ship.hull_and_structure() == 66 * 6 - 66 - 56 - 66
 
 
 def test_TR_19_power_hits_cut_thrust_and_jump_to_the_power_share_rounded_down() -> None:
