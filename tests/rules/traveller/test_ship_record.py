@@ -139,6 +139,32 @@ def test_TR_18_drives_take_one_extra_section_per_10_percent_beyond_the_first() -
     )
     assert labels(placed, "Forward", "external")[2] == "M-Drive"
     assert labels(placed, "Main", "external")[2] == "Hull"
+    assert labels(placed, "Engineering", "external")[1] == "Hull"  # its own M-Drive rows, no C slot taken
+    exact = design(components=[{"kind": "m_drive", "name": "M-Drive", "tons": 2000}])
+    assert labels(exact, "Main", "external")[2] == "M-Drive"  # 20%: one full 10% beyond the first
+    short = design(components=[{"kind": "m_drive", "name": "M-Drive", "tons": 1990}])
+    assert labels(short, "Main", "external")[2] == "Hull"  # 19.9%: not a full 10% beyond
+
+
+def test_TR_18_other_components_stay_where_the_design_puts_them_even_in_engineering() -> None:
+    ship = design(batteries=[turret("aft", 10, "Engineering")])
+    assert labels(ship, "Engineering", "external")[3] == "Turret: Beam Laser"  # 2D 5, an A slot
+    with pytest.raises(ValueError, match="Turret: Beam Laser: no section 'Bridge' on this hull"):
+        design(batteries=[turret("lost", 10, "Bridge")])
+
+
+def test_TR_18_screens_fill_C_slots_largest_first_under_their_own_id() -> None:
+    ship = design(
+        screens=[
+            {"id": "small", "kind": "meson", "count": 1, "tons": 5, "sections": ["Main"]},
+            {"id": "large", "kind": "meson", "count": 1, "tons": 20, "sections": ["Main"]},
+        ]
+    )
+    internal = ship.section("Main").hit_table.internal  # type: ignore[union-attr]
+    assert [(internal[1]["label"], internal[1]["ref"]), internal[9]["ref"]] == [
+        ("Screen: Meson Screen", "large"),
+        "small",
+    ]
 
 
 def test_TR_18_a_table_given_by_hand_is_kept_and_its_slots_get_a_ref() -> None:
