@@ -64,8 +64,8 @@ def test_TR_18_overflow_reaches_the_C_slots_and_what_does_not_fit_is_refused() -
     ship = design(batteries=five)
     refs = [s.get("ref") for s in ship.section("Main").hit_table.external]  # type: ignore[union-attr]
     assert refs == [None, "t4", "t2", "t0", None, None, None, "t1", "t3", None, None]
-    with pytest.raises(ValueError, match="no Section Hit slot left for t6: move it to another section"):
-        design(batteries=[turret(f"t{n}", 50 - n) for n in range(7)])
+    with pytest.raises(ValueError, match="no Section Hit slot left for t6, t7: move it to another section"):
+        design(batteries=[turret(f"t{n}", 50 - n) for n in range(8)])
 
 
 def test_TR_18_empty_internal_slots_read_structure_and_engineering_has_its_drives() -> None:
@@ -111,6 +111,26 @@ def test_TR_18_empty_internal_slots_read_structure_and_engineering_has_its_drive
         "Hull",
         "Hull",
     ]
+
+
+def test_TR_18_only_combat_components_must_find_a_slot() -> None:
+    """Seven 10 t holds in Main: A, B and C take six; the seventh, not combat-relevant, is left out."""
+    holds = [
+        {"kind": "hold", "name": f"Hold {n}", "tons": 10, "combat": False, "sections": ["Main"]}
+        for n in range(7)
+    ]
+    assert labels(design(components=holds), "Main", "internal")[1] == "Hold 4"
+
+
+def test_TR_18_the_spinal_weapon_is_placed_by_its_tonnage_among_the_B_components() -> None:
+    ship = design(
+        spinal={"name": "Meson Gun", "type": "meson", "damage": 300, "tons": 1000},
+        components=[{"kind": "computer", "name": "Computer", "tons": 3, "sections": ["Main"]}],
+    )
+    assert (labels(ship, "Main", "internal")[2], labels(ship, "Main", "internal")[8]) == (
+        "Meson Gun",
+        "Computer",
+    )
 
 
 def test_TR_18_a_spinal_weapon_takes_internal_B_outside_engineering_and_forward_external_B() -> None:
