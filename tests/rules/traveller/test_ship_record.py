@@ -96,6 +96,7 @@ def test_TR_18_empty_internal_slots_read_structure_and_engineering_has_its_drive
         "P-Plant",
         "Critical",
     ]
+    assert ship.section("Main").hit_table.internal[1]["kind"] == "structure"  # type: ignore[union-attr]
     kinds = [s["kind"] for s in ship.section("Engineering").hit_table.internal]  # type: ignore[union-attr]
     assert kinds[:3] == ["crew", "j_drive", "power_plant"] and kinds[10] == "critical"
     assert labels(ship, "Forward", "external") == [
