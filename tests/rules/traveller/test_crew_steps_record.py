@@ -5,7 +5,7 @@ steps and DMs of tables.md written out: Dead < Survivors (−4) < Skeleton (−2
 from __future__ import annotations
 
 from app.rules.dice import ScriptedDice
-from app.rules.traveller.crew import can_act, computer_dms, crew_dms, step_down, step_up
+from app.rules.traveller.crew import abandon_ship, can_act, computer_dms, crew_dms, step_down, step_up
 from app.rules.traveller.flights import Flight
 from app.rules.traveller.ship import HgShip
 from tests.rules.traveller.helpers import TIGRESS_ACTOR, act, advance_to, battle, capital, hg
@@ -74,9 +74,10 @@ def test_TR_24_reviving_is_logged_and_remembered_for_round_7() -> None:
 
 
 def test_TR_24_the_watch_wakes_in_its_round_only_for_a_living_crew_on_a_ship_in_the_fight() -> None:
+    """Albatross (dead crew) comes first by id and Vixen (destroyed) before Wasp: both are passed over."""
     state = battle(
         capital("Kestrel", crew_strength="half", frozen_watch_steps=1, frozen_watch_ready=3),
-        capital("Tigress", crew_strength="dead", frozen_watch_steps=2, frozen_watch_ready=3),
+        capital("Albatross", crew_strength="dead", frozen_watch_steps=2, frozen_watch_ready=3),
         capital("Vixen", crew_strength="half", frozen_watch_steps=1, frozen_watch_ready=3),
         capital("Wasp", crew_strength="half", frozen_watch_steps=1, frozen_watch_ready=4),
         orders=False,
@@ -88,7 +89,23 @@ def test_TR_24_the_watch_wakes_in_its_round_only_for_a_living_crew_on_a_ship_in_
         ("kestrel", "Kestrel's frozen watch takes its posts: crew Half → Weakened (TR-24).")
     ]
     assert hg(step.state, "kestrel")["crew_strength"] == "weakened"
-    assert hg(step.state, "tigress")["crew_strength"] == "dead"
+    assert hg(step.state, "albatross")["crew_strength"] == "dead"
     assert hg(step.state, "wasp")["crew_strength"] == "half"
     step = advance_to(step.state, "orders", turn=4)
     assert [e.ship for e in step.events if e.kind == "frozen_watch"] == ["wasp"]
+
+
+def test_TR_27_prepare_to_abandon_ship_saves_a_living_crew_in_its_round_only() -> None:
+    state = battle(capital("Kestrel"))
+    ship = state.ships["kestrel"]
+    model = HgShip.model_validate(ship.parts["hg_ship"])
+    model.abandon_round = 1
+    event = abandon_ship(state, ship, model)
+    assert event is not None and (event.kind, event.ship) == ("abandon_ship", "kestrel")
+    assert model.crew_escaped is True
+    model.crew_strength, model.crew_escaped = "dead", False
+    assert abandon_ship(state, ship, model) is None and model.crew_escaped is False
+    model.crew_strength, model.abandon_round = "half", 0
+    assert abandon_ship(state, ship, model) is None
+    model.section_lost_round = 0  # the section the referee has just ruled on was lost in round 0
+    assert abandon_ship(state, ship, model) is not None

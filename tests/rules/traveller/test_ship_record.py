@@ -54,6 +54,8 @@ def test_TR_18_A_components_fill_A_slots_largest_first_and_overflow_into_B_after
     assert [s["kind"] for s in external][:4] == ["hull", "hull", "sensors", "turret"]
     assert external[5]["kind"] == "armour"
     assert ship.section("Main").hit_table.slot("external", 5)["ref"] == "big"  # type: ignore[union-attr]
+    assert ship.section("Main").hit_table.slot("internal", 12)["label"] == "Critical"  # type: ignore[union-attr]
+    assert ship.battery("mid").id == "mid"  # type: ignore[union-attr]
 
 
 def test_TR_18_overflow_reaches_the_C_slots_and_what_does_not_fit_is_refused() -> None:
@@ -62,8 +64,8 @@ def test_TR_18_overflow_reaches_the_C_slots_and_what_does_not_fit_is_refused() -
     ship = design(batteries=five)
     refs = [s.get("ref") for s in ship.section("Main").hit_table.external]  # type: ignore[union-attr]
     assert refs == [None, "t4", "t2", "t0", None, None, None, "t1", "t3", None, None]
-    with pytest.raises(ValueError, match="no Section Hit slot left for t6: move it to another section"):
-        design(batteries=[turret(f"t{n}", 50 - n) for n in range(7)])
+    with pytest.raises(ValueError, match="no Section Hit slot left for t6, t7: move it to another section"):
+        design(batteries=[turret(f"t{n}", 50 - n) for n in range(8)])
 
 
 def test_TR_18_empty_internal_slots_read_structure_and_engineering_has_its_drives() -> None:
@@ -94,6 +96,7 @@ def test_TR_18_empty_internal_slots_read_structure_and_engineering_has_its_drive
         "P-Plant",
         "Critical",
     ]
+    assert ship.section("Main").hit_table.internal[1]["kind"] == "structure"  # type: ignore[union-attr]
     kinds = [s["kind"] for s in ship.section("Engineering").hit_table.internal]  # type: ignore[union-attr]
     assert kinds[:3] == ["crew", "j_drive", "power_plant"] and kinds[10] == "critical"
     assert labels(ship, "Forward", "external") == [
@@ -109,6 +112,26 @@ def test_TR_18_empty_internal_slots_read_structure_and_engineering_has_its_drive
         "Hull",
         "Hull",
     ]
+
+
+def test_TR_18_only_combat_components_must_find_a_slot() -> None:
+    """Seven 10 t holds in Main: A, B and C take six; the seventh, not combat-relevant, is left out."""
+    holds = [
+        {"kind": "hold", "name": f"Hold {n}", "tons": 10, "combat": False, "sections": ["Main"]}
+        for n in range(7)
+    ]
+    assert labels(design(components=holds), "Main", "internal")[1] == "Hold 4"
+
+
+def test_TR_18_the_spinal_weapon_is_placed_by_its_tonnage_among_the_B_components() -> None:
+    ship = design(
+        spinal={"name": "Meson Gun", "type": "meson", "damage": 300, "tons": 1000},
+        components=[{"kind": "computer", "name": "Computer", "tons": 3, "sections": ["Main"]}],
+    )
+    assert (labels(ship, "Main", "internal")[2], labels(ship, "Main", "internal")[8]) == (
+        "Meson Gun",
+        "Computer",
+    )
 
 
 def test_TR_18_a_spinal_weapon_takes_internal_B_outside_engineering_and_forward_external_B() -> None:
@@ -137,6 +160,32 @@ def test_TR_18_drives_take_one_extra_section_per_10_percent_beyond_the_first() -
     )
     assert labels(placed, "Forward", "external")[2] == "M-Drive"
     assert labels(placed, "Main", "external")[2] == "Hull"
+    assert labels(placed, "Engineering", "external")[1] == "Hull"  # its own M-Drive rows, no C slot taken
+    exact = design(components=[{"kind": "m_drive", "name": "M-Drive", "tons": 2000}])
+    assert labels(exact, "Main", "external")[2] == "M-Drive"  # 20%: one full 10% beyond the first
+    short = design(components=[{"kind": "m_drive", "name": "M-Drive", "tons": 1990}])
+    assert labels(short, "Main", "external")[2] == "Hull"  # 19.9%: not a full 10% beyond
+
+
+def test_TR_18_other_components_stay_where_the_design_puts_them_even_in_engineering() -> None:
+    ship = design(batteries=[turret("aft", 10, "Engineering")])
+    assert labels(ship, "Engineering", "external")[3] == "Turret: Beam Laser"  # 2D 5, an A slot
+    with pytest.raises(ValueError, match="Turret: Beam Laser: no section 'Bridge' on this hull"):
+        design(batteries=[turret("lost", 10, "Bridge")])
+
+
+def test_TR_18_screens_fill_C_slots_largest_first_under_their_own_id() -> None:
+    ship = design(
+        screens=[
+            {"id": "small", "kind": "meson", "count": 1, "tons": 5, "sections": ["Main"]},
+            {"id": "large", "kind": "meson", "count": 1, "tons": 20, "sections": ["Main"]},
+        ]
+    )
+    internal = ship.section("Main").hit_table.internal  # type: ignore[union-attr]
+    assert [(internal[1]["label"], internal[1]["ref"]), internal[9]["ref"]] == [
+        ("Screen: Meson Screen", "large"),
+        "small",
+    ]
 
 
 def test_TR_18_a_table_given_by_hand_is_kept_and_its_slots_get_a_ref() -> None:
@@ -187,6 +236,9 @@ def test_TR_07_the_barrage_meets_the_weakest_armour_of_the_intact_sections() -> 
     assert ship.defence_armour() == 2
     ship.sections[0].destroyed = True
     assert ship.defence_armour() == 4
+    ship.sections[2].armour = 0
+    assert ship.defence_armour() == 0
+    ship.sections[2].armour = 6
     for section in ship.sections:
         section.destroyed = True
     assert ship.defence_armour() == 0
@@ -196,6 +248,8 @@ def test_TR_17_hull_and_structure_add_up_over_the_sections() -> None:
     ship = design()
     ship.sections[1].hull, ship.sections[2].structure = 0, 10
     assert ship.hull_and_structure() == 66 * 6 - 66 - 56
+    ship.sections[0].structure = 0
+    assert ship.hull_and_structure() == 66 * 6 - 66 - 56 - 66
 
 
 def test_TR_19_power_hits_cut_thrust_and_jump_to_the_power_share_rounded_down() -> None:
