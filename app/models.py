@@ -59,10 +59,7 @@ class ActionLog(Base):
     """One row per applied action; never updated, never deleted (rewinds are actions too)."""
 
     __tablename__ = "action_log"
-    __table_args__ = (
-        UniqueConstraint("battle_id", "seq"),
-        UniqueConstraint("battle_id", "action_id"),
-    )
+    __table_args__ = (UniqueConstraint("battle_id", "seq"), UniqueConstraint("battle_id", "action_id"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     battle_id: Mapped[str] = mapped_column(ForeignKey("battles.id", ondelete="CASCADE"), index=True)

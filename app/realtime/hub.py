@@ -471,10 +471,7 @@ class Hub:
                 since = min(v.last_seq or 0 for v in behind)  # `_behind` keeps only viewers with a seq
                 asked = self.refreshes.get(battle_id, 0)  # refreshes this read answers
                 try:
-                    read = await asyncio.wait_for(
-                        self._read(battle_id, since),
-                        self.settings.read_timeout,
-                    )
+                    read = await asyncio.wait_for(self._read(battle_id, since), self.settings.read_timeout)
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:

@@ -27,12 +27,7 @@ from app.services.store.battles import seats_held
 from app.services.store.tokens import seat_key
 from app.services.window import SlidingWindow
 from app.web.middleware.limits import client_address
-from app.web.middleware.security import (
-    SESSION_CSRF,
-    SESSION_PARTICIPANTS,
-    SESSION_SEAT_KEYS,
-    origin_allowed,
-)
+from app.web.middleware.security import SESSION_CSRF, SESSION_PARTICIPANTS, SESSION_SEAT_KEYS, origin_allowed
 
 PROFILE_COOKIE = "starboard_profile"
 PROFILE_MAX_AGE = 60 * 60 * 24 * 60  # seconds a device stays signed in

@@ -75,20 +75,12 @@ async def build(server: Server) -> Battles:
         await _ok(await act(c, b5, "kirk", "startrek.declare_warp", {"ship": b5.ships["excelsior"]}))
         await _ok(
             await act(
-                c,
-                b5,
-                "ref",
-                "damage.apply",
-                {"target": b5.ships["hawk"], "amount": 500, "direction": "fore"},
+                c, b5, "ref", "damage.apply", {"target": b5.ships["hawk"], "amount": 500, "direction": "fore"}
             )
         )
         await _ok(
             await act(
-                c,
-                b5,
-                "ref",
-                "damage.apply",
-                {"target": b5.ships["paine"], "amount": 30, "direction": "fore"},
+                c, b5, "ref", "damage.apply", {"target": b5.ships["paine"], "amount": 30, "direction": "fore"}
             )
         )
         await _ok(

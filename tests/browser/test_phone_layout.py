@@ -186,11 +186,7 @@ async def play_step(
         who, page = waited[0]
         await check_layout(page, f"{who} at {before}")
         await tap(page, button, f"{who} at {before}")
-        await wait_until(
-            page,
-            f"{STEP} !== {before!r} || !document.querySelector({button!r})",
-            timeout=5000,
-        )
+        await wait_until(page, f"{STEP} !== {before!r} || !document.querySelector({button!r})", timeout=5000)
         # The redrawn bar keeps focus on its button, never in a dice box: on a phone that would
         # open the on-screen keyboard after every Done.
         await page.wait_for_timeout(100)

@@ -26,9 +26,7 @@ async def test_TR_02_manoeuvre_moves_the_board_and_the_barrage_fires_at_its_band
 ) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
         table = await traveller_table(
-            c,
-            dice_mode="physical",
-            options={"players_advance_clock": "always", "orders": False},
+            c, dice_mode="physical", options={"players_advance_clock": "always", "orders": False}
         )
     ctx_r, ref = await open_as(browser, server, table.tokens["ref"])
     ctx_a, ann = await open_as(browser, server, table.tokens["ann"])

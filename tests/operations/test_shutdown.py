@@ -62,11 +62,7 @@ async def test_sigterm_finishes_what_is_in_flight_and_tells_every_client_to_reco
         async def one(c: httpx.AsyncClient, n: int) -> None:
             action_id = f"hit-{n}"
             answers[action_id] = None
-            body = {
-                "type": "damage.apply",
-                "payload": HIT,
-                "action_id": action_id,
-            }
+            body = {"type": "damage.apply", "payload": HIT, "action_id": action_id}
             try:
                 r = await c.post(
                     f"/api/v1/battles/{table.battle_id}/actions", json=body, headers=table.auth("bob")
@@ -107,11 +103,7 @@ async def test_sigterm_finishes_what_is_in_flight_and_tells_every_client_to_reco
     try:
         async with httpx.AsyncClient(base_url=second.url, timeout=30) as c:
             for action_id, seq in answers.items():
-                body = {
-                    "type": "damage.apply",
-                    "payload": HIT,
-                    "action_id": action_id,
-                }
+                body = {"type": "damage.apply", "payload": HIT, "action_id": action_id}
                 r = await c.post(
                     f"/api/v1/battles/{table.battle_id}/actions", json=body, headers=table.auth("bob")
                 )

@@ -628,11 +628,7 @@ def test_GEN_04_who_may_act_at_all():
     spec = act("fire", summary="Fire The Guns", referee_only=True)
     game = ship_game(spec)
     state = battle(game, "p-a")
-    assert refusal(game, state, spec, P_A, None) == (
-        "NotAllowed",
-        None,
-        "only the referee may fire the guns",
-    )
+    assert refusal(game, state, spec, P_A, None) == ("NotAllowed", None, "only the referee may fire the guns")
     assert refusal(game, state, spec, Actor("s-1", "spectator"), None) == (
         "NotAllowed",
         None,

@@ -149,10 +149,7 @@ def test_GEN_01_an_impulse_runs_from_1_to_32():
     for impulse in (0, 33):
         assert refused(
             state, "override.set", {"path": "clock.impulse", "value": impulse, "reason": "table"}
-        ) == (
-            "value",
-            "Impulse runs from 1 to 32",
-        )
+        ) == ("value", "Impulse runs from 1 to 32")
 
 
 # --- the referee's end (GEN-04) -----------------------------------------------------------------------

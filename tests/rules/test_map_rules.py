@@ -236,12 +236,7 @@ CLOSE = st.builds(lambda c, r: f"{c:02d}{r:02d}", st.integers(1, 12), st.integer
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.sampled_from(["excelsior", "new-orleans", "klingon-bird-of-prey"]),
-    CLOSE,
-    st.integers(1, 6),
-    CLOSE,
-)
+@given(st.sampled_from(["excelsior", "new-orleans", "klingon-bird-of-prey"]), CLOSE, st.integers(1, 6), CLOSE)
 def test_ST_05_ST_06_fire_from_anywhere_falls_on_the_projection_holding_its_bearing(
     target, at, facing, source_at
 ):

@@ -178,9 +178,7 @@ def test_GEN_03_strict_bounds_read_as_the_nearest_allowed_values():
 
 def test_GEN_03_a_literal_is_a_choice_and_an_optional_bool_a_toggle():
     mode, flag = declared(
-        {"inner": Box().model_dump(), "flag": None},
-        Settable("inner.mode", "Mode"),
-        Settable("flag", "Flag"),
+        {"inner": Box().model_dump(), "flag": None}, Settable("inner.mode", "Mode"), Settable("flag", "Flag")
     )
     assert (mode.path, mode.kind, mode.options) == ("ships.x.parts.p.inner.mode", "choice", ("off", "on"))
     assert (flag.kind, flag.shown) == ("toggle", "not set")
@@ -248,9 +246,7 @@ def test_GEN_03_a_number_out_of_range_is_refused_on_its_path():
 
 def test_GEN_03_a_choice_and_a_toggle_name_their_ship_and_group():
     mode, flag = declared(
-        {"inner": Box().model_dump(), "flag": True},
-        Settable("inner.mode", "Mode"),
-        Settable("flag", "Flag"),
+        {"inner": Box().model_dump(), "flag": True}, Settable("inner.mode", "Mode"), Settable("flag", "Flag")
     )
     assert [(c.ship, c.group, c.label, c.current) for c in (mode, flag)] == [
         ("x", "p", "Mode", "off"),

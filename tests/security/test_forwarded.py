@@ -27,10 +27,7 @@ def limited_app(sqlite_url: str, tmp_path: Path) -> Iterator[CliServer]:
     """The app as deployed, trusting forwarded headers from nginx's address only (127.0.0.1 here,
     where the test's nginx runs; 172.28.0.10 in docker-compose.yml), with a creation limit of 3."""
     srv = CliServer(
-        sqlite_url,
-        tmp_path / "server.log",
-        BATTLE_CREATE_LIMIT=str(LIMIT),
-        FORWARDED_ALLOW_IPS="127.0.0.1",
+        sqlite_url, tmp_path / "server.log", BATTLE_CREATE_LIMIT=str(LIMIT), FORWARDED_ALLOW_IPS="127.0.0.1"
     )
     yield srv
     srv.stop()

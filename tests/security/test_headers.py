@@ -13,11 +13,7 @@ from tests.conftest import settings_for
 from tests.helpers import set_table
 from tests.security.util import browser
 
-EXPECTED = {
-    "x-frame-options": "DENY",
-    "referrer-policy": "same-origin",
-    "x-content-type-options": "nosniff",
-}
+EXPECTED = {"x-frame-options": "DENY", "referrer-policy": "same-origin", "x-content-type-options": "nosniff"}
 
 # A seat's bounded writes: its own errors, the body limit, validation, the rate limit, a full queue.
 SEAT_BOUNDED = {"401", "403", "404", "413", "422", "429", "503"}

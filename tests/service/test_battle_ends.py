@@ -64,10 +64,7 @@ async def test_GEN_04_both_sides_down_in_one_step_is_a_draw(platform: Platform) 
     await t.act("ref", "damage.apply", {"target": "hawk", "amount": 64, "direction": "fore"})
     assert not await finished(t)
     texts = await t.act("ref", "clock.advance")  # nobody is left for the step to wait on
-    assert texts[-2:] == [
-        "Turn 1 · Ship Power ends.",
-        "The battle ends: no ship is left fighting: a draw.",
-    ]
+    assert texts[-2:] == ["Turn 1 · Ship Power ends.", "The battle ends: no ship is left fighting: a draw."]
 
 
 async def test_GEN_04_sides_count_by_their_name(platform: Platform) -> None:

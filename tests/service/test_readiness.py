@@ -123,10 +123,7 @@ async def test_GEN_01_the_referee_ends_a_step_over_pending_commanders_and_the_lo
 
 async def test_GEN_01_players_may_not_move_the_clock_when_the_battle_says_so(platform: Platform) -> None:
     t = await table(
-        platform,
-        "b5wars",
-        {"hawk": (simple_ship("Hawk"), "ann")},
-        options={"players_advance_clock": "never"},
+        platform, "b5wars", {"hawk": (simple_ship("Hawk"), "ann")}, options={"players_advance_clock": "never"}
     )
     assert "clock.advance" not in (await t.bar("ann"))["may"]
     with pytest.raises(Forbidden, match="only the referee advances the turn clock"):

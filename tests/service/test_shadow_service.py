@@ -172,11 +172,7 @@ async def test_SH_05_SH_06_seed_worked_example_with_entered_dice(platform: Platf
     )
     pain = await b.pain()
     assert (pain["level"], pain["reaction"], pain["obligations"], pain["damage_total"]) == (3, "ZERO", [], 0)
-    assert pain["last_check"] == {
-        "when": {"turn": 1, "impulse": 1},
-        "total": 217,
-        "most_damage": FED,
-    }
+    assert pain["last_check"] == {"when": {"turn": 1, "impulse": 1}, "total": 217, "most_damage": FED}
     state = await b.state()
     assert (state.clock.step, state.clock.impulse, state.ships[SHADOW].destroyed) == ("impulse", 2, False)
     # The rolls are public: the Federation player and the spectator read the same sentences.

@@ -161,9 +161,7 @@ async def test_TR_05_TR_06_TR_07_TR_08_TR_15_TR_16_TR_17_TR_18_barrage_number_by
 async def test_TR_10_TR_11_TR_13_TR_18_meson_spinal_hit(platform: Platform) -> None:
     """Tigress (Ann) fires its meson spinal (460, rating V) at Leviathan (Bob): 18 screen points."""
     f = await fleet(
-        platform,
-        {"tr-tigress-dreadnought": "ann", "tr-leviathan-superdreadnought": "bob"},
-        orders=False,
+        platform, {"tr-tigress-dreadnought": "ann", "tr-leviathan-superdreadnought": "bob"}, orders=False
     )
     await f.advance(2)
     # Attack 2D 5+4; location 1d6 5 (CW–CZ: Main); penetration 2D 3+3; nine Internal rolls (460 ÷ 50);
@@ -315,9 +313,7 @@ async def test_TR_26_referee_forces_the_reveal_and_drafts_stay_private(platform:
     f = await fleet(platform, {"tr-arbellatra-cruiser": "ann", "tr-dauntless-battlecruiser": "bob"})
     await f.act("ref", "traveller.initiative", {}, dice=[3, 3])  # 3 + 2 = 5; 3 + 3 = 6
     draft = await f.act(
-        "bob",
-        "traveller.orders",
-        {"ship": "dauntless", "orders": [{"order": "defensive_posture"}]},
+        "bob", "traveller.orders", {"ship": "dauntless", "orders": [{"order": "defensive_posture"}]}
     )
     assert draft == ["Dauntless saves its draft: Defensive Posture."]
     assert "defensive_posture" not in await f.seen_by("ann")
@@ -343,11 +339,7 @@ async def imperial_escort_fleet(platform: Platform) -> Fleet:
     1d6 6 each (by ship id): Arbellatra 8, Leviathan 8, Vigilant 8."""
     f = await fleet(
         platform,
-        {
-            "tr-leviathan-superdreadnought": "ann",
-            "tr-arbellatra-cruiser": "bob",
-            "tr-vigilant-escort": "bob",
-        },
+        {"tr-leviathan-superdreadnought": "ann", "tr-arbellatra-cruiser": "bob", "tr-vigilant-escort": "bob"},
     )
     await f.act("ref", "traveller.initiative", {}, dice=[6, 6, 6])
     return f

@@ -35,10 +35,7 @@ async def opened(c: httpx.AsyncClient, table: Table, who: str) -> AsyncIterator[
 
 
 async def test_feeds_per_seat_and_per_process_are_bounded(bounded: Server) -> None:
-    async with (
-        httpx.AsyncClient(base_url=bounded.url, timeout=10) as c,
-        AsyncExitStack() as held,
-    ):
+    async with httpx.AsyncClient(base_url=bounded.url, timeout=10) as c, AsyncExitStack() as held:
         table = await set_table(c)
         for _ in range(4):
             assert (await held.enter_async_context(opened(c, table, "watcher"))).status_code == 200

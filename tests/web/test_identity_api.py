@@ -74,8 +74,7 @@ async def test_GEN_01_another_device_brings_every_seat_until_a_link_is_rotated(a
         asked = await laptop.get(f"/join/{other.tokens['ref']}")
         assert asked.status_code == 200  # a seated browser is asked before it takes another seat…
         await laptop.post(
-            "/join",
-            data={"csrf_token": csrf(asked.text), "token": other.tokens["ref"], "confirm": "yes"},
+            "/join", data={"csrf_token": csrf(asked.text), "token": other.tokens["ref"], "confirm": "yes"}
         )
         me = (await laptop.get("/api/v1/me")).json()
         mine = {b["battle_id"]: b for b in me["battles"]}

@@ -63,8 +63,7 @@ async def test_kept_log_readings_match_a_whole_log_read_after_each_action(
     monkeypatch.setattr(live_log, "RECENT", 3)  # so a viewer soon falls behind the kept rows
     monkeypatch.setattr(live_log, "REWIND_POINTS", 2)  # so Undo and Redo soon name an unkept line
     table = await set_table(
-        client,
-        ships={"ex": (ship_def("excelsior"), "ann"), "sh": (ship_def("shadow-cruiser"), "bob")},
+        client, ships={"ex": (ship_def("excelsior"), "ann"), "sh": (ship_def("shadow-cruiser"), "bob")}
     )
     ex, sh = table.ships["ex"], table.ships["sh"]
     db = client.app.state.platform.db  # type: ignore[attr-defined]
@@ -140,8 +139,7 @@ async def test_a_round_after_a_local_action_reads_nothing_back_and_draws_the_sam
     SQL statement at all — the referee's undo/redo preview included — and draws what a read of the
     database draws."""
     table = await set_table(
-        client,
-        ships={"ex": (ship_def("excelsior"), "ann"), "sh": (ship_def("shadow-cruiser"), "bob")},
+        client, ships={"ex": (ship_def("excelsior"), "ann"), "sh": (ship_def("shadow-cruiser"), "bob")}
     )
     ex, sh = table.ships["ex"], table.ships["sh"]
     platform = client.app.state.platform  # type: ignore[attr-defined]

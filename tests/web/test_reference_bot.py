@@ -127,9 +127,7 @@ async def test_GEN_04_two_bots_fight_a_b5wars_battle_until_one_side_is_left(live
         assert battle["turn_bar"]["turn"] == 1 and battle["turn_bar"]["step_label"] == "Adjust Ship Systems"
 
 
-async def test_SH_03_GEN_04_two_bots_fight_an_sfb_shadow_battle_until_one_side_is_left(
-    live: Server,
-) -> None:
+async def test_SH_03_GEN_04_two_bots_fight_an_sfb_shadow_battle_until_one_side_is_left(live: Server) -> None:
     async with httpx.AsyncClient(base_url=live.url, timeout=10) as c:
         ships = {
             "kosh": (ship_def("shadow-cruiser"), "ann"),

@@ -950,11 +950,7 @@ async def test_TR_26a_with_orders_off_nothing_costs_initiative_and_the_spinal_ne
     ) == ("orders", "orders are not used in this battle (TR-26a)")
     await advance(c, t, 2)  # → combat
     assert await refused(
-        c,
-        t,
-        "bob",
-        "traveller.emergency_order",
-        {"ship": "dauntless", "order": {"order": "line_up_spinal"}},
+        c, t, "bob", "traveller.emergency_order", {"ship": "dauntless", "order": {"order": "line_up_spinal"}}
     ) == ("order", "orders are not used in this battle (TR-26a)")
     # Dauntless (9) leads the loop and fires its spinal with no order: 2D 2 − 6 + 4 + 3 + 0 + 0 = 3 → miss.
     assert await ok(
@@ -1062,9 +1058,6 @@ async def test_TR_26b_requirements_enforced_and_each_order_acts_in_its_phase(
         assert "2D 8 + Crew Skill +3 = 11 vs 8+ → success (Effect +3)" in text
     assert await refused(
         c, t, "bob", "traveller.repair", {**engineering, "system": "power_plant"}, [4, 4]
-    ) == (
-        "section",
-        "Engineering has had its repair attempt this round (TR-22)",
-    )
+    ) == ("section", "Engineering has had its repair attempt this round (TR-22)")
     dauntless = await unit(c, t, "dauntless")
     assert (dauntless["systems"]["m_drive"], dauntless["systems"]["power_plant"]) == (0, 1)

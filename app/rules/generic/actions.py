@@ -206,10 +206,7 @@ def roll_for_step(state: BattleState, payload: NoPayload, actor: Actor, dice: Di
 mark(
     roll_for_step,
     action(
-        "step.roll",
-        NoPayload,
-        "Enter the dice the step's end waits for",
-        permit=lambda s, a: _may_roll(s, a),
+        "step.roll", NoPayload, "Enter the dice the step's end waits for", permit=lambda s, a: _may_roll(s, a)
     ),
 )
 
@@ -545,12 +542,7 @@ def move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSou
             )
         ]
     return [
-        Event(
-            kind="move",
-            ship=ship.id,
-            text=f"{ship.name} moves: {where}.",
-            data={"position": position},
-        )
+        Event(kind="move", ship=ship.id, text=f"{ship.name} moves: {where}.", data={"position": position})
     ]
 
 

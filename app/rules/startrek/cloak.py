@@ -214,9 +214,7 @@ def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> li
     tail = f"; {' and '.join(conditions)} while cloaked" if conditions else ""
     return [
         Event(
-            kind="cloak",
-            ship=ship.id,
-            text=f"{ship.name} cloaks and leaves the board{tail} (ST-21, ST-22).",
+            kind="cloak", ship=ship.id, text=f"{ship.name} cloaks and leaves the board{tail} (ST-21, ST-22)."
         )
     ]
 
@@ -453,12 +451,7 @@ def rule_detection(state: BattleState, p: RuleDetection, actor: Actor, dice: Dic
 
 mark(
     rule_detection,
-    action(
-        "startrek.rule_detection",
-        RuleDetection,
-        "Rule a detection attempt",
-        referee_only=True,
-    ),
+    action("startrek.rule_detection", RuleDetection, "Rule a detection attempt", referee_only=True),
 )
 
 

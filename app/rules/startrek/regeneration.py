@@ -22,14 +22,7 @@ from app.rules.core import Actor, Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action, hook, mark, when
 from app.rules.startrek import power as budget
-from app.rules.startrek.common import (
-    owner_event,
-    ratio,
-    read_part,
-    save_part,
-    segment,
-    ships_in_order,
-)
+from app.rules.startrek.common import owner_event, ratio, read_part, save_part, segment, ships_in_order
 from app.rules.startrek.shields import (
     PART,
     SHIELDED,

@@ -16,12 +16,7 @@ from app.rules.system import SHIP_ACTION
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import standard_check
 from app.rules.traveller.crew import computer_dms, crew_dms
-from app.rules.traveller.hits import (
-    Resolution,
-    adjacent_sections,
-    fire_start,
-    system_roll,
-)
+from app.rules.traveller.hits import Resolution, adjacent_sections, fire_start, system_roll
 from app.rules.traveller.ship import Fire, HgSection, HgShip, save
 from app.rules.traveller.units import ships_by_id
 

@@ -100,12 +100,7 @@ def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: D
 
 mark(
     roll_initiative,
-    action(
-        "traveller.initiative",
-        RollInitiative,
-        "Roll initiative for the engagement",
-        referee_only=True,
-    ),
+    action("traveller.initiative", RollInitiative, "Roll initiative for the engagement", referee_only=True),
 )
 
 

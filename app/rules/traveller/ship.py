@@ -541,11 +541,7 @@ def _fill_column(section: str, column: str, comps: list[tuple[Component, str]]) 
     queue_a = by_type["A"]
     queue_b = by_type["B"] + queue_a[len(free["A"]) :]
     queue_c = by_type["C"] + queue_b[len(free["B"]) :]
-    chosen = {
-        "A": queue_a[: len(free["A"])],
-        "B": queue_b[: len(free["B"])],
-        "C": queue_c[: len(free["C"])],
-    }
+    chosen = {"A": queue_a[: len(free["A"])], "B": queue_b[: len(free["B"])], "C": queue_c[: len(free["C"])]}
     cells: list[Slot] = []
     for cell in template:
         if cell in "ABC" and len(cell) == 1:

@@ -566,13 +566,7 @@ def verify_file(data: Any) -> dict[str, Any]:
 
 
 async def fork_battle(
-    session: AsyncSession,
-    battle: Battle,
-    seq: int,
-    rules: Rules,
-    *,
-    every: int,
-    max_seats: int | None = None,
+    session: AsyncSession, battle: Battle, seq: int, rules: Rules, *, every: int, max_seats: int | None = None
 ) -> tuple[Battle, list[dict[str, Any]]]:
     """A what-if: a new battle from the first `seq` entries of this one, made the way a file is
     imported (the same seats with new tokens, the log replayed and checked), so what was hidden at

@@ -376,12 +376,7 @@ class Walk:
 
 
 def walk(
-    rules: Rules,
-    battle: Battle,
-    rows: list[Row],
-    participant_id: str,
-    role: str,
-    finished: bool,
+    rules: Rules, battle: Battle, rows: list[Row], participant_id: str, role: str, finished: bool
 ) -> Walk:
     """Replay the actions in effect, one at a time, reading each state as this viewer sees it. An
     action belongs to the turn its clock stood in when it was made (the log's stamp)."""

@@ -29,13 +29,7 @@ from app.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceE
 from app.services.platform import Platform
 from app.services.reading.report_share import PUBLIC_ID, public_reader
 from app.services.reading.screen import screen_seq as shown_seq
-from app.services.store.battles import (
-    Seat,
-    get_battle,
-    get_participant,
-    load_state,
-    participants,
-)
+from app.services.store.battles import Seat, get_battle, get_participant, load_state, participants
 from app.services.store.seats import utcnow
 from app.services.store.tokens import hash_token, new_token
 

@@ -142,10 +142,7 @@ async def read_battle(
 
 @router.get("/battles/{battle_id}/events", responses=errors(401, 403, 404, 422))
 async def events_since(
-    battle_id: str,
-    platform: PlatformDep,
-    creds: Creds,
-    since: Annotated[int, Query(ge=0, le=SEQ_MAX)] = 0,
+    battle_id: str, platform: PlatformDep, creds: Creds, since: Annotated[int, Query(ge=0, le=SEQ_MAX)] = 0
 ) -> dict[str, Any]:
     """Log entries after `since`, each with only the events this participant may read."""
     participant = await participant_by_bearer(platform, battle_id, creds)

@@ -466,13 +466,7 @@ def regions_of(html: str) -> list[tuple[str, str]]:
     return regions
 
 
-def live_html(
-    read: LiveRead,
-    me: Participant,
-    since: int,
-    csrf: str,
-    cards: CardMemo | None = None,
-) -> str:
+def live_html(read: LiveRead, me: Participant, since: int, csrf: str, cards: CardMemo | None = None) -> str:
     """The regions that change, as <hx-partial> elements for htmx, rendered for this viewer
     (`cards`: ship cards kept from earlier frames; None draws every one)."""
     viewer = viewer_of(me, read.state)

@@ -167,11 +167,7 @@ async def watch(battle_id: str, request: Request, platform: PlatformDep) -> Resp
 
 @router.get("/battles/{battle_id}/watch/replay", response_class=HTMLResponse)
 async def watch_replay(
-    battle_id: str,
-    request: Request,
-    platform: PlatformDep,
-    seq: SeqQuery = None,
-    back: ActionsBack = 0,
+    battle_id: str, request: Request, platform: PlatformDep, seq: SeqQuery = None, back: ActionsBack = 0
 ) -> Response:
     """The public replay: the battle after action `seq`, as a spectator sees it (up to the screen's
     seq while a delay holds, so the replay cannot run ahead of it)."""
@@ -203,10 +199,7 @@ async def watch_replay(
 
 @router.get("/battles/{battle_id}/watch/report", response_class=HTMLResponse)
 async def watch_report(
-    battle_id: str,
-    request: Request,
-    platform: PlatformDep,
-    since: SeqQuery = None,
+    battle_id: str, request: Request, platform: PlatformDep, since: SeqQuery = None
 ) -> Response:
     """The public report (a spectator's), of a battle open to spectators and not delayed (or ended)."""
     opened = _report_open(battle_id, "the report opens when the battle ends (the screen is delayed)")
@@ -240,11 +233,7 @@ def _report_open(battle_id: str, not_yet: str) -> Opened:
 
 @router.get("/battles/{battle_id}/screen", response_class=HTMLResponse)
 async def screen(
-    battle_id: str,
-    request: Request,
-    platform: PlatformDep,
-    since: SeqQuery = None,
-    behind: ActionsBack = 0,
+    battle_id: str, request: Request, platform: PlatformDep, since: SeqQuery = None, behind: ActionsBack = 0
 ) -> Response:
     """The audience's viewscreen: the map, every ship's public state and the last events, in big
     type with no controls, behind the battle by the referee's delay. Anyone may open it where the

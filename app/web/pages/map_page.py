@@ -87,7 +87,6 @@ async def map_page(
             )
         return HTMLResponse(html, status_code=status)
     context.update(
-        flash={"message": _refusal(select or ""), "level": "error"} if missing else None,
-        replay_seq=at,
+        flash={"message": _refusal(select or ""), "level": "error"} if missing else None, replay_seq=at
     )
     return templates.TemplateResponse(request, "map.html", context, status_code=status)

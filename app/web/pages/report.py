@@ -313,10 +313,7 @@ async def share_box(
 
 @router.get("/battles/{battle_id}/report", response_class=HTMLResponse)
 async def report_page(
-    battle_id: str,
-    request: Request,
-    platform: PlatformDep,
-    since: SeqQuery = None,
+    battle_id: str, request: Request, platform: PlatformDep, since: SeqQuery = None
 ) -> Response:
     """The report as this seat may see it; `since` (the page's own poll) answers 204 when the
     battle has not moved past it."""

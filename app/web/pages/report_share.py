@@ -135,10 +135,7 @@ async def shared_card(token: str, platform: PlatformDep) -> Response:
 
 @router.get("/reports/{token}", response_class=HTMLResponse)
 async def shared_page(
-    token: str,
-    request: Request,
-    platform: PlatformDep,
-    since: SeqQuery = None,
+    token: str, request: Request, platform: PlatformDep, since: SeqQuery = None
 ) -> Response:
     """A shared report: the spectator's report, for anyone holding the link."""
     try:

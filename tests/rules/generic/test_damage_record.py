@@ -74,7 +74,7 @@ def test_GEN_03_GEN_04_the_section_and_then_the_ship_destroyed_each_name_the_shi
     Core (the primary section, no Excess Damage boxes): the ship is destroyed."""
     state, events = hit(battle(FORE_AND_CORE, primary="Core"), 12, section="fore")
     assert [(e.kind, e.ship, e.text) for e in events[1:]] == [
-        ("section_destroyed", "hulk", "Hulk's Fore is destroyed."),
+        ("section_destroyed", "hulk", "Hulk's Fore is destroyed.")
     ]
     assert section(state, 0)["systems"][0]["damage"] == 2
     state, events = hit(state, 20, section="Core")
@@ -114,7 +114,7 @@ def test_GEN_03_a_system_hit_to_its_last_box_is_destroyed_and_the_line_names_the
     state, events = hit(battle(FORE_AND_CORE), 4, section="Fore", system="Laser")
     assert events[0].text == "An unknown attacker hits Hulk for 4: 2 to armour, 2 to Fore."
     assert [(e.kind, e.ship, e.text) for e in events[1:]] == [
-        ("system_destroyed", "hulk", "Hulk's Laser is destroyed."),
+        ("system_destroyed", "hulk", "Hulk's Laser is destroyed.")
     ]
 
 

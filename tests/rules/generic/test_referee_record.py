@@ -170,8 +170,7 @@ def test_GEN_03_a_value_the_ship_cannot_hold_is_refused_on_value() -> None:
 
 
 @pytest.mark.parametrize(
-    "path",
-    ["ships.excelsior.parts.power.output", "ships.excelsior.parts.shields.deflectors.1.regen_given"],
+    "path", ["ships.excelsior.parts.power.output", "ships.excelsior.parts.shields.deflectors.1.regen_given"]
 )
 def test_ST_07_an_override_of_a_value_other_players_do_not_see_is_kept_from_them(path: str) -> None:
     """The power budget is secret, and so is what a deflector regenerated this turn: the log line

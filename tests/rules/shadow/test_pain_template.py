@@ -35,15 +35,7 @@ def test_SH_16_track_boxes_marker_and_labels() -> None:
     assert re.search(r'<text x="72" y="31" class="pain-marker" aria-hidden="true">▲</text>', html)
     assert [
         name for name in ("ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "DEATH") if f">{name}</text>" in html
-    ] == [
-        "ZERO",
-        "ONE",
-        "TWO",
-        "THREE",
-        "FOUR",
-        "FIVE",
-        "DEATH",
-    ]
+    ] == ["ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "DEATH"]
     assert 'viewBox="0 0 348 46" width="100%"' in html
     assert "Last checked: turn 1 impulse 1, 217 damage." in html
 

@@ -6,16 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.rules.core import RuleError
-from tests.rules.startrek.helpers import (
-    RAIDER,
-    act,
-    advance_to,
-    battle,
-    definition,
-    hit,
-    player,
-    values,
-)
+from tests.rules.startrek.helpers import RAIDER, act, advance_to, battle, definition, hit, player, values
 
 ME = player("excelsior")
 PAINE = player("thomas-paine")

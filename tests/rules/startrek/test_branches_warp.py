@@ -6,15 +6,7 @@ import pytest
 
 from app.rules.core import RuleError
 from app.rules.startrek.warp import Warp
-from tests.rules.startrek.helpers import (
-    RAIDER,
-    act,
-    advance,
-    advance_to,
-    battle,
-    definition,
-    player,
-)
+from tests.rules.startrek.helpers import RAIDER, act, advance, advance_to, battle, definition, player
 
 ME = player("excelsior")
 

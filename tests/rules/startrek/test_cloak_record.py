@@ -90,13 +90,7 @@ def test_ST_21a_ST_24_others_read_a_reveal_and_the_ships_own_cloak_conditions() 
         shown["revealed"],
         shown["may_fire"],
         shown["keeps_shields"],
-    ) == (
-        True,
-        False,
-        True,
-        True,
-        True,
-    )
+    ) == (True, False, True, True, True)
 
 
 def test_ST_21_ST_23a_ST_22_the_log_says_why_the_shields_absorb_nothing() -> None:

@@ -182,10 +182,7 @@ def test_ST_07_regeneration_bought_for_a_projection_the_ship_lacks_is_refused_on
     )
 
 
-@pytest.mark.parametrize(
-    ("collapsed", "words"),
-    [(False, "is empty"), (True, "is DOWN")],
-)
+@pytest.mark.parametrize(("collapsed", "words"), [(False, "is empty"), (True, "is DOWN")])
 def test_ST_06_ST_12_a_projection_at_zero_lets_every_point_through(collapsed: bool, words: str) -> None:
     """ST-06: only an unfilled projection holds damage back; at 0 — emptied, or collapsed (ST-12) —
     all 5 reach the ship, and the log says which."""

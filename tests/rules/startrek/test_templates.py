@@ -59,11 +59,7 @@ def test_ST_12_collapsed_projection_is_dashed_and_labelled_down():
 def test_ST_07_forms_only_for_the_commander_and_in_the_right_step():
     state = battle("excelsior")
     _, mine = render(state, "excelsior", "shields", commander("excelsior"))
-    assert mine.actions == [
-        "startrek.buy_regeneration",
-        "startrek.extend_arc",
-        "startrek.switch_system",
-    ]
+    assert mine.actions == ["startrek.buy_regeneration", "startrek.extend_arc", "startrek.switch_system"]
     _, theirs = render(state, "excelsior", "shields", STRANGER)
     assert theirs.actions == []
     state = advance_to(state, "adjust_systems")

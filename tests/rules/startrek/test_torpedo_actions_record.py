@@ -75,10 +75,7 @@ def test_ST_25_a_volley_is_refused_on_the_field_to_correct() -> None:
     )
     assert refusal(
         state, "fire_torpedoes", launcher="Advanced Photon Launcher", count=1, target="nobody"
-    ) == (
-        "target",
-        "no ship 'nobody' in this battle",
-    )
+    ) == ("target", "no ship 'nobody' in this battle")
     state = advance_to(set_value(battle(tube_a()), f"{LAUNCHER}.loaded", 1), "combat")
     state = set_value(state, *DESTROYED)
     assert refusal(state, "fire_torpedoes", launcher="Tube A", count=1) == ("launcher", "Tube A is destroyed")

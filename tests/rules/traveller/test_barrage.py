@@ -20,10 +20,7 @@ from tests.rules.traveller.helpers import (
 
 def two_ships(orders: bool = False, **tigress: object):
     state = battle(
-        capital("Kestrel"),
-        capital("Tigress", **tigress),
-        owners=("p-kestrel", "p-tigress"),
-        orders=orders,
+        capital("Kestrel"), capital("Tigress", **tigress), owners=("p-kestrel", "p-tigress"), orders=orders
     )
     return advance_to(state, "combat").state
 
@@ -355,10 +352,7 @@ def test_TR_16_the_adjacent_section_is_asked_for_once_the_location_is_known() ->
     assert (
         section(done.state, "tigress", "Forward")["hull"],
         section(done.state, "tigress", "Main")["hull"],
-    ) == (
-        66,
-        58,
-    )
+    ) == (66, 58)
 
 
 def test_TR_16_a_standing_preference_is_used_and_a_section_not_adjacent_is_refused() -> None:

@@ -152,12 +152,7 @@ def test_TR_26b_each_order_form_asks_what_the_order_needs() -> None:
         asked["focused_fire"],
         asked["evasive_action"],
         asked["screens_full"],
-    ) == (
-        "damaged",
-        "target",
-        "repeat",
-        "tick",
-    )
+    ) == ("damaged", "target", "repeat", "tick")
     assert "line_up_spinal" not in asked and "fast_strafing_run" not in asked
     assert "one_more_shot" not in {f["key"] for f in _order_forms(unit, [])}
 

@@ -296,17 +296,11 @@ def test_TR_27_a_flight_launches_not_from_itself_nor_a_destroyed_ship() -> None:
     state = launching()
     assert refusal(
         state, "traveller.launch", {"flight": "red-flight", "carrier": "red-flight"}, FLIGHT_ACTOR
-    ) == (
-        "a flight launches from a friendly ship still in the fight",
-        "carrier",
-    )
+    ) == ("a flight launches from a friendly ship still in the fight", "carrier")
     state.ships["tigress"].destroyed = True
     assert refusal(
         state, "traveller.launch", {"flight": "red-flight", "carrier": "tigress"}, FLIGHT_ACTOR
-    ) == (
-        "a flight launches from a friendly ship still in the fight",
-        "carrier",
-    )
+    ) == ("a flight launches from a friendly ship still in the fight", "carrier")
 
 
 def test_TR_27_a_blasted_launching_flight_is_refused_its_dodge_on_ship() -> None:

@@ -26,10 +26,7 @@ KESTREL_VIEW = Viewer("p-kestrel", "player", frozenset({"kestrel"}))
 
 def fleet(**options):
     state = battle(
-        capital("Kestrel", crew_skill=3),
-        capital("Tigress"),
-        owners=("p-kestrel", "p-tigress"),
-        **options,
+        capital("Kestrel", crew_skill=3), capital("Tigress"), owners=("p-kestrel", "p-tigress"), **options
     )
     # Kestrel 1d6 5 + 3 = 8 + fleet; Tigress 1d6 2 + 2 = 4. No fleet checks.
     return act(state, "traveller.initiative", {}, dice=[5, 2]).state
