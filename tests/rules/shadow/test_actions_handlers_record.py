@@ -70,13 +70,13 @@ def test_SH_12_under_ten_hexes_is_logged_with_the_range_only() -> None:
     ]
 
 
-def test_SH_12_ten_hexes_opens_the_phase_out_duty_dated_now_until_met() -> None:
-    state = _owed_phase_out(10)
-    assert _dump(state, 4) == {
-        "id": 4,  # after FIVE's HET, fire ban and evasion of turn 1
-        "kind": "phase_out",
+def _open_duty(number: int, kind: str, text: str) -> dict[str, Any]:
+    """A FIVE-level duty as the part dumps it while open: dated turn 2, until met (SH-12)."""
+    return {
+        "id": number,
+        "kind": kind,
         "level": "FIVE",
-        "text": "must attempt to phase out now (10 hexes from the nearest enemy)",
+        "text": text,
         "target": None,
         "direction": None,
         "since": {"turn": 2, "impulse": None},
@@ -86,6 +86,14 @@ def test_SH_12_ten_hexes_opens_the_phase_out_duty_dated_now_until_met() -> None:
         "ended": None,
         "ended_turn": None,
     }
+
+
+def test_SH_12_ten_hexes_opens_the_phase_out_duty_dated_now_until_met() -> None:
+    state = _owed_phase_out(10)
+    # id 4: after FIVE's HET, fire ban and evasion of turn 1
+    assert _dump(state, 4) == _open_duty(
+        4, "phase_out", "must attempt to phase out now (10 hexes from the nearest enemy)"
+    )
 
 
 def test_SH_12_an_impossible_phase_out_ends_the_duty_and_owes_a_plotted_one() -> None:
@@ -105,20 +113,9 @@ def test_SH_12_an_impossible_phase_out_ends_the_duty_and_owes_a_plotted_one() ->
         "phasing out was not possible",
         2,
     )
-    assert _dump(state, 5) == {
-        "id": 5,
-        "kind": "plot_phase_out",
-        "level": "FIVE",
-        "text": "must plot phasing out at the next Energy Allocation",
-        "target": None,
-        "direction": None,
-        "since": {"turn": 2, "impulse": None},
-        "until": "met",
-        "until_turn": None,
-        "expired": False,
-        "ended": None,
-        "ended_turn": None,
-    }
+    assert _dump(state, 5) == _open_duty(
+        5, "plot_phase_out", "must plot phasing out at the next Energy Allocation"
+    )
 
 
 def test_SH_12_a_phase_out_met_is_logged_and_ends_the_duty_in_its_turn() -> None:

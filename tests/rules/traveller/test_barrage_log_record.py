@@ -8,7 +8,7 @@ import pytest
 from app.rules.core import RuleError
 from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, beam_shot, capital, hg
 from tests.rules.traveller.test_branches_actions import HULK
-from tests.rules.traveller.test_order_effects import FLIGHT_ACTOR, flight, give, on_side
+from tests.rules.traveller.test_order_effects import FLIGHT_ACTOR, carrier_in_combat, give
 
 
 def in_combat(*more: dict) -> object:
@@ -46,14 +46,7 @@ def test_TR_19_a_disabled_computer_fires_no_further_than_close() -> None:
 
 
 def test_TR_27_a_dodge_entered_for_a_blasted_launching_flight_is_refused_on_dodge_dm() -> None:
-    state = battle(
-        on_side(capital("Kestrel"), "A"),
-        on_side(capital("Tigress"), "B"),
-        flight("Red Flight", "B"),
-        owners=("p-kestrel", "p-tigress", "p-flight"),
-        enforce_loop=False,
-    )
-    state = advance_to(state, "combat").state
+    state = carrier_in_combat()
     state = act(state, "traveller.launch", {"flight": "red-flight", "carrier": "tigress"}, FLIGHT_ACTOR).state
     state = give(state, "kestrel", ("blast_them", "tigress"))
     shot = beam_shot(mounts=10, target="red-flight", dodge_dm=-2)

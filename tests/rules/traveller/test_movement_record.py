@@ -12,7 +12,7 @@ import pytest
 from app.rules.core import Actor, RuleError
 from app.rules.state import BattleState
 from tests.rules.traveller.helpers import KESTREL_ACTOR, act, advance_to, battle, capital, hg
-from tests.rules.traveller.test_branches_movement import FLIGHT_ACTOR, flight, give, sided, two
+from tests.rules.traveller.test_branches_movement import FLIGHT_ACTOR, flight, give, launching, sided, two
 from tests.rules.traveller.test_order_effects import give as give_target
 
 MOVE = {"ship": "kestrel", "thrust": 1, "description": "turns away"}
@@ -270,17 +270,6 @@ def test_TR_19_jump_refusals_name_the_ship_field() -> None:
         "Power 4/10 leaves no Jump (TR-19)",
         "ship",
     )
-
-
-def launching() -> BattleState:
-    state = battle(
-        sided(capital("Kestrel"), "A"),
-        sided(capital("Tigress"), "B"),
-        flight("B"),
-        owners=("p-kestrel", "p-tigress", "p-flight"),
-        orders=False,
-    )
-    return advance_to(state, "combat").state
 
 
 def test_TR_27_a_launch_records_its_carrier_and_round() -> None:

@@ -414,7 +414,8 @@ def test_TR_27_fighter_screen_lends_laser_point_defence_and_stops_strafing_runs(
     assert "Fast Strafing Run +2" in done.texts[0]
 
 
-def test_TR_27_blast_them_as_they_launch_stops_launched_craft_dodging() -> None:
+def carrier_in_combat() -> BattleState:
+    """Kestrel (A) against Tigress (B) carrying Red Flight, in the combat step, the loop not enforced."""
     state = battle(
         on_side(capital("Kestrel"), "A"),
         on_side(capital("Tigress"), "B"),
@@ -422,7 +423,11 @@ def test_TR_27_blast_them_as_they_launch_stops_launched_craft_dodging() -> None:
         owners=("p-kestrel", "p-tigress", "p-flight"),
         enforce_loop=False,
     )
-    state = advance_to(state, "combat").state
+    return advance_to(state, "combat").state
+
+
+def test_TR_27_blast_them_as_they_launch_stops_launched_craft_dodging() -> None:
+    state = carrier_in_combat()
     done = act(state, "traveller.launch", {"flight": "red-flight", "carrier": "tigress"}, FLIGHT_ACTOR)
     assert done.texts == ["Red Flight launches from Tigress."]
     state = give(done.state, "kestrel", ("blast_them", "tigress"))
