@@ -8,6 +8,7 @@ import logging
 import math
 import re
 import secrets
+from abc import ABC, abstractmethod
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -228,7 +229,7 @@ def _has_nul(raw: bytes) -> bool:
     return b"\x00" in raw or b"%00" in raw.lower()
 
 
-class HttpMiddleware:
+class HttpMiddleware(ABC):
     """An ASGI middleware that acts on HTTP requests only: websockets and lifespan pass straight
     through to the app (the socket door has its own checks)."""
 
@@ -241,8 +242,9 @@ class HttpMiddleware:
             return
         await self.http(scope, receive, send)
 
+    @abstractmethod
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        raise NotImplementedError
+        """What the middleware does with one HTTP request (calling `self.app` to pass it on)."""
 
 
 class BodyLimit(HttpMiddleware):
