@@ -6,6 +6,7 @@ gives the bearing the fire arrives from."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -47,6 +48,10 @@ class DamageContext:
     lost: int = 0
     sections_hit: list[str] = field(default_factory=list)
     from_map: bool = False  # the entry's direction was filled from the ships' hex positions
+
+    def tell(self, kind: str, text: str, **extra: Any) -> None:
+        """Log what the hit did: every damage stage's event is about the ship hit."""
+        self.events.append(Event(kind=kind, ship=self.target.id, text=text, **extra))
 
 
 def map_bearing(state: BattleState, entry: DamageEntry) -> float | None:

@@ -53,21 +53,13 @@ def _pick_section(sheet: Sheet, entry: DamageEntry) -> Section:
 def _destroy_section(ctx: DamageContext, section: Section) -> None:
     for system in section.systems:
         system.damage = system.boxes
-    ctx.events.append(
-        Event(
-            kind="section_destroyed",
-            ship=ctx.target.id,
-            text=f"{ctx.target.name}'s {section.name} is destroyed.",
-        )
-    )
+    ctx.tell("section_destroyed", f"{ctx.target.name}'s {section.name} is destroyed.")
 
 
 def _mark_destroyed(ctx: DamageContext, why: str) -> None:
     if not ctx.target.destroyed:
         ctx.target.destroyed = True
-        ctx.events.append(
-            Event(kind="ship_destroyed", ship=ctx.target.id, text=f"{ctx.target.name} is destroyed ({why}).")
-        )
+        ctx.tell("ship_destroyed", f"{ctx.target.name} is destroyed ({why}).")
 
 
 def allocate_to_sheet(ctx: DamageContext) -> None:
@@ -101,13 +93,7 @@ def allocate_to_sheet(ctx: DamageContext) -> None:
         ctx.to_internal += hit
         left -= hit
         if system.destroyed and hit:
-            ctx.events.append(
-                Event(
-                    kind="system_destroyed",
-                    ship=ctx.target.id,
-                    text=f"{ctx.target.name}'s {system.name} is destroyed.",
-                )
-            )
+            ctx.tell("system_destroyed", f"{ctx.target.name}'s {system.name} is destroyed.")
     while left > 0 and not ctx.target.destroyed:
         if section.structure:
             hit = min(section.structure, left)

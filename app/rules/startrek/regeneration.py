@@ -129,21 +129,12 @@ def open_ship_power(state: BattleState, dice: DiceSource) -> list[Event]:
             projection.given = 0
         save_part(ship, PART, shields)
         if notes:
-            events.append(
-                Event(
-                    kind="shield_regeneration",
-                    ship=ship.id,
-                    text=f"{ship.name}'s deflectors regenerate its shields: {'; '.join(notes)} (ST-07).",
-                )
-            )
+            said = f"{ship.name}'s deflectors regenerate its shields: {'; '.join(notes)} (ST-07)."
         elif generator_down(ship, shields):
-            events.append(
-                Event(
-                    kind="shield_regeneration",
-                    ship=ship.id,
-                    text=f"{ship.name} has no shield generator: no regeneration.",
-                )
-            )
+            said = f"{ship.name} has no shield generator: no regeneration."
+        else:
+            continue
+        events.append(Event(kind="shield_regeneration", ship=ship.id, text=said))
     return events
 
 

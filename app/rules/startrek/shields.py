@@ -381,7 +381,7 @@ def _shield_event(
     """Log what the hit did to the projection: its name and value before and after, as every shield
     event's data gives them (regeneration's too), then the figures of this kind of hit."""
     data = {"projection": projection.name, "before": before, "after": projection.value, **figures}
-    ctx.events.append(Event(kind=kind, ship=ctx.target.id, text=f"{_opening(ctx)}{text}", data=data))
+    ctx.tell(kind, f"{_opening(ctx)}{text}", data=data)
 
 
 def _drain(ctx: DamageContext, shields: Shields, projection: Projection, multiplier: int) -> None:
@@ -411,13 +411,7 @@ def shield_filter(ctx: DamageContext) -> None:
         return
     down = shields_down(ctx.state, ctx.target, shields)
     if down:
-        ctx.events.append(
-            Event(
-                kind="shields_down",
-                ship=ctx.target.id,
-                text=f"{ctx.target.name}'s shields absorb nothing: {down}.",
-            )
-        )
+        ctx.tell("shields_down", f"{ctx.target.name}'s shields absorb nothing: {down}.")
         return
     projection = projection_for(shields, attack_direction(ctx))
     multiplier = 2 if is_first_one_fire(ctx) else 1
@@ -428,12 +422,9 @@ def shield_filter(ctx: DamageContext) -> None:
     before = projection.value
     if before == 0:
         state_text = "is DOWN" if projection.collapsed else "is empty"
-        ctx.events.append(
-            Event(
-                kind="shield_empty",
-                ship=ctx.target.id,
-                text=f"{ctx.target.name}'s {projection.name} shield {state_text}: all {ctx.remaining} reach the ship.",
-            )
+        ctx.tell(
+            "shield_empty",
+            f"{ctx.target.name}'s {projection.name} shield {state_text}: all {ctx.remaining} reach the ship.",
         )
         return
     taken, used = absorb(before, ctx.remaining, multiplier)

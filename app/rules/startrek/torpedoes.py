@@ -54,6 +54,15 @@ def _parts(ship: Ship) -> PhotonLaunchers:
     return launchers
 
 
+def _working(ship: Ship, launchers: PhotonLaunchers, name: str) -> Launcher:
+    """The named launcher, refused while its sheet system is destroyed: a destroyed launcher neither
+    loads nor fires (ST-25)."""
+    launcher = launchers.launcher(name)
+    if system_destroyed(ship, launcher.system or launcher.name):
+        raise RuleError(f"{launcher.name} is destroyed", "launcher")
+    return launcher
+
+
 LAUNCHER = equipped(PART, "advanced photon launcher")
 
 
@@ -67,9 +76,7 @@ def load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Ev
     """ST-25: torpedoes go into a launcher that is not destroyed, up to what it holds."""
     ship = state.ship(p.ship)
     launchers = _parts(ship)
-    launcher = launchers.launcher(p.launcher)
-    if system_destroyed(ship, launcher.system or launcher.name):
-        raise RuleError(f"{launcher.name} is destroyed", "launcher")
+    launcher = _working(ship, launchers, p.launcher)
     if launcher.loaded + p.count > launcher.capacity:
         raise RuleError(
             f"{launcher.name} holds {launcher.loaded} of {launcher.capacity}: room for {launcher.capacity - launcher.loaded}"
@@ -116,9 +123,7 @@ def fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Ev
     if blocked:
         raise RuleError(blocked, "ship")
     launchers = _parts(ship)
-    launcher = launchers.launcher(p.launcher)
-    if system_destroyed(ship, launcher.system or launcher.name):
-        raise RuleError(f"{launcher.name} is destroyed", "launcher")
+    launcher = _working(ship, launchers, p.launcher)
     if p.count > launcher.loaded:
         raise RuleError(f"{launcher.name} has {launcher.loaded} loaded", "count")
     at = ""

@@ -15,9 +15,8 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource, SeededDice
-from app.rules.ruleset import action, mark, when
+from app.rules.ruleset import action, mark
 from app.rules.state import BattleState, Ship
-from app.rules.system import FIRE
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import DM, number, signed
 from app.rules.traveller.crew import abandon_ship, can_act
@@ -31,7 +30,7 @@ from app.rules.traveller.hits import (
     roll_location,
     system_roll,
 )
-from app.rules.traveller.loop import COMBAT_ACTION
+from app.rules.traveller.loop import IN_THE_LOOP
 from app.rules.traveller.radiation import apply_radiation
 from app.rules.traveller.ranges import attack_band
 from app.rules.traveller.ship import Battery, Combatant, HgShip
@@ -440,11 +439,7 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
     return events + res.events
 
 
-mark(
-    barrage,
-    action("traveller.barrage", BarrageOrder, "Fire a barrage", ship="ship"),
-    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
-)
+mark(barrage, action("traveller.barrage", BarrageOrder, "Fire a barrage", ship="ship"), IN_THE_LOOP)
 
 
 def _record_fire(

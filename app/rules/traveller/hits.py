@@ -37,6 +37,7 @@ class Resolution:
     core_rules: bool = False  # TR-14: a starship or small craft attacker
 
     def say(self, kind: str, text: str, rolls: list[Roll] | None = None, **data: Any) -> None:
+        """Log one effect on the ship hit, with the dice that decided it and its figures."""
         self.events.append(Event(kind=kind, ship=self.ship.id, text=text, rolls=rolls or [], data=data))
 
     @property
@@ -221,7 +222,7 @@ def _fuel_hit(res: Resolution, section: HgSection) -> str:
     old = res.model.fuel_percent
     res.model.fuel_percent = max(old - percent, 0)
     roll.outcome = f"{percent:g}% lost"
-    res.events.append(Event(kind="roll", ship=res.ship.id, text=f"Fuel hit: 1d6 {roll.total}", rolls=[roll]))
+    res.say("roll", f"Fuel hit: 1d6 {roll.total}", [roll])
     halved = " (halved: metal hydride)" if section.metal_hydride else ""
     return f"fuel {old:g}% → {res.model.fuel_percent:g}%{halved}"
 
@@ -299,7 +300,7 @@ def _dm_hit(
     setattr(hits, dm_field, -roll.total)
     roll.outcome = f"{dm_name} DM −{roll.total}"
     text = f"{label[0].upper()}{label[1:]} DM: 1d6 {roll.total}"
-    res.events.append(Event(kind="roll", ship=res.ship.id, text=text, rolls=[roll]))
+    res.say("roll", text, [roll])
     return f"{name} hit 1: −{roll.total} DM to {applies}"
 
 
@@ -313,14 +314,7 @@ def crew_hit(res: Resolution) -> str:
         roll = res.dice.roll(1, 6, "Prepare for Impact!", ship=res.ship.id, target="4+")
         saved = roll.total >= 4
         roll.outcome = "crew hit ignored" if saved else "crew hit stands"
-        res.events.append(
-            Event(
-                kind="roll",
-                ship=res.ship.id,
-                text=f"{res.ship.name} braced for impact: 1d6 {roll.total} → {roll.outcome}.",
-                rolls=[roll],
-            )
-        )
+        res.say("roll", f"{res.ship.name} braced for impact: 1d6 {roll.total} → {roll.outcome}.", [roll])
         if saved:
             return "crew hit ignored (Prepare for Impact!)"
     old, new = step_down(res.model)
@@ -346,15 +340,8 @@ def critical(res: Resolution, section: HgSection) -> str:
     roll = res.dice.roll(1, 6, f"critical: {section.name}", ship=res.ship.id)
     name = T.CRITICALS[roll.total]
     roll.outcome = name
-    res.events.append(
-        Event(
-            kind="critical",
-            ship=res.ship.id,
-            text=f"{res.ship.name} {section.name}: critical 1d6 {roll.total}: {name}.",
-            rolls=[roll],
-            data={"section": section.name, "critical": name},
-        )
-    )
+    text = f"{res.ship.name} {section.name}: critical 1d6 {roll.total}: {name}."
+    res.say("critical", text, [roll], section=section.name, critical=name)
     return f"critical: {name} — {_effect(res, section, roll.total)}"
 
 
@@ -377,9 +364,7 @@ def _effect(res: Resolution, section: HgSection, result: int) -> str:
     if result == 4:
         roll = res.dice.roll(6, 6, "internal explosion", ship=res.ship.id)
         roll.outcome = f"{roll.total} Structure damage"
-        res.events.append(
-            Event(kind="roll", ship=res.ship.id, text=f"Internal explosion: 6d6 {roll.total}.", rolls=[roll])
-        )
+        res.say("roll", f"Internal explosion: 6d6 {roll.total}.", [roll])
         text = damage_section(res, section, roll.total, structure_only=True)
         if not section.destroyed:
             system_roll(res, section, "internal explosion section hit")

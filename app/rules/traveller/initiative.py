@@ -18,7 +18,7 @@ from app.rules.system import FIRE
 from app.rules.traveller import tables as T
 from app.rules.traveller.checks import DM, dm_text, standard_check
 from app.rules.traveller.crew import computer_dms
-from app.rules.traveller.loop import COMBAT_ACTION, loop_order
+from app.rules.traveller.loop import IN_THE_LOOP, loop_order
 from app.rules.traveller.ship import Combatant, HgShip
 from app.rules.traveller.units import load_unit, other_ship, save_unit, units
 
@@ -143,7 +143,7 @@ def other_action(state: BattleState, p: OtherAction, actor: Actor, dice: DiceSou
 mark(
     other_action,
     action("traveller.combat_action", OtherAction, "Take another combat action", ship="ship"),
-    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
+    IN_THE_LOOP,
 )
 
 
@@ -188,8 +188,4 @@ def board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list[
     ]
 
 
-mark(
-    board,
-    action("traveller.board", Board, "Board an enemy ship", ship="ship"),
-    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
-)
+mark(board, action("traveller.board", Board, "Board an enemy ship", ship="ship"), IN_THE_LOOP)

@@ -8,13 +8,15 @@ been rolled, so a referee can run a quick skirmish without it.
 
 from __future__ import annotations
 
+from app.rules.ruleset import when
 from app.rules.state import BattleState, Ship
-from app.rules.system import Step
+from app.rules.system import FIRE, Step
 from app.rules.traveller.ship import Combatant
 from app.rules.traveller.units import load_unit, unit_part, units
 
-# How a combat action refuses outside the combat step.
-COMBAT_ACTION = "combat actions happen in the {step:lower} step"
+# Where every combat action belongs (TR-04): the Fire step, one at a time in the loop's order;
+# outside it the gate refuses on the acting ship.
+IN_THE_LOOP = when(FIRE, in_turn=True, refusal="combat actions happen in the {step:lower} step", field="ship")
 
 
 def _key(pair: tuple[Ship, Combatant]) -> tuple[int, int, int, str]:

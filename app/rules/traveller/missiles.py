@@ -14,14 +14,13 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, mark, when
+from app.rules.ruleset import action, mark
 from app.rules.state import BattleState, Ship
-from app.rules.system import FIRE
 from app.rules.traveller import tables as T
 from app.rules.traveller.barrage import check_shooter, small_craft_shooting, take_dodge
 from app.rules.traveller.checks import DM, signed, standard_check
 from app.rules.traveller.crew import computer_dms, crew_dms
-from app.rules.traveller.loop import COMBAT_ACTION
+from app.rules.traveller.loop import IN_THE_LOOP
 from app.rules.traveller.ranges import attack_band
 from app.rules.traveller.ship import HgShip
 from app.rules.traveller.units import load_unit, other_ship, save_unit
@@ -118,5 +117,5 @@ mark(
         ship="ship",
         fits=_fires_single_missiles,
     ),
-    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
+    IN_THE_LOOP,
 )

@@ -18,7 +18,7 @@ from app.rules.state import BattleState
 from app.rules.system import SHIP_ACTION
 from app.rules.traveller.checks import DM, standard_check
 from app.rules.traveller.crew import can_act, crew_dms
-from app.rules.traveller.ship import HgSection, HgShip
+from app.rules.traveller.ship import HgSection, HgShip, SystemHits
 from app.rules.traveller.units import load_unit, save_unit
 
 SHIP_SYSTEMS = ("m_drive", "j_drive", "power_plant", "sensors", "computer")
@@ -64,6 +64,16 @@ def _hits(model: HgShip, system: str) -> int:
     raise RuleError(f"no repairable system {system!r}", "system")
 
 
+def _dm_repair(hits: SystemHits, system: str, dm: str, label: str) -> str:
+    """One hit off a system whose first hit rolled a lasting DM (J-Drive, sensors: hits.py's
+    `_dm_hit`); with no hit left the DM goes too. Returns the sentence's tail."""
+    left = getattr(hits, system) - 1
+    setattr(hits, system, left)
+    if left == 0:
+        setattr(hits, dm, 0)
+    return f"{label} hits {left}"
+
+
 def _undo(model: HgShip, system: str) -> str:
     """Take one hit off and give back what it took; returns the sentence's tail."""
     hits = model.systems
@@ -72,10 +82,7 @@ def _undo(model: HgShip, system: str) -> str:
         model.thrust = min(model.thrust + 1, model.thrust_max or model.thrust + 1)
         return f"M-Drive hits {hits.m_drive}, Thrust {model.thrust}"
     if system == "j_drive":
-        hits.j_drive -= 1
-        if hits.j_drive == 0:
-            hits.jump_dm = 0
-        return f"J-Drive hits {hits.j_drive}"
+        return _dm_repair(hits, "j_drive", "jump_dm", "J-Drive")
     if system == "power_plant":
         before = hits.power_plant
         hits.power_plant -= 1
@@ -85,10 +92,7 @@ def _undo(model: HgShip, system: str) -> str:
             model.power = min(model.power + (2 if before == 2 else 1), model.power_max or model.power)
         return f"power plant hits {hits.power_plant}, Power {model.power}"
     if system == "sensors":
-        hits.sensors -= 1
-        if hits.sensors == 0:
-            hits.sensors_dm = 0
-        return f"sensors hits {hits.sensors}"
+        return _dm_repair(hits, "sensors", "sensors_dm", "sensors")
     if system == "computer":
         hits.computer -= 1
         return f"computer hits {hits.computer}"

@@ -13,15 +13,14 @@ from pydantic import BaseModel, Field
 
 from app.rules.core import Actor, Event, Roll, RuleError
 from app.rules.dice import DiceSource
-from app.rules.ruleset import action, mark, when
+from app.rules.ruleset import action, mark
 from app.rules.state import BattleState, Ship
-from app.rules.system import FIRE
 from app.rules.traveller import tables as T
 from app.rules.traveller.barrage import check_focus, escorts, order_dms, take_dodge
 from app.rules.traveller.checks import DM, standard_check
 from app.rules.traveller.crew import can_act, crew_dms
 from app.rules.traveller.hits import Resolution, damage_section, roll_location, system_roll
-from app.rules.traveller.loop import COMBAT_ACTION
+from app.rules.traveller.loop import IN_THE_LOOP
 from app.rules.traveller.radiation import apply_radiation
 from app.rules.traveller.ranges import attack_band
 from app.rules.traveller.ship import HgSection, HgShip
@@ -143,7 +142,7 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
 mark(
     fire_spinal,
     action("traveller.spinal", SpinalShot, "Fire the spinal mount", ship="ship", fits=_has_spinal),
-    when(FIRE, in_turn=True, refusal=COMBAT_ACTION, field="ship"),
+    IN_THE_LOOP,
 )
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, StrictInt
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Participant
 from app.services.bus import SeatsChanged
@@ -233,6 +236,16 @@ async def _referee(platform: PlatformDep, battle_id: str, creds: Creds) -> Parti
     return participant
 
 
+@asynccontextmanager
+async def _seats_change(platform: Platform, battle_id: str, creds: Creds) -> AsyncIterator[AsyncSession]:
+    """A change to the battle's seats: the referee's alone, made in one transaction, and the live
+    pages told (SeatsChanged) once it is done."""
+    await _referee(platform, battle_id, creds)
+    async with platform.transaction() as work:
+        yield work.session
+        work.emit(SeatsChanged(battle_id))
+
+
 @router.post(
     "/battles/{battle_id}/participants",
     status_code=201,
@@ -244,14 +257,11 @@ async def new_seat(
 ) -> SeatOut:
     """Referee: add a participant; their token is returned once. A battle holds at most
     MAX_SEATS_PER_BATTLE seats (422 naming `participants` past it)."""
-    await _referee(platform, battle_id, creds)
-    async with platform.transaction() as work:
-        session = work.session
+    async with _seats_change(platform, battle_id, creds) as session:
         battle = await get_battle(session, battle_id)
         seat = await add_participant(
             session, battle, body.name, body.role, max_seats=platform.settings.max_seats_per_battle
         )
-        work.emit(SeatsChanged(battle_id))
     return _seat_out(request, seat)
 
 
@@ -265,11 +275,8 @@ async def new_token_for_seat(
 ) -> SeatOut:
     """Referee: give a seat a new token (and join link); the old one stops working at once, and
     browsers seated with it lose the seat at their next request."""
-    await _referee(platform, battle_id, creds)
-    async with platform.transaction() as work:
-        session = work.session
+    async with _seats_change(platform, battle_id, creds) as session:
         seat = await rotate_token(session, battle_id, participant_id)
-        work.emit(SeatsChanged(battle_id))
     return _seat_out(request, seat)
 
 
@@ -280,11 +287,8 @@ async def new_token_for_seat(
 )
 async def drop_seat(battle_id: str, participant_id: str, platform: PlatformDep, creds: Creds) -> Response:
     """Referee: remove a participant (their token stops working)."""
-    await _referee(platform, battle_id, creds)
-    async with platform.transaction() as work:
-        session = work.session
+    async with _seats_change(platform, battle_id, creds) as session:
         await remove_participant(session, battle_id, participant_id)
-        work.emit(SeatsChanged(battle_id))
     return Response(status_code=204)
 
 

@@ -13,11 +13,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Battle, Participant, Profile
-from app.services.errors import Forbidden, ServiceError
+from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.platform import Platform
 from app.services.store.battles import get_battle, get_participant
+from app.web.battle_file_reader import read_battle_file
 from app.web.drawing.render import render
 from app.web.middleware.errors import service_headers
+from app.web.middleware.limits import check_battle_creation
 from app.web.middleware.security import csrf_ok, seat_in
 from app.web.profile_session import signed_in
 
@@ -66,6 +68,18 @@ async def _form(request: Request) -> Any:
     if not csrf_ok(request, token if isinstance(token, str) else None):
         raise Forbidden("the form expired or came from another site; reload the page and try again")
     return form
+
+
+async def uploaded_file(request: Request, what: str) -> Any:
+    """The file a page form uploads to make something new (a battle or a campaign): its CSRF token
+    checked and the creation limit counted first, then read by the same strict reader as the API's
+    import. No file chosen: refused naming `file`."""
+    form = await _form(request)
+    check_battle_creation(request)
+    upload = form.get("file")
+    if upload is None or isinstance(upload, str):
+        raise Invalid(f"file: choose a {what} file (.json) to import", "file")
+    return read_battle_file(await upload.read(), "file")
 
 
 async def signed_form(

@@ -15,12 +15,12 @@ from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.history.battlefile import export_battle, fork_into, import_into
 from app.services.store.battles import get_battle
 from app.services.store.tokens import hash_token
-from app.web.battle_file_reader import file_download, read_battle_file
+from app.web.battle_file_reader import file_download
 from app.web.deps import PlatformDep, join_url
 from app.web.middleware.limits import check_battle_creation
 from app.web.middleware.security import take_seat
 from app.web.numbers import whole_number
-from app.web.pages.answers import _form, _refused, my_seat
+from app.web.pages.answers import _form, _refused, my_seat, uploaded_file
 from app.web.pages.wizard import show_links
 
 router = APIRouter(include_in_schema=False)
@@ -86,13 +86,7 @@ async def what_if(battle_id: str, request: Request, platform: PlatformDep) -> Re
 @router.post("/battles/import")
 async def import_page(request: Request, platform: PlatformDep) -> Response:
     try:
-        form = await _form(request)
-        check_battle_creation(request)
-        upload = form.get("file")
-        if upload is None or isinstance(upload, str):
-            raise Invalid("file: choose a battle file (.json) to import", "file")
-        data = read_battle_file(await upload.read(), "file")  # as strict as the API's import
-        battle, seats = await import_into(platform, data)
+        battle, seats = await import_into(platform, await uploaded_file(request, "battle"))
     except ServiceError as exc:
         return _refused(request, "/", exc)
     return _seated(request, battle, seats)

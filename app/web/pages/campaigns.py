@@ -25,12 +25,12 @@ from app.services.campaigns.view import campaign_view, log_view
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library.shiplib import library_picks
 from app.services.store.tokens import hash_token, seat_key
-from app.web.battle_file_reader import file_download, read_battle_file
+from app.web.battle_file_reader import file_download
 from app.web.deps import PlatformDep, join_url
 from app.web.drawing.render import templates
 from app.web.middleware.limits import check_battle_creation
 from app.web.middleware.security import csrf_token
-from app.web.pages.answers import _flash, _form, _pop_flash
+from app.web.pages.answers import _flash, _form, _pop_flash, uploaded_file
 from app.web.pages.report import bar_chart
 from app.web.profile_session import signed_in
 
@@ -125,11 +125,7 @@ async def _refused_home(request: Request, platform: Any, exc: ServiceError) -> R
 async def import_page(request: Request, platform: PlatformDep) -> Response:
     """A campaign file uploaded: a new campaign whose referee's seat this browser holds."""
     try:
-        form = await _form(request)
-        check_battle_creation(request)
-        upload = form.get("file")
-        raw = await upload.read() if hasattr(upload, "read") else str(upload or "").encode()
-        made = await import_campaign(platform, read_battle_file(raw, "file"))
+        made = await import_campaign(platform, await uploaded_file(request, "campaign"))
     except ServiceError as exc:
         return await _refused_home(request, platform, exc)
     referee = next((s for s in made["seats"] if s["role"] == "referee"), None)

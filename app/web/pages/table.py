@@ -184,9 +184,7 @@ async def set_notifications(battle_id: str, request: Request, platform: Platform
             return _answer(request, back, message, "info" if ok else "error", 200 if ok else 502)
         kept = await notify.set_webhook(platform, me, str(form.get("webhook_url", "")))
     except ServiceError as exc:  # a refusal over a bound keeps its Retry-After
-        wait = exc.extra.get("retry_after")
-        headers = {"Retry-After": str(wait)} if wait is not None else None
-        return _answer(request, back, exc.message, "error", exc.status, headers, exc.field)
+        return _refused(request, back, exc)
     return _answer(request, back, "Webhook saved." if kept else "Webhook notifications are off.")
 
 
