@@ -227,9 +227,33 @@
       + (bar && bar.dataset.yourMove === "yes" ? "● Your move – " : "") + base;
   }
   window.starboardTitle = yourMoveTitle;
+  // The override picker: a live frame carries each ship's shell with the version of its values
+  // (data-values) and never the values — drawn into every referee's frame for every action they
+  // were a tenth of its CPU — and the body the page holds is left alone (hx-morph-skip-children).
+  // An open ship whose body shows another version fetches its values again, morphed in so the
+  // referee's pick and typing stay; a closed one waits until it is opened.
+  function overrideValues(ship) {
+    var body = ship.querySelector(".override-body");
+    if (!body || !ship.open || ship.dataset.fetching || !window.htmx) return;
+    var shown = body.querySelector(".override-shown");
+    if (shown && shown.dataset.values === ship.dataset.values) return;
+    ship.dataset.fetching = "yes";
+    body.setAttribute("aria-busy", "true");
+    var done = function () { delete ship.dataset.fetching; body.removeAttribute("aria-busy"); };
+    var to = shown ? { target: shown, swap: "outerMorph" } : { target: body, swap: "innerHTML" };
+    htmx.ajax("GET", ship.dataset.valuesFrom, to).then(done, done);
+  }
+  function overrideValuesOpen() {
+    var open = document.querySelectorAll("details.override-ship[open]");
+    for (var i = 0; i < open.length; i++) overrideValues(open[i]);
+  }
+  document.addEventListener("toggle", function (evt) {
+    if (evt.target.matches && evt.target.matches("details.override-ship")) overrideValues(evt.target);
+  }, true);
   document.addEventListener("htmx:ws:after:message:incoming", function () {
     snapshot(true);
     yourMoveTitle();
+    overrideValuesOpen();
     var bar = document.getElementById("turnbar");
     if (bar) document.documentElement.dataset.seq = bar.dataset.seq;
   });

@@ -225,6 +225,32 @@ async def test_a_live_update_keeps_the_referees_pick_and_no_javascript_still_cre
             # The morph brought the new state but left the referee's pick and typing alone.
             await expect(ship.get_by_role("radio", name="Fore shield: 40")).to_be_checked()
             await expect(ship.get_by_role("spinbutton", name="Fore shield")).to_have_value("25")
+            # A hit on the open ship itself: its values are fetched again (the frame carries only
+            # their version). ST-06: 3 points in the fore arc fill the fore shield first, 40 → 37.
+            hit = {
+                "target": table.ships["ex"],
+                "source": table.ships["crow"],
+                "amount": 3,
+                "direction": "fore",
+            }
+            assert (await act(c, table, "bob", "damage.apply", hit)).status_code == 200
+            await expect(ship.get_by_role("radio", name="Fore shield: 37")).to_be_checked()
+            await expect(ship.get_by_role("spinbutton", name="Fore shield")).to_have_value("25")
+            shell = await ship.element_handle()
+            assert await ref.evaluate(
+                "s => s.dataset.values === s.querySelector('.override-shown').dataset.values", shell
+            )
+            # Closed, it keeps what it shows until it is opened again: then the values are fetched.
+            await ship.locator("summary").click()
+            seq = await ref.evaluate("document.getElementById('turnbar').dataset.seq")
+            hit["amount"] = 2  # 37 → 35
+            assert (await act(c, table, "bob", "damage.apply", hit)).status_code == 200
+            await wait_until(ref, f"document.getElementById('turnbar').dataset.seq !== '{seq}'")
+            assert await ref.evaluate(
+                "s => s.dataset.values !== s.querySelector('.override-shown').dataset.values", shell
+            )
+            await ship.locator("summary").click()
+            await expect(ship.get_by_role("radio", name="Fore shield: 35")).to_be_visible()
         finally:
             await ctx.close()
     # Without JavaScript: every system's ships listed, commanders typed, the same links page.

@@ -2,7 +2,8 @@
 are now and what the rules allow (app/rules/overrides.py reads both from the parts' models); the
 picked value is read in its own kind and range, refused naming its control when out of range
 (bypassing the browser's min/max), and logged in words. The value then carries ⚑ on every page
-that shows it until it changes again."""
+that shows it until it changes again. A live frame carries each ship's values only as a version;
+the page fetches a ship's values when the version it holds is old."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import httpx
 from app.demo import create_demos
 from app.rules.overrides import choices_for
 from app.services.store.battles import load_state
+from app.web.drawing.render import live_html, read_live
 from tests.helpers import act, set_table, ship_def, simple_ship
 from tests.web.test_pages import csrf, join
 
@@ -41,7 +43,7 @@ async def test_the_picker_lists_every_demo_ships_values_with_current_and_allowed
         for ship in state.ships.values():
             choices = choices_for(state, ship.id)
             assert len(choices) >= 3, ship.name  # every demo ship offers its own values
-            assert f"{ship.name} <small>· {len(choices)} values" in page.text
+            assert f"Value to correct on {ship.name} <small>({len(choices)} values)</small>" in page.text
             for choice in choices:
                 row = html.unescape(_row(page.text, choice.path))
                 assert f'{choice.label}: <strong class="override-now">{choice.shown}</strong>' in row
@@ -159,3 +161,53 @@ async def test_undo_of_the_override_takes_its_marker_and_rest_override_still_tak
     assert "Fore shield: <strong>20</strong>" not in seen and 'class="flags"' not in seen
     assert (await act(client, table, "ref", "battle.redo", {})).status_code == 200
     assert "Fore shield: <strong>20</strong>" in html.unescape((await join(client, table.tokens["bob"])).text)
+
+
+SHELL = re.compile(
+    r'<details class="override-ship" id="override-([\w-]+)" data-values-from="([^"]+)" data-values="(\w+)"'
+)
+
+
+def _versions(page: str) -> dict[str, tuple[str, str]]:
+    """Each ship's shell in the picker: where its values are fetched from, and their version."""
+    return {ship: (url, version) for ship, url, version in SHELL.findall(page)}
+
+
+async def test_a_frame_carries_each_ships_values_as_a_version_and_the_page_fetches_them(
+    client: httpx.AsyncClient,
+) -> None:
+    table = await _excelsior_table(client)
+    ex, crow = table.ships["ex"], table.ships["crow"]
+    path = FORE.format(ex)
+    page = await join(client, table.tokens["ref"])
+    before = _versions(page.text)
+    assert set(before) == {ex, crow} and before[ex][0] == f"/battles/{table.battle_id}/override/{ex}"
+    # The values the page fetches are the page's own, under the same version.
+    r = await client.get(before[ex][0])
+    assert r.status_code == 200 and f'data-values="{before[ex][1]}"' in r.text
+    assert html.unescape(_row(r.text, path)) == html.unescape(_row(page.text, path))
+    # ST-05/ST-06: a 5-point hit in the fore arc fills the fore shield (rating 40) first: 35 left.
+    hit = {"target": ex, "source": crow, "amount": 5, "direction": "fore"}
+    assert (await act(client, table, "bob", "damage.apply", hit)).status_code == 200
+    db = client.app.state.platform.db  # type: ignore[attr-defined]
+    read = await read_live(db, table.battle_id, 0)
+    frame = live_html(read, read.by_id[table.ids["ref"]], 0, "csrf")
+    assert 'id="override-picker"' in frame and "override-row" not in frame  # versions, not values
+    after = _versions(frame)
+    assert after[ex][1] != before[ex][1] and after[crow] == before[crow]  # only the hit ship's moved
+    r = await client.get(after[ex][0])
+    assert r.status_code == 200 and f'data-values="{after[ex][1]}"' in r.text
+    assert 'Fore shield: <strong class="override-now">35</strong>' in r.text
+    assert 'value="35"' in _row(r.text, path)
+    page = await join(client, table.tokens["ref"])  # a page drawn now says the same
+    assert _versions(page.text) == after and html.unescape(_row(page.text, path)) == html.unescape(
+        _row(r.text, path)
+    )
+    # Only the referee's: a player's browser is refused; a ship not in the battle is named so.
+    await join(client, table.tokens["ann"])
+    r = await client.get(after[ex][0])
+    assert r.status_code == 403 and 'data-field="ship"' in r.text and "only the referee" in r.text
+    assert "override-row" not in r.text
+    await join(client, table.tokens["ref"])
+    r = await client.get(f"/battles/{table.battle_id}/override/nowhere")
+    assert r.status_code == 404 and 'data-field="ship"' in r.text and "no ship &#39;nowhere&#39;" in r.text

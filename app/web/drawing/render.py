@@ -44,7 +44,7 @@ from app.services.store.battles import participants
 from app.services.store.drafts import drafts_possible
 from app.services.store.drafts import rows as draft_rows
 from app.services.table.lobby import PUBLIC_ID, public_reader, public_watch
-from app.web.drawing.cards import CardMemo
+from app.web.drawing.cards import CardMemo, digest
 from app.web.drawing.rulebook import prose, rule_links
 from app.web.drawing.tile_names import tile_lines
 
@@ -160,19 +160,28 @@ def _context(
     marks: list[Mark] | None = None,
     moves: list[MapRow] | None = None,
     common: dict[Any, Any] | None = None,
+    pushed: bool = False,
 ) -> dict[str, Any]:
-    """`common`: what a live round's views share (see `display_values`); None for a page."""
+    """`common`: what a live round's views share (see `display_values`); None for a page.
+    `pushed`: a live frame's context (the override picker's values are not drawn in one)."""
     state = data["state"]
     offers = Offers(offers_for(game_state, viewer) if live else [])
     game = game_state.game
     board = map_for(state, moves or [], viewer, battle.status == "finished", game=game)
+    # ship id → path → the override still standing there (the ⚑ marker; services/reading/overrides.py)
+    marks_by_ship = flags(marks or [], game_state, state, viewer, battle.status == "finished")
     return {
         "map": board,
         "movers": map_movers(board, offers),
-        # ship id → path → the override still standing there (the ⚑ marker; services/reading/overrides.py)
-        "flags": flags(marks or [], game_state, state, viewer, battle.status == "finished"),
-        # the referee's override picker: each ship's settable values, current and allowed (rules)
+        "flags": marks_by_ship,
+        # the referee's override picker: each ship's settable values, current and allowed (rules);
+        # a live frame carries only their versions (the page fetches a ship's values when they move)
         "override_choices": {sid: choices_for(game_state, sid) for sid in game_state.ships}
+        if viewer.is_referee and live and not pushed
+        else {},
+        "override_versions": {
+            sid: values_version(ship, marks_by_ship.get(sid)) for sid, ship in state["ships"].items()
+        }
         if viewer.is_referee and live
         else {},
         # the referee's undo/redo/rewind forms say what they would do (the log line of each)
@@ -212,6 +221,16 @@ def map_movers(board: dict[str, Any] | None, offers: Offers) -> list[str]:
         return []
     destroyed = {c["id"] for c in board["counters"] if c.get("destroyed")}
     return [sid for sid in offers.ships("ship.move") if sid not in destroyed]
+
+
+def values_version(ship: dict[str, Any], marked: dict[str, Any] | None) -> str:
+    """Which state of a ship the referee's override picker shows: a digest of the ship as the
+    referee sees it (whole: every value the rules offer to set, and the sibling values that bound
+    them, follow from it) and its ⚑ marks. A live frame carries it in place of the values, so the
+    page knows when its copy of a ship's values is old; a ship the digest cannot read (not plain
+    JSON data) is always old."""
+    found = digest([ship, marked or {}])
+    return found.hex() if found is not None else secrets.token_hex(8)
 
 
 class Offers:
@@ -500,6 +519,7 @@ def live_html(read: LiveRead, me: Participant, since: int, csrf: str, cards: Car
         moves=read.moves,
         # shared only while the view's state is the round's (drafts folded in make it the viewer's)
         common=read.common if state is read.state else None,
+        pushed=True,
     )
     # the entries this viewer holds whose taken-back mark changed (an undo, redo or rewind landed)
     context["remarked"] = [(seq, read.taken.get(seq)) for seq in remarked(read.touched, since)]
