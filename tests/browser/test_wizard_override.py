@@ -198,6 +198,11 @@ async def test_wizard_then_override_by_picking_then_undo_twice(browser: Browser,
     assert not bad, "\n".join(lines)
 
 
+def _fore(target: str, source: str, amount: int) -> dict[str, object]:
+    """A damage entry in the target's fore arc."""
+    return {"target": target, "source": source, "amount": amount, "direction": "fore"}
+
+
 @pytest.mark.browser
 async def test_a_live_update_keeps_the_referees_pick_and_no_javascript_still_creates(
     browser: Browser, server: Server
@@ -214,12 +219,7 @@ async def test_a_live_update_keeps_the_referees_pick_and_no_javascript_still_cre
             await ship.get_by_role("radio", name="Fore shield: 40").check()
             await ship.get_by_role("spinbutton", name="Fore shield").fill("25")
             seq = await ref.evaluate("document.getElementById('turnbar').dataset.seq")
-            hit = {
-                "target": table.ships["crow"],
-                "source": table.ships["ex"],
-                "amount": 3,
-                "direction": "fore",
-            }
+            hit = _fore(table.ships["crow"], table.ships["ex"], 3)
             assert (await act(c, table, "ann", "damage.apply", hit)).status_code == 200
             await wait_until(ref, f"document.getElementById('turnbar').dataset.seq !== '{seq}'")
             # The morph brought the new state but left the referee's pick and typing alone.
@@ -227,12 +227,7 @@ async def test_a_live_update_keeps_the_referees_pick_and_no_javascript_still_cre
             await expect(ship.get_by_role("spinbutton", name="Fore shield")).to_have_value("25")
             # A hit on the open ship itself: its values are fetched again (the frame carries only
             # their version). ST-06: 3 points in the fore arc fill the fore shield first, 40 → 37.
-            hit = {
-                "target": table.ships["ex"],
-                "source": table.ships["crow"],
-                "amount": 3,
-                "direction": "fore",
-            }
+            hit = _fore(table.ships["ex"], table.ships["crow"], 3)
             assert (await act(c, table, "bob", "damage.apply", hit)).status_code == 200
             await expect(ship.get_by_role("radio", name="Fore shield: 37")).to_be_checked()
             await expect(ship.get_by_role("spinbutton", name="Fore shield")).to_have_value("25")
