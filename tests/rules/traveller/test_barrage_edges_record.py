@@ -130,13 +130,9 @@ def test_TR_07_TR_27_a_barrage_aimed_at_a_section_meets_that_sections_armour(
     assert f"+ (1 − {shown}) = " in done.texts[0]
 
 
-def escorting(**guard: Any) -> dict[str, Any]:
-    return capital("Guard", **guard)
-
-
 def test_TR_27_two_escorts_are_both_named_on_the_sand_they_lend() -> None:
     # 15 + 15 sandcasters against 20 lasers: ≥ 110% → +2; 1d6 3 + 2 = 5.
-    state = sides(escorting(sandcasters=15), capital("Ward", sandcasters=15))
+    state = sides(capital("Guard", sandcasters=15), capital("Ward", sandcasters=15))
     state = give(give(state, "guard", ("escort_defence", "tigress")), "ward", ("escort_defence", "tigress"))
     done = act(state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [3, 1, 1, 3])
     assert "(1 − armour 6 − sand (with Guard, Ward) 5)" in done.texts[0]
@@ -163,7 +159,7 @@ def test_TR_07_TR_27_the_strongest_screen_is_named_for_whoever_carries_it(
     weapon: dict[str, Any], kind: str, own: int, guards: int, label: str
 ) -> None:
     kestrel = capital("Kestrel", batteries=[weapon])
-    state = sides(escorting(screens=screens(kind, guards)), kestrel=kestrel)
+    state = sides(capital("Guard", screens=screens(kind, guards)), kestrel=kestrel)
     hg(state, "tigress")["screens"] = screens(kind, own)
     state = give(state, "guard", ("escort_defence", "tigress"))
     body = beam_shot(battery=weapon["id"], mounts=8, range="medium")
@@ -200,7 +196,7 @@ def test_TR_07_ortillery_torpedoes_give_point_defence_plus_1() -> None:
 def test_TR_27_an_escort_that_lends_no_point_defence_is_not_named_on_it() -> None:
     # 20 missiles against Tigress's own 20 point defence: within 10% → +0; 1d6 4 = 4.
     missiles = {"id": "missiles", "weapon": "missile_turret", "mounts": 25, "sections": ["Main"]}
-    state = sides(escorting(), kestrel=capital("Kestrel", batteries=[missiles]))
+    state = sides(capital("Guard"), kestrel=capital("Kestrel", batteries=[missiles]))
     hg(state, "tigress")["point_defence"] = 20
     state = give(state, "guard", ("escort_defence", "tigress"))
     done = act(
