@@ -91,7 +91,7 @@ def test_TR_18_TR_19_each_system_slot_rolled_on_the_table_takes_its_effect(
     state = duel(batteries=[BEAM, BARBETTE, BAY])
     if no_hull:
         section(state, "tigress", no_hull)["hull"] = 0
-    # The neighbour's roll: 2D 1+1 = 2, Hull (External) or Crew (Internal, Forward's and Main's alike).
+    # The neighbour keeps its Hull: External 2D 1+1 = 2, Hull.
     neighbour = {1: "Main", 4: "Forward", 5: "Main"}[location]
     done = act(
         state, "traveller.barrage", beam_shot(), KESTREL_ACTOR, [6, 6, location, *table_roll, *die, 1, 1]
