@@ -76,9 +76,8 @@ def fire_limits(state: BattleState, shooter: Combatant, battery: Battery) -> tup
     limits: list[tuple[int, str]] = []
     every = T.crew_step(shooter.crew_strength).fire_every or 1
     window = sum(n for r, n in battery.fired.items() if turn - every < int(r) <= turn)
-    limits.append(
-        (total - window, f"crew {T.crew_step(shooter.crew_strength).name}: once per {every} rounds")
-    )
+    rounds = "round" if every == 1 else f"{every} rounds"
+    limits.append((total - window, f"crew {T.crew_step(shooter.crew_strength).name}: once per {rounds}"))
     if shooter.round.has("maximum_speed"):
         limits.append((total // 2 - fired_now, "Maximum Speed: half the turrets and bays"))
     if (

@@ -162,7 +162,7 @@ def test_TR_19_TR_27_a_battery_with_three_hits_fires_only_under_one_more_shot() 
     # TR-05: a standard hull bears 80% (tables.md §1b): 20 of 25, 8 of 10. The beams fired 5 this
     # round, and a Full crew fires every round (TR-23): 25 − 5 = 20 left, the same cap.
     assert shown["caps"] == {
-        "beam": {"allowed": 20, "total": 25, "why": "crew Full: once per 1 rounds; configuration 80%"},
+        "beam": {"allowed": 20, "total": 25, "why": "crew Full: once per round; configuration 80%"},
         "pulse": {"allowed": 8, "total": 10, "why": "configuration 80%"},
     }
     # A capital ship fires missiles only in barrages: no individual missile form (TR-01a).
