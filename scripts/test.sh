@@ -5,6 +5,11 @@
 # (override with STARBOARD_TEST_PG / STARBOARD_TEST_REDIS). `.ci/run` starts them if they are down.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The suite starts some fifty Python processes (its two workers, servers, CLI runs, migrations); with
+# PYTHONDONTWRITEBYTECODE set (some machines set it) none keeps its compiled modules, and each
+# compiles the app and the tests again: ten CPU-seconds a worker before its first test, half a
+# second a server or CLI run.
+unset PYTHONDONTWRITEBYTECODE
 PYTHON="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
