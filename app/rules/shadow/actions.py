@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -15,7 +15,7 @@ from app.rules.core import Actor, Event, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.generic.boarding import KIND_WORDS
 from app.rules.geometry import distance, hex_of
-from app.rules.ruleset import action, mark, when
+from app.rules.ruleset import Handler, action, mark, when
 from app.rules.shadow.reactions import end, expire, shift_down, targeting_text
 from app.rules.shadow.track import (
     DOABLE,
@@ -46,14 +46,24 @@ def _living(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-def _on_track(
-    check: Callable[[BattleState, Ship, PainTrack], str | None], state: BattleState, ship: Ship
-) -> str | None:
-    """The gate of a Shadow action that reads the pain track, given as `partial(_on_track, check)`: a
-    ship without one is refused as `_living` refuses it, any other by `check` on its track. (A partial,
-    not a closure made while the module loads, so mutation testing reaches this body.)"""
+TrackCheck = Callable[[BattleState, Ship, PainTrack], str | None]
+
+
+def _on_track(check: TrackCheck, state: BattleState, ship: Ship) -> str | None:
+    """The gate of a Shadow action that reads the pain track, given by `track_action` as
+    `partial(_on_track, check)`: a ship without one is refused as `_living` refuses it, any other by
+    `check` on its track. (A partial, not a closure made while the module loads, so mutation testing
+    reaches this body.)"""
     track = load(ship)
     return _living(state, ship) if track is None else check(state, ship, track)
+
+
+def track_action(
+    name: str, payload: type[BaseModel], summary: str, check: TrackCheck, **options: Any
+) -> Callable[[Handler], Handler]:
+    """An action of the ship named by the payload's `ship` on its own pain track, gated by `check`
+    on that track (`_on_track`); `options` are the action's others (`referee_only`)."""
+    return action(name, payload, summary, ship="ship", fits=partial(_on_track, check), **options)
 
 
 def _may_reduce(state: BattleState, ship: Ship, track: PainTrack) -> str | None:
@@ -138,13 +148,7 @@ def reduce_pain(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) 
 
 mark(
     reduce_pain,
-    action(
-        "shadow.reduce_pain",
-        ShipRef,
-        "Roll pain reduction",
-        ship="ship",
-        fits=partial(_on_track, _may_reduce),
-    ),
+    track_action("shadow.reduce_pain", ShipRef, "Roll pain reduction", _may_reduce),
     when(ALLOCATION, refusal="pain reduction is rolled during {step} (SH-14)", field="ship"),
 )
 
@@ -235,12 +239,8 @@ def report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSou
 
 mark(
     report_range,
-    action(
-        "shadow.report_range",
-        ReportRange,
-        "Report the range to the nearest enemy",
-        ship="ship",
-        fits=partial(_on_track, _may_report_range),
+    track_action(
+        "shadow.report_range", ReportRange, "Report the range to the nearest enemy", _may_report_range
     ),
 )
 
@@ -299,16 +299,7 @@ def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -
     return events
 
 
-mark(
-    phase_out,
-    action(
-        "shadow.phase_out",
-        PhaseOut,
-        "Resolve the phase-out attempt",
-        ship="ship",
-        fits=partial(_on_track, _may_phase_out),
-    ),
-)
+mark(phase_out, track_action("shadow.phase_out", PhaseOut, "Resolve the phase-out attempt", _may_phase_out))
 
 
 class ObligationDone(BaseModel):
@@ -340,12 +331,8 @@ def obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: D
 
 mark(
     obligation_done,
-    action(
-        "shadow.obligation_done",
-        ObligationDone,
-        "Mark a reaction's move or attack done",
-        ship="ship",
-        fits=partial(_on_track, _may_mark_done),
+    track_action(
+        "shadow.obligation_done", ObligationDone, "Mark a reaction's move or attack done", _may_mark_done
     ),
 )
 
@@ -403,14 +390,7 @@ def set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource)
 
 mark(
     set_target,
-    action(
-        "shadow.set_target",
-        SetTarget,
-        "Set a reaction's target",
-        referee_only=True,
-        ship="ship",
-        fits=partial(_on_track, _may_retarget),
-    ),
+    track_action("shadow.set_target", SetTarget, "Set a reaction's target", _may_retarget, referee_only=True),
 )
 
 

@@ -26,7 +26,7 @@ from app.rules.startrek.common import (
     read_part,
     save_part,
     segment,
-    ships_in_order,
+    ships_with,
     system_destroyed,
     systems_of_kind,
 )
@@ -475,9 +475,8 @@ def forget_sightings(state: BattleState, dice: DiceSource) -> list[Event]:
     """A detection or reveal opens one turn; next turn the ship is hidden again (its last known
     position stays public)."""
     events: list[Event] = []
-    for ship in ships_in_order(state):
-        cloak = cloak_of(ship)
-        if cloak is None or not (cloak.detected or cloak.revealed):
+    for ship, cloak in ships_with(state, PART, Cloak):
+        if not (cloak.detected or cloak.revealed):
             continue
         cloak.detected = False
         cloak.revealed = False

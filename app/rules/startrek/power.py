@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from app.rules.core import Event, RuleError
 from app.rules.dice import DiceSource
 from app.rules.ruleset import Settable, hook, mark, part
-from app.rules.startrek.common import read_part, save_part, ships_in_order, system_destroyed
+from app.rules.startrek.common import read_part, save_part, ships_with, system_destroyed
 from app.rules.startrek.shields import PART as SHIELDS
 from app.rules.startrek.shields import Shields, power_requirement
 from app.rules.state import BattleState, Ship
@@ -102,9 +102,8 @@ def check_need(ship: Ship, shields: Shields, what: str) -> int:
 
 def new_budget(state: BattleState, dice: DiceSource) -> list[Event]:
     """Each turn's purchases start from nothing."""
-    for ship in ships_in_order(state):
-        power = power_of(ship)
-        if power is None or (power.turn == state.clock.turn and not power.spent):
+    for ship, power in ships_with(state, PART, Power):
+        if power.turn == state.clock.turn and not power.spent:
             continue
         power.spent = []
         power.turn = state.clock.turn

@@ -164,29 +164,20 @@ def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> l
     if failed:
         warp.counter = full_delay(warp)
         warp.reset_turn = state.clock.turn
-        save_part(ship, PART, warp)
-        return [
-            Event(
-                kind="warp_failed",
-                ship=ship.id,
-                text=f"{ship.name} tries to go to warp: {checks}. The attempt fails and the warp delay resets "
-                f"to {turns(warp.counter)} (ST-18).",
-                rolls=rolls,
-                data={"success": False, "counter": warp.counter},
-            )
-        ]
-    warp.declared_turn = state.clock.turn
-    save_part(ship, PART, warp)
-    return [
-        Event(
-            kind="warp_declared",
-            ship=ship.id,
-            text=f"{ship.name} goes to warp: {checks}. No weapon fires this turn; it leaves at the end of the "
-            "turn (ST-17).",
-            rolls=rolls,
-            data={"success": True},
+        kind, data = "warp_failed", {"success": False, "counter": warp.counter}
+        text = (
+            f"{ship.name} tries to go to warp: {checks}. The attempt fails and the warp delay resets "
+            f"to {turns(warp.counter)} (ST-18)."
         )
-    ]
+    else:
+        warp.declared_turn = state.clock.turn
+        kind, data = "warp_declared", {"success": True}
+        text = (
+            f"{ship.name} goes to warp: {checks}. No weapon fires this turn; it leaves at the end of the "
+            "turn (ST-17)."
+        )
+    save_part(ship, PART, warp)
+    return [Event(kind=kind, ship=ship.id, text=text, rolls=rolls, data=data)]
 
 
 mark(

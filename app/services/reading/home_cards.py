@@ -38,7 +38,7 @@ async def home_cards(
             continue
         state, _ = await load_state(session, battle.id, rules)
         people = await participants(session, battle.id)
-        bar = turn_bar(battle, state, viewer_for(seat.id, seat.role, state), people)
+        bar = turn_bar(state, viewer_for(seat.id, seat.role, state), people)
         cards.append(
             HomeCard(battle, seat, bar["your_move"], bar["waiting_on"], bar["waiting_for"], state.finished)
         )

@@ -113,7 +113,6 @@ def log_entries(
 
 
 def turn_bar(
-    battle: Battle,
     state: BattleState,
     viewer: Viewer,
     people: list[Participant],
@@ -298,7 +297,7 @@ def view_data(
             "ships": sorted(viewer.ships),
         },
         "participants": [{"id": p.id, "name": p.name, "role": p.role} for p in people if p.active],
-        "turn_bar": turn_bar(battle, state, viewer, people, live=live, step_since=step_since, clock=clock),
+        "turn_bar": turn_bar(state, viewer, people, live=live, step_since=step_since, clock=clock),
         "state": battle_view(state, viewer),
     }
 
