@@ -91,7 +91,7 @@ def manoeuvre(state: BattleState, p: Manoeuvre, actor: Actor, dice: DiceSource) 
         raise RuleError("say whether the Thrust closes or opens the range", "direction")
     if p.target is None and p.description is None:
         raise RuleError("name the ship whose range this Thrust changes, or say what it does", "description")
-    does = allocate(state, ship, p.target, p.direction, p.thrust) if p.target and p.direction else ""
+    does = allocate(state, ship, p.target, p.direction) if p.target and p.direction else ""
     left = _thrust_left(unit)
     if p.thrust > left:
         raise RuleError(f"{ship.name} has {left} Thrust left ({_thrust_why(unit)})", "thrust")

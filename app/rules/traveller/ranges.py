@@ -216,7 +216,7 @@ def settle_ranges(state: BattleState, dice: DiceSource) -> list[Event]:
 mark(settle_ranges, hook("leave", MOVEMENT))
 
 
-def allocate(state: BattleState, ship: Ship, target_id: str, direction: str, thrust: int) -> str:
+def allocate(state: BattleState, ship: Ship, target_id: str, direction: str) -> str:
     """Check a manoeuvre's pair and say what it does; the caller records the Thrust (+ opening)."""
     target = state.ship(target_id, "target")
     if target.id == ship.id:
