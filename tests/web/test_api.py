@@ -148,6 +148,24 @@ async def test_openapi_documents_the_doors(client: httpx.AsyncClient) -> None:
     assert (await client.get("/docs")).status_code == 200
 
 
+async def test_the_catalogue_lists_each_payload_schema_as_pydantic_builds_it(
+    client: httpx.AsyncClient,
+) -> None:
+    """The catalogue's schemas are worked out once per model and kept: each is still exactly the
+    schema pydantic gives its payload model, read twice (a kept schema changed by a reader would
+    show on the second read)."""
+    from app.rules import STANDARD
+    from app.services.history.replay import HISTORY_ACTIONS
+
+    models = {name: spec.payload for name, (spec, _) in STANDARD.all_actions().items()}
+    models |= {name: spec.payload for name, spec in HISTORY_ACTIONS.items()}
+    for _ in range(2):
+        catalogue = (await client.get("/api/v1/actions")).json()["actions"]
+        assert set(catalogue) == set(models)
+        for name, model in models.items():
+            assert catalogue[name]["payload_schema"] == model.model_json_schema(), name
+
+
 async def test_request_size_limit(client: httpx.AsyncClient) -> None:
     r = await client.post(
         "/api/v1/battles", content=b"{" + b" " * 70000 + b"}", headers={"content-type": "application/json"}

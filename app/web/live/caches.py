@@ -94,7 +94,8 @@ CACHES: tuple[Cache, ...] = (
     Cache(
         "app/services/reading/views.py",
         "payload_schema",
-        "each action's payload JSON schema (pydantic builds it anew on every call)",
+        "each action's payload JSON schema (pydantic builds it anew on every call), for the offers "
+        "and the action catalogue",
         DEPLOY,
         "one per action model",
     ),
