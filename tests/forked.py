@@ -55,8 +55,13 @@ PRELOAD = [
     "app.web.middleware.serving",
     "uvicorn.main",
     "uvicorn.lifespan.on",
+    "uvicorn.loops.uvloop",
+    "uvicorn.protocols.http.auto",
     "uvicorn.protocols.http.httptools_impl",
-    "sqlite3",
+    "redis.asyncio",
+    "aiosqlite",
+    "sqlalchemy.dialects.sqlite.aiosqlite",
+    "encodings.idna",
     "tests.forked",
 ]
 
