@@ -4,9 +4,10 @@ imported the app.
 A server or CLI run started as a real command spends about a CPU-second and a half importing the
 app before it does anything, and the suite starts a hundred of them. Here each pytest process
 starts one forkserver (multiprocessing's, on first use): a freshly exec'd interpreter, so it has
-none of the test process's threads, sockets or state, that imports the app, uvicorn and the CLI
-once (`PRELOAD`) and forks a child for each start. The child takes the environment it is given
-(the whole of it), goes to the repository's root, writes fds 1 and 2 to the given files, and runs
+none of the test process's threads, sockets or state, that imports the app, uvicorn and what the
+CLI's commands load once (`PRELOAD`) and forks a child for each start. The child takes the
+environment it is given (the whole of it), goes to the repository's root (or the given directory),
+writes fds 1 and 2 to the given files (its stdin is /dev/null), and runs
 the module as `python -m` does (`runpy`, `sys.argv` set): the same options parsed by the same code,
 the same exit status (an uncaught exception prints its traceback and exits 1, `sys.exit("text")`
 prints the text and exits 1, a signal ends it with minus the signal's number).
@@ -14,8 +15,10 @@ prints the text and exits 1, a signal ends it with minus the signal's number).
 What the app reads at import, the forkserver read: `IMPORT_TIME_ENV` names each such read and
 redoes it in the child from the child's own environment. Nothing else in the app reads the
 environment at import (settings are read when `create_app` or a command runs; the cached
-`get_settings` is cleared in the child regardless). The random module reseeds itself in each
-forked child; the hash seed is the forkserver's, shared by its children.
+`get_settings` is cleared in the child regardless). The Prometheus counters made at import start
+at zero in each child (the forkserver serves nothing; no multiprocess mode is set). The random
+module reseeds itself in each forked child; the hash seed is the forkserver's, shared by its
+children.
 
 The children are the forkserver's, not the test process's: a test handles one through `Forked`,
 which answers like `subprocess.Popen` (pid, poll, wait with TimeoutExpired, terminate, kill,
