@@ -27,6 +27,7 @@ from app.services.bootstrap import build_platform
 from app.services.bus import settle
 from app.services.platform import Platform
 from app.web.middleware.serving import WS_PROTOCOL
+from tests import forked
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN = os.environ.get("STARBOARD_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -217,7 +218,7 @@ def serving(url: str, seconds: float = 60) -> bool:
 
 
 class Server:
-    """A real uvicorn process serving the app."""
+    """A real uvicorn process serving the app, forked with the app already imported (tests/forked.py)."""
 
     def __init__(self, db: str, broadcast: str = "memory://", env: dict[str, str] | None = None) -> None:
         self.db = db
@@ -233,12 +234,11 @@ class Server:
             **(env or {}),
         }
         self.log_path = ROOT / "var" / f"test-server-{self.port}.log"
-        self.log = open(self.log_path, "w")  # noqa: SIM115
-        self.proc = subprocess.Popen(
+        self.log_path.write_text("")
+        # `python -m uvicorn ...` forked from a process that has the app imported (tests/forked.py)
+        self.proc = forked.start(
+            "uvicorn",
             [
-                sys.executable,
-                "-m",
-                "uvicorn",
                 "app.main:create_app",
                 "--factory",
                 "--port",
@@ -250,10 +250,8 @@ class Server:
                 "--ws-max-size",
                 "65536",  # above MAX_WS_FRAME_BYTES: the app closes 1009 with a full closing handshake
             ],
-            cwd=ROOT,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
+            env,
+            self.log_path,
         )
         if not serving(self.url):
             self.stop()
@@ -269,7 +267,6 @@ class Server:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-        self.log.close()
 
 
 (ROOT / "var").mkdir(exist_ok=True)

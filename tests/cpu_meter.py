@@ -5,7 +5,9 @@ not. A file's CPU is this process's own (`time.process_time()`) plus that of the
 started — servers, browsers, CLI runs: those already reaped (`RUSAGE_CHILDREN`) and those still
 running, read from /proc (a session server or chromium lives on past the file that started it, and
 its CPU while a file drives it belongs to that file). Processes that leave the tree (a daemon that
-forks away, like pg_ctl's postmaster) are not counted. Each worker appends one line per file:
+forks away, like pg_ctl's postmaster) are not counted. A forked server or CLI run (tests/forked.py)
+is the forkserver's child, and the forkserver this process's: a live one is read under it, a reaped
+one in the forkserver's own line (its reaped children's CPU). Each worker appends one line per file:
 file, tests, own CPU s, children CPU s, wall s."""
 
 from __future__ import annotations

@@ -8,29 +8,23 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from tests.conftest import ROOT, Server, _pg_admin, _pg_url
+from tests import forked
+from tests.conftest import Server, _pg_admin, _pg_url
 from tests.helpers import Table, act, eventually, set_table, ship_def, simple_ship
 
 PAIN = {"target": "shadow-cruiser", "source": "hawk", "amount": 60, "direction": "fore"}
 
 
 def cli(*args: str, database_url: str) -> subprocess.CompletedProcess[str]:
-    """`python -m app.cli ARGS` against this database, as an operator runs it."""
-    return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args],
-        cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": database_url},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    """`python -m app.cli ARGS` against this database, as an operator runs it (forked with the app
+    already imported: tests/forked.py)."""
+    return forked.run_cli(list(args), {**os.environ, "DATABASE_URL": database_url}, timeout=120)
 
 
 async def ok(r: httpx.Response) -> dict[str, Any]:

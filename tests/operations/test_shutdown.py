@@ -45,7 +45,8 @@ async def test_sigterm_finishes_what_is_in_flight_and_tells_every_client_to_reco
     sqlite_url: str, tmp_path: Path
 ) -> None:
     env = {"SHUTDOWN_DEADLINE_SECONDS": str(DEADLINE)}
-    first = CliServer(sqlite_url, tmp_path / "first.log", **env)
+    # a new interpreter, as deployed: the signal, the drain and the exit are the process's own
+    first = CliServer(sqlite_url, tmp_path / "first.log", real=True, **env)
     try:
         async with httpx.AsyncClient(base_url=first.url, timeout=30) as c:
             ships = {

@@ -18,6 +18,7 @@ import httpx
 import pytest
 import websockets.exceptions
 
+from tests import forked
 from tests.conftest import ROOT, SECRET, Server, free_port, serving
 from tests.helpers import act, eventually_sync, set_table, simple_ship
 from tests.nginx import deploy_nginx
@@ -28,28 +29,36 @@ PUBLIC = "https://starboard.example.org"
 
 
 class CliServer:
-    """`python -m app.cli serve` — the command serve.sh and the Dockerfile run — with its access log."""
+    """`python -m app.cli serve` — the command serve.sh and the Dockerfile run — with its access log.
+    Forked with the app already imported (tests/forked.py: the same command line, parsed and run by
+    the same code), or with `real` a new interpreter, for a test whose point is the process itself."""
 
-    def __init__(self, db: str, log: Path, **env: str) -> None:
+    def __init__(self, db: str, log: Path, *, real: bool = False, **env: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log
         self.log = log.open("w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--no-demo", "--no-migrate", "--port", str(self.port)],
-            cwd=ROOT,
-            env={
-                **os.environ,
-                "DATABASE_URL": db,
-                "BROADCAST_URL": "memory://",
-                "SECRET_KEY": SECRET,
-                "PUBLIC_BASE_URL": PUBLIC,
-                "BATTLE_CREATE_LIMIT": "0",
-                **env,
-            },
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
+        args = ["serve", "--no-demo", "--no-migrate", "--port", str(self.port)]
+        environ = {
+            **os.environ,
+            "DATABASE_URL": db,
+            "BROADCAST_URL": "memory://",
+            "SECRET_KEY": SECRET,
+            "PUBLIC_BASE_URL": PUBLIC,
+            "BATTLE_CREATE_LIMIT": "0",
+            **env,
+        }
+        self.proc: subprocess.Popen[bytes] | forked.Forked
+        if real:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app.cli", *args],
+                cwd=ROOT,
+                env=environ,
+                stdout=self.log,
+                stderr=subprocess.STDOUT,
+            )
+        else:
+            self.proc = forked.start("app.cli", args, environ, log)
         if not serving(self.url):
             self.stop()
             raise RuntimeError(f"cli server did not start: {log.read_text()}")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -18,6 +17,7 @@ import httpx
 import pytest
 
 from app.main import create_app
+from tests import forked
 from tests.conftest import ROOT, SECRET, settings_for
 from tests.helpers import Table, act, set_table, ship_def
 
@@ -202,14 +202,7 @@ async def test_a_tampered_file_is_refused_naming_its_seq(
 
 def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": SECRET, "PUBLIC_BASE_URL": "http://x"}
-    return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return forked.run_cli(list(args), env, timeout=60)
 
 
 async def test_cli_export_then_import_into_the_other_database(
