@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers import Table, act, set_table, ship_def
+from tests.helpers import Table, act, session_cookie, set_table, ship_def
 
 
 @pytest.fixture
@@ -931,6 +931,39 @@ async def test_TR_25_flight_fights_as_one_and_loses_craft_to_barrages(client: ht
 # --- TR-26a, TR-26b ----------------------------------------------------------------------------------
 
 
+async def test_TR_26b_the_small_craft_orders_are_a_flights_not_a_lone_crafts(
+    client: httpx.AsyncClient,
+) -> None:
+    """TR-26b with the seed's words: Fighter Screen is "only performed by a small craft flight", and
+    a Fast Strafing Run is made "if the small craft flight is within Close range". A lone small
+    craft is refused both (nothing in it could screen or strafe) and its page offers neither; a
+    flight gives them."""
+    c = client
+    gig = craft("Gig", "Zhodani", kind="small_craft", displacement=20, hull=4, structure=4)
+    ships = {"arbellatra": (ship_def("tr-arbellatra-cruiser"), "ann"), "gig": (gig, "bob")}
+    t = await battle(c, {**ships, "blue": (blue_flight(), "bob")})
+    await ok(c, t, "ref", "traveller.initiative", {}, [6, 6, 6, 6, 6])
+    lone = {"ship": "gig", "commit": True}
+    for order, name in (("fast_strafing_run", "Fast Strafing Run"), ("fighter_screen", "Fighter Screen")):
+        given = {"order": order, "target": "arbellatra"} if order == "fighter_screen" else {"order": order}
+        assert await refused(c, t, "bob", "traveller.orders", {**lone, "orders": [given]}) == (
+            "orders",
+            f"{name} is only undertaken by a small craft flight",
+        )
+    flight = {"ship": "blue-flight", "orders": [{"order": "fast_strafing_run"}]}
+    assert await ok(c, t, "bob", "traveller.orders", flight) == [
+        "Blue Flight saves its draft: Fast Strafing Run."
+    ]
+    async with httpx.AsyncClient(transport=c._transport, base_url=c.base_url) as page:
+        page.cookies.set("starboard_session", await session_cookie(c, t.tokens["bob"]))
+        html = (await page.get(f"/battles/{t.battle_id}")).text
+    gig_orders = html.split("Orders for Gig")[1].split("</form>")[0]
+    flight_orders = html.split("Orders for Blue Flight")[1].split("</form>")[0]
+    assert "Evasive Action" in gig_orders  # the lone craft's own form, with the orders it may give
+    assert "Fast Strafing Run" not in gig_orders and "Fighter Screen" not in gig_orders
+    assert "Fast Strafing Run" in flight_orders and "Fighter Screen" in flight_orders
+
+
 async def test_TR_26a_with_orders_off_nothing_costs_initiative_and_the_spinal_needs_no_line_up(
     client: httpx.AsyncClient,
 ) -> None:
@@ -998,7 +1031,7 @@ async def test_TR_26b_requirements_enforced_and_each_order_acts_in_its_phase(
     for order, reason in (
         ("line_up_spinal", "Line up Spinal Mount! needs a spinal mount"),
         ("engines_back_online", "Get Those Engines Back On-Line* needs Crew Skill 3+"),  # Crew Skill 2
-        ("fast_strafing_run", "Fast Strafing Run is only undertaken by small craft"),
+        ("fast_strafing_run", "Fast Strafing Run is only undertaken by a small craft flight"),
     ):
         assert await refused(c, t, "ann", "traveller.orders", {**ann, "orders": [{"order": order}]}) == (
             "orders",

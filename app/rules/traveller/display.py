@@ -152,15 +152,14 @@ def repair_options(state: BattleState, model: HgShip) -> dict[str, Any]:
 
 
 def unmet(unit: Combatant, order: T.Order) -> str | None:
-    """TR-26b: why this unit may not give this order at all (Crew Skill N+, a spinal mount, small
-    craft only); the order's target and the round's budget are checked when it is given."""
+    """TR-26b: why this unit may not give this order at all (Crew Skill N+, a spinal mount, a small
+    craft flight only); the order's target and the round's budget are checked when it is given."""
     if unit.crew_skill < order.crew_skill:
         return f"needs Crew Skill {order.crew_skill}+"
     if order.needs_spinal and not (isinstance(unit, HgShip) and unit.spinal is not None):
         return "needs a spinal mount"
-    small = isinstance(unit, Flight) or (isinstance(unit, HgShip) and unit.kind == "small_craft")
-    if order.small_craft_only and not small:
-        return "small craft only"
+    if order.flight_only and not isinstance(unit, Flight):
+        return "a small craft flight only"
     return None
 
 

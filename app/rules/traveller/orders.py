@@ -40,15 +40,17 @@ def _check_choice(
     state: BattleState, ship: Ship, unit: Combatant, choice: OrderChoice, field: str = "orders"
 ) -> None:
     """TR-26b: requirements (Crew Skill N+, spinal fitted, small craft only) and targets, refused on
-    the payload's `field` (written orders' `orders`, an emergency order's `order`)."""
+    the payload's `field` (written orders' `orders`, an emergency order's `order`). The two orders
+    for small craft are a flight's (the seed: "only performed by a small craft flight", "if the
+    small craft flight is within Close range"): a lone small craft is refused them rather than
+    allowed an order that would do nothing."""
     spec = choice.spec
     if unit.crew_skill < spec.crew_skill:
         raise RuleError(f"{spec.name} needs Crew Skill {spec.crew_skill}+", field)
     if spec.needs_spinal and not (isinstance(unit, HgShip) and unit.spinal is not None):
         raise RuleError(f"{spec.name} needs a spinal mount", field)
-    small = isinstance(unit, Flight) or (isinstance(unit, HgShip) and unit.kind == "small_craft")
-    if spec.small_craft_only and not small:
-        raise RuleError(f"{spec.name} is only undertaken by small craft", field)
+    if spec.flight_only and not isinstance(unit, Flight):
+        raise RuleError(f"{spec.name} is only undertaken by a small craft flight", field)
     if spec.needs_target:
         if not choice.target or choice.target not in state.ships or choice.target == ship.id:
             raise RuleError(f"{spec.name} needs another ship as its target", field)

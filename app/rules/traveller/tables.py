@@ -699,7 +699,7 @@ class Order:
     type: Literal["Combat", "Ship", "Special"]
     crew_skill: int = 0
     needs_spinal: bool = False
-    small_craft_only: bool = False
+    flight_only: bool = False  # the seed: "only performed by a small craft flight"
     emergency: bool = False
     repeatable: bool = False
     effect: str = ""
@@ -787,7 +787,7 @@ ORDERS: dict[str, Order] = {
         "Fast Strafing Run",
         4,
         "Special",
-        small_craft_only=True,
+        flight_only=True,
         effect="Within Close range: shooting at the flight is at −2 DM and its fire gets +2 DM.",
     ),
     "fighter_screen": Order(
@@ -795,7 +795,7 @@ ORDERS: dict[str, Order] = {
         "Fighter Screen",
         4,
         "Special",
-        small_craft_only=True,
+        flight_only=True,
         needs_target=True,
         effect="As Escort Defence, by a flight; attacking small craft cannot use Fast Strafing Run.",
     ),

@@ -19,6 +19,7 @@ from app.rules.traveller.display import (
     systems,
     unmet,
 )
+from app.rules.traveller.flights import load_flight
 from app.rules.traveller.ship import load
 from tests.rules.traveller.helpers import act, battle, capital
 from tests.rules.traveller.test_branches_actions import HULK, gig
@@ -135,11 +136,17 @@ def test_TR_26b_why_a_ship_may_not_give_an_order() -> None:
     unit = load(battle(capital("Kestrel")).ships["kestrel"])
     assert unmet(unit, T.ORDERS["engines_back_online"]) == "needs Crew Skill 3+"
     assert unmet(unit, T.ORDERS["line_up_spinal"]) == "needs a spinal mount"
-    assert unmet(unit, T.ORDERS["fast_strafing_run"]) == "small craft only"
+    assert unmet(unit, T.ORDERS["fast_strafing_run"]) == "a small craft flight only"
     assert unmet(unit, T.ORDERS["screens_full"]) is None
+    # "only performed by a small craft flight" (seed): a lone small craft is not offered it, a flight is.
     boat = gig()
     boat["parts"]["hg_ship"]["kind"] = "small_craft"
-    assert unmet(load(battle(boat).ships["gig"]), T.ORDERS["fast_strafing_run"]) is None
+    lone = load(battle(boat).ships["gig"])
+    assert unmet(lone, T.ORDERS["fast_strafing_run"]) == "a small craft flight only"
+    assert unmet(lone, T.ORDERS["fighter_screen"]) == "a small craft flight only"
+    flight = load_flight(battle(red_flight()).ships["red-flight"])
+    assert unmet(flight, T.ORDERS["fast_strafing_run"]) is None
+    assert unmet(flight, T.ORDERS["fighter_screen"]) is None
 
 
 def test_TR_26b_each_order_form_asks_what_the_order_needs() -> None:

@@ -142,7 +142,7 @@ def test_TR_26_cost_never_below_zero_and_requirements() -> None:
             {"ship": "tigress", "orders": [{"order": "line_up_spinal"}]},
             TIGRESS_ACTOR,
         )
-    with pytest.raises(RuleError, match="only undertaken by small craft"):
+    with pytest.raises(RuleError, match="only undertaken by a small craft flight"):
         act(
             state,
             "traveller.orders",

@@ -48,7 +48,11 @@ def refusal(state: BattleState, kind: str, payload: dict[str, Any]) -> tuple[str
     [
         ("tigress", {"order": "engines_back_online"}, "Get Those Engines Back On-Line* needs Crew Skill 3+"),
         ("tigress", {"order": "line_up_spinal"}, "Line up Spinal Mount! needs a spinal mount"),
-        ("tigress", {"order": "fast_strafing_run"}, "Fast Strafing Run is only undertaken by small craft"),
+        (
+            "tigress",
+            {"order": "fast_strafing_run"},
+            "Fast Strafing Run is only undertaken by a small craft flight",
+        ),
         ("kestrel", {"order": "focused_fire"}, "Focused Fire needs another ship as its target"),
         (
             "kestrel",
@@ -286,13 +290,17 @@ def test_TR_27_GEN_01_a_system_that_gave_out_in_the_last_round_stays_out(
     assert (kestrel["batteries"][0] if system == "beam" else kestrel["spinal"])["hits"] == hits
 
 
-def test_TR_26b_a_small_craft_may_order_a_fast_strafing_run() -> None:
+def test_TR_26b_a_lone_small_craft_may_not_order_a_fast_strafing_run() -> None:
+    """The seed's Fast Strafing Run is a flight's ("if the small craft flight is within Close
+    range"): a lone small craft is refused it, as a capital ship is."""
     boat = gig()
     boat["parts"]["hg_ship"]["kind"] = "small_craft"
     state = battle(capital("Kestrel"), boat, owners=("p-kestrel", "p-gig"))
     # Kestrel 1d6 5 + 2 = 7; the Gig (TR-03a) 2D 3 + 3, +1 faster (Thrust 6 against 4) = 7.
     state = act(state, "traveller.initiative", {}, dice=[3, 3, 5]).state
-    done = act(
-        state, "traveller.orders", {"ship": "gig", "orders": [{"order": "fast_strafing_run"}]}, GIG_ACTOR
+    with pytest.raises(RuleError) as refused:
+        act(state, "traveller.orders", {"ship": "gig", "orders": [{"order": "fast_strafing_run"}]}, GIG_ACTOR)
+    assert (refused.value.message, refused.value.field) == (
+        "Fast Strafing Run is only undertaken by a small craft flight",
+        "orders",
     )
-    assert done.texts == ["Gig saves its draft: Fast Strafing Run."]

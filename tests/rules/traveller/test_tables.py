@@ -492,4 +492,4 @@ def test_TR_27_the_25_orders() -> None:
     got = [(o.name, o.cost, o.type, o.crew_skill, o.emergency, o.repeatable) for o in orders]
     assert got == expected
     assert T.ORDERS["line_up_spinal"].needs_spinal
-    assert {k for k, o in T.ORDERS.items() if o.small_craft_only} == {"fast_strafing_run", "fighter_screen"}
+    assert {k for k, o in T.ORDERS.items() if o.flight_only} == {"fast_strafing_run", "fighter_screen"}
