@@ -204,3 +204,39 @@ async def test_the_campaign_dashboard_and_fleet_page_at_desktop_and_phone(
     counts, lines = report(found)
     bad = {k: v for k, v in counts.items() if k[0] in FAILING}
     assert not bad, "\n".join(lines)
+
+
+async def test_an_open_dashboard_shows_what_the_campaign_logs_without_a_reload(
+    browser: Browser, server: Server
+) -> None:
+    """A ship added over REST reaches an open dashboard by its own poll (every POLL_SECONDS, on a
+    clock the test moves): the fleets and the log are drawn again, the document is the same, and
+    what the referee was typing in a form is left alone."""
+    from app.web.pages.campaigns import POLL_SECONDS
+
+    camp = await _campaign(server)
+    context = await browser.new_context(viewport={"width": 1366, "height": 900})
+    page = await context.new_page()
+    try:
+        await page.clock.install()
+        await page.goto(f"{server.url}/campaigns/join/{camp['ref']}")
+        await expect(page.locator("h1")).to_have_text("Border war")
+        seq = int(await page.get_attribute("#campaign-fleets", "data-seq") or 0)
+        assert f"every {POLL_SECONDS}s" in (await page.get_attribute("#campaign-fleets", "hx-trigger") or "")
+        await page.evaluate("window.__sameDocument = true")
+        await page.get_by_label("Player name").fill("Worf, half typed")
+        async with httpx.AsyncClient(base_url=server.url) as c:
+            r = await c.post(
+                f"/api/v1/campaigns/{camp['id']}/ships",
+                json={"side": "Romulan", "definition": simple_ship("Raven"), "points": 70},
+                headers={"Authorization": f"Bearer {camp['ref']}"},
+            )
+            assert r.status_code == 201, r.text
+        await page.clock.fast_forward((POLL_SECONDS + 1) * 1000)
+        await page.locator(f'#campaign-fleets[data-seq="{seq + 1}"]').wait_for(timeout=10000)
+        await expect(page.locator("#campaign-fleets table.fleet").nth(1)).to_contain_text("Raven")
+        await expect(page.locator("#campaign-log li").first).to_contain_text("Raven")
+        assert await page.evaluate("window.__sameDocument") is True
+        assert await page.get_by_label("Player name").input_value() == "Worf, half typed"
+    finally:
+        await context.close()

@@ -127,6 +127,48 @@ async def test_a_player_link_seats_a_browser_that_reads_only_its_side(client: ht
         assert (await stranger.get(f"/campaigns/{cid}")).status_code == 403
 
 
+async def test_an_open_dashboards_poll_answers_204_until_the_log_moves_and_then_as_its_seat_sees(
+    client: httpx.AsyncClient,
+) -> None:
+    """The dashboard's own poll (`?since=` the seq it shows): nothing logged since is a 204 with no
+    body; once a ship is added the answer is the page as this seat may read it — a player's poll
+    never shows the other side's secret roster; a browser with no seat is refused as the page is."""
+    c = client
+    cid, page = await _dashboard(c, secret=True)
+    seq = int(re.search(r'id="campaign-fleets"[^>]*data-seq="(\d+)"', page.text).group(1))  # type: ignore[union-attr]
+    assert f'hx-get="/campaigns/{cid}?since={seq}"' in page.text
+    r = await c.post(
+        f"/campaigns/{cid}/players",
+        data={"csrf_token": csrf(page.text), "name": "Tomalak", "side": "Romulan"},
+    )
+    token = re.search(r"/campaigns/join/([^\"]+)\"", r.text).group(1)  # type: ignore[union-attr]
+    async with httpx.AsyncClient(transport=c._transport, base_url=c.base_url) as player:
+        assert (await player.get(f"/campaigns/join/{token}")).status_code == 303
+        now = await player.get(f"/campaigns/{cid}")
+        at = int(re.search(r'id="campaign-fleets"[^>]*data-seq="(\d+)"', now.text).group(1))  # type: ignore[union-attr]
+        assert at == seq + 1  # the player's seat is the entry since
+        unchanged = await player.get(f"/campaigns/{cid}", params={"since": at})
+        assert (unchanged.status_code, unchanged.content) == (204, b"")
+        page = await c.get(f"/campaigns/{cid}")
+        added = await c.post(
+            f"/campaigns/{cid}/ships",
+            data={
+                "csrf_token": csrf(page.text),
+                "side": "Federation",
+                "library": "galaxy-class",
+                "name": "Enterprise-D",
+            },
+        )
+        assert added.status_code == 303, added.text
+        moved = await player.get(f"/campaigns/{cid}", params={"since": at})
+        assert moved.status_code == 200 and f'data-seq="{at + 1}"' in moved.text
+        assert "Enterprise" not in moved.text and "Galaxy" not in moved.text
+        referee = await c.get(f"/campaigns/{cid}", params={"since": at})
+        assert referee.status_code == 200 and "Enterprise-D" in referee.text
+    async with httpx.AsyncClient(transport=c._transport, base_url=c.base_url) as stranger:
+        assert (await stranger.get(f"/campaigns/{cid}", params={"since": 0})).status_code == 403
+
+
 async def test_the_fleet_page_charts_each_ships_record_across_battles(client: httpx.AsyncClient) -> None:
     """Damage taken and dealt per battle drawn with the report's bar chart (GEN-03 entered damage)."""
     c = client

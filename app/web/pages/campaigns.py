@@ -7,7 +7,11 @@ player's from their link (/campaigns/join/<token>, redacted from the access log 
 are), kept in the signed session with the key of the token (a replaced token no longer holds it).
 Every page reads the campaign through `services.campaigns.view`, the same per-viewer read as
 REST. Forms are plain posts answered by redirect (htmx or not); a refusal comes back as the page
-with the field named, nothing changed."""
+with the field named, nothing changed.
+
+The dashboard keeps its fleets and its log current by asking again (htmx, every POLL_SECONDS, the
+campaign's seq in the question; answered 204 while nothing was logged since), as the report does:
+a campaign changes a few times an evening, and the referee's forms stay out of what is replaced."""
 
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library.shiplib import library_picks
 from app.services.store.tokens import hash_token, seat_key
 from app.web.battle_file_reader import file_download
-from app.web.deps import PlatformDep, join_url
+from app.web.deps import PlatformDep, SeqQuery, join_url
 from app.web.drawing.render import templates
 from app.web.middleware.limits import check_battle_creation
 from app.web.middleware.security import csrf_token
@@ -37,6 +41,7 @@ from app.web.profile_session import signed_in
 router = APIRouter(include_in_schema=False)
 
 SESSION_CAMPAIGNS = "campaigns"
+POLL_SECONDS = 15  # how often an open dashboard asks whether the campaign's log has moved
 
 
 def _hold(request: Request, campaign_id: str, token_hash: str) -> None:
@@ -210,6 +215,7 @@ async def _dashboard(
             "flash": flash,
             "links": links or [],
             "ended": ended,  # finished battles whose result has not come home yet
+            "poll": POLL_SECONDS,
         },
         status,
     )
@@ -223,9 +229,16 @@ async def _must_hold(request: Request, platform: Any, campaign_id: str) -> Campa
 
 
 @router.get("/campaigns/{campaign_id}", response_class=HTMLResponse)
-async def dashboard(campaign_id: str, request: Request, platform: PlatformDep) -> Response:
-    """The referee's dashboard, or a player's view of the campaign."""
+async def dashboard(
+    campaign_id: str, request: Request, platform: PlatformDep, since: SeqQuery = None
+) -> Response:
+    """The referee's dashboard, or a player's view of the campaign; `since` (the page's own poll)
+    answers 204 while the campaign's log has not moved past it."""
     seat = await _must_hold(request, platform, campaign_id)
+    if since is not None:
+        async with platform.db.reader() as session:
+            if (await log.get_campaign(session, campaign_id)).seq <= since:
+                return Response(status_code=204)
     return await _dashboard(request, platform, campaign_id, seat)
 
 
