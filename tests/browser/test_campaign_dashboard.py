@@ -210,8 +210,8 @@ async def test_an_open_dashboard_shows_what_the_campaign_logs_without_a_reload(
     browser: Browser, server: Server
 ) -> None:
     """A ship added over REST reaches an open dashboard by its own poll (every POLL_SECONDS, on a
-    clock the test moves): the fleets and the log are drawn again, the document is the same, and
-    what the referee was typing in a form is left alone."""
+    clock the test moves): the fleets and the log are morphed in, the document is the same, what the
+    referee was typing in a form is left alone and the focus stays where the reader had it."""
     from app.web.pages.campaigns import POLL_SECONDS
 
     camp = await _campaign(server)
@@ -225,6 +225,7 @@ async def test_an_open_dashboard_shows_what_the_campaign_logs_without_a_reload(
         assert f"every {POLL_SECONDS}s" in (await page.get_attribute("#campaign-fleets", "hx-trigger") or "")
         await page.evaluate("window.__sameDocument = true")
         await page.get_by_label("Player name").fill("Worf, half typed")
+        await page.get_by_role("region", name="Romulan ships").focus()  # a keyboard reader in the table
         async with httpx.AsyncClient(base_url=server.url) as c:
             r = await c.post(
                 f"/api/v1/campaigns/{camp['id']}/ships",
@@ -238,5 +239,7 @@ async def test_an_open_dashboard_shows_what_the_campaign_logs_without_a_reload(
         await expect(page.locator("#campaign-log li").first).to_contain_text("Raven")
         assert await page.evaluate("window.__sameDocument") is True
         assert await page.get_by_label("Player name").input_value() == "Worf, half typed"
+        # Morphed, not replaced: the table the reader was in still has the focus.
+        assert await page.evaluate("document.activeElement.getAttribute('aria-label')") == "Romulan ships"
     finally:
         await context.close()
