@@ -1,0 +1,82 @@
+"""The log's filter bar in chromium: a commander shows All, Mine or Enemy and finds by text; the bar
+says how many entries it hides, and an entry that arrives live is filtered as it comes. Only the
+entries the page holds are filtered (what the seat may not see never reached it)."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.async_api import Browser, expect
+
+from tests.browser.conftest import wait_until
+from tests.conftest import ROOT, Server
+from tests.helpers import act, set_table, simple_ship
+
+
+async def shown(page) -> list[str]:  # type: ignore[no-untyped-def]
+    """The text of each log event the reader can see now, in order."""
+    return await page.evaluate(
+        "Array.from(document.querySelectorAll('#log-list .log-entry:not([hidden]) .log-event p'))"
+        ".map(p => p.textContent.trim())"
+    )
+
+
+async def test_a_commander_filters_the_log_by_their_ships_and_by_text_live(
+    browser: Browser, server: Server
+) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        t = await set_table(
+            c,
+            ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow", structure=400), "bob")},
+        )
+        for source, target, amount in (("hawk", "crow", 9), ("crow", "hawk", 7)):
+            r = await act(c, t, "ref", "damage.apply", {"source": source, "target": target, "amount": amount})
+            assert r.status_code == 200, r.text
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    try:
+        await page.goto(f"{server.url}/join/{t.tokens['ann']}")
+        await wait_until(page, "document.documentElement.dataset.live === 'connected'")
+        everything = await shown(page)
+        assert len(everything) == 4, everything
+        bar = page.get_by_role("search", name="Filter the log")
+        await bar.get_by_role("button", name="Mine").click()
+        assert await shown(page) == [everything[0], everything[3]]  # Hawk joins; Crow hits Hawk
+        assert everything[3].startswith("Crow hits Hawk for 7")
+        await expect(bar.locator(".log-filtered")).to_have_text("2 hidden by filter")
+        await expect(bar.get_by_role("button", name="Mine")).to_have_attribute("aria-pressed", "true")
+        await bar.get_by_role("button", name="Enemy").click()
+        assert await shown(page) == [everything[1], everything[2]]  # Crow joins; Hawk hits Crow
+        # An entry arriving live under the filter: about Hawk, so hidden here and counted.
+        async with httpx.AsyncClient(base_url=server.url) as c:
+            r = await act(c, t, "ref", "damage.apply", {"source": "crow", "target": "hawk", "amount": 5})
+            assert r.status_code == 200, r.text
+        await expect(bar.locator(".log-filtered")).to_have_text("3 hidden by filter")
+        assert await shown(page) == [everything[1], everything[2]]
+        await page.locator("section.log").screenshot(path=str(ROOT / "var" / "screenshot-log-filter.png"))
+        await bar.get_by_role("button", name="All").click()
+        await bar.get_by_label("Find").fill("hits hawk")
+        found = await shown(page)
+        assert [f.split(":")[0] for f in found] == ["Crow hits Hawk for 7", "Crow hits Hawk for 5"], found
+        await expect(bar.locator(".log-filtered")).to_have_text("3 hidden by filter")
+        await bar.get_by_label("Find").fill("")
+        assert len(await shown(page)) == 5
+        await expect(bar.locator(".log-filtered")).to_have_text("")
+    finally:
+        await context.close()
+
+
+async def test_the_referee_and_a_spectator_get_find_but_no_mine_or_enemy(
+    browser: Browser, server: Server
+) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        t = await set_table(c, ships={"hawk": (simple_ship("Hawk"), "ann")})
+    for seat in ("ref", "watcher"):
+        context = await browser.new_context()  # a browser of its own: one seat a browser
+        try:
+            page = await context.new_page()
+            await page.goto(f"{server.url}/join/{t.tokens[seat]}")
+            bar = page.get_by_role("search", name="Filter the log")
+            await expect(bar.get_by_label("Find")).to_be_visible()
+            await expect(bar.get_by_role("button", name="Mine")).to_have_count(0)
+        finally:
+            await context.close()
