@@ -40,6 +40,20 @@ async def _dashboard(c: httpx.AsyncClient, secret: bool = False) -> tuple[str, h
     return cid, await c.get(f"/campaigns/{cid}")
 
 
+async def _enterprise(c: httpx.AsyncClient, cid: str) -> httpx.Response:
+    """The referee adds the Enterprise-D (a Galaxy class) to the Federation with the dashboard's form."""
+    page = await c.get(f"/campaigns/{cid}")
+    return await c.post(
+        f"/campaigns/{cid}/ships",
+        data={
+            "csrf_token": csrf(page.text),
+            "side": "Federation",
+            "library": "galaxy-class",
+            "name": "Enterprise-D",
+        },
+    )
+
+
 async def test_the_dashboard_builds_a_campaign_and_starts_a_battle(client: httpx.AsyncClient) -> None:
     c = client
     cid, page = await _dashboard(c)
@@ -97,16 +111,7 @@ async def test_a_player_link_seats_a_browser_that_reads_only_its_side(client: ht
         data={"csrf_token": csrf(page.text), "name": "Tomalak", "side": "Romulan"},
     )
     token = re.search(r"/campaigns/join/([^\"]+)\"", r.text).group(1)  # type: ignore[union-attr]
-    page = await c.get(f"/campaigns/{cid}")
-    await c.post(
-        f"/campaigns/{cid}/ships",
-        data={
-            "csrf_token": csrf(page.text),
-            "side": "Federation",
-            "library": "galaxy-class",
-            "name": "Enterprise-D",
-        },
-    )
+    await _enterprise(c, cid)
     async with httpx.AsyncClient(transport=c._transport, base_url=c.base_url) as player:
         r = await player.get(f"/campaigns/join/{token}")
         assert r.status_code == 303
@@ -149,16 +154,7 @@ async def test_an_open_dashboards_poll_answers_204_until_the_log_moves_and_then_
         assert at == seq + 1  # the player's seat is the entry since
         unchanged = await player.get(f"/campaigns/{cid}", params={"since": at})
         assert (unchanged.status_code, unchanged.content) == (204, b"")
-        page = await c.get(f"/campaigns/{cid}")
-        added = await c.post(
-            f"/campaigns/{cid}/ships",
-            data={
-                "csrf_token": csrf(page.text),
-                "side": "Federation",
-                "library": "galaxy-class",
-                "name": "Enterprise-D",
-            },
-        )
+        added = await _enterprise(c, cid)
         assert added.status_code == 303, added.text
         moved = await player.get(f"/campaigns/{cid}", params={"since": at})
         assert moved.status_code == 200 and f'data-seq="{at + 1}"' in moved.text
