@@ -80,3 +80,41 @@ async def test_the_referee_and_a_spectator_get_find_but_no_mine_or_enemy(
             await expect(bar.get_by_role("button", name="Mine")).to_have_count(0)
         finally:
             await context.close()
+
+
+async def test_the_choice_holds_while_the_replay_steps(browser: Browser, server: Server) -> None:
+    """The replay swaps its page in at each step (← →): the bar that comes with it keeps the reader's
+    choice, and the step's entries are filtered by it."""
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        t = await set_table(
+            c,
+            ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow", structure=400), "bob")},
+        )
+        for source, target in (("hawk", "crow"), ("crow", "hawk"), ("hawk", "crow")):
+            r = await act(c, t, "ref", "damage.apply", {"source": source, "target": target, "amount": 9})
+            assert r.status_code == 200, r.text
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    try:
+        await page.goto(f"{server.url}/join/{t.tokens['ann']}")
+        await wait_until(page, "document.documentElement.dataset.live === 'connected'")
+        await page.goto(f"{server.url}/battles/{t.battle_id}/replay?seq=5")
+        bar = page.get_by_role("search", name="Filter the log")
+        await bar.get_by_role("button", name="Enemy").click()
+        # Entries 1–5: Hawk joins, Crow joins, Hawk hits Crow, Crow hits Hawk, Hawk hits Crow.
+        assert [s.split(" for ")[0] for s in await shown(page)] == [
+            "Crow (Test frigate) joins the battle.",
+            "Hawk hits Crow",
+            "Hawk hits Crow",
+        ]
+        await page.locator("body").press("ArrowLeft")  # the replay at #4
+        await page.locator('.replay[data-replay-seq="4"]').wait_for()
+        bar = page.get_by_role("search", name="Filter the log")
+        await expect(bar.get_by_role("button", name="Enemy")).to_have_attribute("aria-pressed", "true")
+        assert [s.split(" for ")[0] for s in await shown(page)] == [
+            "Crow (Test frigate) joins the battle.",
+            "Hawk hits Crow",
+        ]
+        await expect(bar.locator(".log-filtered")).to_have_text("2 hidden by filter")
+    finally:
+        await context.close()
