@@ -5,11 +5,11 @@ entries the page holds are filtered (what the seat may not see never reached it)
 from __future__ import annotations
 
 import httpx
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import wait_until
 from tests.conftest import ROOT, Server
-from tests.helpers import act, set_table, simple_ship
+from tests.helpers import Table, act, set_table, simple_ship
 
 
 async def shown(page) -> list[str]:  # type: ignore[no-untyped-def]
@@ -20,22 +20,34 @@ async def shown(page) -> list[str]:  # type: ignore[no-untyped-def]
     )
 
 
-async def test_a_commander_filters_the_log_by_their_ships_and_by_text_live(
-    browser: Browser, server: Server
-) -> None:
+async def fought(server: Server, hits: list[tuple[str, str, int]]) -> Table:
+    """Ann's Hawk and Bob's Crow, and the hits (source, target, amount) the referee enters."""
     async with httpx.AsyncClient(base_url=server.url) as c:
         t = await set_table(
             c,
             ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow", structure=400), "bob")},
         )
-        for source, target, amount in (("hawk", "crow", 9), ("crow", "hawk", 7)):
+        for source, target, amount in hits:
             r = await act(c, t, "ref", "damage.apply", {"source": source, "target": target, "amount": amount})
             assert r.status_code == 200, r.text
+    return t
+
+
+async def anns_page(browser: Browser, server: Server, t: Table) -> tuple[BrowserContext, Page]:
+    """Ann's battle page in a browser of its own, live."""
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     page = await context.new_page()
+    await page.goto(f"{server.url}/join/{t.tokens['ann']}")
+    await wait_until(page, "document.documentElement.dataset.live === 'connected'")
+    return context, page
+
+
+async def test_a_commander_filters_the_log_by_their_ships_and_by_text_live(
+    browser: Browser, server: Server
+) -> None:
+    t = await fought(server, [("hawk", "crow", 9), ("crow", "hawk", 7)])
+    context, page = await anns_page(browser, server, t)
     try:
-        await page.goto(f"{server.url}/join/{t.tokens['ann']}")
-        await wait_until(page, "document.documentElement.dataset.live === 'connected'")
         everything = await shown(page)
         assert len(everything) == 4, everything
         bar = page.get_by_role("search", name="Filter the log")
@@ -85,19 +97,9 @@ async def test_the_referee_and_a_spectator_get_find_but_no_mine_or_enemy(
 async def test_the_choice_holds_while_the_replay_steps(browser: Browser, server: Server) -> None:
     """The replay swaps its page in at each step (← →): the bar that comes with it keeps the reader's
     choice, and the step's entries are filtered by it."""
-    async with httpx.AsyncClient(base_url=server.url) as c:
-        t = await set_table(
-            c,
-            ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow", structure=400), "bob")},
-        )
-        for source, target in (("hawk", "crow"), ("crow", "hawk"), ("hawk", "crow")):
-            r = await act(c, t, "ref", "damage.apply", {"source": source, "target": target, "amount": 9})
-            assert r.status_code == 200, r.text
-    context = await browser.new_context(viewport={"width": 1280, "height": 900})
-    page = await context.new_page()
+    t = await fought(server, [("hawk", "crow", 9), ("crow", "hawk", 9), ("hawk", "crow", 9)])
+    context, page = await anns_page(browser, server, t)
     try:
-        await page.goto(f"{server.url}/join/{t.tokens['ann']}")
-        await wait_until(page, "document.documentElement.dataset.live === 'connected'")
         await page.goto(f"{server.url}/battles/{t.battle_id}/replay?seq=5")
         bar = page.get_by_role("search", name="Filter the log")
         await bar.get_by_role("button", name="Enemy").click()
