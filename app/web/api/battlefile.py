@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from app.services.errors import Forbidden
 from app.services.history.battlefile import BATTLE_FILE_SCHEMA, export_battle, fork_into, import_into
 from app.services.store.battles import get_battle
+from app.web.api.battles import SeatOut
 from app.web.battle_file_reader import file_body, file_download, read_battle_file
 from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, join_url, participant_by_bearer
 from app.web.middleware.limits import check_battle_creation
@@ -36,13 +37,8 @@ async def battle_file_schema() -> dict[str, Any]:
     return BATTLE_FILE_SCHEMA
 
 
-class ImportedSeat(BaseModel):
+class ImportedSeat(SeatOut):
     file_id: str = Field(description="the seat's id in the file")
-    participant_id: str
-    name: str
-    role: str
-    token: str = Field(description="shown once; the server keeps only its hash")
-    join_url: str
 
 
 class Imported(BaseModel):

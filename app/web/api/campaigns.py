@@ -16,8 +16,10 @@ from app.services.campaigns import fleets, log
 from app.services.campaigns.audit import audit_campaign
 from app.services.campaigns.files import export_for, import_campaign
 from app.services.campaigns.view import campaign_view, log_view
+from app.web.api.battles import SeatOut as BattleSeat
+from app.web.api.battles import _seat_out as battle_seat_out
 from app.web.battle_file_reader import file_body, file_download, read_battle_file
-from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors, join_url
+from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors
 from app.web.middleware.limits import check_battle_creation
 
 router = APIRouter(prefix="/api/v1", tags=["campaigns"])
@@ -246,14 +248,6 @@ async def rewind(campaign_id: str, body: RewindIn, platform: PlatformDep, creds:
     return Changed(seq=await fleets.rewind(platform, campaign_id, seat, body.to))
 
 
-class BattleSeat(BaseModel):
-    participant_id: str
-    name: str
-    role: str
-    token: str
-    join_url: str
-
-
 class BattleMade(BaseModel):
     battle_id: str
     ships: dict[str, str] = Field(description="fleet ship id → the battle's ship id")
@@ -276,21 +270,8 @@ async def start_battle(
     seat = await _seat(platform, campaign_id, creds)
     check_battle_creation(request)
     started = await fleets.start_battle(platform, campaign_id, seat, body.name, body.ships, body.options)
-    seats = [started.referee, *started.seats]
-    return BattleMade(
-        battle_id=started.battle.id,
-        ships=started.ships,
-        seats=[
-            BattleSeat(
-                participant_id=s.participant.id,
-                name=s.participant.name,
-                role=s.participant.role,
-                token=s.token,
-                join_url=join_url(request, s.token),
-            )
-            for s in seats
-        ],
-    )
+    seats = [battle_seat_out(request, s) for s in (started.referee, *started.seats)]
+    return BattleMade(battle_id=started.battle.id, ships=started.ships, seats=seats)
 
 
 @router.post("/campaigns/{campaign_id}/battles/{battle_id}/record", responses=errors(401, 403, 404, 422))
