@@ -7,9 +7,7 @@ back up, but only six rounds after the thaw begins.
 
 from __future__ import annotations
 
-from pydantic import BaseModel
-
-from app.rules.core import Actor, Event, Roll
+from app.rules.core import Actor, Event, Roll, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action, hook, mark
 from app.rules.state import BattleState, Ship
@@ -64,10 +62,6 @@ def step_up(unit: Combatant, steps: int) -> tuple[str, str]:
     return T.crew_step(old).name, T.crew_step(unit.crew_strength).name
 
 
-class ReviveFrozenWatch(BaseModel):
-    ship: str
-
-
 def _may_revive(state: BattleState, ship: Ship) -> str | None:
     """The gate's question (TR-24): a frozen watch aboard, not yet thawing, and a crew to thaw it."""
     hg = ship.part("hg_ship")
@@ -82,9 +76,7 @@ def _may_revive(state: BattleState, ship: Ship) -> str | None:
     return None
 
 
-def revive_frozen_watch(
-    state: BattleState, p: ReviveFrozenWatch, actor: Actor, dice: DiceSource
-) -> list[Event]:
+def revive_frozen_watch(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     # The gate (`_may_revive`) has refused every ship without a frozen watch to thaw and a crew to
     # thaw it, with its reason on "ship"; apply_action never reaches here for one.
     """TR-24: any time; the thawed crew count from the start of the round six rounds on."""
@@ -105,11 +97,7 @@ def revive_frozen_watch(
 mark(
     revive_frozen_watch,
     action(
-        "traveller.revive_frozen_watch",
-        ReviveFrozenWatch,
-        "Revive the frozen watch",
-        ship="ship",
-        fits=_may_revive,
+        "traveller.revive_frozen_watch", ShipRef, "Revive the frozen watch", ship="ship", fits=_may_revive
     ),
 )
 

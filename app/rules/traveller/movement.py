@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from app.rules.core import Actor, Event, Roll, RuleError
+from app.rules.core import Actor, Event, Roll, RuleError, ShipRef
 from app.rules.dice import DiceSource
 from app.rules.ruleset import action, mark, when
 from app.rules.state import BattleState, Ship
@@ -120,11 +120,7 @@ mark(
 )
 
 
-class Dodge(BaseModel):
-    ship: str
-
-
-def dodge(state: BattleState, p: Dodge, actor: Actor, dice: DiceSource) -> list[Event]:
+def dodge(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """A reaction against the next attack on the ship this round: one Thrust and one reaction, then
     a Pilot check (GEN-05); success gives that attack −2 (core rules, tables.md §1b). Evasive
     Action's extra Thrust pays for it without a reaction (TR-27)."""
@@ -176,16 +172,12 @@ def dodge(state: BattleState, p: Dodge, actor: Actor, dice: DiceSource) -> list[
 
 mark(
     dodge,
-    action("traveller.dodge", Dodge, "Dodge the next attack", ship="ship"),
+    action("traveller.dodge", ShipRef, "Dodge the next attack", ship="ship"),
     when(FIRE, refusal="dodges are reactions in the {step:lower} step", field="ship"),
 )
 
 
-class Jump(BaseModel):
-    ship: str
-
-
-def jump(state: BattleState, p: Jump, actor: Actor, dice: DiceSource) -> list[Event]:
+def jump(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
     """GEN-01: jumps happen in the ship action step. The Engineering (jump) check is a standard check
     with the crew DMs, the J-drive hit's DM (TR-19), Prepare for Jump! +2 and Command Discipline +1
     (TR-27) and the computer's DMs; success takes the ship out of the battle. What a failure means
@@ -237,7 +229,7 @@ def jump(state: BattleState, p: Jump, actor: Actor, dice: DiceSource) -> list[Ev
 
 mark(
     jump,
-    action("traveller.jump", Jump, "Jump out of the battle", ship="ship"),
+    action("traveller.jump", ShipRef, "Jump out of the battle", ship="ship"),
     when(SHIP_ACTION, refusal="ships jump in the {step:lower} step", field="ship"),
 )
 
