@@ -77,9 +77,9 @@ def _may_revive(state: BattleState, ship: Ship) -> str | None:
 
 
 def revive_frozen_watch(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list[Event]:
+    """TR-24: any time; the thawed crew count from the start of the round six rounds on."""
     # The gate (`_may_revive`) has refused every ship without a frozen watch to thaw and a crew to
     # thaw it, with its reason on "ship"; apply_action never reaches here for one.
-    """TR-24: any time; the thawed crew count from the start of the round six rounds on."""
     ship = state.ship(p.ship)
     model = load(ship)
     ready = state.clock.turn + FROZEN_WATCH_ROUNDS

@@ -61,7 +61,9 @@ class BattleCreated(BaseModel):
     referee: SeatOut
 
 
-def _seat_out(request: Request, seat: Any) -> SeatOut:
+def seat_out(request: Request, seat: Any) -> SeatOut:
+    """A seat as every door that makes one answers it (a battle, the lobby, a campaign's battle):
+    its token, shown this once, and the link that joins with it."""
     p = seat.participant
     return SeatOut(
         participant_id=p.id,
@@ -86,7 +88,7 @@ async def new_battle(body: NewBattle, request: Request, platform: PlatformDep) -
             referee_name=body.referee_name,
             rules=platform.rules,
         )
-    return BattleCreated(battle_id=battle.id, seed_sha256=battle.seed_hash, referee=_seat_out(request, seat))
+    return BattleCreated(battle_id=battle.id, seed_sha256=battle.seed_hash, referee=seat_out(request, seat))
 
 
 @router.get("/library", responses=errors())
@@ -262,7 +264,7 @@ async def new_seat(
         seat = await add_participant(
             session, battle, body.name, body.role, max_seats=platform.settings.max_seats_per_battle
         )
-    return _seat_out(request, seat)
+    return seat_out(request, seat)
 
 
 @router.post(
@@ -277,7 +279,7 @@ async def new_token_for_seat(
     browsers seated with it lose the seat at their next request."""
     async with _seats_change(platform, battle_id, creds) as session:
         seat = await rotate_token(session, battle_id, participant_id)
-    return _seat_out(request, seat)
+    return seat_out(request, seat)
 
 
 @router.delete(

@@ -17,7 +17,7 @@ from app.services.campaigns.audit import audit_campaign
 from app.services.campaigns.files import export_for, import_campaign
 from app.services.campaigns.view import campaign_view, log_view
 from app.web.api.battles import SeatOut as BattleSeat
-from app.web.api.battles import _seat_out as battle_seat_out
+from app.web.api.battles import seat_out as battle_seat_out
 from app.web.battle_file_reader import file_body, file_download, read_battle_file
 from app.web.deps import SEQ_MAX, Creds, PlatformDep, errors
 from app.web.middleware.limits import check_battle_creation

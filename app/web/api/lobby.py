@@ -14,7 +14,7 @@ from app.services.errors import Forbidden, Unauthorized
 from app.services.reading.screen import screen_view
 from app.services.store.battles import get_battle
 from app.services.table import lobby
-from app.web.api.battles import SeatOut, _seat_out
+from app.web.api.battles import SeatOut, seat_out
 from app.web.deps import Creds, HubDep, PlatformDep, errors, participant_by_bearer
 
 router = APIRouter(prefix="/api/v1", tags=["lobby"])
@@ -146,7 +146,7 @@ async def claim_seat(
     claim with the secret as Bearer token, and collect the seat once it is approved."""
     granted = await lobby.claim_seat(platform, battle_id, seat_id, body)
     if granted.seat is not None:
-        return _seat_out(request, granted.seat)
+        return seat_out(request, granted.seat)
     waiting = ClaimWaiting(claim_id=granted.request_id or 0, claim_secret=granted.secret or "")
     return JSONResponse(waiting.model_dump(), status_code=202)
 
@@ -171,4 +171,4 @@ async def collect_claim(
     battle_id: str, claim_id: ClaimId, request: Request, platform: PlatformDep, creds: Creds
 ) -> Any:
     """An approved claim's seat, once: its new token and join link."""
-    return _seat_out(request, await lobby.collect(platform, battle_id, claim_id, _secret(creds)))
+    return seat_out(request, await lobby.collect(platform, battle_id, claim_id, _secret(creds)))
