@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:  # the state is built on these types; an event only reads a ship's id
+    from app.rules.state import Ship
 
 Role = Literal["referee", "player", "spectator", "bot"]
 Visibility = Literal["public", "owner", "referee"]
@@ -106,6 +109,12 @@ class Event(BaseModel):
     hidden_text: str | None = None
     rolls: list[Roll] = Field(default_factory=list)
     data: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def about(cls, ship: Ship, kind: str, text: str, **fields: Any) -> Event:
+        """An event about one ship, most of what the rules log: it names the ship, whose commander
+        may then see an owner-only event; `fields` are the others (visibility, rolls, data…)."""
+        return cls(kind=kind, text=text, ship=ship.id, **fields)
 
 
 class NoPayload(BaseModel):

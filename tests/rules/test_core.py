@@ -234,6 +234,16 @@ def test_owner_events_are_hidden_from_others() -> None:
     assert battle_view(state, bob)["ships"]["hawk"]["commanded"] is False
 
 
+def test_an_event_about_a_ship_names_it_by_id_and_keeps_every_other_field() -> None:
+    from app.rules.core import Event
+
+    hawk = battle_with(("Hawk", "ann")).ships["hawk"]
+    made = Event.about(hawk, "move", "Hawk moves.", visibility="owner", hidden_text="A ship moves.")
+    assert made == Event(
+        kind="move", text="Hawk moves.", ship="hawk", visibility="owner", hidden_text="A ship moves."
+    )
+
+
 def test_GEN_03_a_ship_is_not_entered_as_firing_on_itself() -> None:
     state = battle_with(("Hawk", "ann"), ("Crow", "bob"))
     with pytest.raises(RuleError) as err:

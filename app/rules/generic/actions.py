@@ -313,13 +313,7 @@ def add_ship(state: BattleState, payload: AddShip, actor: Actor, dice: DiceSourc
     ship = build_ship(state, payload.definition, payload.owner)
     ship.position = payload.position.stored() if payload.position is not None else None
     state.ships[ship.id] = ship
-    return [
-        Event(
-            kind="ship_added",
-            ship=ship.id,
-            text=f"{ship.name} ({ship.klass or ship.system}) joins the battle.",
-        )
-    ]
+    return [Event.about(ship, "ship_added", f"{ship.name} ({ship.klass or ship.system}) joins the battle.")]
 
 
 mark(add_ship, action("ship.add", AddShip, "Add a ship", referee_only=True))
@@ -345,7 +339,7 @@ def assign_ship(state: BattleState, payload: AssignShip, actor: Actor, dice: Dic
     """The referee hands a ship's command to another participant, or to no one."""
     ship = state.ship(payload.ship)
     ship.owner = payload.owner
-    return [Event(kind="ship_assigned", ship=ship.id, text=f"{ship.name} changes command.")]
+    return [Event.about(ship, "ship_assigned", f"{ship.name} changes command.")]
 
 
 mark(assign_ship, action("ship.assign", AssignShip, "Assign a ship", referee_only=True))
@@ -532,18 +526,16 @@ def move_ship(state: BattleState, payload: MoveShip, actor: Actor, dice: DiceSou
     where = ", ".join(f"{k} {v}" for k, v in position.items())
     if state.game.position_hidden(ship):
         return [
-            Event(
-                kind="move",
-                ship=ship.id,
+            Event.about(
+                ship,
+                "move",
+                f"{ship.name} (cloaked) moves: {where}.",
                 visibility="owner",
-                text=f"{ship.name} (cloaked) moves: {where}.",
                 hidden_text="A cloaked ship moves.",
                 data={"position": position, "reveal_at_end": True},
             )
         ]
-    return [
-        Event(kind="move", ship=ship.id, text=f"{ship.name} moves: {where}.", data={"position": position})
-    ]
+    return [Event.about(ship, "move", f"{ship.name} moves: {where}.", data={"position": position})]
 
 
 mark(move_ship, action("ship.move", MoveShip, "Move a ship", ship="ship"))

@@ -42,10 +42,10 @@ def declare_boarding(
         raise RuleError(reason, "target")
     words = KIND_WORDS[payload.kind]
     return [
-        Event(
-            kind="boarding",
-            ship=target.id,
-            text=f"{attacker.name} makes {words} against {target.name}: {payload.outcome}",
+        Event.about(
+            target,
+            "boarding",
+            f"{attacker.name} makes {words} against {target.name}: {payload.outcome}",
             data={
                 "kind": payload.kind,
                 "attacker": attacker.id,

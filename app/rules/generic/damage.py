@@ -168,10 +168,10 @@ def resolve_damage(
         parts.append(f"{ctx.to_internal} to {' → '.join(dict.fromkeys(ctx.sections_hit)) or 'internals'}")
     if ctx.lost:
         parts.append(f"{ctx.lost} beyond destruction")
-    summary = Event(
-        kind="damage",
-        ship=target.id,
-        text=f"{ship_label(state, entry.source)} hits {target.name}{weapon} for {entry.amount}{where}: "
+    summary = Event.about(
+        target,
+        "damage",
+        f"{ship_label(state, entry.source)} hits {target.name}{weapon} for {entry.amount}{where}: "
         + (", ".join(parts) or "no effect")
         + ".",
         data={

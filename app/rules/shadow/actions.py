@@ -130,10 +130,10 @@ def reduce(state: BattleState, ship: Ship, track: PainTrack, dice: DiceSource) -
     else:
         shifted = f"; reaction stays {track.reaction}"
     save(ship, track)
-    return Event(
-        kind="pain_reduction",
-        ship=ship.id,
-        text=f"{ship.name} rolls pain reduction: pain {old_level} → {track.level}{shifted}.",
+    return Event.about(
+        ship,
+        "pain_reduction",
+        f"{ship.name} rolls pain reduction: pain {old_level} → {track.level}{shifted}.",
         rolls=[roll],
         data={"old": old_level, "new": track.level, "reaction": track.reaction},
     )
@@ -163,7 +163,7 @@ def plot_speed(state: BattleState, p: PlotSpeed, actor: Actor, dice: DiceSource)
     ship, track = living_track(state, p.ship)
     track.speed = p.speed
     save(ship, track)
-    return [Event(kind="pain_speed", ship=ship.id, text=f"{ship.name} is plotted at speed {p.speed}.")]
+    return [Event.about(ship, "pain_speed", f"{ship.name} is plotted at speed {p.speed}.")]
 
 
 mark(
@@ -222,7 +222,7 @@ def report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSou
         note, data = f" ({nearest.name}, from the map)", {"nearest": nearest.id, "from_map": True}
     if rng < PHASE_OUT_RANGE:
         text = f"{ship.name} is {rng} hexes from the nearest enemy{note}: under {PHASE_OUT_RANGE}, it keeps evading."
-        return [Event(kind="pain_range", ship=ship.id, text=text, data={"range": rng, **data})]
+        return [Event.about(ship, "pain_range", text, data={"range": rng, **data})]
     track.add(
         Obligation(
             kind="phase_out",
@@ -234,7 +234,7 @@ def report_range(state: BattleState, p: ReportRange, actor: Actor, dice: DiceSou
     )
     save(ship, track)
     text = f"{ship.name} is {rng} hexes from the nearest enemy{note} and must attempt to phase out (SH-12)."
-    return [Event(kind="pain_phase_out", ship=ship.id, text=text, data={"range": rng, **data})]
+    return [Event.about(ship, "pain_phase_out", text, data={"range": rng, **data})]
 
 
 mark(
@@ -265,9 +265,7 @@ def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -
         end(duty, f"met: phased out ({when.label()})", when.turn)
         track.phased_out = True
         save(ship, track)
-        return [
-            Event(kind="pain_phase_out", ship=ship.id, text=f"{ship.name} phases out and leaves the battle.")
-        ]
+        return [Event.about(ship, "pain_phase_out", f"{ship.name} phases out and leaves the battle.")]
     if duty.kind == "phase_out":
         end(duty, "phasing out was not possible", when.turn)
         track.add(
@@ -281,15 +279,15 @@ def phase_out(state: BattleState, p: PhaseOut, actor: Actor, dice: DiceSource) -
         )
         save(ship, track)
         text = f"{ship.name} cannot phase out now and must plot it at the next {allocation_name(state)}."
-        return [Event(kind="pain_phase_out", ship=ship.id, text=text)]
+        return [Event.about(ship, "pain_phase_out", text)]
     if not in_allocation(state):
         raise RuleError(f"phasing out is plotted during {allocation_name(state)}", "result")
     end(duty, "still impossible through damage", when.turn)
     events = [
-        Event(
-            kind="pain_phase_out",
-            ship=ship.id,
-            text=f"{ship.name} still cannot phase out through damage; it rolls pain reduction and plays on.",
+        Event.about(
+            ship,
+            "pain_phase_out",
+            f"{ship.name} still cannot phase out through damage; it rolls pain reduction and plays on.",
         )
     ]
     if track.reduced_turn != when.turn and track.level > 0:
@@ -322,11 +320,7 @@ def obligation_done(state: BattleState, p: ObligationDone, actor: Actor, dice: D
         )
     end(duty, f"done ({now(state).label()})", state.clock.turn)
     save(ship, track)
-    return [
-        Event(
-            kind="pain_obligation_done", ship=ship.id, text=f"{ship.name} has done what it must: {duty.text}."
-        )
-    ]
+    return [Event.about(ship, "pain_obligation_done", f"{ship.name} has done what it must: {duty.text}.")]
 
 
 mark(
@@ -373,10 +367,10 @@ def set_target(state: BattleState, p: SetTarget, actor: Actor, dice: DiceSource)
     save(ship, track)
     before = ship_name(state, old)
     return [
-        Event(
-            kind="override",
-            ship=ship.id,
-            text=f"⚠ OVERRIDE (Referee): {ship.name} must now target {target.name} instead of {before} — "
+        Event.about(
+            ship,
+            "override",
+            f"⚠ OVERRIDE (Referee): {ship.name} must now target {target.name} instead of {before} — "
             f"“{p.reason}”",
             data={
                 "path": f"ships.{ship.id}.parts.pain.target",

@@ -22,11 +22,7 @@ def _expire_all(state: BattleState, moment: str) -> list[Event]:
     for ship, track in living_shadows(state):
         for text in expire(state, track, when, moment):
             events.append(
-                Event(
-                    kind="pain_obligation_expired",
-                    ship=ship.id,
-                    text=f"{ship.name} is no longer bound: {text}.",
-                )
+                Event.about(ship, "pain_obligation_expired", f"{ship.name} is no longer bound: {text}.")
             )
         _forget_old(track, when.turn)
         save(ship, track)
@@ -63,21 +59,21 @@ def offer_reduction(state: BattleState, dice: DiceSource) -> list[Event]:
     for ship, track in living_shadows(state):
         if track.level > 0 and track.reduced_turn != state.clock.turn:
             events.append(
-                Event(
-                    kind="pain_reminder",
-                    ship=ship.id,
-                    visibility="owner",
-                    text=f"{ship.name} may roll pain reduction this {step} (pain {track.level}, "
+                Event.about(
+                    ship,
+                    "pain_reminder",
+                    f"{ship.name} may roll pain reduction this {step} (pain {track.level}, "
                     f"reaction {track.reaction}).",
+                    visibility="owner",
                 )
             )
         if any(o.kind == "plot_phase_out" for o in track.active()):
             events.append(
-                Event(
-                    kind="pain_reminder",
-                    ship=ship.id,
+                Event.about(
+                    ship,
+                    "pain_reminder",
+                    f"{ship.name} must plot phasing out this {step} (SH-12).",
                     visibility="owner",
-                    text=f"{ship.name} must plot phasing out this {step} (SH-12).",
                 )
             )
     return events

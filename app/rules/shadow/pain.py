@@ -94,7 +94,7 @@ def check_ship(state: BattleState, ship: Ship, track: PainTrack, when: When, dic
         if total == 0:
             return []
         text = f"{ship.name} took {total} damage to armour and internals in {where}: under 25, no pain check."
-        return [Event(kind="pain_check", ship=ship.id, text=text, data={"damage": total})]
+        return [Event.about(ship, "pain_check", text, data={"damage": total})]
     source, amount = track.largest_source()
     rise = _chance(dice, ship, band, "pain rise chance", "rises", "no rise")
     rolls = [rise]
@@ -103,10 +103,10 @@ def check_ship(state: BattleState, ship: Ship, track: PainTrack, when: When, dic
         rolls.append(_rise(dice, ship, track, band))
     said = f"pain rises {old} → {track.level}" if track.level != old else f"pain stays {old}"
     events = [
-        Event(
-            kind="pain_check",
-            ship=ship.id,
-            text=f"{ship.name} took {total} damage to armour and internals in {where} "
+        Event.about(
+            ship,
+            "pain_check",
+            f"{ship.name} took {total} damage to armour and internals in {where} "
             f"(most from {ship_name(state, source)}, {amount}): {said}.",
             rolls=rolls,
             data={"damage": total, "band": band.label, "old": old, "new": track.level, "most_damage": source},
@@ -132,9 +132,7 @@ def _react(
     )
     roll = _chance(dice, ship, band, "reaction chance", hit, "no reaction")
     if roll.total > band.chance:
-        return Event(
-            kind="pain_reaction", ship=ship.id, text=f"{ship.name} does not react to the pain.", rolls=[roll]
-        )
+        return Event.about(ship, "pain_reaction", f"{ship.name} does not react to the pain.", rolls=[roll])
     if level == "ZERO":
         # SH-06 Decision: a successful roll that reads ZERO is no reaction. It takes no effect,
         # overrides nothing and ends no standing obligation (an owed Shadow Cutter attack stays owed).
@@ -142,13 +140,13 @@ def _react(
             f"{ship.name} grins and bears it: pain {track.level} reads ZERO, which is no reaction "
             "(nothing changes, SH-06)."
         )
-        return Event(kind="pain_reaction", ship=ship.id, text=text, rolls=[roll], data={"reaction": "ZERO"})
+        return Event.about(ship, "pain_reaction", text, rolls=[roll], data={"reaction": "ZERO"})
     if not overrides(track, level, when.turn):
         text = (
             f"{ship.name} reacts at {level}, which does not override its {track.reaction} "
             f"reaction already taken in turn {when.turn} (SH-07)."
         )
-        return Event(kind="pain_reaction", ship=ship.id, text=text, rolls=[roll], data={"reaction": level})
+        return Event.about(ship, "pain_reaction", text, rolls=[roll], data={"reaction": level})
     track.most_damage, track.most_damage_amount = track.largest_source()
     event = take_effect(state, ship, track, level, when, dice)
     event.rolls.insert(0, roll)
@@ -204,6 +202,4 @@ def _quiet(ship: Ship) -> bool:
 
 
 def _expired(ship: Ship, text: str) -> Event:
-    return Event(
-        kind="pain_obligation_expired", ship=ship.id, text=f"{ship.name} is no longer bound: {text}."
-    )
+    return Event.about(ship, "pain_obligation_expired", f"{ship.name} is no longer bound: {text}.")

@@ -164,10 +164,10 @@ def die_of_shock(ship: Ship, track: PainTrack, when: When) -> Event:
     if track.speed is None or track.speed > 1:
         track.speed = 1
     ship.destroyed = True
-    return Event(
-        kind="pain_death",
-        ship=ship.id,
-        text=f"{ship.name} dies of shock at pain 16 and is destroyed: it drops to speed 1 at most, its carcass "
+    return Event.about(
+        ship,
+        "pain_death",
+        f"{ship.name} dies of shock at pain 16 and is destroyed: it drops to speed 1 at most, its carcass "
         "drifts in its last direction, out of the game for every purpose but left in play to be recovered.",
     )
 
@@ -185,10 +185,10 @@ def take_effect(
     track.last_reaction_turn = when.turn
     duties = "; ".join(o.text for o in new)
     said = "; ".join(part for part in (duties, *effects) if part) or "no obligation"
-    return Event(
-        kind="pain_reaction",
-        ship=ship.id,
-        text=f"{ship.name} {MOODS[level]} — reaction {level}: {said}.",
+    return Event.about(
+        ship,
+        "pain_reaction",
+        f"{ship.name} {MOODS[level]} — reaction {level}: {said}.",
         rolls=rolls,
         data={"reaction": level, "most_damage": track.most_damage},
     )

@@ -212,11 +212,7 @@ def engage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> li
     if not cloak.keeps_shields:
         conditions.append("its shields absorb nothing")
     tail = f"; {' and '.join(conditions)} while cloaked" if conditions else ""
-    return [
-        Event(
-            kind="cloak", ship=ship.id, text=f"{ship.name} cloaks and leaves the board{tail} (ST-21, ST-22)."
-        )
-    ]
+    return [Event.about(ship, "cloak", f"{ship.name} cloaks and leaves the board{tail} (ST-21, ST-22).")]
 
 
 mark(
@@ -237,10 +233,10 @@ def disengage(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) ->
     cloak.last_known = ship.position
     save_part(ship, PART, cloak)
     return [
-        Event(
-            kind="decloak",
-            ship=ship.id,
-            text=f"{ship.name} decloaks at {_where(ship.position)}; its weapons and shields return next turn "
+        Event.about(
+            ship,
+            "decloak",
+            f"{ship.name} decloaks at {_where(ship.position)}; its weapons and shields return next turn "
             "(ST-22).",
             data={"position": ship.position},
         )
@@ -266,11 +262,11 @@ def set_signature(state: BattleState, p: SetSignature, actor: Actor, dice: DiceS
     cloak.signature = p.signature
     save_part(ship, PART, cloak)
     return [
-        Event(
-            kind="cloak_signature",
-            ship=ship.id,
+        Event.about(
+            ship,
+            "cloak_signature",
+            f"The referee sets {ship.name}'s cloak signature to {p.signature} (ST-23).",
             visibility="referee",
-            text=f"The referee sets {ship.name}'s cloak signature to {p.signature} (ST-23).",
         )
     ]
 
@@ -377,20 +373,20 @@ def detect(state: BattleState, p: Detect, actor: Actor, dice: DiceSource) -> lis
             )
         advice = f"suggested: EW {p.ew} vs {basis} + signature {cloak.signature} → {verdict}"
     return [
-        Event(
-            kind="cloak_detection_attempt",
-            ship=detector.id,
-            visibility="owner",
-            text=f"{detector.name} puts {p.ew} EW on detecting {target.name} at range {rng}{note}. "
+        Event.about(
+            detector,
+            "cloak_detection_attempt",
+            f"{detector.name} puts {p.ew} EW on detecting {target.name} at range {rng}{note}. "
             "The referee rules (ST-23).",
+            visibility="owner",
             hidden_text=f"{detector.name} searches for a cloaked ship.",
             data={"target": target.id, "attempt": attempt.index},
         ),
-        Event(
-            kind="cloak_detection_suggestion",
-            ship=target.id,
+        Event.about(
+            target,
+            "cloak_detection_suggestion",
+            f"For the referee — attempt {attempt.index} by {detector.name}: {advice} (ST-23).",
             visibility="referee",
-            text=f"For the referee — attempt {attempt.index} by {detector.name}: {advice} (ST-23).",
             data={"target": target.id, "attempt": attempt.index, "suggested": hint},
         ),
     ]
@@ -440,10 +436,10 @@ def rule_detection(state: BattleState, p: RuleDetection, actor: Actor, dice: Dic
     cloak.last_known = target.position
     save_part(target, PART, cloak)
     return [
-        Event(
-            kind="cloak_detection",
-            ship=target.id,
-            text=f"{who} detects the cloaked {target.name} at {_where(target.position)}: it may be fired at "
+        Event.about(
+            target,
+            "cloak_detection",
+            f"{who} detects the cloaked {target.name} at {_where(target.position)}: it may be fired at "
             "this turn with its shields down; fire outcomes are entered (ST-23, ST-23a).",
         )
     ]
@@ -463,10 +459,10 @@ def reveal_by_collateral(state: BattleState, ship: Ship, effect: str) -> Event |
     cloak.revealed = True
     cloak.last_known = ship.position
     save_part(ship, PART, cloak)
-    return Event(
-        kind="cloak_revealed",
-        ship=ship.id,
-        text=f"Collateral {effect} damage reveals the cloaked {ship.name} at {_where(ship.position)}; "
+    return Event.about(
+        ship,
+        "cloak_revealed",
+        f"Collateral {effect} damage reveals the cloaked {ship.name} at {_where(ship.position)}; "
         "it could not be the target of that fire (ST-24).",
     )
 
@@ -483,11 +479,7 @@ def forget_sightings(state: BattleState, dice: DiceSource) -> list[Event]:
         save_part(ship, PART, cloak)
         if cloak.cloaked:
             events.append(
-                Event(
-                    kind="cloak_hidden",
-                    ship=ship.id,
-                    text=f"The cloaked {ship.name} is lost from sight again.",
-                )
+                Event.about(ship, "cloak_hidden", f"The cloaked {ship.name} is lost from sight again.")
             )
     return events
 

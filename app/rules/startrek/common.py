@@ -110,7 +110,7 @@ def gone_to_warp(ship: Ship) -> str | None:
 def owner_event(ship: Ship, kind: str, text: str, hidden_text: str, **extra: Any) -> Event:
     """An event only the ship's commander (and the referee) reads; others read `hidden_text`:
     the shape of every Star Trek choice made in secret (power, arcs, cloak, warp)."""
-    return Event(kind=kind, ship=ship.id, visibility="owner", text=text, hidden_text=hidden_text, **extra)
+    return Event.about(ship, kind, text, visibility="owner", hidden_text=hidden_text, **extra)
 
 
 def ratio(current: int, rating: int) -> str:

@@ -113,10 +113,10 @@ def check_thrusters(state: BattleState, ship: Ship) -> list[Event]:
     impulse.lost_turn = state.clock.turn
     save_part(ship, PART, impulse)
     return [
-        Event(
-            kind="impulse_lost",
-            ship=ship.id,
-            text=f"{ship.name} has lost every impulse thruster: all thrust costs double and initiative is "
+        Event.about(
+            ship,
+            "impulse_lost",
+            f"{ship.name} has lost every impulse thruster: all thrust costs double and initiative is "
             f"−{-LOST_INITIATIVE} for the rest of the scenario (ST-03).",
         )
     ]
@@ -192,11 +192,11 @@ def thrust(state: BattleState, p: Thrust, actor: Actor, dice: DiceSource) -> lis
         )
     hidden = position_secret(ship)
     events.append(
-        Event(
-            kind="thrust",
-            ship=ship.id,
+        Event.about(
+            ship,
+            "thrust",
+            text,
             visibility="owner" if hidden else "public",
-            text=text,
             hidden_text="A cloaked ship manoeuvres." if hidden else None,
             data={"cost": cost, "each": each, "used": impulse.thrust_used, "over": max(over, 0)},
         )

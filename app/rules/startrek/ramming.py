@@ -40,7 +40,7 @@ def ram(state: BattleState, p: Ram, actor: Actor, dice: DiceSource) -> list[Even
     resolved by the full rules (GEN-03)."""
     ship = state.ship(p.ship)
     total, text = ramming_factor(state, ship, p.direction, p.factor)
-    return [Event(kind="ramming_factor", ship=ship.id, text=text + ".", data={"factor": total})]
+    return [Event.about(ship, "ramming_factor", text + ".", data={"factor": total})]
 
 
 mark(

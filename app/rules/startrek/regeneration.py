@@ -134,7 +134,7 @@ def open_ship_power(state: BattleState, dice: DiceSource) -> list[Event]:
             said = f"{ship.name} has no shield generator: no regeneration."
         else:
             continue
-        events.append(Event(kind="shield_regeneration", ship=ship.id, text=said))
+        events.append(Event.about(ship, "shield_regeneration", said))
     return events
 
 

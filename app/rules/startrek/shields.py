@@ -452,9 +452,7 @@ def drop_all(ship: Ship, shields: Shields, turn: int, why: str) -> Event:
         projection.collapsed = True
         projection.collapsed_turn = turn
     save_part(ship, PART, shields)
-    return Event(
-        kind="shields_fall", ship=ship.id, text=f"{ship.name}'s {why}: every shield projection falls (ST-11)."
-    )
+    return Event.about(ship, "shields_fall", f"{ship.name}'s {why}: every shield projection falls (ST-11).")
 
 
 def generator_check(state: BattleState, ship: Ship) -> list[Event]:
@@ -491,10 +489,10 @@ def collapse_unguarded(state: BattleState, dice: DiceSource) -> list[Event]:
             names = ", ".join(fallen)
             verb = "shield collapses" if len(fallen) == 1 else "shields collapse"
             events.append(
-                Event(
-                    kind="shield_collapse",
-                    ship=ship.id,
-                    text=f"{ship.name}'s {names} {verb}: no working deflector in arc (ST-12).",
+                Event.about(
+                    ship,
+                    "shield_collapse",
+                    f"{ship.name}'s {names} {verb}: no working deflector in arc (ST-12).",
                 )
             )
     return events

@@ -86,10 +86,10 @@ def load(state: BattleState, p: Load, actor: Actor, dice: DiceSource) -> list[Ev
     launcher.loaded += p.count
     save_part(ship, PART, launchers)
     return [
-        Event(
-            kind="torpedo_load",
-            ship=ship.id,
-            text=f"{ship.name} loads {p.count} photon torpedo{'es' if p.count > 1 else ''} into {launcher.name}: "
+        Event.about(
+            ship,
+            "torpedo_load",
+            f"{ship.name} loads {p.count} photon torpedo{'es' if p.count > 1 else ''} into {launcher.name}: "
             f"{launcher.loaded} of {launcher.capacity} ready.",
         )
     ]
@@ -139,10 +139,10 @@ def fire(state: BattleState, p: Fire, actor: Actor, dice: DiceSource) -> list[Ev
     noun = "torpedo" if p.count == 1 else "torpedoes"
     penalty = "no penalty" if modifier == 0 else f"each −{-modifier} to hit"
     return [
-        Event(
-            kind="torpedo_fire",
-            ship=ship.id,
-            text=f"{ship.name} fires {p.count} photon {noun} from {launcher.name}{at}: {penalty} (ST-25); "
+        Event.about(
+            ship,
+            "torpedo_fire",
+            f"{ship.name} fires {p.count} photon {noun} from {launcher.name}{at}: {penalty} (ST-25); "
             f"{launcher.loaded} left loaded.",
             data={"count": p.count, "to_hit_modifier": modifier, "target": p.target},
         )

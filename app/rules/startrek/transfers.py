@@ -94,10 +94,10 @@ def transfer(state: BattleState, p: Transfer, actor: Actor, dice: DiceSource) ->
     save_part(ship, PART, shields)
     rule = "ST-15a" if state.game.in_moment(state, ALLOCATION) else "ST-08"
     return [
-        Event(
-            kind="shield_transfer",
-            ship=ship.id,
-            text=f"{ship.name} moves {p.points} shield strength from {source.name} to {target.name}: {source.name} "
+        Event.about(
+            ship,
+            "shield_transfer",
+            f"{ship.name} moves {p.points} shield strength from {source.name} to {target.name}: {source.name} "
             f"{ratio(before[0], source.rating)} → {ratio(source.value, source.rating)}, {target.name} "
             f"{ratio(before[1], target.rating)} → {ratio(target.value, target.rating)} ({rule}).",
             data={"source": source.name, "target": target.name, "points": p.points},

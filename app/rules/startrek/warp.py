@@ -96,10 +96,10 @@ def count_destroyed_nacelles(ship: Ship) -> list[Event]:
         warp.destroyed_counted.append(name)
         warp.counter += DESTROYED_NACELLE_DELAY
         events.append(
-            Event(
-                kind="warp_delay",
-                ship=ship.id,
-                text=f"{ship.name}'s {name} is destroyed: warp delay +{DESTROYED_NACELLE_DELAY}, "
+            Event.about(
+                ship,
+                "warp_delay",
+                f"{ship.name}'s {name} is destroyed: warp delay +{DESTROYED_NACELLE_DELAY}, "
                 f"{turns(warp.counter)} to wait (ST-19).",
             )
         )
@@ -177,7 +177,7 @@ def declare(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> l
             "turn (ST-17)."
         )
     save_part(ship, PART, warp)
-    return [Event(kind=kind, ship=ship.id, text=text, rolls=rolls, data=data)]
+    return [Event.about(ship, kind, text, rolls=rolls, data=data)]
 
 
 mark(
@@ -222,10 +222,10 @@ def shut_down(state: BattleState, p: ShutDownNacelle, actor: Actor, dice: DiceSo
     warp.counter += SHUTDOWN_NACELLE_DELAY
     save_part(ship, PART, warp)
     return [
-        Event(
-            kind="nacelle_shutdown",
-            ship=ship.id,
-            text=f"{ship.name} shuts down {name}: warp delay +1, {turns(warp.counter)} to wait; it is skipped "
+        Event.about(
+            ship,
+            "nacelle_shutdown",
+            f"{ship.name} shuts down {name}: warp delay +1, {turns(warp.counter)} to wait; it is skipped "
             "in warp checks (ST-20).",
         )
     ]
@@ -252,9 +252,7 @@ def leave_for_warp(state: BattleState, dice: DiceSource) -> list[Event]:
             continue
         warp.departed = True
         save_part(ship, PART, warp)
-        events.append(
-            Event(kind="warp_departed", ship=ship.id, text=f"{ship.name} goes to warp and leaves the battle.")
-        )
+        events.append(Event.about(ship, "warp_departed", f"{ship.name} goes to warp and leaves the battle."))
     return events
 
 

@@ -423,7 +423,7 @@ def barrage(state: BattleState, p: BarrageOrder, actor: Actor, dice: DiceSource)
         return _on_small_craft(state, target_ship, target, line, rolls, damage, data)
     res = Resolution(state, target_ship, target, dice, barrage_damage=damage, meson=fire.kind == "meson")
     struck = _land(res, p, damage, rolls, data)
-    events = [Event(kind="barrage", ship=ship.id, text=line + struck, rolls=rolls, data=data)]
+    events = [Event.about(ship, "barrage", line + struck, rolls=rolls, data=data)]
     if net >= SYSTEM_HIT_ROLL and damage > 0:
         for name in data["struck"]:
             section = target.section(name)
@@ -534,9 +534,9 @@ def _on_flight(
     if excess:
         text += f"; {excess} excess damage to resolve as normal hits (GEN-03)"
     data.update({"craft_lost": lost, "excess": excess})
-    events = [Event(kind="barrage", ship=ship.id, text=text, rolls=rolls, data=data)]
+    events = [Event.about(ship, "barrage", text, rolls=rolls, data=data)]
     if ship.destroyed:
-        events.append(Event(kind="ship_destroyed", ship=ship.id, text=f"Flight {ship.name} is wiped out."))
+        events.append(Event.about(ship, "ship_destroyed", f"Flight {ship.name} is wiped out."))
     return events
 
 
@@ -559,7 +559,7 @@ def _on_small_craft(
         text = f"{line} × 3 = {total * 3} damage to resolve as hits by the core rules (GEN-03)"
         data["core_damage"] = total * 3
     ship.parts["hg_ship"] = model.model_dump(mode="json")
-    return [Event(kind="barrage", ship=ship.id, text=text, rolls=rolls, data=data), *events]
+    return [Event.about(ship, "barrage", text, rolls=rolls, data=data), *events]
 
 
 def _shockwave(
@@ -579,7 +579,7 @@ def _shockwave(
         )
     data["sand_cleared"] = isinstance(target, HgShip) and target.round.sand_gone
     save_unit(ship, target)
-    return [Event(kind="barrage", ship=ship.id, text=line, rolls=rolls, data=data)]
+    return [Event.about(ship, "barrage", line, rolls=rolls, data=data)]
 
 
 def take_dodge(state: BattleState, shooter: Ship, target_ship: Ship, target: Combatant, entered: int) -> int:

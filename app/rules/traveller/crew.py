@@ -86,10 +86,10 @@ def revive_frozen_watch(state: BattleState, p: ShipRef, actor: Actor, dice: Dice
     model.frozen_watch_ready = ready
     save(ship, model)
     return [
-        Event(
-            kind="frozen_watch",
-            ship=ship.id,
-            text=f"{ship.name} begins reviving its frozen watch: it joins the crew in round {ready} (TR-24).",
+        Event.about(
+            ship,
+            "frozen_watch",
+            f"{ship.name} begins reviving its frozen watch: it joins the crew in round {ready} (TR-24).",
         )
     ]
 
@@ -116,10 +116,10 @@ def frozen_watch_wakes(state: BattleState, dice: DiceSource) -> list[Event]:
         old, new = step_up(model, model.frozen_watch_steps)
         save(ship, model)
         events.append(
-            Event(
-                kind="frozen_watch",
-                ship=ship.id,
-                text=f"{ship.name}'s frozen watch takes its posts: crew {old} → {new} (TR-24).",
+            Event.about(
+                ship,
+                "frozen_watch",
+                f"{ship.name}'s frozen watch takes its posts: crew {old} → {new} (TR-24).",
             )
         )
     return events
@@ -135,8 +135,8 @@ def abandon_ship(state: BattleState, ship: Ship, model: HgShip) -> Event | None:
     if model.abandon_round is None or model.abandon_round not in rounds or model.crew_strength == "dead":
         return None
     model.crew_escaped = True
-    return Event(
-        kind="abandon_ship",
-        ship=ship.id,
-        text=f"{ship.name}'s surviving crew reach the lifeboats and escape pods (Prepare to Abandon Ship!).",
+    return Event.about(
+        ship,
+        "abandon_ship",
+        f"{ship.name}'s surviving crew reach the lifeboats and escape pods (Prepare to Abandon Ship!).",
     )

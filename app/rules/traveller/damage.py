@@ -59,7 +59,7 @@ def entered_hit(state: BattleState, p: EnteredHit, actor: Actor, dice: DiceSourc
     target.parts["hg_ship"] = model.model_dump(mode="json")
     who = state.ships[p.source].name if p.source in state.ships else "An attacker"
     text = f"{who} hits {target.name} ({section.name}): " + ("; ".join(pieces) or "no effect") + "."
-    return [Event(kind="entered_hit", ship=target.id, text=text), *res.events]
+    return [Event.about(target, "entered_hit", text), *res.events]
 
 
 mark(
@@ -90,7 +90,7 @@ def rule_ship(state: BattleState, p: Ruling, actor: Actor, dice: DiceSource) -> 
     model.referee_ruling = p.outcome
     ship.crippled = True
     ship.destroyed = p.outcome == "destroyed"
-    events = [Event(kind="ruling", ship=ship.id, text=f"The referee rules {ship.name} {p.outcome} (TR-17).")]
+    events = [Event.about(ship, "ruling", f"The referee rules {ship.name} {p.outcome} (TR-17).")]
     if ship.destroyed:
         escaped = abandon_ship(state, ship, model)
         if escaped is not None:

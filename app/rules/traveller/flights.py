@@ -106,10 +106,10 @@ def craft_attack(state: BattleState, p: CraftAttack, actor: Actor, dice: DiceSou
         f"{who} attacks single craft of {target.name} by the core rules{what}: "
         f"{p.craft_destroyed} destroyed; {flight.remaining} of {flight.craft} left (TR-25a)."
     )
-    events = [Event(kind="craft_attack", ship=target.id, text=text, data={"lost": p.craft_destroyed})]
+    events = [Event.about(target, "craft_attack", text, data={"lost": p.craft_destroyed})]
     if flight.remaining == 0 and not target.destroyed:
         target.destroyed = True
-        events.append(Event(kind="ship_destroyed", ship=target.id, text=f"{target.name} has no craft left."))
+        events.append(Event.about(target, "ship_destroyed", f"{target.name} has no craft left."))
     return events
 
 

@@ -86,10 +86,10 @@ def roll_initiative(state: BattleState, p: RollInitiative, actor: Actor, dice: D
         unit.round.initiative = total
         save_unit(ship, unit)
         events.append(
-            Event(
-                kind="initiative",
-                ship=ship.id,
-                text=f"{ship.name} initiative: {len(roll.dice)}D {roll.total}{dm_text(dms)} = {total}"
+            Event.about(
+                ship,
+                "initiative",
+                f"{ship.name} initiative: {len(roll.dice)}D {roll.total}{dm_text(dms)} = {total}"
                 f" → reactions {T.reactions(total)}.",
                 rolls=rolls,
                 data={"initiative": total},
@@ -112,9 +112,7 @@ def pass_turn(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) ->
     save_unit(ship, unit)
     after = [s.name for s, _ in loop_order(state)]
     nxt = f" Next: {after[0]}." if after else " Every ship has finished."
-    return [
-        Event(kind="loop", ship=ship.id, text=f"{ship.name} has finished its combat actions this round.{nxt}")
-    ]
+    return [Event.about(ship, "loop", f"{ship.name} has finished its combat actions this round.{nxt}")]
 
 
 mark(
@@ -137,7 +135,7 @@ def other_action(state: BattleState, p: OtherAction, actor: Actor, dice: DiceSou
     unit = load_unit(state, ship)
     unit.round.actions += 1
     save_unit(ship, unit)
-    return [Event(kind="combat_action", ship=ship.id, text=f"{ship.name}: {p.description}.")]
+    return [Event.about(ship, "combat_action", f"{ship.name}: {p.description}.")]
 
 
 mark(
@@ -175,10 +173,10 @@ def board(state: BattleState, p: Board, actor: Actor, dice: DiceSource) -> list[
         notes.append(f"Boarding Action table: {target_ship.name} +1 DM (Prepare to Repel Boarders!)")
     said = f" — {'; '.join(notes)}" if notes else ""
     return [
-        Event(
-            kind="boarding",
-            ship=target_ship.id,
-            text=f"{ship.name} boards {target_ship.name}: {p.outcome.rstrip('.')}{said}.",
+        Event.about(
+            target_ship,
+            "boarding",
+            f"{ship.name} boards {target_ship.name}: {p.outcome.rstrip('.')}{said}.",
             data={
                 "attacker": ship.id,
                 "target": target_ship.id,

@@ -105,7 +105,7 @@ def missile_attack(state: BattleState, p: MissileAttack, actor: Actor, dice: Dic
         + "; ".join(lines)
         + f". {hits} hit{'s' if hits != 1 else ''}: {after}."
     )
-    return [Event(kind="missiles", ship=ship.id, text=text, rolls=rolls, data={"hits": hits})]
+    return [Event.about(ship, "missiles", text, rolls=rolls, data={"hits": hits})]
 
 
 mark(

@@ -104,10 +104,10 @@ def manoeuvre(state: BattleState, p: Manoeuvre, actor: Actor, dice: DiceSource) 
     save_unit(ship, unit)
     what = "; ".join(x for x in (does, p.description or "") if x)
     return [
-        Event(
-            kind="manoeuvre",
-            ship=ship.id,
-            text=f"{ship.name} spends {p.thrust} Thrust: {what} ({left - p.thrust} left this round).",
+        Event.about(
+            ship,
+            "manoeuvre",
+            f"{ship.name} spends {p.thrust} Thrust: {what} ({left - p.thrust} left this round).",
             data=data,
         )
     ]
@@ -160,10 +160,10 @@ def dodge(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> lis
     save_unit(ship, unit)
     result = "the next attack on it this round takes −2" if check.success else "no effect"
     return [
-        Event(
-            kind="dodge",
-            ship=ship.id,
-            text=f"{ship.name} dodges ({paid}): Pilot {check.sentence()}: {result}.",
+        Event.about(
+            ship,
+            "dodge",
+            f"{ship.name} dodges ({paid}): Pilot {check.sentence()}: {result}.",
             rolls=rolls,
             data={"dodge_dm": unit.round.dodge},
         )
@@ -217,10 +217,10 @@ def jump(state: BattleState, p: ShipRef, actor: Actor, dice: DiceSource) -> list
         outcome = "the jump fails (what that means is the core rules')"
     save_unit(ship, unit)
     return [
-        Event(
-            kind="jump",
-            ship=ship.id,
-            text=f"{ship.name} attempts to jump: Engineering (jump) {check.sentence()}: {outcome}.",
+        Event.about(
+            ship,
+            "jump",
+            f"{ship.name} attempts to jump: Engineering (jump) {check.sentence()}: {outcome}.",
             rolls=rolls,
             data={"jumped": check.success},
         )
@@ -263,11 +263,8 @@ def launch(state: BattleState, p: Launch, actor: Actor, dice: DiceSource) -> lis
     placed = launch_ranges(state, ship, carrier)
     board = f" It starts on the range board at its carrier's bands ({placed})." if placed else ""
     return [
-        Event(
-            kind="launch",
-            ship=ship.id,
-            text=f"{ship.name} launches from {carrier.name}.{board}",
-            data={"carrier": carrier.id},
+        Event.about(
+            ship, "launch", f"{ship.name} launches from {carrier.name}.{board}", data={"carrier": carrier.id}
         )
     ]
 

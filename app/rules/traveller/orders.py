@@ -129,22 +129,17 @@ def give_orders(state: BattleState, p: GiveOrders, actor: Actor, dice: DiceSourc
     if not p.commit:
         save_unit(ship, unit)
         return [
-            Event(
-                kind="orders_draft",
-                ship=ship.id,
-                visibility="owner",
-                text=f"{ship.name} saves its draft: {listed}.",
-            )
+            Event.about(ship, "orders_draft", f"{ship.name} saves its draft: {listed}.", visibility="owner")
         ]
     unit.round.orders = list(p.orders)
     unit.round.committed = True
     save_unit(ship, unit)
     events = [
-        Event(
-            kind="orders_committed",
-            ship=ship.id,
+        Event.about(
+            ship,
+            "orders_committed",
+            f"{ship.name} commits its orders: {listed} (cost {_cost(p.orders)}).",
             visibility="owner",
-            text=f"{ship.name} commits its orders: {listed} (cost {_cost(p.orders)}).",
             hidden_text=f"{ship.name} has committed its orders.",
         )
     ]
@@ -279,10 +274,10 @@ def emergency_order(state: BattleState, p: EmergencyOrder, actor: Actor, dice: D
     _arm(state, unit, choice)
     save_unit(ship, unit)
     return [
-        Event(
-            kind="emergency_order",
-            ship=ship.id,
-            text=f"{ship.name} gives an emergency order: {order_text(choice, state)} — initiative {current} →"
+        Event.about(
+            ship,
+            "emergency_order",
+            f"{ship.name} gives an emergency order: {order_text(choice, state)} — initiative {current} →"
             f" {unit.round.initiative}, reaction {unit.round.reactions_used} of {allowed}.",
         )
     ]
@@ -306,12 +301,10 @@ def one_more_shot_ends(state: BattleState, dice: DiceSource) -> list[Event]:
         for battery in unit.batteries:
             if battery.one_more_shot == turn:
                 battery.hits, battery.one_more_shot, changed = 3, None, True
-                events.append(
-                    Event(kind="system", ship=ship.id, text=f"{ship.name}'s {battery.label} gives out.")
-                )
+                events.append(Event.about(ship, "system", f"{ship.name}'s {battery.label} gives out."))
         if isinstance(unit, HgShip) and unit.spinal is not None and unit.spinal.one_more_shot == turn:
             unit.spinal.hits, unit.spinal.one_more_shot, changed = 2, None, True
-            events.append(Event(kind="system", ship=ship.id, text=f"{ship.name}'s spinal mount gives out."))
+            events.append(Event.about(ship, "system", f"{ship.name}'s spinal mount gives out."))
         if changed:
             save_unit(ship, unit)
     return events

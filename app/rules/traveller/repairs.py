@@ -166,10 +166,10 @@ def repair(state: BattleState, p: Repair, actor: Actor, dice: DiceSource) -> lis
     result = _undo(model, p.system) if check.success else "no progress"
     save_unit(ship, model)
     return [
-        Event(
-            kind="repair",
-            ship=ship.id,
-            text=f"{ship.name} repairs {label} in {section.name}: {check.sentence()}: {result}.",
+        Event.about(
+            ship,
+            "repair",
+            f"{ship.name} repairs {label} in {section.name}: {check.sentence()}: {result}.",
             rolls=rolls,
         )
     ]

@@ -117,14 +117,14 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
     line = f"spinal {spinal.name} at {target_ship.name}: {check.sentence()}"
     if not check.success:
         save_unit(target_ship, target)  # a dodge it met is used up
-        return [Event(kind="spinal", ship=ship.id, text=line + " → miss", rolls=rolls, data={"hit": False})]
+        return [Event.about(ship, "spinal", line + " → miss", rolls=rolls, data={"hit": False})]
     if target.kind != "capital":
         # The size DM lets a spinal fire at small craft, but location and sections are capital-ship
         # rules: core damage to a non-capital ship is entered at the table (GEN-03), as TR-09 does.
         line += f" → hit: {spinal.damage} damage to resolve as hits by the core rules (GEN-03)"
         data = {"hit": True, "core_damage": spinal.damage}
         save_unit(target_ship, target)  # a dodge it met is used up
-        return [Event(kind="spinal", ship=ship.id, text=line, rolls=rolls, data=data)]
+        return [Event.about(ship, "spinal", line, rolls=rolls, data=data)]
     res = Resolution(state, target_ship, target, dice, meson=spinal.type == "meson")
     name, where = roll_location(res)
     rolls.append(where)
