@@ -444,7 +444,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
         }
         ports = [free_port() for _ in range(a.processes)]
         port = ports[0]  # the actions go to the first process; watchers spread over all of them
-        for p_port in ports:
+        for p_port, cpus in zip(ports, benchkit.spread(srv_cpus, cli_cpus, a.processes), strict=True):
             log = open(ROOT / "var" / f"bench-live-{p_port}.log", "w")  # noqa: SIM115
             servers.append(
                 subprocess.Popen(
@@ -468,7 +468,7 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
                     env=env,
                     stdout=log,
                     stderr=subprocess.STDOUT,
-                    preexec_fn=(lambda: os.sched_setaffinity(0, set(srv_cpus))) if srv_cpus else None,
+                    preexec_fn=(lambda cpus=cpus: os.sched_setaffinity(0, set(cpus))) if cpus else None,
                 )
             )
         for p_port in ports:
@@ -499,12 +499,12 @@ async def coordinator(a: argparse.Namespace) -> dict:  # type: ignore[type-arg]
             *benchkit.driver_command(a.rate, n, t0, cli_cpus), stdout=asyncio.subprocess.PIPE
         )
         procs.append(driver)
-        if a.profile:  # a sampling profile of the first app process over the measured seconds only
+        if a.profile:  # a sampling profile of one app process over the measured seconds only
             spy = await asyncio.create_subprocess_exec(
                 "sh",
                 "-c",
                 f"sleep {t0 + a.warmup - monotonic():.3f}; exec "
-                + a.profile.format(pid=servers[0].pid, seconds=max(1, int(a.seconds))),
+                + a.profile.format(pid=servers[a.profile_process].pid, seconds=max(1, int(a.seconds))),
             )
             procs.append(spy)
         poster = Poster(port)
@@ -787,6 +787,9 @@ def main() -> None:
         default="",
         help="a profiler command run over the measured seconds, {pid} and {seconds} filled in, e.g. "
         "'py-spy record -p {pid} -d {seconds} -r 250 -f raw -o prof.txt --nonblocking'",
+    )
+    ap.add_argument(
+        "--profile-process", type=int, default=0, help="which app process --profile samples (0: the first)"
     )
     a = ap.parse_args()
     (ROOT / "var").mkdir(exist_ok=True)
