@@ -250,7 +250,25 @@
   document.addEventListener("toggle", function (evt) {
     if (evt.target.matches && evt.target.matches("details.override-ship")) overrideValues(evt.target);
   }, true);
-  document.addEventListener("htmx:ws:after:message:incoming", function () {
+  // A live frame's ship list holds each card's place (data-card-slot) and carries only the cards
+  // that changed; htmx finds a frame's targets before it swaps any, so the card of a ship new to
+  // the list has no place to go yet when its region is read. Once the frame is in, a place left
+  // empty takes its card from the copy this page keeps of every region it was sent; a place with
+  // no copy means the page missed something, and it asks for every region again.
+  function fillCardSlots(socket) {
+    var empty = document.querySelectorAll("#ships [data-card-slot]:empty");
+    for (var i = 0; i < empty.length; i++) {
+      var held = live.regions["#" + empty[i].id];
+      var parsed = document.createElement("template");
+      if (typeof held === "string") parsed.innerHTML = held;
+      var card = parsed.content.querySelector("#" + CSS.escape(empty[i].id));
+      if (!card) { hello(socket, true); return; }
+      empty[i].replaceWith(card);
+      if (window.htmx) htmx.process(card);
+    }
+  }
+  document.addEventListener("htmx:ws:after:message:incoming", function (evt) {
+    fillCardSlots(evt.detail && evt.detail.connection && evt.detail.connection.socket);
     snapshot(true);
     yourMoveTitle();
     overrideValuesOpen();

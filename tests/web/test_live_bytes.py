@@ -48,7 +48,10 @@ async def test_a_one_point_hit_costs_each_role_a_few_hunks_and_rebuilds_the_whol
     for role, (frame, size) in hit.items():
         assert size <= LIMIT[role], (role, size)
         raw = sockets[role].raw[-1]
-        assert raw["patch"] and "#ships" in [t for t, _, _ in raw["patch"]], role
+        patched = [t for t, _, _ in raw["patch"]]
+        assert "#ship-shadow-cruiser" in patched and "#ships" not in patched, (
+            role
+        )  # the hit card, not the list
         assert 'id="ship-shadow-cruiser"' not in raw["content"]  # the card itself is not sent again
         rebuilt = dict(regions_of(frame["content"]))
         expected = dict(regions_of(whole[role][0]["content"]))
@@ -56,9 +59,12 @@ async def test_a_one_point_hit_costs_each_role_a_few_hunks_and_rebuilds_the_whol
         assert "Excelsior hits Shadow Cruiser for 1" in rebuilt["+#log-list"]
         for target in rebuilt:  # each changed region exactly as drawn whole
             assert rebuilt[target] == expected[target], (role, target)
-        assert set(rebuilt) >= {"#turnbar", "#ships"}, (role, set(rebuilt))
+        assert set(rebuilt) >= {"#turnbar", "#ship-shadow-cruiser"}, (role, set(rebuilt))
+        assert "#ship-excelsior" not in rebuilt, role  # the card the hit left alone is not sent
         card = re.search(
-            r'<article[^>]*id="ship-shadow-cruiser".*?data-structure="(\d+)"', rebuilt["#ships"], re.S
+            r'<article[^>]*id="ship-shadow-cruiser".*?data-structure="(\d+)"',
+            rebuilt["#ship-shadow-cruiser"],
+            re.S,
         )
         assert card is not None and card.group(1) == "39", role  # the cruiser's 40 structure, one lost
     # the referee's tools follow the hit too (the undo form names the new entry)

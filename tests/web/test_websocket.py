@@ -15,6 +15,7 @@ from sqlalchemy import select
 
 from app.db import Database
 from app.models import Battle
+from app.web.drawing.render import regions_of
 from tests.conftest import Server
 from tests.helpers import act, set_table, ship_def, simple_ship
 from tests.web.wsclient import WsViewer, cookie_for
@@ -275,9 +276,9 @@ async def test_seats_added_and_removed_are_pushed_like_any_change(server) -> Non
 
 async def test_a_frame_carries_only_what_changed_in_the_ship_cards(server: Server) -> None:
     """Send what changed: after hello a page behind gets every region whole; a hit on Crow then
-    sends the ships region as the hunks that changed in Crow's card (not Hawk's card, not the
-    unchanged map), with the turn bar and the new log entry, and the page rebuilds the region
-    from its copy; a ship added is a hunk too, the new card whole inside it."""
+    sends Crow's card as the hunks that changed in it (not Hawk's card, not the ship list, not the
+    unchanged map), with the turn bar and the new log entry, and the page rebuilds the card from
+    its copy; a ship added is a hunk of the list (its place) and the new card whole."""
     async with httpx.AsyncClient(base_url=server.url) as c:
         table = await set_table(
             c,
@@ -295,13 +296,15 @@ async def test_a_frame_carries_only_what_changed_in_the_ship_cards(server: Serve
             assert r.status_code == 200
             hit = (await viewer.frame_with_seq(3))["content"]
             raw = json.loads(viewer.raw[-1])
-            assert [target for target, _, _ in raw["patch"]] == ["#turnbar", "#ships"], raw["patch"]
+            assert [target for target, _, _ in raw["patch"]] == ["#turnbar", "#ship-crow"], raw["patch"]
             assert re.findall(r'<hx-partial hx-target="([^"]+)"', raw["content"]) == ["#log-list"]
-            assert "Hawk hits Crow for 1" in hit and 'id="ship-hawk"' in hit  # rebuilt whole on the page
+            assert "Hawk hits Crow for 1" in hit and 'id="ship-crow"' in hit  # rebuilt whole on the page
+            assert 'id="ship-hawk"' not in hit  # the page keeps the card it holds
             assert 'id=\\"ship-hawk\\"' in viewer.raw[-2] and 'id=\\"ship-hawk\\"' not in viewer.raw[-1]
             assert len(viewer.raw[-1]) < len(viewer.raw[-2]) / 10
             added = await act(c, table, "ref", "ship.add", {"definition": simple_ship("Kite"), "owner": None})
             assert added.status_code == 200
             grown = (await viewer.frame_with_seq(4))["content"]
-            assert 'id="ship-kite"' in grown and 'id="ship-hawk"' in grown
+            assert 'id="ship-kite"' in grown and 'id="ship-hawk"' in grown  # Hawk's place in the list
+            assert "Kite" in dict(regions_of(grown))["#ship-kite"]
             assert 'id=\\"ship-kite\\"' in viewer.raw[-1] and 'id=\\"ship-hawk\\"' not in viewer.raw[-1]

@@ -256,6 +256,22 @@ class AskedViewer:
         return value
 
 
+SLOT = "data-card-slot"  # base.html's htmx config: a morph keeps the children of an element marked so
+
+
+def slot(card: str) -> Markup:
+    """Where a card stands in the live frame's ship list: the card's own element, empty and marked
+    `data-card-slot`, so morphing the list onto the page keeps each card it holds as it is (the
+    list changes only when a ship comes, goes or is struck); each card that changed follows as a
+    region of its own (`#ship-<id>`), which drops the mark. A one-point hit then costs the round
+    the hunks of one card, not of the whole list, once for each way that card is seen."""
+    start = card.find("<article")
+    end = card.find(">", start)
+    if start == -1 or end == -1:
+        raise ValueError("a ship card is one <article> element")
+    return Markup(f"{card[start:end]} {SLOT}></article>")
+
+
 def pack(card: str) -> bytes:
     """A card as the memo keeps it: zlib-packed UTF-8 (a card is 20–30 thousand characters, held
     two bytes each as soon as one is not Latin-1 — a minus sign will do — and packs to a twentieth)."""

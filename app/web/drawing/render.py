@@ -44,7 +44,7 @@ from app.services.store.battles import participants
 from app.services.store.drafts import drafts_possible
 from app.services.store.drafts import rows as draft_rows
 from app.services.table.lobby import PUBLIC_ID, public_reader, public_watch
-from app.web.drawing.cards import CardMemo, digest
+from app.web.drawing.cards import CardMemo, digest, slot
 from app.web.drawing.rulebook import prose, rule_links
 from app.web.drawing.tile_names import tile_lines
 
@@ -96,6 +96,7 @@ env.filters["pct"] = _pct
 env.filters["rule_links"] = rule_links  # "(SH-14)" → a link to its entry on /rules
 env.filters["prose"] = prose
 env.filters["tile_lines"] = tile_lines  # a system's name on its sheet tile, whole words
+env.filters["card_slot"] = slot  # a live frame's ship list holds each card's place, the cards follow
 
 
 LOG_PAGE = 200  # log entries a page shows; older ones are a link away (the replay before them)
