@@ -91,19 +91,6 @@ def cpu_plan(pin: bool = True) -> tuple[list[int], list[int]]:
     return cpus[:1], cpus[1:]
 
 
-def spread(server_cpus: list[int], client_cpus: list[int], processes: int) -> list[list[int]]:
-    """Each app process's CPUs: one process keeps the server's CPU (the floor's plan); several are
-    spread one to a CPU, round the machine's, so a second process has a core of its own to add
-    (on two cores it shares the clients' one) — all on one core, a second process could add only
-    latency. [] each when not pinning."""
-    every = server_cpus + client_cpus
-    if not every:
-        return [[] for _ in range(processes)]
-    if processes == 1:
-        return [server_cpus]
-    return [[every[i % len(every)]] for i in range(processes)]
-
-
 def pin(cpus: str | list[int] | None) -> None:
     if cpus:
         wanted = {int(c) for c in cpus.split(",")} if isinstance(cpus, str) else set(cpus)
