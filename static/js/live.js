@@ -254,16 +254,18 @@
   // that changed; htmx finds a frame's targets before it swaps any, so the card of a ship new to
   // the list has no place to go yet when its region is read. Once the frame is in, a place left
   // empty takes its card from the copy this page keeps of every region it was sent; a place with
-  // no copy means the page missed something, and it asks for every region again.
+  // no copy means the page missed something, and it asks for every region again. A card kept in
+  // its place loses the mark the list's morph gave it.
   function fillCardSlots(socket) {
-    var empty = document.querySelectorAll("#ships [data-card-slot]:empty");
-    for (var i = 0; i < empty.length; i++) {
-      var held = live.regions["#" + empty[i].id];
+    var marked = document.querySelectorAll("#ships [data-card-slot]");
+    for (var i = 0; i < marked.length; i++) {
+      if (marked[i].firstChild) { marked[i].removeAttribute("data-card-slot"); continue; }
+      var held = live.regions["#" + marked[i].id];
       var parsed = document.createElement("template");
       if (typeof held === "string") parsed.innerHTML = held;
-      var card = parsed.content.querySelector("#" + CSS.escape(empty[i].id));
+      var card = parsed.content.querySelector("#" + CSS.escape(marked[i].id));
       if (!card) { hello(socket, true); return; }
-      empty[i].replaceWith(card);
+      marked[i].replaceWith(card);
       if (window.htmx) htmx.process(card);
     }
   }
