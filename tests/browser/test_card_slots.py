@@ -50,7 +50,8 @@ async def test_a_hit_changes_one_card_and_a_new_ship_arrives_whole(browser: Brow
             kite = page.locator("#ship-kite")
             await expect(kite.locator("h3")).to_have_text("Kite")
             await expect(kite.locator("#sheet-kite-fore")).to_have_attribute("data-structure", "20")
-            await wait_until(page, "!document.querySelector('#ships [data-card-slot]')")  # no place left marked
+            # no place is left marked: Kite's was filled, the kept cards lost the mark the morph gave them
+            await wait_until(page, "!document.querySelector('#ships [data-card-slot]')")
             # the list's order is the battle's: Hawk, Crow, then Kite, and Hawk stayed as the reader left it
             order = await page.evaluate(
                 "[...document.querySelectorAll('#ships article.ship')].map(a => a.id)"
