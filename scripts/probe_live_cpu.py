@@ -60,7 +60,8 @@ async def probe(a: argparse.Namespace) -> None:
         from app.web.middleware.serving import WS_PROTOCOL
 
         port = bench_live.free_port()
-        server = uvicorn.Server(uvicorn.Config(create_app(), port=port, log_level="warning", ws=WS_PROTOCOL))
+        served = create_app()
+        server = uvicorn.Server(uvicorn.Config(served, port=port, log_level="warning", ws=WS_PROTOCOL))
         serving = asyncio.create_task(server.serve())
         while not server.started:
             await asyncio.sleep(0.05)
@@ -100,6 +101,7 @@ async def probe(a: argparse.Namespace) -> None:
         # --cpu: the process's CPU time per function, less shaken than wall time by a busy machine
         profile = cProfile.Profile(time.process_time) if a.cpu else cProfile.Profile()
         cpu_before = time.process_time()
+        hub_before = dict(served.state.hub.stats)
         if not a.no_profile:
             profile.enable()
         tasks = []
@@ -133,8 +135,13 @@ async def probe(a: argparse.Namespace) -> None:
         # the server's and the poster's CPU (this process; the watchers run in another), per action
         print(f"process CPU per action: {cpu_ms:.2f} ms{'' if a.no_profile else ' (profiled)'}")
         for where, spent in timed.items():  # inclusive: a function's share holds what it calls
-            print(f"{spent[0] * 1000 / a.actions:8.2f} ms/action  {where}")
+            print(f"{spent[0] * 1000 / a.actions:8.2f} ms/action  {spent[1] / a.actions:6.1f} calls  {where}")
         print(f"session reads per action: {sum(statements.values()) / a.actions:.1f}")
+        hub_after = served.state.hub.stats  # a round's renderings (one per distinct view) and frames
+        print(
+            "renderings, frames per action: "
+            + ", ".join(f"{(hub_after[k] - hub_before[k]) / a.actions:.1f}" for k in ("renders", "frames"))
+        )
         for text, n in statements.most_common(40):
             print(f"{n / a.actions:6.2f}  {text}")
         if not a.no_profile:
@@ -174,7 +181,8 @@ TIMED = (
 
 
 def time_functions() -> dict[str, list[float]]:
-    """Wrap each of TIMED where its callers find it; returns name → [CPU seconds], filled as it runs."""
+    """Wrap each of TIMED where its callers find it; returns name → [CPU seconds, calls], filled as it
+    runs."""
     import importlib
 
     spent: dict[str, list[float]] = {}
@@ -184,7 +192,7 @@ def time_functions() -> dict[str, list[float]]:
         for part in path:
             owner = getattr(owner, part)
         original = getattr(owner, attr)
-        total = spent.setdefault(f"{module_name}.{name}", [0.0])
+        total = spent.setdefault(f"{module_name}.{name}", [0.0, 0.0])
 
         def timed(*args: Any, _original: Any = original, _total: list[float] = total, **kwargs: Any) -> Any:
             start = time.process_time()
@@ -192,6 +200,7 @@ def time_functions() -> dict[str, list[float]]:
                 return _original(*args, **kwargs)
             finally:
                 _total[0] += time.process_time() - start
+                _total[1] += 1
 
         setattr(owner, attr, timed)
     return spent

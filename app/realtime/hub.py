@@ -129,7 +129,11 @@ class Subscriber:
     closed: bool = False
     pending: deque[str] | None = None  # frames not yet written, oldest first
     writer: asyncio.Task[None] | None = None  # runs while `pending` has frames
-    sent: Sent = NOTHING_SENT  # what its page holds (shared by viewers sent the same frames)
+    sent: Sent = NOTHING_SENT  # what its page holds of the battle's regions (shared by viewers sent the same frames)
+    # ... and of the table's (chat, requests): apart, because the table is drawn per seat — a chat line
+    # would otherwise give every spectator's seat a record of its own, and each its own frame for
+    # every action after it, where the spectators of a battle share one
+    table_sent: Sent = NOTHING_SENT
     sent_frames: int = 0
     sent_bytes: int = 0
     framed_at: float = 0.0  # when it was last queued a frame with a seq (the loop's clock)
@@ -312,7 +316,7 @@ class Hub:
         even at that seq — its copy of a region was not the one a frame's hunks were made against)."""
         viewer.last_seq = seq
         viewer.resync = True
-        viewer.sent = NOTHING_SENT  # what the page shows is as of its seq: send every region again
+        viewer.sent = viewer.table_sent = NOTHING_SENT  # the page is as of its seq: every region again
         if whole:
             self.refreshes[viewer.battle_id] = viewer.refresh = self.refreshes.get(viewer.battle_id, 0) + 1
         self.join(viewer)
@@ -630,13 +634,13 @@ class Hub:
             if viewer.closed:
                 continue
             patches = viewer.patches and self._fits(viewer)
-            key = (viewer.sent, patches)  # viewers sent the same share the frame and the record
+            key = (viewer.table_sent, patches)  # viewers sent the same share the frame and the record
             if key not in made:
-                made[key] = drawn.frame(viewer.sent, {"table": True}, patches, table=True)
+                made[key] = drawn.frame(viewer.table_sent, {"table": True}, patches, table=True)
             frame, holds = made[key]
             if frame is None:
                 continue
-            viewer.sent = holds
+            viewer.table_sent = holds
             # Through the viewer's own outbox, so table frames and battle frames go out in order.
             self.queue(viewer, frame)
 

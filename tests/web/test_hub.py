@@ -469,3 +469,41 @@ async def test_after_the_broker_comes_back_the_table_talk_is_caught_up_too() -> 
     await hub.resync_all()
     await settle(hub)
     await eventually(lambda: any("two" in s for s in sock.sent), what="the missed line")
+
+
+async def test_table_talk_per_seat_leaves_the_seats_sharing_one_record_of_the_battle() -> None:
+    """The table is drawn per seat (a private line is one seat's), the battle's regions per view:
+    after a table round has given each spectator's seat its own lines, the spectators, each on a
+    seat of their own, still share one record of the battle's regions — one frame worked out for
+    all of them each action, not one a seat."""
+    seq = {"n": 3}
+
+    async def load(battle_id: str, since: int) -> Read:
+        return Read(seq["n"])
+
+    async def table(battle_id: str, seats: list[str]) -> dict[str, list[tuple[str, str]] | None]:
+        return {
+            s: [("#chat-list", f'<hx-partial hx-target="#chat-list">for {s}</hx-partial>')] for s in seats
+        }
+
+    views = RegionViews()
+    hub = Hub(load=load, views=views, settings=HubSettings(heartbeat_seconds=0), table=table)
+    socks = [Socket() for _ in range(3)]
+    viewers = [Subscriber("b", f"seat{i}", s.send, s.close, csrf="t") for i, s in enumerate(socks)]
+    for v in viewers:
+        hub.hello(v, 2)
+    await settle(hub)
+    await hub.send_table(viewers)  # each seat its own line
+    await settle(hub)
+    assert [json.loads(s.sent[-1])["content"] for s in socks] == [
+        f'<hx-partial hx-target="#chat-list">for seat{i}</hx-partial>' for i in range(3)
+    ]
+    assert len({id(v.table_sent) for v in viewers}) == 3  # the table: a record a seat
+    seq["n"] = 4
+    await hub.wake("b", 4)
+    await settle(hub)
+    assert viewers[0].sent is viewers[1].sent is viewers[2].sent  # the battle: one record for all
+    assert all("<bar 4>" in s.sent[-1] and "panel" not in s.sent[-1] for s in socks)
+    await hub.send_table(viewers)  # the same lines again: nothing new for anyone
+    await settle(hub)
+    assert all("<bar 4>" in s.sent[-1] for s in socks)
