@@ -129,7 +129,9 @@ class Subscriber:
     closed: bool = False
     pending: deque[str] | None = None  # frames not yet written, oldest first
     writer: asyncio.Task[None] | None = None  # runs while `pending` has frames
-    sent: Sent = NOTHING_SENT  # what its page holds of the battle's regions (shared by viewers sent the same frames)
+    sent: Sent = (
+        NOTHING_SENT  # what its page holds of the battle's regions (shared by viewers sent the same frames)
+    )
     # ... and of the table's (chat, requests): apart, because the table is drawn per seat — a chat line
     # would otherwise give every spectator's seat a record of its own, and each its own frame for
     # every action after it, where the spectators of a battle share one
