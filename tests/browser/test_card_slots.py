@@ -30,13 +30,8 @@ async def test_a_hit_changes_one_card_and_a_new_ship_arrives_whole(browser: Brow
                   document.getElementById('ship-crow').__same = true;
                 }"""
             )
-            r = await act(
-                c,
-                table,
-                "ann",
-                "damage.apply",
-                {"target": "crow", "source": "hawk", "amount": 6, "direction": "fore"},
-            )
+            hit = {"target": "crow", "source": "hawk", "amount": 6, "direction": "fore"}
+            r = await act(c, table, "ann", "damage.apply", hit)
             assert r.status_code == 200, r.text
             await expect(page.locator("#sheet-crow-fore")).to_have_attribute("data-structure", "18")
             assert await page.evaluate("document.getElementById('ship-hawk').__same === true")
