@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
-
-if TYPE_CHECKING:  # the state is built on these types; an event only reads a ship's id
-    from app.rules.state import Ship
 
 Role = Literal["referee", "player", "spectator", "bot"]
 Visibility = Literal["public", "owner", "referee"]
@@ -95,6 +92,13 @@ class Roll(BaseModel):
         return text
 
 
+class HasId(Protocol):
+    """What an event reads of the ship it is about: its id (the state's `Ship` is built on this
+    module, so it is not imported here)."""
+
+    id: str
+
+
 class Event(BaseModel):
     """Something that happened, in a sentence, with who may see it.
 
@@ -111,7 +115,7 @@ class Event(BaseModel):
     data: dict[str, Any] = Field(default_factory=dict)
 
     @classmethod
-    def about(cls, ship: Ship, kind: str, text: str, **fields: Any) -> Event:
+    def about(cls, ship: HasId, kind: str, text: str, **fields: Any) -> Event:
         """An event about one ship, most of what the rules log: it names the ship, whose commander
         may then see an owner-only event; `fields` are the others (visibility, rolls, data…)."""
         return cls(kind=kind, text=text, ship=ship.id, **fields)
