@@ -129,12 +129,10 @@ class Subscriber:
     closed: bool = False
     pending: deque[str] | None = None  # frames not yet written, oldest first
     writer: asyncio.Task[None] | None = None  # runs while `pending` has frames
-    sent: Sent = (
-        NOTHING_SENT  # what its page holds of the battle's regions (shared by viewers sent the same frames)
-    )
-    # ... and of the table's (chat, requests): apart, because the table is drawn per seat — a chat line
-    # would otherwise give every spectator's seat a record of its own, and each its own frame for
-    # every action after it, where the spectators of a battle share one
+    # What its page holds of the battle's regions (shared by viewers sent the same frames), and of
+    # the table's (chat, requests) apart: the table is drawn per seat, and one record for both gave
+    # every spectator's seat, after a chat line, a record and a frame a seat for every action after.
+    sent: Sent = NOTHING_SENT
     table_sent: Sent = NOTHING_SENT
     sent_frames: int = 0
     sent_bytes: int = 0
