@@ -262,9 +262,10 @@ SLOT = "data-card-slot"  # base.html's htmx config: a morph keeps the children o
 def slot(card: str) -> Markup:
     """Where a card stands in the live frame's ship list: the card's own element, empty and marked
     `data-card-slot`, so morphing the list onto the page keeps each card it holds as it is (the
-    list changes only when a ship comes or goes, or its element's own marks do: destroyed, mine); each card that changed follows as a
-    region of its own (`#ship-<id>`), which drops the mark. A one-point hit then costs the round
-    the hunks of one card, not of the whole list, once for each way that card is seen."""
+    list changes only when a ship comes or goes, or its element's own classes do: destroyed,
+    mine); each card that changed follows as a region of its own (`#ship-<id>`), which drops the
+    mark. A one-point hit then costs the round the hunks of one card, not of the whole list, once
+    for each way that card is seen."""
     start = card.find("<article")
     end = card.find(">", start)
     if start == -1 or end == -1:
