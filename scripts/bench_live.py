@@ -796,6 +796,8 @@ def main() -> None:
     )
     a = ap.parse_args()
     (ROOT / "var").mkdir(exist_ok=True)
+    if not 0 <= a.profile_process < a.processes:
+        raise SystemExit(f"--profile-process: one of the {a.processes} app processes, 0 to {a.processes - 1}")
     a.broker = a.broker or ("memory" if a.processes == 1 else "redis")
     if a.processes > 1 and a.broker == "memory":
         raise SystemExit("several processes need a broker: --broker redis or postgres")
