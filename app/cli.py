@@ -46,26 +46,12 @@ def migrate() -> None:
     subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, check=True)
 
 
-async def _demo(base_url: str) -> list[dict]:
-    from app.db import Database
-    from app.demo import create_demos
-    from app.realtime.broker import Broker
-    from app.services.bootstrap import build_platform
-
-    settings = get_settings()
-    platform = build_platform(settings=settings, db=Database(settings.database_url), broker=Broker())
-    try:
-        return await create_demos(platform, base_url)
-    finally:
-        await platform.db.dispose()
-
-
 def demo(base_url: str, *, fresh: bool) -> list[dict]:
-    from app.demo import save_links, saved_links
+    from app.demo import create_demos, save_links, saved_links
 
     links = None if fresh else saved_links()
     if links is None:
-        links = asyncio.run(_demo(base_url))
+        links = asyncio.run(_with_platform(lambda platform: create_demos(platform, base_url)))
         save_links(links)
     return links
 
@@ -76,7 +62,7 @@ async def _with_platform(work: Callable[[Platform], Awaitable[Done]]) -> Done:
     from app.services.bootstrap import build_platform
 
     settings = get_settings()
-    platform = build_platform(settings=settings, db=Database(settings.database_url), broker=Broker())
+    platform = build_platform(settings=settings, db=Database.from_settings(settings), broker=Broker())
     try:
         return await work(platform)
     finally:

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import JSON, MetaData, event, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
+
+if TYPE_CHECKING:
+    from app.config import Settings
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -84,6 +87,17 @@ def make_engine(
     )
 
 
+# `make_engine`'s options, each configured as the setting `db_<option>`
+ENGINE_OPTIONS = (
+    "connect_timeout",
+    "statement_timeout",
+    "pool_size",
+    "max_overflow",
+    "pool_timeout",
+    "pre_ping",
+)
+
+
 class Database:
     """The engine and a session factory; `transaction()` is the unit of work."""
 
@@ -98,6 +112,13 @@ class Database:
             self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
         )
         self.read_sessions = async_sessionmaker(readers, expire_on_commit=False)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Database:
+        """The database as the operator configured it: the server and the command line alike honour
+        its timeouts and pool (a command that hung on a dead database would not say why)."""
+        options = {option: getattr(settings, f"db_{option}") for option in ENGINE_OPTIONS}
+        return cls(settings.database_url, **options)
 
     @property
     def is_sqlite(self) -> bool:

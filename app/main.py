@@ -164,15 +164,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(
-            settings.database_url,
-            connect_timeout=settings.db_connect_timeout,
-            statement_timeout=settings.db_statement_timeout,
-            pool_size=settings.db_pool_size,
-            max_overflow=settings.db_max_overflow,
-            pool_timeout=settings.db_pool_timeout,
-            pre_ping=settings.db_pre_ping,
-        )
+        db = Database.from_settings(settings)
         broker = make_broker(
             settings.broadcast_url,
             publish_timeout=settings.broker_publish_timeout,

@@ -76,3 +76,28 @@ async def test_bare_statements_autocommit_alone_and_join_the_orm_once_it_began(p
         assert orm not in ids and joined not in ids  # one transaction, rolled back together
     finally:
         await db.dispose()
+
+
+@pytest.mark.postgres
+async def test_a_database_opened_from_the_settings_keeps_the_operators_timeouts_and_pool(
+    postgres_url: str,
+) -> None:
+    """The server and every command line open the database the same way: a statement timeout and
+    pool size set in the environment hold for `starboard import` as they do for the server."""
+    import inspect
+
+    from app.config import Settings
+    from app.db import ENGINE_OPTIONS, make_engine
+
+    assert set(ENGINE_OPTIONS) == set(inspect.signature(make_engine).parameters) - {"url"}
+    assert all(f"db_{option}" in Settings.model_fields for option in ENGINE_OPTIONS)
+    settings = Settings(
+        database_url=postgres_url, db_statement_timeout=0.75, db_pool_size=3, db_max_overflow=2
+    )
+    db = Database.from_settings(settings)
+    try:
+        async with db.reader() as session:
+            assert (await session.scalar(text("SHOW statement_timeout"))) == "750ms"
+        assert db.engine.pool.size() == 3
+    finally:
+        await db.dispose()
