@@ -10,9 +10,10 @@ configuration, initiative and this round's orders live here too.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import BaseModel, Field, ValidationInfo, computed_field, model_validator
+from pydantic import AfterValidator, BaseModel, Field, ValidationInfo, computed_field, model_validator
 from typing_extensions import TypedDict
 
 from app.rules.figures import Turning
@@ -179,21 +180,27 @@ class Screen(BaseModel):
         return "Screen: " + ("Meson Screen" if self.kind == "meson" else "Nuclear Damper")
 
 
+def one_of(table: Collection[str], refusal: str) -> AfterValidator:
+    """A field whose value is a key of one of the published tables; anything else is refused on
+    that field with `refusal` ({value}, and {known}: the table's keys)."""
+
+    def known(value: str) -> str:
+        if value not in table:
+            raise ValueError(refusal.format(value=value, known=", ".join(table)))
+        return value
+
+    return AfterValidator(known)
+
+
 class Component(BaseModel):
     """Anything else that fills a Section Hit slot: fuel, hold, sensors, computer, command, craft…"""
 
-    kind: str
+    kind: Annotated[str, one_of(T.COMPONENT_TYPES, "unknown component kind {value!r}; known: {known}")]
     name: str = Field(min_length=1, max_length=60)
     tons: float = Field(default=0, ge=0)
     sections: list[str] = Field(default_factory=list)
     ref: str | None = None
     combat: bool = True
-
-    @model_validator(mode="after")
-    def _known(self) -> Component:
-        if self.kind not in T.COMPONENT_TYPES:
-            raise ValueError(f"unknown component kind {self.kind!r}; known: {', '.join(T.COMPONENT_TYPES)}")
-        return self
 
 
 class SystemHits(BaseModel):
@@ -211,15 +218,9 @@ class SystemHits(BaseModel):
 
 
 class OrderChoice(BaseModel):
-    order: str
+    order: Annotated[str, one_of(T.ORDERS, "unknown order {value!r}")]
     target: str | None = Field(default=None, max_length=60)
     emergency: bool = False
-
-    @model_validator(mode="after")
-    def _known(self) -> OrderChoice:
-        if self.order not in T.ORDERS:
-            raise ValueError(f"unknown order {self.order!r}")
-        return self
 
     @property
     def spec(self) -> T.Order:
@@ -230,14 +231,8 @@ class RangeEntry(BaseModel):
     """One pair's place on the range board (ranges.py): its band and the Thrust carried toward its
     next change (+ opening, − closing)."""
 
-    band: str
+    band: Annotated[str, one_of(T.RANGE_BANDS, "band must be one of {known}")]
     progress: int = Field(default=0, ge=-1000, le=1000)
-
-    @model_validator(mode="after")
-    def _known(self) -> RangeEntry:
-        if self.band not in T.RANGE_BANDS:
-            raise ValueError(f"band must be one of {', '.join(T.RANGE_BANDS)}")
-        return self
 
 
 class RoundState(BaseModel):

@@ -75,7 +75,7 @@ def test_TR_05_battery_ids_are_unique_so_a_barrage_names_one() -> None:
 def test_TR_18_a_component_is_a_kind_from_the_section_hit_template() -> None:
     field, message = refused(components=[{"kind": "jacuzzi", "name": "Spa", "tons": 1}])
     assert message.startswith(
-        "definition.parts.hg_ship.components.0: unknown component kind 'jacuzzi'; known: turret,"
+        "definition.parts.hg_ship.components.0.kind: unknown component kind 'jacuzzi'; known: turret,"
     )
 
 
@@ -151,12 +151,12 @@ def test_TR_23_crew_strength_is_a_step_of_the_ladder() -> None:
 
 def test_TR_27_an_order_is_one_of_the_25() -> None:
     assert refused(round={"orders": [{"order": "make_it_so"}]}) == (
-        "definition.parts.hg_ship.round.orders.0",
-        "definition.parts.hg_ship.round.orders.0: unknown order 'make_it_so'",
+        "definition.parts.hg_ship.round.orders.0.order",
+        "definition.parts.hg_ship.round.orders.0.order: unknown order 'make_it_so'",
     )
 
 
 def test_TR_02_a_range_board_entry_is_one_of_the_bands() -> None:
     assert refused(ranges={"tigress": {"band": "far"}})[1] == (
-        f"definition.parts.hg_ship.ranges.tigress: band must be one of {BANDS}"
+        f"definition.parts.hg_ship.ranges.tigress.band: band must be one of {BANDS}"
     )
