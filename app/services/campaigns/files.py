@@ -133,13 +133,7 @@ async def import_campaign(platform: Platform, file: Any) -> dict[str, Any]:
         battle_seats: dict[str, list[dict[str, Any]]] = {}
         for old_id, data in battles.items():
             try:
-                battle, made_seats = await import_battle(
-                    session,
-                    copy.deepcopy(data),
-                    platform.rules,
-                    every=platform.settings.checkpoint_every,
-                    max_seats=platform.settings.max_seats_per_battle,
-                )
+                battle, made_seats = await import_battle(platform, session, copy.deepcopy(data))
             except ServiceError as exc:
                 raise Invalid(f"battles.{old_id}: {exc.message}", f"battles.{old_id}") from None
             ids[old_id] = battle.id

@@ -434,18 +434,15 @@ def imported_name(name: str) -> str:
 
 
 async def import_battle(
-    session: AsyncSession,
-    data: Any,
-    rules: Rules,
-    *,
-    every: int,
-    max_seats: int | None = None,
-    name: str | None = None,
+    platform: Platform, session: AsyncSession, data: Any, name: str | None = None
 ) -> tuple[Battle, list[dict[str, Any]]]:
     """A new battle from a file: its own id, seed and tokens, its name the file's marked as imported
     (`name`: a fork's own); the file's seats (the first referee seat becomes the creator's), options
-    and log replayed and checked. Returns the battle and the new seats, each with its token (shown
-    once) and the file's id for it."""
+    and log replayed and checked under the platform's rules, seat cap and checkpoint spacing, in the
+    caller's transaction. Returns the battle and the new seats, each with its token (shown once) and
+    the file's id for it."""
+    rules, every = platform.rules, platform.settings.checkpoint_every
+    max_seats = platform.settings.max_seats_per_battle
     _shape(data)
     info = data["battle"]
     seats = data["seats"]
@@ -566,7 +563,7 @@ def verify_file(data: Any) -> dict[str, Any]:
 
 
 async def fork_battle(
-    session: AsyncSession, battle: Battle, seq: int, rules: Rules, *, every: int, max_seats: int | None = None
+    platform: Platform, session: AsyncSession, battle: Battle, seq: int
 ) -> tuple[Battle, list[dict[str, Any]]]:
     """A what-if: a new battle from the first `seq` entries of this one, made the way a file is
     imported (the same seats with new tokens, the log replayed and checked), so what was hidden at
@@ -580,20 +577,14 @@ async def fork_battle(
     data["battle"] = {**data["battle"], "name": name, "seed": None, "status": "running"}
     data["log"] = [row for row in data["log"] if row["seq"] <= seq]
     data["ships"] = [ship for ship in data["ships"] if ship["seq"] <= seq]
-    return await import_battle(session, data, rules, every=every, max_seats=max_seats, name=name)
+    return await import_battle(platform, session, data, name)
 
 
 async def import_into(platform: Platform, data: Any) -> tuple[Battle, list[dict[str, Any]]]:
     """`import_battle` in one transaction, with the platform's checkpoint spacing and seat cap (the
     one call every door makes: REST, pages, CLI)."""
     async with platform.db.transaction() as session:
-        return await import_battle(
-            session,
-            data,
-            platform.rules,
-            every=platform.settings.checkpoint_every,
-            max_seats=platform.settings.max_seats_per_battle,
-        )
+        return await import_battle(platform, session, data)
 
 
 async def fork_into(
@@ -604,11 +595,4 @@ async def fork_into(
     async with platform.db.transaction() as session:
         original = await get_battle(session, battle_id)
         at = seq(original.seq) if callable(seq) else seq
-        return await fork_battle(
-            session,
-            original,
-            at,
-            platform.rules,
-            every=platform.settings.checkpoint_every,
-            max_seats=platform.settings.max_seats_per_battle,
-        )
+        return await fork_battle(platform, session, original, at)
