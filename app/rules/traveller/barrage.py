@@ -171,7 +171,7 @@ def attack_dms(
         roll.outcome = f"−{roll.total}"
         rolls.append(roll)
         dms.append(("computer", -roll.total))
-    dms.extend(order_dms(shooter, target, p.band, bool(p.target_section), state, shooter_ship, target_ship))
+    dms.extend(order_dms(state, shooter_ship, shooter, target_ship, target, p.band, bool(p.target_section)))
     return dms
 
 
@@ -188,13 +188,13 @@ def fighter_screened(state: BattleState, ship: Ship) -> bool:
 
 
 def order_dms(
+    state: BattleState,
+    ship: Ship,
     shooter: Combatant,
+    target_ship: Ship,
     target: Combatant,
     band: str,
     aimed: bool,
-    state: BattleState | None = None,
-    shooter_ship: Ship | None = None,
-    target_ship: Ship | None = None,
 ) -> list[DM]:
     """DMs from this round's orders on either side (TR-27): Focused Fire, Damn the Torpedoes!,
     Defensive Posture, Fast Strafing Run (within Close), Roll The Ship! against aimed attacks.
@@ -212,14 +212,11 @@ def order_dms(
         dms.append(("Defensive Posture", -2))
     close = band in ("adjacent", "close")
 
-    def screened(ship: Ship | None) -> bool:
-        return state is not None and ship is not None and fighter_screened(state, ship)
-
     strafing = close and isinstance(shooter, Flight) and shooter.round.has("fast_strafing_run")
-    if strafing and not screened(target_ship):
+    if strafing and not fighter_screened(state, target_ship):
         dms.append(("Fast Strafing Run", 2))
     strafed = close and isinstance(target, Flight) and target.round.has("fast_strafing_run")
-    if strafed and not screened(shooter_ship):
+    if strafed and not fighter_screened(state, ship):
         dms.append(("target Fast Strafing Run", -2))
     if aimed and target.round.has("roll_ship"):
         dms.append(("Roll The Ship!", -2))

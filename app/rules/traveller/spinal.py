@@ -107,7 +107,7 @@ def fire_spinal(state: BattleState, p: SpinalShot, actor: Actor, dice: DiceSourc
         roll.outcome = f"−{roll.total}"
         rolls.append(roll)
         dms.append(("computer", -roll.total))
-    dms += order_dms(model, target, band, False, state, ship, target_ship)
+    dms += order_dms(state, ship, model, target_ship, target, band, False)
     check = standard_check(dice, "spinal attack", dms, ship=ship.id)
     rolls.append(check.roll)
     model.round.actions += 1
