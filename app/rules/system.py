@@ -20,11 +20,14 @@ Who must act in a step (``acts``): ``every_commander`` (each commander of a ship
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
 from app.rules.core import RuleError
 from app.rules.state import Clock
+
+_STAMP_TURN = re.compile(r"T(\d+)(?: |$)")  # the turn at the head of a log stamp: "T4 I17" → 4
 
 Acts = Literal["every_commander", "anyone", "initiative"]
 # Where ships stand: on a hex map the server draws, in range bands a ruleset keeps, or neither.
@@ -112,6 +115,13 @@ class GameSystem:
         if clock.impulse is not None:
             return f"T{clock.turn} {step.short}{clock.impulse}"
         return f"T{clock.turn} {step.short}"
+
+    @staticmethod
+    def turn_of(stamp: str) -> int | None:
+        """The turn a log time stamp (`short`) names: what the log's turn stepper steps by. None for
+        a row stamped before the log kept stamps."""
+        found = _STAMP_TURN.match(stamp)
+        return int(found.group(1)) if found else None
 
     def where(self, mark: str) -> str:
         """The step(s) carrying a moment, for refusals: "the Ship Power step"."""

@@ -120,3 +120,84 @@ async def test_the_choice_holds_while_the_replay_steps(browser: Browser, server:
         await expect(bar.locator(".log-filtered")).to_have_text("2 hidden by filter")
     finally:
         await context.close()
+
+
+async def stamps(page) -> dict[int, str]:  # type: ignore[no-untyped-def]
+    """Each entry's seq → its time stamp as the log prints it ("T1 Power")."""
+    pairs = await page.evaluate(
+        "Array.from(document.querySelectorAll('#log-list .log-entry'))"
+        ".map(e => [Number(e.dataset.seq), e.querySelector('.log-clock').textContent.trim()])"
+    )
+    return {seq: stamp for seq, stamp in pairs}
+
+
+async def shown_seqs(page) -> list[int]:  # type: ignore[no-untyped-def]
+    return await page.evaluate(
+        "Array.from(document.querySelectorAll('#log-list .log-entry:not([hidden])')).map(e => Number(e.dataset.seq))"
+    )
+
+
+async def test_the_turn_stepper_shows_one_turn_at_a_time_and_live_follows_the_battle(
+    browser: Browser, server: Server
+) -> None:
+    """◀ Turn n ▶ Live (ux: the log's one-row control bar): ◀ from Live shows the turn before the
+    latest, ▶ past the latest is Live again, ← → step while the list has focus, an entry arriving
+    live in another turn is hidden and counted, and the replay (stepped by its own controls) has none."""
+    t = await fought(server, [("hawk", "crow", 9)])
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        for _ in range(4):  # B5 Wars: Ship Power, Movement, Combat, Adjust → turn 2's Ship Power
+            r = await act(c, t, "ref", "clock.advance", {})
+            assert r.status_code == 200, r.text
+        r = await act(c, t, "ref", "damage.apply", {"source": "crow", "target": "hawk", "amount": 7})
+        assert r.status_code == 200, r.text
+    context, page = await anns_page(browser, server, t)
+    try:
+        printed = await stamps(page)
+        turn = {n: [seq for seq, stamp in printed.items() if stamp.startswith(f"T{n} ")] for n in (1, 2)}
+        assert turn[1] and turn[2] and sorted(turn[1] + turn[2]) == sorted(printed), printed
+        bar = page.get_by_role("search", name="Filter the log")
+        steps = bar.get_by_role("group", name="Turn shown")
+        back, on = (
+            steps.get_by_role("button", name="Previous turn"),
+            steps.get_by_role("button", name="Next turn"),
+        )
+        live = steps.get_by_role("button", name="Live")
+        await expect(steps.locator(".log-turn")).to_have_text("Turn 2")
+        await expect(live).to_have_attribute("aria-pressed", "true")
+        await expect(on).to_be_disabled()
+        assert await shown_seqs(page) == sorted(printed)
+
+        await back.click()  # from Live: the turn before the latest
+        await expect(steps.locator(".log-turn")).to_have_text("Turn 1")
+        assert await shown_seqs(page) == turn[1]
+        await expect(bar.locator(".log-filtered")).to_have_text(f"{len(turn[2])} hidden by filter")
+        await expect(back).to_be_disabled()
+        await expect(live).to_have_attribute("aria-pressed", "false")
+        await on.click()
+        await expect(steps.locator(".log-turn")).to_have_text("Turn 2")
+        assert await shown_seqs(page) == turn[2]
+        await page.screenshot(path=str(ROOT / "var" / "screenshot-log-turns.png"))
+
+        await page.locator("#log-list").focus()
+        await page.keyboard.press("ArrowRight")  # past the latest turn: Live
+        await expect(live).to_have_attribute("aria-pressed", "true")
+        assert await shown_seqs(page) == sorted(printed)
+        await page.keyboard.press("ArrowLeft")
+        await expect(steps.locator(".log-turn")).to_have_text("Turn 1")
+        assert await shown_seqs(page) == turn[1]
+
+        # A hit arriving live is turn 2's: hidden while turn 1 is shown, and counted.
+        async with httpx.AsyncClient(base_url=server.url) as c:
+            r = await act(c, t, "ref", "damage.apply", {"source": "hawk", "target": "crow", "amount": 3})
+            assert r.status_code == 200, r.text
+        await expect(bar.locator(".log-filtered")).to_have_text(f"{len(turn[2]) + 1} hidden by filter")
+        assert await shown_seqs(page) == turn[1]
+        await live.click()
+        await expect(bar.locator(".log-filtered")).to_have_text("")
+        assert await shown_seqs(page) == [*sorted(printed), max(printed) + 1]
+
+        await page.goto(f"{server.url}/battles/{t.battle_id}/replay?seq=3")
+        await expect(page.get_by_role("search", name="Filter the log")).to_be_visible()
+        await expect(page.get_by_role("group", name="Turn shown")).to_have_count(0)
+    finally:
+        await context.close()

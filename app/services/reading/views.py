@@ -17,6 +17,7 @@ from app.rules import STANDARD, Rules
 from app.rules.core import Event
 from app.rules.generic.timing import paused, settings_of
 from app.rules.state import BattleState
+from app.rules.system import GameSystem
 from app.rules.views import Viewer, battle_view, event_for, viewer_for
 from app.services.clock import now as clock_now
 from app.services.history.replay import TakenBack, state_at, taken_back
@@ -42,6 +43,11 @@ class LogEntry:
     payload: dict[str, Any] | None  # the referee's eyes only
     hidden: bool = False  # an action this viewer may read nothing of: "a hidden action" in its place
     taken_back: TakenBack | None = None  # an undo or rewind took it back (and no redo put it back)
+
+    @property
+    def turn(self) -> int | None:
+        """The turn it was made in (the log's turn stepper shows one turn at a time)."""
+        return GameSystem.turn_of(self.clock)
 
 
 def visible_events(raw: list[dict[str, Any]], viewer: Viewer, finished: bool) -> list[dict[str, Any]]:
