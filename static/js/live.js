@@ -285,14 +285,15 @@
   function replayBounds() {
     var replay = document.querySelector(".replay");
     if (!replay) return null;
-    return { root: replay, seq: Number(replay.dataset.replaySeq), last: Number(replay.dataset.replayLast) };
+    return { root: replay, seq: Number(replay.dataset.replaySeq), last: Number(replay.dataset.replayLast),
+      as: replay.dataset.replayAs || "" };
   }
   function replayLoad() {
     var at = replayBounds();
     if (!at || replayBusy || replayTarget === replayShown) return;
     replayBusy = true;
     var want = replayTarget;
-    var url = window.location.pathname + "?seq=" + want;
+    var url = window.location.pathname + "?seq=" + want + (at.as ? "&as=" + encodeURIComponent(at.as) : "");
     fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {

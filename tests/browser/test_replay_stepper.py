@@ -8,7 +8,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.browser.test_live_damage import open_as
-from tests.conftest import Server
+from tests.conftest import ROOT, Server
 from tests.helpers import act, set_table, simple_ship
 
 pytestmark = pytest.mark.browser
@@ -66,3 +66,33 @@ async def test_the_log_replay_link_follows_the_battle(browser: Browser, server: 
             await expect(page.locator("#replay-at")).to_have_text("After action #4 of 5")
         finally:
             await context.close()
+
+
+async def test_the_referee_picks_a_seat_and_steps_through_the_battle_as_it_saw_it(
+    browser: Browser, server: Server
+) -> None:
+    """The perspective picker (a plain GET form), and ← → keeping the seat chosen."""
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        table = await set_table(
+            c, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+        )
+        await hits(c, table, 2)  # the battle is at #4
+        seats = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()
+    ann = next(p["id"] for p in seats["participants"] if p["name"] == "ann")
+    context, page = await open_as(browser, server, table.tokens["ref"])
+    try:
+        await page.goto(f"{server.url}/battles/{table.battle_id}/replay?seq=4")
+        await page.get_by_label("Seen as").select_option(label="ann (player)")
+        await page.get_by_role("button", name="Show").click()
+        await expect(page.locator("#replay-at")).to_have_text("After action #4 of 4, as ann saw it")
+        assert page.url.endswith(f"?seq=4&as={ann}")
+        await page.keyboard.press("ArrowLeft")
+        await expect(page.locator("#replay-at")).to_have_text("After action #3 of 4, as ann saw it")
+        assert page.url.endswith(f"?seq=3&as={ann}")
+        await expect(page.get_by_label("Seen as")).to_have_value(ann)
+        await page.locator(".replay-bar").screenshot(path=str(ROOT / "var" / "screenshot-replay-as.png"))
+        await page.get_by_label("Seen as").select_option(label="Referee (everything)")
+        await page.get_by_role("button", name="Show").click()
+        await expect(page.locator("#replay-at")).to_have_text("After action #3 of 4")
+    finally:
+        await context.close()

@@ -20,6 +20,7 @@ from app.rules.state import BattleState
 from app.rules.system import GameSystem
 from app.rules.views import Viewer, battle_view, event_for, viewer_for
 from app.services.clock import now as clock_now
+from app.services.errors import Forbidden, Invalid
 from app.services.history.replay import TakenBack, state_at, taken_back
 from app.services.reading.clock_view import clock_view, read_run
 from app.services.reading.maps import as_data, read_map
@@ -239,6 +240,20 @@ async def battle_for(
     model = await read_map(session, battle, data["state"], data["seq"], viewer, all_ranges=True, rules=rules)
     data["map"] = as_data(model)
     return data
+
+
+async def seen_as(session: AsyncSession, battle_id: str, looker: Participant, seat_id: str) -> Participant:
+    """The seat whose view the referee asks to see (the replay's perspective picker): what that seat
+    could see, and no more, at each step. Only the referee sees everything already, so only the
+    referee may look through another seat's eyes; a seat of another battle, or none, is refused."""
+    if seat_id == looker.id:
+        return looker
+    if looker.role != "referee":
+        raise Forbidden("only the referee sees the battle as another seat", "as")
+    seat = await session.get(Participant, seat_id)
+    if seat is None or seat.battle_id != battle_id or not seat.active:
+        raise Invalid(f"as: no seat {seat_id!r} in this battle", "as")
+    return seat
 
 
 async def read_battle(

@@ -14,11 +14,13 @@ from app.models import Participant
 from app.services.bus import SeatsChanged
 from app.services.errors import Forbidden, Invalid, ServiceError
 from app.services.library.shiplib import library_definition, library_entries
+from app.services.reading.views import seen_as
 from app.services.store.battles import (
     get_battle,
     get_participant,
     load_state,
     participant_by_token,
+    participants,
     remove_participant,
     seats_held,
 )
@@ -191,22 +193,38 @@ async def replay_page(
     platform: PlatformDep,
     seq: int | None = None,
     back: Annotated[int, Query(ge=0)] = 0,
+    seat_as: Annotated[str | None, Query(alias="as", max_length=64)] = None,
 ) -> Response:
     """The battle as it stood after action `seq` (or `back` actions before the latest, which is what
     the log's replay link asks for, so the link follows the battle), read-only, as this participant
-    may see it. Its log shows the latest page of entries up to `seq`; the link above them pages
-    back, so a long battle's replay costs what a short one's does."""
+    may see it — or, for the referee, as the seat named by `as` saw it (the perspective picker).
+    Its log shows the latest page of entries up to `seq`; the link above them pages back, so a long
+    battle's replay costs what a short one's does."""
+    refused: ServiceError | None = None
     try:
         async with platform.db.reader() as session:
             battle, me = await seated(session, request, battle_id)
+            shown = me
+            if seat_as:
+                try:
+                    shown = await seen_as(session, battle_id, me, seat_as)
+                except ServiceError as exc:  # answered on the replay as the reader's own
+                    refused = exc
             at = max(0, min(battle.seq - back if seq is None else seq, battle.seq))
             context = await page_context(
-                session, battle, me, csrf_token(request), at_seq=at, rules=platform.rules
+                session, battle, shown, csrf_token(request), at_seq=at, rules=platform.rules
             )
+            people = await participants(session, battle_id) if me.role == "referee" else []
     except ServiceError as exc:
         _flash(request, exc.message, "error")
         return RedirectResponse("/", status_code=303)
-    context.update(replay_seq=at, last_seq=battle.seq, flash=None)
+    context.update(replay_seq=at, last_seq=battle.seq, flash=None, looker=me)
+    seen = shown.id if shown.id != me.id else ""
+    context.update(seen_as=seen, as_query=f"&as={seen}" if seen else "")
+    context["perspectives"] = [p for p in people if p.active and p.role != "referee"]
+    if refused is not None:
+        context.update(flash={"message": refused.message, "level": "error"}, field=refused.field)
+        return templates.TemplateResponse(request, "replay.html", context, status_code=refused.status)
     return templates.TemplateResponse(request, "replay.html", context)
 
 
