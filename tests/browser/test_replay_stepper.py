@@ -9,7 +9,7 @@ from playwright.async_api import Browser, expect
 
 from tests.browser.test_live_damage import open_as
 from tests.conftest import ROOT, Server
-from tests.helpers import act, set_table, simple_ship
+from tests.helpers import Table, act, set_table, simple_ship
 
 pytestmark = pytest.mark.browser
 
@@ -26,11 +26,16 @@ async def hits(c: httpx.AsyncClient, table, n: int) -> None:  # type: ignore[no-
         assert r.status_code == 200, r.text
 
 
+async def hawk_and_crow(c: httpx.AsyncClient) -> Table:
+    """Ann's Hawk and Bob's Crow: the battle is at #2."""
+    return await set_table(
+        c, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
+    )
+
+
 async def test_rapid_arrow_presses_all_count(browser: Browser, server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
-        table = await set_table(
-            c, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
-        )
+        table = await hawk_and_crow(c)
         await hits(c, table, 8)  # the battle is at #10
     context, page = await open_as(browser, server, table.tokens["ann"])
     try:
@@ -55,9 +60,7 @@ async def test_rapid_arrow_presses_all_count(browser: Browser, server: Server) -
 
 async def test_the_log_replay_link_follows_the_battle(browser: Browser, server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
-        table = await set_table(
-            c, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
-        )
+        table = await hawk_and_crow(c)
         context, page = await open_as(browser, server, table.tokens["bob"])
         try:
             await hits(c, table, 3)  # #5 arrives live on an open page
@@ -73,9 +76,7 @@ async def test_the_referee_picks_a_seat_and_steps_through_the_battle_as_it_saw_i
 ) -> None:
     """The perspective picker (a plain GET form), and ← → keeping the seat chosen."""
     async with httpx.AsyncClient(base_url=server.url) as c:
-        table = await set_table(
-            c, ships={"hawk": (simple_ship("Hawk"), "ann"), "crow": (simple_ship("Crow"), "bob")}
-        )
+        table = await hawk_and_crow(c)
         await hits(c, table, 2)  # the battle is at #4
         seats = (await c.get(f"/api/v1/battles/{table.battle_id}", headers=table.auth("ref"))).json()
     ann = next(p["id"] for p in seats["participants"] if p["name"] == "ann")
