@@ -20,7 +20,6 @@ from app.services.store.battles import (
     get_participant,
     load_state,
     participant_by_token,
-    participants,
     remove_participant,
     seats_held,
 )
@@ -214,14 +213,16 @@ async def replay_page(
             context = await page_context(
                 session, battle, shown, csrf_token(request), at_seq=at, rules=platform.rules
             )
-            people = await participants(session, battle_id) if me.role == "referee" else []
     except ServiceError as exc:
         _flash(request, exc.message, "error")
         return RedirectResponse("/", status_code=303)
     context.update(replay_seq=at, last_seq=battle.seq, flash=None, looker=me)
     seen = shown.id if shown.id != me.id else ""
     context.update(seen_as=seen, as_query=f"&as={seen}" if seen else "")
-    context["perspectives"] = [p for p in people if p.active and p.role != "referee"]
+    # the seats the referee may see the battle through (the page already read the battle's seats)
+    context["perspectives"] = (
+        [p for p in context["people"] if p.role != "referee"] if me.role == "referee" else []
+    )
     if refused is not None:
         context.update(flash={"message": refused.message, "level": "error"}, field=refused.field)
         return templates.TemplateResponse(request, "replay.html", context, status_code=refused.status)
